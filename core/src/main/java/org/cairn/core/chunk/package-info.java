@@ -1,0 +1,2 @@
+/** Fixed-size chunking (FsCH) of files, streams and deterministic tar images of directories. */
+package org.cairn.core.chunk;

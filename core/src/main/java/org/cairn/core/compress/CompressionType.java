@@ -1,0 +1,89 @@
+package org.cairn.core.compress;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
+import org.cairn.core.CorruptDataException;
+
+/**
+ * How a stored payload is compressed, with the byte id recorded in each fragment header; knows how
+ * to undo itself. Decompression always checks the result has exactly the expected length.
+ */
+public enum CompressionType {
+  NONE(0),
+  ZSTD(1),
+  GZIP(2);
+
+  private static final ThreadLocal<ZstdDecompressCtx> ZSTD_DCTX = ThreadLocal.withInitial(ZstdDecompressCtx::new);
+
+  private final int id;
+
+  CompressionType(int id) {
+    this.id = id;
+  }
+
+  public int id() {
+    return id;
+  }
+
+  public static CompressionType fromId(int id) throws CorruptDataException {
+    for (CompressionType t : values()) {
+      if (t.id == id) {
+        return t;
+      }
+    }
+    throw new CorruptDataException("unknown compression id " + id);
+  }
+
+  /**
+   * Decompresses {@code src[offset, offset+length)} into a new array of exactly {@code originalLength} bytes.
+   *
+   * @throws CorruptDataException if the input is not valid or does not expand to that length
+   */
+  public byte[] decompress(byte[] src, int offset, int length, int originalLength) throws CorruptDataException {
+    switch (this) {
+      case NONE:
+        if (length != originalLength) {
+          throw new CorruptDataException("raw payload has " + length + " bytes, expected " + originalLength);
+        }
+        return Arrays.copyOfRange(src, offset, offset + length);
+      case ZSTD: {
+        byte[] out = new byte[originalLength];
+        int n;
+        try {
+          n = ZSTD_DCTX.get().decompressByteArray(out, 0, originalLength, src, offset, length);
+        } catch (ZstdException e) {
+          throw new CorruptDataException("zstd payload does not decompress: " + e.getMessage(), e);
+        }
+        if (n != originalLength) {
+          throw new CorruptDataException("zstd payload expanded to " + n + " bytes, expected " + originalLength);
+        }
+        return out;
+      }
+      case GZIP: {
+        try (GzipCompressorInputStream in = new GzipCompressorInputStream(new ByteArrayInputStream(src, offset, length))) {
+          byte[] out = in.readNBytes(originalLength);
+          if (out.length != originalLength || in.read() != -1) {
+            throw new CorruptDataException("gzip payload does not expand to " + originalLength + " bytes");
+          }
+          return out;
+        } catch (CorruptDataException e) {
+          throw e;
+        } catch (IOException e) {
+          throw new CorruptDataException("gzip payload does not decompress: " + e.getMessage(), e);
+        }
+      }
+      default:
+        throw new AssertionError(this);
+    }
+  }
+
+  /** Bound on the compressed size of {@code length} bytes (for sizing buffers). */
+  static int zstdBound(int length) {
+    return (int) Zstd.compressBound(length);
+  }
+}

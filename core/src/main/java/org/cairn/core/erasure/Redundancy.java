@@ -1,0 +1,98 @@
+package org.cairn.core.erasure;
+
+import java.util.Locale;
+import org.cairn.core.CorruptDataException;
+
+/**
+ * How one encoded chunk becomes n fragments, any m of which give it back: {@code code:m+k}
+ * (Reed-Solomon), {@code cauchy:m+k} (XOR-only Cauchy Reed-Solomon) or {@code replicate:r}
+ * (m = 1, n = r). Implementations are immutable and thread-safe.
+ */
+public interface Redundancy {
+
+  Codec codec();
+
+  /** m: fragments needed to rebuild the chunk. */
+  int dataFragments();
+
+  /** k: fragments that may be lost. */
+  int parityFragments();
+
+  default int totalFragments() {
+    return dataFragments() + parityFragments();
+  }
+
+  /** The canonical spec, e.g. {@code code:4+2}. */
+  String spec();
+
+  /** Size of every fragment for a payload of the given length. */
+  int fragmentSize(int payloadLength);
+
+  /** Cuts {@code payload[offset, offset+length)} into n fragments of {@link #fragmentSize} bytes. */
+  byte[][] encode(byte[] payload, int offset, int length);
+
+  /**
+   * Rebuilds the payload from the fragments present (missing ones are {@code null}); fragments must
+   * already be verified. Throws when fewer than m are present or a fragment has the wrong size.
+   */
+  byte[] decode(byte[][] fragments, int payloadLength) throws CorruptDataException;
+
+  /** The default of the design: FALCON's (m, k) = (3, 2). */
+  String DEFAULT_SPEC = "code:3+2";
+
+  /**
+   * Parses {@code code:m+k}, {@code cauchy:m+k} or {@code replicate:r}.
+   *
+   * @throws IllegalArgumentException naming the bad spec and what is accepted
+   */
+  static Redundancy parse(String spec) {
+    String s = spec == null ? "" : spec.trim().toLowerCase(Locale.ROOT);
+    int colon = s.indexOf(':');
+    String name = colon < 0 ? s : s.substring(0, colon);
+    String args = colon < 0 ? "" : s.substring(colon + 1);
+    try {
+      switch (name) {
+        case "replicate": {
+          int r = Integer.parseInt(args);
+          return new Replication(r);
+        }
+        case "code":
+        case "rs":
+        case "cauchy": {
+          int plus = args.indexOf('+');
+          if (plus < 0) {
+            break;
+          }
+          int m = Integer.parseInt(args.substring(0, plus));
+          int k = Integer.parseInt(args.substring(plus + 1));
+          return of(name.equals("cauchy") ? Codec.CAUCHY : Codec.REED_SOLOMON, m, k);
+        }
+        default:
+          break;
+      }
+    } catch (NumberFormatException e) {
+      // fall through to the message below
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("redundancy '" + spec + "': " + e.getMessage(), e);
+    }
+    throw new IllegalArgumentException(
+        "redundancy must be code:M+K, cauchy:M+K or replicate:R (e.g. code:3+2), was '" + spec + "'");
+  }
+
+  /** The scheme with codec, m and k as stored in a fragment header. */
+  static Redundancy of(Codec codec, int m, int k) {
+    switch (codec) {
+      case REPLICATE:
+        if (m != 1) {
+          throw new IllegalArgumentException("replication has m = 1, was " + m);
+        }
+        return new Replication(k + 1);
+      case REED_SOLOMON:
+        return new ReedSolomonRedundancy(m, k);
+      case CAUCHY:
+        return new CauchyRedundancy(m, k);
+      default:
+        throw new IllegalArgumentException("unknown codec " + codec);
+    }
+  }
+}

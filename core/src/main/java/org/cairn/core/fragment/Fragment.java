@@ -1,0 +1,287 @@
+package org.cairn.core.fragment;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.zip.CRC32C;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.compress.CompressionType;
+import org.cairn.core.erasure.Codec;
+import org.cairn.core.hash.ChunkId;
+
+/**
+ * One stored piece of one chunk. The 64-byte header lets a peer verify a fragment without the
+ * manifest, and lets a reader reject a truncated or altered fragment before decoding anything.
+ *
+ * <pre>
+ * offset size field
+ *  0     4    magic "CRNF"
+ *  4     1    format version (1)
+ *  5     1    codec id (0 replicate, 1 Reed-Solomon, 2 Cauchy)
+ *  6     1    compression id (0 none, 1 zstd, 2 gzip)
+ *  7     1    fragment index, 0..n-1
+ *  8     1    m - 1 (data fragments; stored minus one so 256 fits)
+ *  9     1    k (parity fragments)
+ * 10     2    reserved, 0
+ * 12     4    chunk length (plaintext bytes)
+ * 16     4    encoded length (compressed payload before coding)
+ * 20     4    payload length (bytes of this fragment after the header)
+ * 24     4    CRC32C of the payload
+ * 28    32    chunk id (SHA-256 of the plaintext)
+ * 60     4    CRC32C of bytes 0..59
+ * 64    ...   payload
+ * </pre>
+ * All integers big-endian.
+ */
+public final class Fragment {
+  public static final int MAGIC = 0x43524E46; // "CRNF"
+  public static final int VERSION = 1;
+  public static final int HEADER_SIZE = 64;
+  /** Largest payload a fragment may claim: a 16 MiB chunk stored raw and replicated, plus slack. */
+  public static final int MAX_PAYLOAD = 16 * 1024 * 1024 + 4096;
+
+  private final ChunkId chunkId;
+  private final Codec codec;
+  private final CompressionType compression;
+  private final int index;
+  private final int dataFragments;
+  private final int parityFragments;
+  private final int chunkLength;
+  private final int encodedLength;
+  private final byte[] payload;
+  private final int payloadCrc;
+
+  private Fragment(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k,
+      int chunkLength, int encodedLength, byte[] payload, int payloadCrc) {
+    this.chunkId = chunkId;
+    this.codec = codec;
+    this.compression = compression;
+    this.index = index;
+    this.dataFragments = m;
+    this.parityFragments = k;
+    this.chunkLength = chunkLength;
+    this.encodedLength = encodedLength;
+    this.payload = payload;
+    this.payloadCrc = payloadCrc;
+  }
+
+  /** A new fragment over {@code payload} (not copied; must not change afterwards). */
+  public static Fragment create(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k,
+      int chunkLength, int encodedLength, byte[] payload) {
+    Objects.requireNonNull(chunkId, "chunkId");
+    if (m < 1 || k < 0 || m + k > 256) {
+      throw new IllegalArgumentException("need 1 <= m and m + k <= 256, was m=" + m + " k=" + k);
+    }
+    if (index < 0 || index >= m + k) {
+      throw new IllegalArgumentException("fragment index must be in [0, " + (m + k) + "), was " + index);
+    }
+    if (payload.length > MAX_PAYLOAD) {
+      throw new IllegalArgumentException("fragment payload of " + payload.length + " bytes exceeds " + MAX_PAYLOAD);
+    }
+    return new Fragment(chunkId, codec, compression, index, m, k, chunkLength, encodedLength, payload, crc(payload, 0, payload.length));
+  }
+
+  /** Serialises header and payload into one new array. */
+  public byte[] toBytes() {
+    byte[] out = new byte[HEADER_SIZE + payload.length];
+    writeHeader(out);
+    System.arraycopy(payload, 0, out, HEADER_SIZE, payload.length);
+    return out;
+  }
+
+  /** Writes the 64-byte header into {@code out[0..63]}. */
+  public void writeHeader(byte[] out) {
+    ByteBuffer b = ByteBuffer.wrap(out, 0, HEADER_SIZE);
+    b.putInt(MAGIC);
+    b.put((byte) VERSION);
+    b.put((byte) codec.id());
+    b.put((byte) compression.id());
+    b.put((byte) index);
+    b.put((byte) (dataFragments - 1));
+    b.put((byte) parityFragments);
+    b.putShort((short) 0);
+    b.putInt(chunkLength);
+    b.putInt(encodedLength);
+    b.putInt(payload.length);
+    b.putInt(payloadCrc);
+    chunkId.copyTo(out, 28);
+    b.position(60);
+    b.putInt(crc(out, 0, 60));
+  }
+
+  /** Parses and verifies a whole serialised fragment; the payload is copied out. */
+  public static Fragment parse(byte[] bytes) throws CorruptDataException {
+    return parse(bytes, 0, bytes.length);
+  }
+
+  /**
+   * Parses and verifies {@code bytes[offset, offset+length)}: magic, version, header CRC, field
+   * ranges, exact length and payload CRC.
+   *
+   * @throws CorruptDataException saying what is wrong
+   */
+  public static Fragment parse(byte[] bytes, int offset, int length) throws CorruptDataException {
+    Header h = parseHeader(bytes, offset, length);
+    int expected = HEADER_SIZE + h.payloadLength;
+    if (length != expected) {
+      throw new CorruptDataException(String.format(
+          "fragment %d of chunk %s is %s: header says %d payload bytes, got %d",
+          h.index, h.chunkId.shortHex(), length < expected ? "truncated" : "too long", h.payloadLength, length - HEADER_SIZE));
+    }
+    int actualCrc = crc(bytes, offset + HEADER_SIZE, h.payloadLength);
+    if (actualCrc != h.payloadCrc) {
+      throw new CorruptDataException(String.format(
+          "fragment %d of chunk %s is corrupt: payload CRC32C %08x, header says %08x",
+          h.index, h.chunkId.shortHex(), actualCrc, h.payloadCrc));
+    }
+    byte[] payload = Arrays.copyOfRange(bytes, offset + HEADER_SIZE, offset + expected);
+    return new Fragment(h.chunkId, h.codec, h.compression, h.index, h.m, h.k, h.chunkLength, h.encodedLength, payload, actualCrc);
+  }
+
+  /** The verified header fields of a serialised fragment (the payload is not checked). */
+  public static Header parseHeader(byte[] bytes, int offset, int length) throws CorruptDataException {
+    if (length < HEADER_SIZE) {
+      throw new CorruptDataException("fragment truncated: " + length + " bytes, a header alone is " + HEADER_SIZE);
+    }
+    ByteBuffer b = ByteBuffer.wrap(bytes, offset, HEADER_SIZE);
+    int magic = b.getInt();
+    if (magic != MAGIC) {
+      throw new CorruptDataException(String.format("not a Cairn fragment: magic %08x", magic));
+    }
+    int version = b.get() & 0xFF;
+    if (version != VERSION) {
+      throw new CorruptDataException("unsupported fragment format version " + version + " (this build reads " + VERSION + ")");
+    }
+    int headerCrc = ByteBuffer.wrap(bytes, offset + 60, 4).getInt();
+    int actual = crc(bytes, offset, 60);
+    if (headerCrc != actual) {
+      throw new CorruptDataException(String.format("fragment header is corrupt: CRC32C %08x, stored %08x", actual, headerCrc));
+    }
+    Codec codec;
+    try {
+      codec = Codec.fromId(b.get() & 0xFF);
+    } catch (IllegalArgumentException e) {
+      throw new CorruptDataException("fragment header: " + e.getMessage(), e);
+    }
+    CompressionType compression = CompressionType.fromId(b.get() & 0xFF);
+    int index = b.get() & 0xFF;
+    int m = (b.get() & 0xFF) + 1;
+    int k = b.get() & 0xFF;
+    b.getShort();
+    int chunkLength = b.getInt();
+    int encodedLength = b.getInt();
+    int payloadLength = b.getInt();
+    int payloadCrc = b.getInt();
+    if (m + k > 256 || index >= m + k) {
+      throw new CorruptDataException("fragment header: index " + index + " invalid for m=" + m + " k=" + k);
+    }
+    if (payloadLength < 0 || payloadLength > MAX_PAYLOAD || chunkLength < 0 || encodedLength < 0) {
+      throw new CorruptDataException("fragment header: lengths out of range (chunk " + chunkLength
+          + ", encoded " + encodedLength + ", payload " + payloadLength + ")");
+    }
+    ChunkId id = ChunkId.fromBytes(bytes, offset + 28);
+    return new Header(id, codec, compression, index, m, k, chunkLength, encodedLength, payloadLength, payloadCrc);
+  }
+
+  static int crc(byte[] b, int off, int len) {
+    CRC32C c = new CRC32C();
+    c.update(b, off, len);
+    return (int) c.getValue();
+  }
+
+  public ChunkId chunkId() {
+    return chunkId;
+  }
+
+  public Codec codec() {
+    return codec;
+  }
+
+  public CompressionType compression() {
+    return compression;
+  }
+
+  public int index() {
+    return index;
+  }
+
+  public int dataFragments() {
+    return dataFragments;
+  }
+
+  public int parityFragments() {
+    return parityFragments;
+  }
+
+  public int chunkLength() {
+    return chunkLength;
+  }
+
+  public int encodedLength() {
+    return encodedLength;
+  }
+
+  /** The payload array itself (not copied; do not modify). */
+  public byte[] payload() {
+    return payload;
+  }
+
+  public int payloadCrc() {
+    return payloadCrc;
+  }
+
+  /** Header plus payload. */
+  public int serializedSize() {
+    return HEADER_SIZE + payload.length;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof Fragment)) {
+      return false;
+    }
+    Fragment f = (Fragment) o;
+    return index == f.index && dataFragments == f.dataFragments && parityFragments == f.parityFragments
+        && chunkLength == f.chunkLength && encodedLength == f.encodedLength && codec == f.codec
+        && compression == f.compression && chunkId.equals(f.chunkId) && Arrays.equals(payload, f.payload);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(chunkId, index, payloadCrc);
+  }
+
+  @Override
+  public String toString() {
+    return "Fragment{" + chunkId.shortHex() + " #" + index + " " + codec.specName() + ":" + dataFragments + "+"
+        + parityFragments + " " + compression + " " + payload.length + "B}";
+  }
+
+  /** The fields of a verified header. */
+  public static final class Header {
+    public final ChunkId chunkId;
+    public final Codec codec;
+    public final CompressionType compression;
+    public final int index;
+    public final int m;
+    public final int k;
+    public final int chunkLength;
+    public final int encodedLength;
+    public final int payloadLength;
+    public final int payloadCrc;
+
+    Header(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k, int chunkLength,
+        int encodedLength, int payloadLength, int payloadCrc) {
+      this.chunkId = chunkId;
+      this.codec = codec;
+      this.compression = compression;
+      this.index = index;
+      this.m = m;
+      this.k = k;
+      this.chunkLength = chunkLength;
+      this.encodedLength = encodedLength;
+      this.payloadLength = payloadLength;
+      this.payloadCrc = payloadCrc;
+    }
+  }
+}

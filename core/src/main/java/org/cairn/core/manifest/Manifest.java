@@ -1,0 +1,159 @@
+package org.cairn.core.manifest;
+
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.List;
+import java.util.Objects;
+import org.cairn.core.CorruptDataException;
+
+/**
+ * The chunk map of one version of one checkpoint (stdchk's A.N.T naming: app, node, step) and how
+ * it was stored. Immutable. Unknown JSON fields are ignored so older readers accept newer manifests;
+ * a schema version newer than this build's major is refused.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public final class Manifest {
+  public static final int SCHEMA_VERSION = 1;
+
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  private final int schemaVersion;
+  private final String app;
+  private final String node;
+  private final long step;
+  private final long size;
+  private final int chunkSize;
+  private final String redundancy;
+  private final String compression;
+  private final String kind;
+  private final long createdAt;
+  private final String clientHost;
+  private final List<ChunkRef> chunks;
+
+  @JsonCreator
+  public Manifest(
+      @JsonProperty("schemaVersion") int schemaVersion,
+      @JsonProperty("app") String app,
+      @JsonProperty("node") String node,
+      @JsonProperty("step") long step,
+      @JsonProperty("size") long size,
+      @JsonProperty("chunkSize") int chunkSize,
+      @JsonProperty("redundancy") String redundancy,
+      @JsonProperty("compression") String compression,
+      @JsonProperty("kind") String kind,
+      @JsonProperty("createdAt") long createdAt,
+      @JsonProperty("clientHost") String clientHost,
+      @JsonProperty("chunks") List<ChunkRef> chunks) {
+    this.schemaVersion = schemaVersion;
+    this.app = app;
+    this.node = node;
+    this.step = step;
+    this.size = size;
+    this.chunkSize = chunkSize;
+    this.redundancy = redundancy;
+    this.compression = compression;
+    this.kind = kind == null ? "file" : kind;
+    this.createdAt = createdAt;
+    this.clientHost = clientHost;
+    this.chunks = chunks == null ? List.of() : List.copyOf(chunks);
+  }
+
+  /** A new manifest of the current schema. */
+  public static Manifest of(String app, String node, long step, int chunkSize, String redundancy, String compression,
+      String kind, long createdAtMillis, String clientHost, List<ChunkRef> chunks) {
+    long size = 0;
+    for (ChunkRef c : chunks) {
+      size += c.length();
+    }
+    return new Manifest(SCHEMA_VERSION, app, node, step, size, chunkSize, redundancy, compression, kind,
+        createdAtMillis, clientHost, chunks);
+  }
+
+  public String toJson() {
+    try {
+      return JSON.writeValueAsString(this);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("manifest does not serialise", e);
+    }
+  }
+
+  /**
+   * Parses and checks a manifest: schema version, sizes adding up, chunk lengths within the chunk size.
+   *
+   * @throws CorruptDataException naming what is wrong
+   */
+  public static Manifest fromJson(String json) throws CorruptDataException {
+    Manifest m;
+    try {
+      m = JSON.readValue(json, Manifest.class);
+    } catch (JsonProcessingException e) {
+      throw new CorruptDataException("manifest is invalid: " + e.getOriginalMessage(), e);
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw new CorruptDataException("manifest is invalid: " + e.getMessage(), e);
+    }
+    m.validate();
+    return m;
+  }
+
+  private void validate() throws CorruptDataException {
+    if (schemaVersion < 1 || schemaVersion > SCHEMA_VERSION) {
+      throw new CorruptDataException("manifest schema version " + schemaVersion + " is not supported (this build reads 1.."
+          + SCHEMA_VERSION + "); upgrade Cairn");
+    }
+    long total = 0;
+    for (int i = 0; i < chunks.size(); i++) {
+      int len = chunks.get(i).length();
+      if (len > chunkSize || (len < chunkSize && i < chunks.size() - 1)) {
+        throw new CorruptDataException("manifest chunk " + i + " has length " + len + " with chunk size " + chunkSize);
+      }
+      total += len;
+    }
+    if (total != size) {
+      throw new CorruptDataException("manifest size " + size + " does not match its chunks' total " + total);
+    }
+  }
+
+  @JsonProperty public int schemaVersion() { return schemaVersion; }
+  @JsonProperty public String app() { return app; }
+  @JsonProperty public String node() { return node; }
+  @JsonProperty public long step() { return step; }
+  @JsonProperty public long size() { return size; }
+  @JsonProperty public int chunkSize() { return chunkSize; }
+  @JsonProperty public String redundancy() { return redundancy; }
+  @JsonProperty public String compression() { return compression; }
+  /** {@code file} or {@code dir} (a tar image of a directory, restored as a tree). */
+  @JsonProperty public String kind() { return kind; }
+  /** Milliseconds since the epoch. */
+  @JsonProperty public long createdAt() { return createdAt; }
+  @JsonProperty public String clientHost() { return clientHost; }
+  @JsonProperty public List<ChunkRef> chunks() { return chunks; }
+
+  @Override
+  public boolean equals(Object o) {
+    if (!(o instanceof Manifest)) {
+      return false;
+    }
+    Manifest m = (Manifest) o;
+    return schemaVersion == m.schemaVersion && step == m.step && size == m.size && chunkSize == m.chunkSize
+        && createdAt == m.createdAt && Objects.equals(app, m.app) && Objects.equals(node, m.node)
+        && Objects.equals(redundancy, m.redundancy) && Objects.equals(compression, m.compression)
+        && Objects.equals(kind, m.kind) && Objects.equals(clientHost, m.clientHost) && chunks.equals(m.chunks);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(app, node, step, size, createdAt, chunks);
+  }
+
+  @Override
+  public String toString() {
+    return app + "." + node + "." + step + " (" + size + " bytes, " + chunks.size() + " chunks, " + redundancy + ")";
+  }
+}

@@ -1,0 +1,160 @@
+package org.cairn.core.pipeline;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import org.cairn.core.chunk.Chunk;
+import org.cairn.core.chunk.ChunkSize;
+import org.cairn.core.chunk.FixedSizeChunker;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.manifest.ChunkRef;
+
+/*
+ * Store side of the data path: image -> fixed-size chunks -> content ids -> dedup hook ->
+ * compress -> code -> fragments -> sink (FALCON-P: every chunk is an independent block).
+ *
+ * The calling thread reads and cuts the image; workers hash, compress and code. At most
+ * `window` chunks are in flight (default 2 per worker), so memory stays near
+ * window x (chunk + compressed + fragments) whatever the image size. Chunk refs come back in image
+ * order. A chunk already in the dedup index, or seen earlier in the same image, is referenced and
+ * not sent.
+ */
+public final class StorePipeline {
+  /** Which chunks the grid already holds for this namespace. Must be thread-safe. */
+  public interface DedupIndex {
+    DedupIndex NONE = id -> false;
+
+    boolean contains(ChunkId id) throws IOException;
+  }
+
+  /** Receives the fragments of each new chunk. Called from worker threads; may block (backpressure). */
+  public interface FragmentSink {
+    void store(long chunkIndex, Fragment[] fragments) throws IOException;
+  }
+
+  private final ChunkCodec codec;
+  private final int chunkSize;
+  private final int threads;
+  private final int window;
+
+  public StorePipeline(ChunkCodec codec, int chunkSize, int threads) {
+    this(codec, chunkSize, threads, 2 * threads);
+  }
+
+  public StorePipeline(ChunkCodec codec, int chunkSize, int threads, int window) {
+    this.codec = Objects.requireNonNull(codec, "codec");
+    this.chunkSize = ChunkSize.validate(chunkSize);
+    if (threads < 1) {
+      throw new IllegalArgumentException("threads must be at least 1, was " + threads);
+    }
+    this.threads = threads;
+    this.window = window;
+  }
+
+  public Result store(InputStream in, DedupIndex dedup, FragmentSink sink) throws IOException {
+    Objects.requireNonNull(dedup, "dedup");
+    Objects.requireNonNull(sink, "sink");
+    FixedSizeChunker chunker = new FixedSizeChunker(in, chunkSize);
+    Set<ChunkId> seen = ConcurrentHashMap.newKeySet();
+    Result result = new Result();
+    ExecutorService pool = Pools.workers("store", threads);
+    OrderedWindow<Outcome> stage = new OrderedWindow<>(pool, window, result::add);
+    try {
+      Chunk c;
+      while ((c = chunker.next()) != null) {
+        Chunk chunk = c;
+        stage.submit(() -> process(chunk, dedup, seen, sink));
+      }
+      stage.drain();
+    } catch (IOException | RuntimeException | Error e) {
+      stage.cancel();
+      throw e;
+    } finally {
+      Pools.shutdown(pool);
+    }
+    return result;
+  }
+
+  private Outcome process(Chunk c, DedupIndex dedup, Set<ChunkId> seen, FragmentSink sink) throws IOException {
+    ChunkId id = ChunkId.of(c.data(), 0, c.length());
+    ChunkRef ref = new ChunkRef(id, c.length());
+    if (dedup.contains(id) || !seen.add(id)) {
+      return new Outcome(ref, null);
+    }
+    Fragment[] fragments = codec.encode(id, c.data(), c.length());
+    sink.store(c.index(), fragments);
+    return new Outcome(ref, fragments);
+  }
+
+  private static final class Outcome {
+    final ChunkRef ref;
+    final Fragment[] fragments;
+
+    Outcome(ChunkRef ref, Fragment[] fragments) {
+      this.ref = ref;
+      this.fragments = fragments;
+    }
+  }
+
+  /** What a store produced: the chunk map and byte counts. */
+  public static final class Result {
+    private final List<ChunkRef> chunks = new ArrayList<>();
+    private long bytesIn;
+    private long newChunks;
+    private long newBytes;
+    private long encodedBytes;
+    private long storedBytes;
+
+    private void add(Outcome o) {
+      chunks.add(o.ref);
+      bytesIn += o.ref.length();
+      if (o.fragments != null) {
+        newChunks++;
+        newBytes += o.ref.length();
+        encodedBytes += o.fragments[0].encodedLength();
+        for (Fragment f : o.fragments) {
+          storedBytes += f.serializedSize();
+        }
+      }
+    }
+
+    /** The chunk map, in image order. */
+    public List<ChunkRef> chunks() {
+      return chunks;
+    }
+
+    public long bytesIn() {
+      return bytesIn;
+    }
+
+    /** Chunks that were encoded and sent (not found by dedup). */
+    public long newChunks() {
+      return newChunks;
+    }
+
+    public long dedupChunks() {
+      return chunks.size() - newChunks;
+    }
+
+    /** Plaintext bytes of the new chunks. */
+    public long newBytes() {
+      return newBytes;
+    }
+
+    /** Compressed bytes of the new chunks, before coding. */
+    public long encodedBytes() {
+      return encodedBytes;
+    }
+
+    /** Bytes of all fragments sent, headers included. */
+    public long storedBytes() {
+      return storedBytes;
+    }
+  }
+}

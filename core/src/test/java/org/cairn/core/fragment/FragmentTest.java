@@ -1,0 +1,95 @@
+package org.cairn.core.fragment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Arrays;
+import java.util.Random;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.compress.CompressionType;
+import org.cairn.core.erasure.Codec;
+import org.cairn.core.hash.ChunkId;
+import org.junit.jupiter.api.Test;
+
+class FragmentTest {
+  private final byte[] payload = new byte[5000];
+  private final Fragment fragment;
+
+  FragmentTest() {
+    new Random(3).nextBytes(payload);
+    fragment = Fragment.create(ChunkId.of(new byte[] {9}), Codec.REED_SOLOMON, CompressionType.ZSTD, 4, 4, 2, 20000, 19000, payload);
+  }
+
+  @Test
+  void parse_roundTripsEveryField() throws CorruptDataException {
+    byte[] bytes = fragment.toBytes();
+    assertThat(bytes).hasSize(Fragment.HEADER_SIZE + payload.length);
+    Fragment back = Fragment.parse(bytes);
+    assertThat(back).isEqualTo(fragment);
+    assertThat(back.index()).isEqualTo(4);
+    assertThat(back.dataFragments()).isEqualTo(4);
+    assertThat(back.parityFragments()).isEqualTo(2);
+    assertThat(back.codec()).isEqualTo(Codec.REED_SOLOMON);
+    assertThat(back.compression()).isEqualTo(CompressionType.ZSTD);
+    assertThat(back.chunkLength()).isEqualTo(20000);
+    assertThat(back.encodedLength()).isEqualTo(19000);
+    assertThat(back.chunkId()).isEqualTo(fragment.chunkId());
+  }
+
+  @Test
+  void parse_acceptsTheExtremesOfTheCodeSize() throws CorruptDataException {
+    Fragment wide = Fragment.create(ChunkId.of(new byte[0]), Codec.REPLICATE, CompressionType.NONE, 255, 1, 255, 0, 0, new byte[0]);
+    assertThat(Fragment.parse(wide.toBytes())).isEqualTo(wide);
+    Fragment deep = Fragment.create(ChunkId.of(new byte[0]), Codec.CAUCHY, CompressionType.GZIP, 0, 255, 1, 0, 0, new byte[0]);
+    assertThat(Fragment.parse(deep.toBytes()).dataFragments()).isEqualTo(255);
+  }
+
+  @Test
+  void parse_rejectsTruncationAtEveryLength() {
+    byte[] bytes = fragment.toBytes();
+    for (int len : new int[] {0, 1, 30, 63, 64, 65, bytes.length - 1}) {
+      assertThatThrownBy(() -> Fragment.parse(Arrays.copyOf(bytes, len)))
+          .as("length %d", len)
+          .isInstanceOf(CorruptDataException.class)
+          .hasMessageContaining("truncated");
+    }
+    byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
+    assertThatThrownBy(() -> Fragment.parse(longer)).hasMessageContaining("too long");
+  }
+
+  @Test
+  void parse_rejectsAnySingleFlippedBit() {
+    byte[] bytes = fragment.toBytes();
+    Random random = new Random(8);
+    // every header bit, and a sample of payload bits
+    for (int bit = 0; bit < Fragment.HEADER_SIZE * 8 + 2000; bit++) {
+      int pos = bit < Fragment.HEADER_SIZE * 8 ? bit : Fragment.HEADER_SIZE * 8 + random.nextInt(payload.length * 8);
+      byte[] damaged = bytes.clone();
+      damaged[pos / 8] ^= (byte) (1 << (pos % 8));
+      assertThatThrownBy(() -> Fragment.parse(damaged)).as("bit %d", pos).isInstanceOf(CorruptDataException.class);
+    }
+  }
+
+  @Test
+  void parse_namesWhatIsWrong() {
+    byte[] bytes = fragment.toBytes();
+    byte[] noMagic = bytes.clone();
+    noMagic[0] = 'X';
+    assertThatThrownBy(() -> Fragment.parse(noMagic)).hasMessageContaining("not a Cairn fragment");
+    byte[] badPayload = bytes.clone();
+    badPayload[100] ^= 1;
+    assertThatThrownBy(() -> Fragment.parse(badPayload)).hasMessageContaining("payload CRC32C");
+    byte[] badHeader = bytes.clone();
+    badHeader[13] ^= 1;
+    assertThatThrownBy(() -> Fragment.parse(badHeader)).hasMessageContaining("header is corrupt");
+  }
+
+  @Test
+  void create_rejectsImpossibleFields() {
+    ChunkId id = ChunkId.of(new byte[0]);
+    assertThatThrownBy(() -> Fragment.create(id, Codec.REED_SOLOMON, CompressionType.NONE, 6, 4, 2, 0, 0, new byte[0]))
+        .hasMessageContaining("index must be in [0, 6), was 6");
+    assertThatThrownBy(() -> Fragment.create(id, Codec.REED_SOLOMON, CompressionType.NONE, 0, 250, 10, 0, 0, new byte[0]))
+        .hasMessageContaining("m + k <= 256");
+  }
+}

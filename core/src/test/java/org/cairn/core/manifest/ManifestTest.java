@@ -1,0 +1,48 @@
+package org.cairn.core.manifest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.hash.ChunkId;
+import org.junit.jupiter.api.Test;
+
+class ManifestTest {
+  private final Manifest manifest = Manifest.of("heat", "n17", 3, 65536, "code:4+2", "auto:1:3%", "file",
+      1_764_000_000_000L, "host-a", List.of(
+          new ChunkRef(ChunkId.of(new byte[] {1}), 65536),
+          new ChunkRef(ChunkId.of(new byte[] {2}), 65536),
+          new ChunkRef(ChunkId.of(new byte[] {3}), 100)));
+
+  @Test
+  void json_roundTrips() throws CorruptDataException {
+    String json = manifest.toJson();
+    assertThat(json).contains("\"schemaVersion\":1").contains("\"app\":\"heat\"").contains(ChunkId.of(new byte[] {1}).hex());
+    Manifest back = Manifest.fromJson(json);
+    assertThat(back).isEqualTo(manifest);
+    assertThat(back.size()).isEqualTo(2 * 65536 + 100);
+    assertThat(back.chunks()).hasSize(3);
+  }
+
+  @Test
+  void fromJson_toleratesUnknownFutureFields() throws CorruptDataException {
+    String json = manifest.toJson()
+        .replace("\"app\":", "\"encryption\":{\"scheme\":\"none\"},\"app\":")
+        .replace("\"length\":100", "\"length\":100,\"storedLength\":80");
+    assertThat(Manifest.fromJson(json)).isEqualTo(manifest);
+  }
+
+  @Test
+  void fromJson_refusesNewerSchemaAndInconsistentSizes() {
+    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"schemaVersion\":1", "\"schemaVersion\":2")))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("schema version 2 is not supported");
+    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"size\":131172", "\"size\":5")))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not match");
+    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replaceFirst("\"length\":65536", "\"length\":65000")))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("chunk 0 has length 65000");
+    assertThatThrownBy(() -> Manifest.fromJson("{\"schemaVersion\":1,\"chunks\":[{\"id\":\"xyz\",\"length\":1}]}"))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("64 hex digits");
+    assertThatThrownBy(() -> Manifest.fromJson("not json")).isInstanceOf(CorruptDataException.class);
+  }
+}

@@ -1,0 +1,216 @@
+package org.cairn.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.bench.MemoryImages;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.hash.ChunkId;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class PipelineTest {
+  private static final int CHUNK = 64 * 1024;
+
+  /** An in-memory "grid": fragments by chunk id, as serialised bytes, the way peers hold them. */
+  static final class MemoryGrid implements StorePipeline.FragmentSink, StorePipeline.DedupIndex, FetchPipeline.FragmentSource {
+    final Map<ChunkId, byte[][]> stored = new ConcurrentHashMap<>();
+    final AtomicInteger chunksReceived = new AtomicInteger();
+
+    @Override
+    public void store(long chunkIndex, Fragment[] fragments) {
+      byte[][] bytes = new byte[fragments.length][];
+      for (int i = 0; i < fragments.length; i++) {
+        bytes[i] = fragments[i].toBytes();
+      }
+      chunksReceived.incrementAndGet();
+      assertThat(stored.putIfAbsent(fragments[0].chunkId(), bytes)).as("chunk sent twice").isNull();
+    }
+
+    @Override
+    public boolean contains(ChunkId id) {
+      return stored.containsKey(id);
+    }
+
+    @Override
+    public Fragment[] fragments(long chunkIndex, org.cairn.core.manifest.ChunkRef ref) throws IOException {
+      byte[][] bytes = stored.get(ref.id());
+      if (bytes == null) {
+        throw new IOException("no fragments of chunk " + ref.id().shortHex());
+      }
+      Fragment[] out = new Fragment[bytes.length];
+      for (int i = 0; i < bytes.length; i++) {
+        if (bytes[i] != null) {
+          try {
+            out[i] = Fragment.parse(bytes[i]);
+          } catch (CorruptDataException e) {
+            out[i] = null; // a real source reports it and asks another holder
+          }
+        }
+      }
+      return out;
+    }
+  }
+
+  @ParameterizedTest(name = "{0} {1} threads={2}")
+  @CsvSource({"code:4+2,auto,1", "code:3+2,zstd:3,2", "cauchy:4+2,auto,2", "replicate:3,none,2", "code:4+2,gzip:1,4"})
+  void storeThenFetch_isByteIdentical(String redundancy, String compression, int threads) throws IOException {
+    byte[] image = MemoryImages.image(21, 3 * 1024 * 1024 + 12345);
+    image = java.util.Arrays.copyOf(image, image.length + 777); // a tail that is not page-aligned
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse(compression), Redundancy.parse(redundancy)), CHUNK, threads);
+    StorePipeline.Result r = store.store(new ByteArrayInputStream(image), grid, grid);
+    assertThat(r.bytesIn()).isEqualTo(image.length);
+    assertThat(r.chunks()).hasSize((image.length + CHUNK - 1) / CHUNK);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    long written = new FetchPipeline(threads).fetch(r.chunks(), grid, out);
+    assertThat(written).isEqualTo(image.length);
+    assertThat(out.toByteArray()).isEqualTo(image);
+  }
+
+  @Test
+  void store_sendsOnlyChunksTheGridDoesNotHold() throws IOException {
+    byte[] first = MemoryImages.image(5, 4 * 1024 * 1024);
+    byte[] second = MemoryImages.successor(first, 0.10, 6);
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:4+2")), CHUNK, 2);
+    StorePipeline.Result r1 = store.store(new ByteArrayInputStream(first), grid, grid);
+    int afterFirst = grid.chunksReceived.get();
+    assertThat(r1.newChunks()).isEqualTo(afterFirst);
+    // zero pages repeat within one image: sent once
+    assertThat(r1.dedupChunks()).isPositive();
+
+    StorePipeline.Result r2 = store.store(new ByteArrayInputStream(second), grid, grid);
+    long changedChunks = 0;
+    for (int c = 0; c < first.length / CHUNK; c++) {
+      if (!java.util.Arrays.equals(first, c * CHUNK, (c + 1) * CHUNK, second, c * CHUNK, (c + 1) * CHUNK)) {
+        changedChunks++;
+      }
+    }
+    assertThat(changedChunks).isPositive();
+    assertThat(r2.newChunks()).isEqualTo(grid.chunksReceived.get() - afterFirst).isLessThanOrEqualTo(changedChunks);
+    assertThat(r2.newBytes()).isLessThan(first.length / 2);
+
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new FetchPipeline(2).fetch(r2.chunks(), grid, out);
+    assertThat(out.toByteArray()).isEqualTo(second);
+  }
+
+  @Test
+  void fetch_rebuildsFromAnyMAndSkipsCorruptFragments() throws IOException {
+    byte[] image = MemoryImages.image(8, 2 * 1024 * 1024);
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:4+2")), CHUNK, 2)
+        .store(new ByteArrayInputStream(image), grid, grid);
+    int i = 0;
+    for (byte[][] fragments : grid.stored.values()) {
+      fragments[i % 6] = null; // a dead peer
+      byte[] damaged = fragments[(i + 3) % 6];
+      damaged[damaged.length - 1] ^= 0x7F; // a rotten disk
+      i++;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new FetchPipeline(2).fetch(r.chunks(), grid, out);
+    assertThat(out.toByteArray()).isEqualTo(image);
+  }
+
+  @Test
+  void fetch_failsClearlyWhenTooFewFragmentsRemain() throws IOException {
+    byte[] image = MemoryImages.image(9, 512 * 1024);
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2")), CHUNK, 2)
+        .store(new ByteArrayInputStream(image), grid, grid);
+    byte[][] victim = grid.stored.get(r.chunks().get(2).id());
+    victim[0] = null;
+    victim[2] = null;
+    victim[4] = null;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThatThrownBy(() -> new FetchPipeline(2).fetch(r.chunks(), grid, out))
+        .isInstanceOf(CorruptDataException.class)
+        .hasMessageContaining("chunk 2")
+        .hasMessageContaining("need 3 of 5 fragments, have 2");
+  }
+
+  @Test
+  void fetch_detectsFragmentsOfTheWrongChunk() throws IOException {
+    byte[] image = MemoryImages.image(10, 512 * 1024);
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("replicate:2")), CHUNK, 1)
+        .store(new ByteArrayInputStream(image), grid, grid);
+    FetchPipeline.FragmentSource swapped = (index, ref) -> grid.fragments(index, r.chunks().get((int) ((index + 1) % r.chunks().size())));
+    assertThatThrownBy(() -> new FetchPipeline(1).fetch(r.chunks(), swapped, new ByteArrayOutputStream()))
+        .isInstanceOf(CorruptDataException.class)
+        .hasMessageContaining("given for chunk");
+  }
+
+  @Test
+  void store_propagatesSinkAndSourceFailures() {
+    byte[] image = MemoryImages.image(12, 1024 * 1024);
+    StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:3+2")), CHUNK, 2);
+    AtomicInteger calls = new AtomicInteger();
+    StorePipeline.FragmentSink failing = (index, fragments) -> {
+      if (calls.incrementAndGet() == 3) {
+        throw new IOException("peer p3 went away");
+      }
+    };
+    assertThatThrownBy(() -> store.store(new ByteArrayInputStream(image), StorePipeline.DedupIndex.NONE, failing))
+        .isInstanceOf(IOException.class).hasMessage("peer p3 went away");
+
+    InputStream broken = new InputStream() {
+      int n;
+
+      @Override
+      public int read() throws IOException {
+        if (++n > 100_000) {
+          throw new IOException("disk read error");
+        }
+        return 1;
+      }
+    };
+    assertThatThrownBy(() -> store.store(broken, StorePipeline.DedupIndex.NONE, (i, f) -> { }))
+        .isInstanceOf(IOException.class).hasMessage("disk read error");
+  }
+
+  @Test
+  void store_keepsAtMostTheWindowInFlight() throws IOException {
+    byte[] image = new byte[4 * 1024 * 1024];
+    new java.util.Random(13).nextBytes(image); // every chunk unique, so every chunk reaches the sink
+    AtomicInteger inFlight = new AtomicInteger();
+    AtomicInteger max = new AtomicInteger();
+    AtomicInteger read = new AtomicInteger();
+    AtomicInteger maxAhead = new AtomicInteger();
+    AtomicInteger stored = new AtomicInteger();
+    InputStream counting = new java.io.FilterInputStream(new ByteArrayInputStream(image)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        if (n > 0) {
+          int chunksRead = (read.addAndGet(n) + CHUNK - 1) / CHUNK;
+          maxAhead.accumulateAndGet(chunksRead - stored.get(), Math::max);
+        }
+        return n;
+      }
+    };
+    StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("replicate:1")), CHUNK, 2, 3);
+    store.store(counting, StorePipeline.DedupIndex.NONE, (i, f) -> {
+      max.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+      inFlight.decrementAndGet();
+      stored.incrementAndGet();
+    });
+    assertThat(max.get()).isLessThanOrEqualTo(2);
+    // reading never runs more than window + 1 chunks ahead of what has been handed to the sink
+    assertThat(maxAhead.get()).isLessThanOrEqualTo(3 + 1 + 2);
+  }
+}
