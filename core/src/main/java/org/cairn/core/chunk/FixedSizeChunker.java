@@ -11,21 +11,34 @@ import java.util.Objects;
 public final class FixedSizeChunker {
   private final InputStream in;
   private final int chunkSize;
+  private final java.util.function.Supplier<byte[]> buffers;
   private long index;
   private long offset;
   private boolean done;
 
   public FixedSizeChunker(InputStream in, int chunkSize) {
-    this.in = Objects.requireNonNull(in, "in");
-    this.chunkSize = ChunkSize.validate(chunkSize);
+    this(in, chunkSize, null);
   }
 
-  /** The next chunk in a new buffer, or {@code null} at the end of the stream. */
+  /**
+   * @param buffers supplies the buffer for each chunk (at least {@code chunkSize} bytes; may block,
+   *     which is how a pipeline bounds its memory); {@code null} allocates a new one per chunk
+   */
+  public FixedSizeChunker(InputStream in, int chunkSize, java.util.function.Supplier<byte[]> buffers) {
+    this.in = Objects.requireNonNull(in, "in");
+    this.chunkSize = ChunkSize.validate(chunkSize);
+    this.buffers = buffers != null ? buffers : () -> new byte[this.chunkSize];
+  }
+
+  /** The next chunk, or {@code null} at the end of the stream. */
   public Chunk next() throws IOException {
     if (done) {
       return null;
     }
-    byte[] buf = new byte[chunkSize];
+    byte[] buf = buffers.get();
+    if (buf.length < chunkSize) {
+      throw new IllegalStateException("chunk buffer of " + buf.length + " bytes is smaller than the chunk size " + chunkSize);
+    }
     int n = in.readNBytes(buf, 0, chunkSize);
     if (n < chunkSize) {
       done = true;

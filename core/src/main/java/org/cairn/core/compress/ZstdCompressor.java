@@ -4,14 +4,17 @@ import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 
 /**
- * zstd through zstd-jni's byte-array API (no stream wrappers: one native call per chunk, into a
- * buffer sized by {@code compressBound}), with a compression context reused per thread.
+ * zstd through zstd-jni's byte-array API (no stream wrappers: one native call per chunk), with a
+ * compression context and a {@code compressBound}-sized scratch buffer reused per thread; the
+ * result is copied out at its exact size. Allocating a fresh bound-sized array per chunk instead
+ * made 1 MiB chunks G1 "humongous" objects and halved the pipeline's rate (docs/benchmarks.md).
  */
 final class ZstdCompressor implements Compressor {
   static final int DEFAULT_LEVEL = 1;
 
   private final int level;
   private final ThreadLocal<ZstdCompressCtx> ctx;
+  private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[0]);
 
   ZstdCompressor(int level) {
     if (level < 1 || level > 19) {
@@ -33,8 +36,13 @@ final class ZstdCompressor implements Compressor {
 
   @Override
   public Compressed compress(byte[] src, int offset, int length) {
-    byte[] dst = new byte[(int) Zstd.compressBound(length)];
+    int bound = (int) Zstd.compressBound(length);
+    byte[] dst = scratch.get();
+    if (dst.length < bound) {
+      dst = new byte[bound];
+      scratch.set(dst);
+    }
     int n = ctx.get().compressByteArray(dst, 0, dst.length, src, offset, length);
-    return new Compressed(CompressionType.ZSTD, dst, n);
+    return new Compressed(CompressionType.ZSTD, java.util.Arrays.copyOf(dst, n), n);
   }
 }

@@ -1,5 +1,8 @@
 package org.cairn.core.erasure;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,16 +14,19 @@ import java.util.List;
  * Each GF(2^8) element e becomes the 8 x 8 bit-matrix whose column c holds the bits of e * 2^c, and
  * each shard is cut into 8 packets of equal size; parity packet (p, r) is then the XOR of the data
  * packets (j, c) where bit (r, c) of the element (p, j) is set. No multiplications at all: the inner
- * loop is a long[] XOR that C2 vectorises (~18 GB/s here versus ~2.5 GB/s for byte[]).
+ * loop XORs 8 bytes at a time through a little-endian long view of the byte arrays, which C2
+ * compiles to wide loads and stores (~20 GB/s here, versus ~2.5 GB/s for a byte-wise loop).
  *
  * Decoding inverts the m x m GF(2^8) matrix of the rows held and expands the rows it needs to
  * bit-matrices, which is valid because the expansion is a ring homomorphism.
  *
- * Shards are long[] of 8 * packetLongs longs. Parameters: m >= 1, k >= 1, m + k <= 256.
+ * Shards are byte arrays whose size is a multiple of 64 (8 packets of whole longs); XOR is bitwise,
+ * so the result does not depend on byte order. Parameters: m >= 1, k >= 1, m + k <= 256.
  */
 public final class CauchyCode {
-  /** Longs per block: 8 packets x (m + k) shards x 1 KiB stays in L1/L2. */
-  private static final int BLOCK_LONGS = 128;
+  /** Bytes per block: 8 packets x (m + k) shards x 1 KiB stays in L1/L2. */
+  private static final int BLOCK = 1024;
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   private final int dataShards;
   private final int parityShards;
@@ -80,17 +86,17 @@ public final class CauchyCode {
     return ones;
   }
 
-  /** Computes shards[m..m+k-1] from shards[0..m-1]; every shard holds 8 * packetLongs longs. */
-  public void encodeParity(long[][] shards, int packetLongs) {
-    checkShards(shards, packetLongs);
-    long[][] outputs = new long[parityShards][];
+  /** Computes shards[m..m+k-1] from shards[0..m-1]; every shard has the same multiple-of-64 size. */
+  public void encodeParity(byte[][] shards) {
+    int packet = checkShards(shards);
+    byte[][] outputs = new byte[parityShards][];
     System.arraycopy(shards, dataShards, outputs, 0, parityShards);
-    run(paritySchedule, shards, outputs, packetLongs);
+    run(paritySchedule, shards, outputs, packet);
   }
 
   /** Rebuilds every shard not {@code present} from any m present ones (missing shards allocated). */
-  public void reconstruct(long[][] shards, boolean[] present, int packetLongs) {
-    checkShards(shards, packetLongs);
+  public void reconstruct(byte[][] shards, boolean[] present) {
+    int packet = checkShards(shards);
     if (present.length != totalShards()) {
       throw new IllegalArgumentException("expected " + totalShards() + " presence flags, got " + present.length);
     }
@@ -106,7 +112,7 @@ public final class CauchyCode {
           "need at least " + dataShards + " of " + totalShards() + " shards to reconstruct, have " + count);
     }
     int[] validRows = new int[dataShards];
-    long[][] valid = new long[dataShards][];
+    byte[][] valid = new byte[dataShards][];
     for (int i = 0, v = 0; v < dataShards; i++) {
       if (present[i]) {
         validRows[v] = i;
@@ -116,7 +122,7 @@ public final class CauchyCode {
     }
     Matrix decode = generator.selectRows(validRows).invert();
     List<byte[]> rows = new ArrayList<>();
-    List<long[]> outputs = new ArrayList<>();
+    List<byte[]> outputs = new ArrayList<>();
     for (int d = 0; d < dataShards; d++) {
       if (!present[d]) {
         rows.add(decode.row(d));
@@ -124,7 +130,7 @@ public final class CauchyCode {
       }
     }
     if (!rows.isEmpty()) {
-      run(schedule(rows.toArray(new byte[0][])), valid, outputs.toArray(new long[0][]), packetLongs);
+      run(schedule(rows.toArray(new byte[0][])), valid, outputs.toArray(new byte[0][]), packet);
     }
     rows.clear();
     outputs.clear();
@@ -138,7 +144,7 @@ public final class CauchyCode {
       }
     }
     if (!outputs.isEmpty()) {
-      run(paritySources.toArray(new int[0][]), shards, outputs.toArray(new long[0][]), packetLongs);
+      run(paritySources.toArray(new int[0][]), shards, outputs.toArray(new byte[0][]), packet);
     }
   }
 
@@ -146,41 +152,43 @@ public final class CauchyCode {
    * outputs[o / 8] packet (o % 8) = XOR of inputs[s / 8] packet (s % 8) for s in schedule[o].
    * Blocked so the packets of one block stay in cache across all output packets.
    */
-  private static void run(int[][] schedule, long[][] inputs, long[][] outputs, int packetLongs) {
-    for (int from = 0; from < packetLongs; from += BLOCK_LONGS) {
-      int len = Math.min(BLOCK_LONGS, packetLongs - from);
+  private static void run(int[][] schedule, byte[][] inputs, byte[][] outputs, int packet) {
+    for (int from = 0; from < packet; from += BLOCK) {
+      int len = Math.min(BLOCK, packet - from);
       for (int o = 0; o < schedule.length; o++) {
-        long[] dst = outputs[o >>> 3];
-        int dstOff = (o & 7) * packetLongs + from;
+        byte[] dst = outputs[o >>> 3];
+        int dstOff = (o & 7) * packet + from;
         int[] sources = schedule[o];
         if (sources.length == 0) {
-          java.util.Arrays.fill(dst, dstOff, dstOff + len, 0L);
+          java.util.Arrays.fill(dst, dstOff, dstOff + len, (byte) 0);
           continue;
         }
         int s0 = sources[0];
         if (sources.length == 1) {
-          System.arraycopy(inputs[s0 >>> 3], (s0 & 7) * packetLongs + from, dst, dstOff, len);
+          System.arraycopy(inputs[s0 >>> 3], (s0 & 7) * packet + from, dst, dstOff, len);
           continue;
         }
         int s1 = sources[1];
-        xor2(inputs[s0 >>> 3], (s0 & 7) * packetLongs + from, inputs[s1 >>> 3], (s1 & 7) * packetLongs + from, dst, dstOff, len);
+        xor2(inputs[s0 >>> 3], (s0 & 7) * packet + from, inputs[s1 >>> 3], (s1 & 7) * packet + from, dst, dstOff, len);
         for (int i = 2; i < sources.length; i++) {
           int s = sources[i];
-          xorInto(inputs[s >>> 3], (s & 7) * packetLongs + from, dst, dstOff, len);
+          xorInto(inputs[s >>> 3], (s & 7) * packet + from, dst, dstOff, len);
         }
       }
     }
   }
 
-  private static void xor2(long[] a, int aOff, long[] b, int bOff, long[] dst, int dOff, int len) {
-    for (int i = 0; i < len; i++) {
-      dst[dOff + i] = a[aOff + i] ^ b[bOff + i];
+  /** dst = a ^ b over len bytes, len a multiple of 8. */
+  private static void xor2(byte[] a, int aOff, byte[] b, int bOff, byte[] dst, int dOff, int len) {
+    for (int i = 0; i < len; i += 8) {
+      LONG.set(dst, dOff + i, (long) LONG.get(a, aOff + i) ^ (long) LONG.get(b, bOff + i));
     }
   }
 
-  private static void xorInto(long[] src, int sOff, long[] dst, int dOff, int len) {
-    for (int i = 0; i < len; i++) {
-      dst[dOff + i] ^= src[sOff + i];
+  /** dst ^= src over len bytes, len a multiple of 8. */
+  private static void xorInto(byte[] src, int sOff, byte[] dst, int dOff, int len) {
+    for (int i = 0; i < len; i += 8) {
+      LONG.set(dst, dOff + i, (long) LONG.get(dst, dOff + i) ^ (long) LONG.get(src, sOff + i));
     }
   }
 
@@ -252,18 +260,21 @@ public final class CauchyCode {
     return n;
   }
 
-  private void checkShards(long[][] shards, int packetLongs) {
+  /** Checks shard count and sizes; returns the packet size in bytes. */
+  private int checkShards(byte[][] shards) {
     if (shards.length != totalShards()) {
       throw new IllegalArgumentException("expected " + totalShards() + " shards, got " + shards.length);
     }
-    if (packetLongs < 0) {
-      throw new IllegalArgumentException("packet size must be >= 0, was " + packetLongs);
+    int size = shards[0] == null ? -1 : shards[0].length;
+    if (size < 0 || size % 64 != 0) {
+      throw new IllegalArgumentException("shard size must be a multiple of 64 bytes, was " + size);
     }
     for (int i = 0; i < shards.length; i++) {
-      if (shards[i] == null || shards[i].length != 8 * packetLongs) {
-        throw new IllegalArgumentException("shard " + i + " must hold " + (8 * packetLongs) + " longs, has "
+      if (shards[i] == null || shards[i].length != size) {
+        throw new IllegalArgumentException("shard " + i + " must hold " + size + " bytes, has "
             + (shards[i] == null ? "none" : shards[i].length));
       }
     }
+    return size / 8;
   }
 }

@@ -29,14 +29,22 @@ final class Fragments {
     return present;
   }
 
-  /** Copies {@code payload[offset, offset+length)} into the first m shards of {@code size} bytes (zero padding after). */
+  /**
+   * Sets shards[0..m-1] to new arrays of {@code size} bytes holding {@code payload[offset, offset+length)},
+   * zero-padded. Full shards come from {@code Arrays.copyOfRange}, which C2 allocates without zeroing.
+   */
   static void split(byte[] payload, int offset, int length, byte[][] shards, int m, int size) {
     for (int i = 0; i < m; i++) {
-      int n = Math.min(size, length - i * size);
-      if (n <= 0) {
-        break;
+      int from = offset + i * size;
+      int n = Math.max(0, Math.min(size, length - i * size));
+      if (n == size) {
+        shards[i] = java.util.Arrays.copyOfRange(payload, from, from + size);
+      } else {
+        shards[i] = new byte[size];
+        if (n > 0) {
+          System.arraycopy(payload, from, shards[i], 0, n);
+        }
       }
-      System.arraycopy(payload, offset + i * size, shards[i], 0, n);
     }
   }
 

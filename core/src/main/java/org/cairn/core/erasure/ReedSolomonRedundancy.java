@@ -38,8 +38,11 @@ final class ReedSolomonRedundancy implements Redundancy {
   @Override
   public byte[][] encode(byte[] payload, int offset, int length) {
     int size = fragmentSize(length);
-    byte[][] shards = new byte[totalFragments()][size];
+    byte[][] shards = new byte[totalFragments()][];
     Fragments.split(payload, offset, length, shards, rs.dataShards(), size);
+    for (int p = rs.dataShards(); p < totalFragments(); p++) {
+      shards[p] = new byte[size];
+    }
     rs.encodeParity(shards, 0, size);
     return shards;
   }

@@ -21,7 +21,8 @@ import org.cairn.core.manifest.ChunkRef;
  *
  * The calling thread reads and cuts the image; workers hash, compress and code. At most
  * `window` chunks are in flight (default 2 per worker), so memory stays near
- * window x (chunk + compressed + fragments) whatever the image size. Chunk refs come back in image
+ * window x (chunk + compressed + fragments) whatever the image size. Chunk buffers are recycled
+ * through a small pool (a fresh 1 MiB array per chunk is a G1 humongous allocation). Chunk refs come back in image
  * order. A chunk already in the dedup index, or seen earlier in the same image, is referenced and
  * not sent.
  */
@@ -60,23 +61,31 @@ public final class StorePipeline {
   public Result store(InputStream in, DedupIndex dedup, FragmentSink sink) throws IOException {
     Objects.requireNonNull(dedup, "dedup");
     Objects.requireNonNull(sink, "sink");
-    FixedSizeChunker chunker = new FixedSizeChunker(in, chunkSize);
+    // window in flight + one being filled + one per worker finishing: the pool never runs dry
+    BufferPool pool = new BufferPool(chunkSize, window + threads + 1);
+    FixedSizeChunker chunker = new FixedSizeChunker(in, chunkSize, pool::take);
     Set<ChunkId> seen = ConcurrentHashMap.newKeySet();
     Result result = new Result();
-    ExecutorService pool = Pools.workers("store", threads);
-    OrderedWindow<Outcome> stage = new OrderedWindow<>(pool, window, result::add);
+    ExecutorService workers = Pools.workers("store", threads);
+    OrderedWindow<Outcome> stage = new OrderedWindow<>(workers, window, result::add);
     try {
       Chunk c;
       while ((c = chunker.next()) != null) {
         Chunk chunk = c;
-        stage.submit(() -> process(chunk, dedup, seen, sink));
+        stage.submit(() -> {
+          try {
+            return process(chunk, dedup, seen, sink);
+          } finally {
+            pool.give(chunk.data());
+          }
+        });
       }
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
       stage.cancel();
       throw e;
     } finally {
-      Pools.shutdown(pool);
+      Pools.shutdown(workers);
     }
     return result;
   }

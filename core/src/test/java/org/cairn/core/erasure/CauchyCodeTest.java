@@ -6,8 +6,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.HexFormat;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -18,8 +16,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The XOR code against an independent reference: bit-slice q of word t across a shard's 8 packets
- * is one GF(2^8) symbol, and parity symbols are the generator matrix times data symbols. The
+ * The XOR code against an independent reference: bit q of byte t across a shard's 8 packets is
+ * one GF(2^8) symbol, and parity symbols are the generator matrix times data symbols. The
  * vectors in test resources (cauchy-vectors/) were produced by {@link #reference} and pin the
  * format: if the code changes, stored fragments would stop decoding, so these must not change.
  */
@@ -30,28 +28,26 @@ class CauchyCodeTest {
   @CsvSource({"1,1", "3,2", "4,2", "5,3", "4,4", "8,4", "2,6"})
   void encode_matchesReferenceAndSurvivesEveryErasurePattern(int m, int k) {
     Random random = new Random(13L * m + k);
-    int packetLongs = 37; // not a multiple of the block: exercises the tail
+    int size = 64 * 37; // packets of 296 bytes: not a multiple of the block, exercises the tail
     CauchyCode code = new CauchyCode(m, k);
-    long[][] shards = new long[m + k][8 * packetLongs];
+    byte[][] shards = new byte[m + k][size];
     for (int i = 0; i < m; i++) {
-      for (int j = 0; j < shards[i].length; j++) {
-        shards[i][j] = random.nextLong();
-      }
+      random.nextBytes(shards[i]);
     }
-    code.encodeParity(shards, packetLongs);
-    assertThat(shards).isDeepEqualTo(reference(code, shards, packetLongs));
+    code.encodeParity(shards);
+    assertThat(shards).isDeepEqualTo(reference(code, shards));
     int n = m + k;
     for (int mask = 0; mask < (1 << n); mask++) {
       if (Integer.bitCount(mask) > k) {
         continue;
       }
-      long[][] damaged = new long[n][];
+      byte[][] damaged = new byte[n][];
       boolean[] present = new boolean[n];
       for (int i = 0; i < n; i++) {
         present[i] = (mask & (1 << i)) == 0;
-        damaged[i] = present[i] ? shards[i].clone() : new long[8 * packetLongs];
+        damaged[i] = present[i] ? shards[i].clone() : new byte[size];
       }
-      code.reconstruct(damaged, present, packetLongs);
+      code.reconstruct(damaged, present);
       assertThat(damaged).as("mask %s", Integer.toBinaryString(mask)).isDeepEqualTo(shards);
     }
   }
@@ -94,30 +90,31 @@ class CauchyCodeTest {
   }
 
   /** Reference encoder over GF(2^8) symbols; shares nothing with the XOR schedule but the matrix. */
-  static long[][] reference(CauchyCode code, long[][] data, int packetLongs) {
+  static byte[][] reference(CauchyCode code, byte[][] data) {
     int m = code.dataShards();
     int k = code.parityShards();
+    int packet = data[0].length / 8;
     Matrix generator = generatorOf(code);
-    long[][] out = new long[m + k][];
+    byte[][] out = new byte[m + k][];
     for (int i = 0; i < m; i++) {
       out[i] = data[i].clone();
     }
     for (int p = 0; p < k; p++) {
-      out[m + p] = new long[8 * packetLongs];
+      out[m + p] = new byte[8 * packet];
     }
-    for (int t = 0; t < packetLongs; t++) {
-      for (int q = 0; q < 64; q++) {
+    for (int t = 0; t < packet; t++) {
+      for (int q = 0; q < 8; q++) {
         for (int p = 0; p < k; p++) {
           int symbol = 0;
           for (int j = 0; j < m; j++) {
             int s = 0;
             for (int c = 0; c < 8; c++) {
-              s |= (int) ((data[j][c * packetLongs + t] >>> q) & 1) << c;
+              s |= ((data[j][c * packet + t] >>> q) & 1) << c;
             }
             symbol ^= GaloisField.multiply(generator.get(m + p, j), s);
           }
           for (int r = 0; r < 8; r++) {
-            out[m + p][r * packetLongs + t] |= (long) ((symbol >>> r) & 1) << q;
+            out[m + p][r * packet + t] |= (byte) (((symbol >>> r) & 1) << q);
           }
         }
       }
@@ -145,25 +142,20 @@ class CauchyCodeTest {
       for (int size : new int[] {64, 1024}) {
         CauchyCode code = new CauchyCode(m, k);
         Random random = new Random(1000L * m + 10L * k + size);
-        int packetLongs = size / 64;
-        long[][] data = new long[m + k][8 * packetLongs];
+        byte[][] data = new byte[m + k][size];
         for (int i = 0; i < m; i++) {
-          for (int j = 0; j < data[i].length; j++) {
-            data[i][j] = random.nextLong();
-          }
+          random.nextBytes(data[i]);
         }
-        long[][] all = reference(code, data, packetLongs);
+        byte[][] all = reference(code, data);
         StringBuilder json = new StringBuilder();
         json.append("{\n  \"field\": \"GF(2^8), polynomial 0x11D, generator 2\",\n");
         json.append("  \"matrix\": \"[I; C] with C the k x m Cauchy matrix 1/((r+m) xor c), columns scaled so row 0 is ones, "
-            + "other rows scaled to fewest bit-matrix ones; shards are 8 packets of little-endian longs\",\n");
+            + "other rows scaled to fewest bit-matrix ones; shards are 8 equal packets, XORed as whole bytes\",\n");
         json.append("  \"codec\": \"cauchy\",\n");
         json.append("  \"dataShards\": ").append(m).append(",\n  \"parityShards\": ").append(k).append(",\n");
         json.append("  \"shardSize\": ").append(size).append(",\n  \"shards\": [\n");
         for (int i = 0; i < m + k; i++) {
-          byte[] b = new byte[size];
-          ByteBuffer.wrap(b).order(ByteOrder.LITTLE_ENDIAN).asLongBuffer().put(all[i]);
-          json.append("    \"").append(HexFormat.of().formatHex(b)).append('"').append(i < m + k - 1 ? ",\n" : "\n");
+          json.append("    \"").append(HexFormat.of().formatHex(all[i])).append('"').append(i < m + k - 1 ? ",\n" : "\n");
         }
         json.append("  ]\n}\n");
         java.nio.file.Files.writeString(dir.resolve("cauchy-" + m + "-" + k + "-" + size + ".json"), json.toString());

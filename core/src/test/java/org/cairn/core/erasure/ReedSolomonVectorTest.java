@@ -39,8 +39,14 @@ class ReedSolomonVectorTest {
   private static Path vectorDirectory() throws URISyntaxException {
     String prop = System.getProperty("cairn.rs.vectors");
     if (prop != null && !prop.isBlank()) {
+      // Tests run in core/; a relative path is usually meant from where Maven was started (the
+      // project root, which the build passes as cairn.root).
       Path p = Paths.get(prop);
-      assertThat(p).as("-Dcairn.rs.vectors").isDirectory();
+      String root = System.getProperty("cairn.root");
+      if (!p.isAbsolute() && !Files.isDirectory(p) && root != null) {
+        p = Paths.get(root).resolve(prop);
+      }
+      assertThat(p).as("-Dcairn.rs.vectors=%s", prop).isDirectory();
       return p;
     }
     URL url = ReedSolomonVectorTest.class.getResource("/rs-vectors");

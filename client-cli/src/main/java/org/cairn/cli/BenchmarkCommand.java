@@ -1,0 +1,205 @@
+package org.cairn.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import org.cairn.cli.bench.BenchData;
+import org.cairn.cli.bench.StageResult;
+import org.cairn.cli.bench.Stages;
+import org.cairn.core.chunk.ChunkSize;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.config.ByteSize;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code cairn benchmark STAGE}: measures a stage of the data path on this machine, like {@code kopia benchmark}. */
+@Command(
+    name = "benchmark",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Measure the data path on this machine to choose chunk size, compression and redundancy.",
+        "Rates are MB/s of input (1 MB = 10^6 bytes). Without --data-file, a seeded synthetic memory image is used.",
+        "",
+        "Stages:",
+        "  hashing      SHA-256 of chunks (the content ids)",
+        "  compression  each compressor: rate, ratio and decompression rate",
+        "  erasure      Reed-Solomon (code) and Cauchy XOR (cauchy) encode and decode, vs SHA-256 in the same run",
+        "  chunking     cut + hash + dedup for chunk sizes 64KiB..16MiB over an image series (dedup ratio)",
+        "  pipeline     the whole store and fetch pipelines with --threads workers",
+        "  all          every stage above"
+    })
+final class BenchmarkCommand implements Callable<Integer> {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "STAGE", description = "hashing|compression|erasure|chunking|pipeline|all")
+  String stage;
+
+  @Option(names = "--data-file", paramLabel = "FILE",
+      description = "Image to measure on (repeat for a series of successive images; chunking measures dedup across them).")
+  List<Path> dataFiles = new ArrayList<>();
+
+  @Option(names = "--size", paramLabel = "SIZE", defaultValue = "256MiB",
+      description = "Size of the synthetic image when no --data-file is given (default: ${DEFAULT-VALUE}).")
+  String size;
+
+  @Option(names = "--chunk-size", paramLabel = "SIZE",
+      description = "Chunk size, a power of two from 64KiB to 16MiB (default: 1MiB; chunking: all sizes).")
+  String chunkSize;
+
+  @Option(names = "--data-shards", paramLabel = "M", defaultValue = "4", description = "m, data fragments (default: ${DEFAULT-VALUE}).")
+  int dataShards;
+
+  @Option(names = "--parity-shards", paramLabel = "K", defaultValue = "2", description = "k, parity fragments (default: ${DEFAULT-VALUE}).")
+  int parityShards;
+
+  @Option(names = "--shard-size", paramLabel = "SIZE", defaultValue = "1MiB",
+      description = "Shard size for the erasure stage (default: ${DEFAULT-VALUE}).")
+  String shardSize;
+
+  @Option(names = "--codec", paramLabel = "CODEC", split = ",",
+      description = "Erasure codecs to measure: code (Reed-Solomon), cauchy (default: both).")
+  List<String> codecs = new ArrayList<>(List.of("code", "cauchy"));
+
+  @Option(names = "--compression", paramLabel = "SPEC", split = ",",
+      description = "Compressors to measure (compression stage; default: zstd:1,zstd:3,zstd:9,gzip:1,gzip:6,auto,none) "
+          + "or the one the pipeline uses (default: auto).")
+  List<String> compression;
+
+  @Option(names = "--redundancy", paramLabel = "SPEC",
+      description = "Redundancy of the pipeline stage (default: code:M+K from --data-shards/--parity-shards).")
+  String redundancy;
+
+  @Option(names = "--threads", paramLabel = "N",
+      description = "Worker threads for the pipeline stage (default: cores = ${sys:cairn.cores}).")
+  Integer threads;
+
+  @Option(names = "--seconds", paramLabel = "S", defaultValue = "2",
+      description = "Minimum measuring time per figure (default: ${DEFAULT-VALUE}).")
+  double seconds;
+
+  @Option(names = "--json", description = "One JSON object per line instead of a table.")
+  boolean json;
+
+  static {
+    System.setProperty("cairn.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    String which = stage.toLowerCase(Locale.ROOT);
+    List<String> stages = which.equals("all")
+        ? List.of("hashing", "compression", "erasure", "chunking", "pipeline")
+        : List.of(which);
+    for (String s : stages) {
+      if (!List.of("hashing", "compression", "erasure", "chunking", "pipeline").contains(s)) {
+        throw new CommandLine.ParameterException(spec.commandLine(),
+            "unknown stage '" + stage + "': use hashing, compression, erasure, chunking, pipeline or all");
+      }
+    }
+    validate();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    boolean series = stages.contains("chunking");
+    BenchData data = BenchData.load(dataFiles, ByteSize.parse(size), series && dataFiles.isEmpty() ? 4 : 1);
+    if (!json) {
+      out.printf("Data: %s%n", data.description());
+      out.flush();
+    } else {
+      err.printf("cairn benchmark: data: %s%n", data.description());
+      err.flush();
+    }
+    Consumer<StageResult> sink = json ? r -> printJson(out, r) : r -> printRow(out, r);
+    Stages bench = new Stages(data, seconds, sink);
+    int chunk = chunkSize == null ? ChunkSize.DEFAULT : ChunkSize.parse(chunkSize);
+    for (String s : stages) {
+      switch (s) {
+        case "hashing":
+          bench.hashing(chunk);
+          break;
+        case "compression":
+          bench.compression(compression == null
+              ? List.of("zstd:1", "zstd:3", "zstd:9", "gzip:1", "gzip:6", "auto", "none") : compression, chunk);
+          break;
+        case "erasure":
+          bench.erasure(dataShards, parityShards, (int) ByteSize.parse(shardSize), codecs);
+          break;
+        case "chunking":
+          bench.chunking(chunkSize == null
+              ? List.of(64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20) : List.of(chunk));
+          break;
+        case "pipeline":
+          bench.pipeline(chunk, compression == null ? Compressor.DEFAULT_SPEC : compression.get(0),
+              redundancy == null ? "code:" + dataShards + "+" + parityShards : redundancy,
+              threads == null ? Runtime.getRuntime().availableProcessors() : threads);
+          break;
+        default:
+          throw new AssertionError(s);
+      }
+    }
+    return 0;
+  }
+
+  private void validate() {
+    CommandLine cl = spec.commandLine();
+    try {
+      if (chunkSize != null) {
+        ChunkSize.parse(chunkSize);
+      }
+      ByteSize.parse(size);
+      long shard = ByteSize.parse(shardSize);
+      if (shard < 64 || shard > (64L << 20)) {
+        throw new IllegalArgumentException("--shard-size must be between 64 bytes and 64MiB, was " + shardSize);
+      }
+      for (String c : codecs) {
+        if (!c.equals("code") && !c.equals("cauchy")) {
+          throw new IllegalArgumentException("--codec must be code or cauchy, was '" + c + "'");
+        }
+      }
+      org.cairn.core.erasure.Redundancy.parse(redundancy != null ? redundancy : "code:" + dataShards + "+" + parityShards);
+      if (compression != null) {
+        compression.forEach(Compressor::parse);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    if (threads != null && (threads < 1 || threads > 256)) {
+      throw new CommandLine.ParameterException(cl, "--threads must be between 1 and 256, was " + threads);
+    }
+    if (!(seconds > 0 && seconds <= 600)) {
+      throw new CommandLine.ParameterException(cl, "--seconds must be in (0, 600], was " + seconds);
+    }
+  }
+
+  private static void printJson(PrintWriter out, StageResult r) {
+    try {
+      out.println(JSON.writeValueAsString(r.fields()));
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException(e);
+    }
+    out.flush();
+  }
+
+  private static void printRow(PrintWriter out, StageResult r) {
+    StringBuilder line = new StringBuilder();
+    line.append(String.format(Locale.ROOT, "%-12s %9.1f MB/s", r.get("stage"), r.mbPerSec()));
+    for (Map.Entry<String, Object> e : r.fields().entrySet()) {
+      if (!e.getKey().equals("stage") && !e.getKey().equals("mbPerSec")) {
+        line.append("  ").append(e.getKey()).append('=').append(e.getValue());
+      }
+    }
+    out.println(line);
+    out.flush();
+  }
+}
