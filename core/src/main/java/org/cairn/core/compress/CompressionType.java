@@ -5,7 +5,6 @@ import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
-import java.util.Arrays;
 import org.apache.commons.compress.compressors.gzip.GzipCompressorInputStream;
 import org.cairn.core.CorruptDataException;
 
@@ -45,32 +44,47 @@ public enum CompressionType {
    * @throws CorruptDataException if the input is not valid or does not expand to that length
    */
   public byte[] decompress(byte[] src, int offset, int length, int originalLength) throws CorruptDataException {
+    byte[] out = new byte[originalLength];
+    decompress(src, offset, length, out, originalLength);
+    return out;
+  }
+
+  /**
+   * Decompresses {@code src[offset, offset+length)} into {@code dst[0, originalLength)} (callers reuse
+   * buffers this way: a fresh 1 MiB array per chunk is a G1 humongous allocation).
+   *
+   * @throws CorruptDataException if the input is not valid or does not expand to exactly that length
+   */
+  public void decompress(byte[] src, int offset, int length, byte[] dst, int originalLength) throws CorruptDataException {
+    if (dst.length < originalLength) {
+      throw new IllegalArgumentException("buffer of " + dst.length + " bytes cannot hold " + originalLength);
+    }
     switch (this) {
       case NONE:
         if (length != originalLength) {
           throw new CorruptDataException("raw payload has " + length + " bytes, expected " + originalLength);
         }
-        return Arrays.copyOfRange(src, offset, offset + length);
+        System.arraycopy(src, offset, dst, 0, length);
+        return;
       case ZSTD: {
-        byte[] out = new byte[originalLength];
         int n;
         try {
-          n = ZSTD_DCTX.get().decompressByteArray(out, 0, originalLength, src, offset, length);
+          n = ZSTD_DCTX.get().decompressByteArray(dst, 0, originalLength, src, offset, length);
         } catch (ZstdException e) {
           throw new CorruptDataException("zstd payload does not decompress: " + e.getMessage(), e);
         }
         if (n != originalLength) {
           throw new CorruptDataException("zstd payload expanded to " + n + " bytes, expected " + originalLength);
         }
-        return out;
+        return;
       }
       case GZIP: {
         try (GzipCompressorInputStream in = new GzipCompressorInputStream(new ByteArrayInputStream(src, offset, length))) {
-          byte[] out = in.readNBytes(originalLength);
-          if (out.length != originalLength || in.read() != -1) {
+          int n = in.readNBytes(dst, 0, originalLength);
+          if (n != originalLength || in.read() != -1) {
             throw new CorruptDataException("gzip payload does not expand to " + originalLength + " bytes");
           }
-          return out;
+          return;
         } catch (CorruptDataException e) {
           throw e;
         } catch (IOException e) {

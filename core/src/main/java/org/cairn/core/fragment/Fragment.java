@@ -39,6 +39,10 @@ public final class Fragment {
   public static final int HEADER_SIZE = 64;
   /** Largest payload a fragment may claim: a 16 MiB chunk stored raw and replicated, plus slack. */
   public static final int MAX_PAYLOAD = 16 * 1024 * 1024 + 4096;
+  /** Largest chunk: {@code ChunkSize.MAX}. */
+  public static final int MAX_CHUNK = 16 * 1024 * 1024;
+  /** Largest compressed payload of a chunk: zstd's bound on 16 MiB is 16 MiB + 64 KiB. */
+  public static final int MAX_ENCODED = MAX_CHUNK + 1024 * 1024;
 
   private final ChunkId chunkId;
   private final Codec codec;
@@ -75,8 +79,9 @@ public final class Fragment {
     if (index < 0 || index >= m + k) {
       throw new IllegalArgumentException("fragment index must be in [0, " + (m + k) + "), was " + index);
     }
-    if (payload.length > MAX_PAYLOAD) {
-      throw new IllegalArgumentException("fragment payload of " + payload.length + " bytes exceeds " + MAX_PAYLOAD);
+    if (payload.length > MAX_PAYLOAD || chunkLength > MAX_CHUNK || encodedLength > MAX_ENCODED) {
+      throw new IllegalArgumentException("fragment of " + payload.length + " bytes for a chunk of " + chunkLength
+          + " (" + encodedLength + " encoded) exceeds the format's limits");
     }
     return new Fragment(chunkId, codec, compression, index, m, k, chunkLength, encodedLength, payload, crc(payload, 0, payload.length));
   }
@@ -175,7 +180,8 @@ public final class Fragment {
     if (m + k > 256 || index >= m + k) {
       throw new CorruptDataException("fragment header: index " + index + " invalid for m=" + m + " k=" + k);
     }
-    if (payloadLength < 0 || payloadLength > MAX_PAYLOAD || chunkLength < 0 || encodedLength < 0) {
+    if (payloadLength < 0 || payloadLength > MAX_PAYLOAD || chunkLength < 0 || chunkLength > MAX_CHUNK
+        || encodedLength < 0 || encodedLength > MAX_ENCODED) {
       throw new CorruptDataException("fragment header: lengths out of range (chunk " + chunkLength
           + ", encoded " + encodedLength + ", payload " + payloadLength + ")");
     }

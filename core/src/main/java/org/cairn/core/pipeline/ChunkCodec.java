@@ -49,16 +49,18 @@ public final class ChunkCodec {
    *     bytes do not hash to {@code expected}
    */
   public static byte[] decode(ChunkId expected, Fragment[] fragments) throws CorruptDataException {
-    Fragment first = null;
-    for (Fragment f : fragments) {
-      if (f != null) {
-        first = f;
-        break;
-      }
-    }
-    if (first == null) {
-      throw new CorruptDataException("chunk " + expected.shortHex() + ": no fragments");
-    }
+    Fragment first = firstOf(expected, fragments);
+    byte[] out = new byte[first.chunkLength()];
+    decode(expected, fragments, out);
+    return out;
+  }
+
+  /**
+   * As {@link #decode(ChunkId, Fragment[])}, into {@code dst}; returns the chunk length. A chunk
+   * larger than {@code dst} is refused as corrupt (the caller sized dst from the manifest).
+   */
+  public static int decode(ChunkId expected, Fragment[] fragments, byte[] dst) throws CorruptDataException {
+    Fragment first = firstOf(expected, fragments);
     Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
     byte[][] slots = new byte[scheme.totalFragments()][];
     for (Fragment f : fragments) {
@@ -76,11 +78,24 @@ public final class ChunkCodec {
       slots[f.index()] = f.payload();
     }
     byte[] encoded = scheme.decode(slots, first.encodedLength());
-    byte[] plain = first.compression().decompress(encoded, 0, encoded.length, first.chunkLength());
-    ChunkId actual = ChunkId.of(plain);
+    if (dst.length < first.chunkLength()) {
+      throw new CorruptDataException("chunk " + expected.shortHex() + " claims " + first.chunkLength()
+          + " bytes, more than the " + dst.length + " expected");
+    }
+    first.compression().decompress(encoded, 0, encoded.length, dst, first.chunkLength());
+    ChunkId actual = ChunkId.of(dst, 0, first.chunkLength());
     if (!actual.equals(expected)) {
       throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
     }
-    return plain;
+    return first.chunkLength();
+  }
+
+  private static Fragment firstOf(ChunkId expected, Fragment[] fragments) throws CorruptDataException {
+    for (Fragment f : fragments) {
+      if (f != null) {
+        return f;
+      }
+    }
+    throw new CorruptDataException("chunk " + expected.shortHex() + ": no fragments");
   }
 }

@@ -11,8 +11,9 @@ import org.cairn.core.manifest.ChunkRef;
 
 /*
  * Fetch side of the data path: for each chunk of the map, fragments from the source -> decode ->
- * decompress -> verify content id -> write in order. Workers rebuild up to `window` chunks at once;
- * the calling thread writes them in order, so memory stays bounded by the window.
+ * decompress -> verify content id -> write in order. Workers rebuild up to `window` chunks at once
+ * into pooled buffers; the calling thread writes them in order and returns the buffers, so memory
+ * stays bounded by the window.
  */
 public final class FetchPipeline {
   /** Supplies verified fragments of a chunk (any m or more; missing ones null). Thread-safe. */
@@ -39,39 +40,67 @@ public final class FetchPipeline {
   public long fetch(List<ChunkRef> chunks, FragmentSource source, OutputStream out) throws IOException {
     Objects.requireNonNull(source, "source");
     long[] written = {0};
-    ExecutorService pool = Pools.workers("fetch", threads);
-    OrderedWindow<byte[]> stage = new OrderedWindow<>(pool, window, bytes -> {
-      out.write(bytes);
-      written[0] += bytes.length;
+    int largest = 1;
+    for (ChunkRef ref : chunks) {
+      largest = Math.max(largest, ref.length());
+    }
+    BufferPool buffers = new BufferPool(largest, window + threads + 1);
+    ExecutorService workers = Pools.workers("fetch", threads);
+    OrderedWindow<Rebuilt> stage = new OrderedWindow<>(workers, window, chunk -> {
+      try {
+        out.write(chunk.buffer, 0, chunk.length);
+        written[0] += chunk.length;
+      } finally {
+        buffers.give(chunk.buffer);
+      }
     });
     try {
       for (int i = 0; i < chunks.size(); i++) {
         long index = i;
         ChunkRef ref = chunks.get(i);
-        stage.submit(() -> rebuild(index, ref, source));
+        stage.submit(() -> rebuild(index, ref, source, buffers));
       }
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
       stage.cancel();
       throw e;
     } finally {
-      Pools.shutdown(pool);
+      Pools.shutdown(workers);
     }
     return written[0];
   }
 
-  private static byte[] rebuild(long index, ChunkRef ref, FragmentSource source) throws IOException {
+  private static Rebuilt rebuild(long index, ChunkRef ref, FragmentSource source, BufferPool buffers) throws IOException {
     Fragment[] fragments = source.fragments(index, ref);
-    byte[] plain;
+    byte[] buffer = buffers.take();
+    boolean handedOff = false;
     try {
-      plain = ChunkCodec.decode(ref.id(), fragments);
-    } catch (CorruptDataException e) {
-      throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
+      int length;
+      try {
+        length = ChunkCodec.decode(ref.id(), fragments, buffer);
+      } catch (CorruptDataException e) {
+        throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
+      }
+      if (length != ref.length()) {
+        throw new CorruptDataException("chunk " + index + " (" + ref.id().shortHex() + ") has " + length
+            + " bytes, the manifest says " + ref.length());
+      }
+      handedOff = true; // the writer returns the buffer to the pool
+      return new Rebuilt(buffer, length);
+    } finally {
+      if (!handedOff) {
+        buffers.give(buffer);
+      }
     }
-    if (plain.length != ref.length()) {
-      throw new CorruptDataException("chunk " + index + " (" + ref.id().shortHex() + ") has " + plain.length
-          + " bytes, the manifest says " + ref.length());
+  }
+
+  private static final class Rebuilt {
+    final byte[] buffer;
+    final int length;
+
+    Rebuilt(byte[] buffer, int length) {
+      this.buffer = buffer;
+      this.length = length;
     }
-    return plain;
   }
 }

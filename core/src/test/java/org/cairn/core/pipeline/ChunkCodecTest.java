@@ -1,0 +1,57 @@
+package org.cairn.core.pipeline;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.bench.MemoryImages;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.hash.ChunkId;
+import org.junit.jupiter.api.Test;
+
+class ChunkCodecTest {
+  private final byte[] chunk = MemoryImages.image(3, 256 * 1024);
+  private final ChunkId id = ChunkId.of(chunk);
+  private final ChunkCodec codec = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2"));
+
+  @Test
+  void decode_intoABufferReturnsTheLength() throws CorruptDataException {
+    Fragment[] fragments = codec.encode(id, chunk, chunk.length);
+    byte[] buffer = new byte[chunk.length + 100];
+    assertThat(ChunkCodec.decode(id, fragments, buffer)).isEqualTo(chunk.length);
+    assertThat(java.util.Arrays.copyOf(buffer, chunk.length)).isEqualTo(chunk);
+  }
+
+  @Test
+  void decode_refusesAChunkLargerThanTheBuffer() {
+    Fragment[] fragments = codec.encode(id, chunk, chunk.length);
+    assertThatThrownBy(() -> ChunkCodec.decode(id, fragments, new byte[1000]))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("more than the 1000 expected");
+  }
+
+  @Test
+  void decode_refusesFragmentsThatDisagree() {
+    Fragment[] a = codec.encode(id, chunk, chunk.length);
+    Fragment[] b = new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:3+2")).encode(id, chunk, chunk.length);
+    Fragment[] mixed = {a[0], b[1], a[2], null, null};
+    assertThatThrownBy(() -> ChunkCodec.decode(id, mixed)).isInstanceOf(CorruptDataException.class).hasMessageContaining("disagree");
+    assertThatThrownBy(() -> ChunkCodec.decode(id, new Fragment[5])).hasMessageContaining("no fragments");
+  }
+
+  @Test
+  void decode_detectsAContentIdMismatch() {
+    ChunkId other = ChunkId.of(new byte[] {1});
+    Fragment[] real = codec.encode(id, chunk, chunk.length);
+    // fragments whose header names `other` but whose bytes are this chunk's: well-formed, wrong content
+    Fragment[] forged = new Fragment[real.length];
+    for (int i = 0; i < real.length; i++) {
+      Fragment f = real[i];
+      forged[i] = Fragment.create(other, f.codec(), f.compression(), f.index(), f.dataFragments(), f.parityFragments(),
+          f.chunkLength(), f.encodedLength(), f.payload());
+    }
+    assertThatThrownBy(() -> ChunkCodec.decode(other, forged))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("decoded to bytes with id " + id.shortHex());
+  }
+}
