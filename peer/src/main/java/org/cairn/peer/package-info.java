@@ -1,2 +1,2 @@
-/** The donor peer daemon: fragment store, data server, load monitor (built by the Overlay issue). */
+/** The donor peer daemon (cairn-peer.jar): heartbeats, load monitor, donor policy; fragment store and data server to come. */
 package org.cairn.peer;

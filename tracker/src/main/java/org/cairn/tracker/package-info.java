@@ -1,2 +1,2 @@
-/** The tracker daemon: membership, history, metadata, placement (built by the Overlay issue). */
+/** The tracker daemon: membership, availability history, metadata, placement (cairn-tracker.jar). */
 package org.cairn.tracker;

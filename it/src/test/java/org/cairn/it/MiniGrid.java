@@ -1,0 +1,261 @@
+package org.cairn.it;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.cairn.core.security.GridToken;
+
+/**
+ * A grid of real processes on loopback for integration tests: one tracker ({@code cairn-tracker.jar})
+ * and peers ({@code cairn-peer.jar}), each a separate JVM with its own data directory under a
+ * temporary root, ephemeral ports, and output in {@code ROOT/NAME.out|err}. {@link #close()} kills
+ * whatever is still running.
+ */
+public final class MiniGrid implements Closeable {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Pattern TRACKER_URL = Pattern.compile("listening on (http://\\S+)");
+  private static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
+
+  private final Path root;
+  private final Path tokenFile;
+  private final String token;
+  private final Duration heartbeat;
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final List<Node> nodes = new ArrayList<>();
+  private Node tracker;
+  private String trackerUrl;
+  private int trackerPort;
+
+  public MiniGrid(Path root, Duration heartbeat) throws IOException {
+    this.root = root;
+    this.heartbeat = heartbeat;
+    this.token = GridToken.generate();
+    this.tokenFile = Files.writeString(root.resolve("token"), token + "\n");
+  }
+
+  public static Path jar(String module, String name) {
+    Path base = Path.of(System.getProperty("cairn.root", ".."));
+    Path jar = base.resolve(module).resolve("target").resolve(name);
+    if (!Files.isRegularFile(jar)) {
+      throw new IllegalStateException(jar + " is missing; build with ./mvnw -B -DskipTests package first");
+    }
+    return jar;
+  }
+
+  public String token() {
+    return token;
+  }
+
+  public Path tokenFile() {
+    return tokenFile;
+  }
+
+  public String trackerUrl() {
+    return trackerUrl;
+  }
+
+  /** Starts the tracker (on a free port the first time, on the same port after a restart). */
+  public void startTracker(String... extraArgs) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("--data", root.resolve("tracker").toString(),
+        "--listen", "127.0.0.1:" + trackerPort, "--token-file", tokenFile.toString(),
+        "--heartbeat-interval", heartbeat.toMillis() + "ms", "--history-slot", "1s"));
+    args.addAll(List.of(extraArgs));
+    tracker = start("tracker", jar("tracker", "cairn-tracker.jar"), args);
+    Matcher m = tracker.awaitLine(TRACKER_URL, Duration.ofSeconds(30));
+    trackerUrl = m.group(1);
+    trackerPort = URI.create(trackerUrl).getPort();
+  }
+
+  public Node tracker() {
+    return tracker;
+  }
+
+  /** Starts a peer and waits until it printed its id and address. */
+  public Node startPeer(String name, String... extraArgs) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("--tracker", trackerUrl, "--data", root.resolve(name).toString(),
+        "--listen", "127.0.0.1:0", "--quota", "2GiB", "--min-free", "0", "--token-file", tokenFile.toString(),
+        "--heartbeat-interval", heartbeat.toMillis() + "ms"));
+    args.addAll(List.of(extraArgs));
+    Node n = start(name, jar("peer", "cairn-peer.jar"), args);
+    Matcher m = n.awaitLine(PEER_LINE, Duration.ofSeconds(30));
+    n.peerId = m.group(1);
+    n.address = m.group(2);
+    return n;
+  }
+
+  private Node start(String name, Path jar, List<String> args) throws IOException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx256m");
+    cmd.add("-jar");
+    cmd.add(jar.toString());
+    cmd.addAll(args);
+    Path out = root.resolve(name + ".out");
+    Path err = root.resolve(name + ".err");
+    Process p = new ProcessBuilder(cmd)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
+        .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()))
+        .start();
+    Node n = new Node(name, p, out, err, Files.exists(out) ? Files.size(out) : 0);
+    nodes.add(n);
+    return n;
+  }
+
+  /** GET with the grid token; returns status and parsed JSON (null for non-JSON). */
+  public Result get(String path) throws IOException, InterruptedException {
+    return get(path, "Bearer " + token);
+  }
+
+  public Result get(String path, String authorization) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(trackerUrl + path)).timeout(Duration.ofSeconds(10));
+    if (authorization != null) {
+      b.header("Authorization", authorization);
+    }
+    HttpResponse<String> r = http.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode body = null;
+    if (r.headers().firstValue("content-type").orElse("").startsWith("application/json")) {
+      body = JSON.readTree(r.body());
+    }
+    return new Result(r.statusCode(), body, r.body());
+  }
+
+  /** The peer list from the tracker. */
+  public JsonNode peers() throws IOException, InterruptedException {
+    Result r = get("/api/v1/peers");
+    if (r.status() != 200) {
+      throw new IOException("GET /api/v1/peers answered " + r.status() + ": " + r.text());
+    }
+    return r.json();
+  }
+
+  /** The state the tracker reports for a peer, or null if it does not list it. */
+  public String stateOf(String peerId) throws IOException, InterruptedException {
+    for (JsonNode p : peers()) {
+      if (p.get("id").asText().equals(peerId)) {
+        return p.get("state").asText();
+      }
+    }
+    return null;
+  }
+
+  /** Polls a condition every 50 ms until it holds or the time is up. */
+  public static void await(String what, Duration limit, Check condition) throws Exception {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (true) {
+      if (condition.holds()) {
+        return;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("timed out after " + limit.toMillis() + " ms waiting for " + what);
+      }
+      Thread.sleep(50);
+    }
+  }
+
+  /** A condition that may throw. */
+  @FunctionalInterface
+  public interface Check {
+    boolean holds() throws Exception;
+  }
+
+  @Override
+  public void close() {
+    for (Node n : nodes) {
+      n.process.destroyForcibly();
+    }
+    for (Node n : nodes) {
+      try {
+        n.process.waitFor();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  public record Result(int status, JsonNode json, String text) {}
+
+  /** One process of the grid. */
+  public static final class Node {
+    private final String name;
+    private final Process process;
+    private final Path out;
+    private final Path err;
+    private final long outStart;
+    String peerId;
+    String address;
+
+    Node(String name, Process process, Path out, Path err, long outStart) {
+      this.name = name;
+      this.process = process;
+      this.out = out;
+      this.err = err;
+      this.outStart = outStart;
+    }
+
+    public String peerId() {
+      return peerId;
+    }
+
+    public String address() {
+      return address;
+    }
+
+    public Process process() {
+      return process;
+    }
+
+    /** SIGKILL, and wait for the process to be gone. */
+    public void kill() throws InterruptedException {
+      process.destroyForcibly();
+      process.waitFor();
+    }
+
+    /** SIGTERM (graceful shutdown), and wait up to 30 s; a JVM stopped by SIGTERM exits with 143 after its shutdown hooks. */
+    public int stop() throws InterruptedException {
+      process.destroy();
+      if (!process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS)) {
+        process.destroyForcibly();
+        throw new AssertionError(name + " did not stop within 30 s of SIGTERM");
+      }
+      return process.exitValue();
+    }
+
+    public String stderr() throws IOException {
+      return Files.exists(err) ? Files.readString(err, StandardCharsets.UTF_8) : "";
+    }
+
+    Matcher awaitLine(Pattern pattern, Duration limit) throws IOException, InterruptedException {
+      long deadline = System.nanoTime() + limit.toNanos();
+      while (System.nanoTime() < deadline) {
+        if (Files.exists(out)) {
+          byte[] all = Files.readAllBytes(out);
+          String text = new String(all, (int) Math.min(outStart, all.length), all.length - (int) Math.min(outStart, all.length),
+              StandardCharsets.UTF_8);
+          Matcher m = pattern.matcher(text);
+          if (m.find()) {
+            return m;
+          }
+        }
+        if (!process.isAlive()) {
+          throw new IllegalStateException(name + " exited with " + process.exitValue() + " before starting:\n" + stderr());
+        }
+        Thread.sleep(50);
+      }
+      throw new IllegalStateException(name + " did not start within " + limit.toSeconds() + " s:\n" + stderr());
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package org.cairn.peer;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.cairn.core.config.HostPort;
+import org.cairn.core.security.GridToken;
+
+/** Validated peer settings; every error names the setting and the bad value. */
+public record PeerConfig(
+    URI tracker,
+    Path dataDir,
+    HostPort listen,
+    String advertise,
+    long quotaBytes,
+    long minFreeBytes,
+    GridToken token,
+    Duration heartbeatInterval,
+    double tau1,
+    double tau2,
+    int maxClients,
+    boolean paused,
+    String id) {
+
+  public PeerConfig {
+    if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
+        || tracker.getHost() == null) {
+      throw new IllegalArgumentException("tracker must be an http(s) URL like http://127.0.0.1:7600, was '" + tracker + "'");
+    }
+    if (quotaBytes <= 0) {
+      throw new IllegalArgumentException("quota must be positive, was " + quotaBytes);
+    }
+    if (minFreeBytes < 0) {
+      throw new IllegalArgumentException("min free space must be >= 0, was " + minFreeBytes);
+    }
+    if (heartbeatInterval.toMillis() < 100) {
+      throw new IllegalArgumentException("heartbeat interval must be at least 100ms, was " + heartbeatInterval.toMillis() + "ms");
+    }
+    if (!(tau1 > 0 && tau1 < tau2 && tau2 <= 1)) {
+      throw new IllegalArgumentException("need 0 < tau1 < tau2 <= 1 (fractions), were tau1=" + tau1 + " tau2=" + tau2);
+    }
+    if (maxClients < 1) {
+      throw new IllegalArgumentException("max clients must be at least 1, was " + maxClients);
+    }
+    if (id != null && !id.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new IllegalArgumentException("id must be 1-64 letters, digits, '.', '_' or '-', was '" + id + "'");
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package org.cairn.peer;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.cairn.core.api.HeartbeatRequest;
+import org.cairn.core.api.HeartbeatResponse;
+import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.availability.HostState;
+import org.cairn.peer.heartbeat.TrackerClient;
+import org.cairn.peer.load.DiskLoad;
+import org.cairn.peer.load.LoadStateMachine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The donor peer: keeps its id in the data directory, registers with the tracker, heartbeats its
+ * state (from the load monitor), free space (quota and disk, whichever is tighter) and pause flag,
+ * re-registers when the tracker has forgotten it, and tells the tracker it is leaving on close.
+ * The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
+ */
+public final class PeerDaemon implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(PeerDaemon.class);
+  static final String VERSION = "0.1.0";
+
+  private final PeerConfig config;
+  private final Clock clock;
+  private final String id;
+  private final String address;
+  private final TrackerClient tracker;
+  private final DiskLoad disk;
+  private final LoadStateMachine load;
+  private final ScheduledExecutorService scheduler;
+  private final AtomicBoolean registered = new AtomicBoolean();
+  private final AtomicBoolean paused;
+  private final AtomicInteger activeClients = new AtomicInteger();
+  private volatile boolean trackerReachable = true;
+  private boolean closed;
+
+  public PeerDaemon(PeerConfig config, Clock clock, int boundPort) throws IOException {
+    this.config = config;
+    this.clock = clock;
+    Files.createDirectories(config.dataDir());
+    this.id = config.id() != null ? config.id() : loadOrCreateId(config.dataDir());
+    String host = config.advertise() != null ? config.advertise() : config.listen().host();
+    this.address = host + ":" + boundPort;
+    this.tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
+    this.disk = DiskLoad.forDataDir(config.dataDir());
+    this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
+    this.paused = new AtomicBoolean(config.paused());
+    if (!disk.available()) {
+      LOG.info("load monitor: the data directory is not on a block device in /proc/diskstats; I/O load reads as 0");
+    } else {
+      LOG.info("load monitor: watching device {} for {}", disk.device(), config.dataDir());
+    }
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "peer-heartbeat");
+      t.setDaemon(true);
+      return t;
+    });
+    long interval = config.heartbeatInterval().toMillis();
+    scheduler.scheduleAtFixedRate(this::tick, 0, interval, TimeUnit.MILLISECONDS);
+  }
+
+  public String id() {
+    return id;
+  }
+
+  public String address() {
+    return address;
+  }
+
+  public boolean registered() {
+    return registered.get();
+  }
+
+  public void setPaused(boolean pause) {
+    if (paused.getAndSet(pause) != pause) {
+      LOG.info("donating {}", pause ? "paused: new fragments are refused, stored ones are still served" : "resumed");
+      scheduler.execute(this::tick);
+    }
+  }
+
+  public boolean paused() {
+    return paused.get();
+  }
+
+  public HostState state() {
+    return load.state(activeClients.get());
+  }
+
+  /** Bytes the peer may still accept: the tighter of the quota and the disk's free space less the reserve. */
+  public long freeBytes() {
+    long used = usedBytes();
+    long byQuota = config.quotaBytes() - used;
+    long byDisk;
+    try {
+      byDisk = Files.getFileStore(config.dataDir()).getUsableSpace() - config.minFreeBytes();
+    } catch (IOException e) {
+      byDisk = 0;
+    }
+    return Math.max(0, Math.min(byQuota, byDisk));
+  }
+
+  /** Bytes of stored fragments (the fragment store arrives with the data plane). */
+  public long usedBytes() {
+    return 0;
+  }
+
+  private void tick() {
+    try {
+      load.observe(disk.sample(clock.millis()));
+      HostState state = state();
+      if (!registered.get()) {
+        HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
+            config.quotaBytes(), 0, paused.get(), VERSION));
+        registered.set(true);
+        LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
+      } else if (tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), 0, paused.get())) == null) {
+        LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
+        registered.set(false);
+        tick();
+        return;
+      }
+      if (!trackerReachable) {
+        LOG.info("tracker {} reachable again", tracker.base());
+        trackerReachable = true;
+      }
+    } catch (IOException e) {
+      if (trackerReachable) {
+        LOG.warn("heartbeat to {} failed: {}; retrying every {} ms", tracker.base(), e.getMessage(),
+            config.heartbeatInterval().toMillis());
+        trackerReachable = false;
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.error("heartbeat failed", e);
+    }
+  }
+
+  private static String loadOrCreateId(Path dataDir) throws IOException {
+    Path file = dataDir.resolve("peer-id");
+    if (Files.exists(file)) {
+      String id = Files.readString(file, StandardCharsets.UTF_8).trim();
+      if (!id.matches("[A-Za-z0-9._-]{1,64}")) {
+        throw new IOException("peer id in " + file + " is invalid: '" + id + "'; delete the file to get a new one");
+      }
+      return id;
+    }
+    String id = "peer-" + UUID.randomUUID().toString().substring(0, 8);
+    Path tmp = dataDir.resolve("peer-id.tmp");
+    Files.writeString(tmp, id + "\n", StandardCharsets.UTF_8);
+    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    return id;
+  }
+
+  /** Stops heartbeating and tells the tracker this peer is leaving. Idempotent. */
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    scheduler.shutdownNow();
+    try {
+      scheduler.awaitTermination(5, TimeUnit.SECONDS);
+      if (registered.get()) {
+        tracker.leave(id);
+        LOG.info("left the grid at {}", tracker.base());
+      }
+    } catch (IOException e) {
+      LOG.warn("could not tell the tracker this peer is leaving: {}", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package org.cairn.peer;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.cairn.core.config.ByteSize;
+import org.cairn.core.config.Durations;
+import org.cairn.core.config.HostPort;
+import org.cairn.core.security.GridToken;
+import org.cairn.peer.server.DataServer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar cairn-peer.jar}: a donor peer, until SIGINT/SIGTERM (then it tells the tracker it
+ * is leaving). Settings come from flags, or from a YAML file ({@code --config}) whose keys are the
+ * flags' names without dashes; flags win.
+ */
+@Command(name = "cairn-peer", mixinStandardHelpOptions = true, version = "cairn-peer " + PeerDaemon.VERSION,
+    description = {"A Cairn donor peer: contributes disk space to the grid and heartbeats its state to the tracker.",
+        "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."})
+public final class PeerMain implements Callable<Integer> {
+  @Option(names = "--config", paramLabel = "FILE", description = "YAML file with any of the settings below (keys: tracker, data, quota, ...).")
+  Path configFile;
+
+  @Option(names = "--tracker", paramLabel = "URL", description = "Tracker URL, e.g. http://127.0.0.1:7600.")
+  String tracker;
+
+  @Option(names = "--data", paramLabel = "DIR", description = "Directory for the peer's fragments and id.")
+  Path data;
+
+  @Option(names = "--listen", paramLabel = "HOST:PORT", description = "Data server address (default: 127.0.0.1:0, a free port).")
+  String listen;
+
+  @Option(names = "--advertise", paramLabel = "HOST", description = "Host clients should connect to (default: the listen host).")
+  String advertise;
+
+  @Option(names = "--quota", paramLabel = "SIZE", description = "Disk space to donate, e.g. 2GiB.")
+  String quota;
+
+  @Option(names = "--min-free", paramLabel = "SIZE", description = "Free disk space always left to the owner (default: 1GiB).")
+  String minFree;
+
+  @Option(names = "--token-file", paramLabel = "FILE", description = "File holding the grid token.")
+  Path tokenFile;
+
+  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", description = "Heartbeat interval (default: 5s).")
+  String heartbeatInterval;
+
+  @Option(names = "--tau1", paramLabel = "FRACTION", description = "I/O load at which the peer is LOADED (default: 0.5).")
+  Double tau1;
+
+  @Option(names = "--tau2", paramLabel = "FRACTION", description = "I/O load at which the peer is BUSY (default: 0.8).")
+  Double tau2;
+
+  @Option(names = "--max-clients", paramLabel = "N", description = "Concurrent writers at which the peer is FULL (default: 8).")
+  Integer maxClients;
+
+  @Option(names = "--paused", description = "Start with donating paused (stored fragments are still served).")
+  Boolean paused;
+
+  @Option(names = "--id", paramLabel = "ID", description = "Peer id (default: generated once and kept in DIR/peer-id).")
+  String id;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new PeerMain())
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          cmd.getErr().println("cairn-peer: " + e.getMessage());
+          return 1;
+        })
+        .execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    PeerConfig config = config();
+    DataServer server = new DataServer(config.listen(), config.token());
+    PeerDaemon daemon;
+    try {
+      daemon = new PeerDaemon(config, Clock.systemUTC(), server.port());
+    } catch (IOException | RuntimeException e) {
+      server.close();
+      throw e;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      daemon.close();
+      server.close();
+      stopped.countDown();
+    }, "peer-shutdown"));
+    System.out.println("cairn-peer " + daemon.id() + " serving on " + daemon.address() + ", tracker " + config.tracker());
+    System.out.flush();
+    stopped.await();
+    return 0;
+  }
+
+  PeerConfig config() throws IOException {
+    CommandLine cl = new CommandLine(this);
+    Map<String, String> file = configFile == null ? Map.of() : readYaml(configFile, cl);
+    try {
+      String trackerUrl = pick(tracker, file, "tracker", null);
+      String dataDir = data != null ? data.toString() : file.get("data");
+      String tokenPath = tokenFile != null ? tokenFile.toString() : file.get("token-file");
+      String quotaText = pick(quota, file, "quota", null);
+      List<String> missing = new ArrayList<>();
+      if (trackerUrl == null) {
+        missing.add("--tracker");
+      }
+      if (dataDir == null) {
+        missing.add("--data");
+      }
+      if (tokenPath == null) {
+        missing.add("--token-file");
+      }
+      if (quotaText == null) {
+        missing.add("--quota");
+      }
+      if (!missing.isEmpty()) {
+        throw new CommandLine.ParameterException(cl, "missing required settings: " + String.join(", ", missing));
+      }
+      return new PeerConfig(
+          URI.create(trackerUrl),
+          Path.of(dataDir),
+          HostPort.parse(pick(listen, file, "listen", "127.0.0.1:0")),
+          pick(advertise, file, "advertise", null),
+          ByteSize.parse(quotaText),
+          ByteSize.parse(pick(minFree, file, "min-free", "1GiB")),
+          GridToken.readFile(Path.of(tokenPath)),
+          Durations.parse(pick(heartbeatInterval, file, "heartbeat-interval", "5s")),
+          Double.parseDouble(pick(tau1 == null ? null : tau1.toString(), file, "tau1", "0.5")),
+          Double.parseDouble(pick(tau2 == null ? null : tau2.toString(), file, "tau2", "0.8")),
+          Integer.parseInt(pick(maxClients == null ? null : maxClients.toString(), file, "max-clients", "8")),
+          Boolean.parseBoolean(pick(paused == null ? null : paused.toString(), file, "paused", "false")),
+          pick(id, file, "id", null));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+  }
+
+  private static String pick(String flag, Map<String, String> file, String key, String fallback) {
+    if (flag != null) {
+      return flag;
+    }
+    return file.getOrDefault(key, fallback);
+  }
+
+  private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
+      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id");
+
+  private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
+    JsonNode root;
+    try {
+      root = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+    } catch (IOException e) {
+      throw new CommandLine.ParameterException(cl, "cannot read config file " + file + ": " + e.getMessage());
+    }
+    Map<String, String> out = new java.util.HashMap<>();
+    if (root == null || root.isNull()) {
+      return out;
+    }
+    if (!root.isObject()) {
+      throw new CommandLine.ParameterException(cl, "config file " + file + " must be a mapping of settings");
+    }
+    for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
+      Map.Entry<String, JsonNode> e = it.next();
+      if (!KEYS.contains(e.getKey())) {
+        throw new CommandLine.ParameterException(cl, "unknown setting '" + e.getKey() + "' in " + file + "; known: " + KEYS);
+      }
+      out.put(e.getKey(), e.getValue().asText());
+    }
+    return out;
+  }
+}

@@ -1,0 +1,124 @@
+package org.cairn.tracker;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.availability.Crls;
+import org.cairn.tracker.api.HttpApiServer;
+import org.cairn.tracker.api.Metrics;
+import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.api.TrackerApi;
+import org.cairn.tracker.history.History;
+import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.store.TrackerStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tracker daemon: store, membership, history sampler and HTTP API, with an explicit lifecycle
+ * (NEW -> RUNNING -> CLOSED). {@link #close()} is idempotent and stops the API first, then the
+ * background tasks, then the store.
+ */
+public final class Tracker implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Tracker.class);
+
+  private final TrackerStore store;
+  private final Membership membership;
+  private final History history;
+  private final HttpApiServer server;
+  private final ScheduledExecutorService scheduler;
+  private boolean closed;
+
+  public Tracker(TrackerConfig config, Clock clock) throws IOException, InterruptedException {
+    store = TrackerStore.open(config.dataDir().resolve("db"));
+    ScheduledExecutorService sched = null;
+    HttpApiServer srv = null;
+    try {
+      membership = new Membership(store, clock, config.peerTimeout());
+      history = new History(store, clock, config.historySlot(), config.historyRetention());
+      Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()));
+      PlacementService placement = new PlacementService(membership, history, clock, Crls.defaults(), config.historyWindow(),
+          Duration.ofSeconds(10));
+      TrackerApi api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
+          config.heartbeatInterval(), Crls.defaults());
+      sched = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "tracker-scheduler");
+        t.setDaemon(true);
+        return t;
+      });
+      long check = Math.max(100, config.heartbeatInterval().toMillis() / 4);
+      sched.scheduleWithFixedDelay(guard("failure detection", membership::detectFailures), check, check, TimeUnit.MILLISECONDS);
+      long slot = config.historySlot().toMillis();
+      sched.scheduleAtFixedRate(guard("history sampling", () -> history.sample(membership.peerStates(), membership.computeStates())),
+          slot, slot, TimeUnit.MILLISECONDS);
+      sched.scheduleWithFixedDelay(guard("history pruning", () -> {
+        int n = history.prune();
+        if (n > 0) {
+          LOG.info("pruned {} history blocks older than {}", n, config.historyRetention());
+        }
+      }), 1, 60, TimeUnit.MINUTES);
+      srv = new HttpApiServer(config.listen(), api);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (sched != null) {
+        sched.shutdownNow();
+      }
+      store.close();
+      throw e;
+    }
+    scheduler = sched;
+    server = srv;
+    LOG.info("tracker listening on {}:{} (heartbeat interval {} ms, peer timeout {} ms, history slot {} ms)",
+        config.listen().host(), server.port(), config.heartbeatInterval().toMillis(), config.peerTimeout().toMillis(),
+        config.historySlot().toMillis());
+  }
+
+  public int port() {
+    return server.port();
+  }
+
+  public Membership membership() {
+    return membership;
+  }
+
+  public History history() {
+    return history;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    server.close();
+    scheduler.shutdownNow();
+    try {
+      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.warn("background tasks did not stop within 5 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    store.close();
+    LOG.info("tracker stopped");
+  }
+
+  private interface Task {
+    void run() throws Exception;
+  }
+
+  /** Runs a periodic task, logging failures instead of silently cancelling the schedule. */
+  private static Runnable guard(String name, Task task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (Exception e) {
+        LOG.error("{} failed", name, e);
+      }
+    };
+  }
+}

@@ -1,0 +1,35 @@
+package org.cairn.tracker;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.cairn.core.config.HostPort;
+import org.cairn.core.security.GridToken;
+
+/** Validated tracker settings; every error names the setting and the bad value. */
+public record TrackerConfig(
+    Path dataDir,
+    HostPort listen,
+    GridToken token,
+    Duration heartbeatInterval,
+    Duration peerTimeout,
+    Duration historySlot,
+    Duration historyRetention,
+    Duration historyWindow,
+    Duration repairGrace) {
+
+  public TrackerConfig {
+    require(heartbeatInterval.toMillis() >= 100, "heartbeat interval must be at least 100ms, was " + heartbeatInterval.toMillis() + "ms");
+    require(peerTimeout.compareTo(heartbeatInterval) > 0,
+        "peer timeout must be longer than the heartbeat interval, was " + peerTimeout.toMillis() + "ms");
+    require(historySlot.toMillis() >= 100, "history slot must be at least 100ms, was " + historySlot.toMillis() + "ms");
+    require(historyRetention.compareTo(historySlot) >= 0, "history retention must be at least one slot");
+    require(historyWindow.compareTo(historySlot) >= 0, "history window must be at least one slot");
+    require(!repairGrace.isNegative(), "repair grace must be >= 0");
+  }
+
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException(message);
+    }
+  }
+}

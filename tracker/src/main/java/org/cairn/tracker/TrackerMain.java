@@ -1,0 +1,85 @@
+package org.cairn.tracker;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.cairn.core.config.Durations;
+import org.cairn.core.config.HostPort;
+import org.cairn.core.security.GridToken;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code java -jar cairn-tracker.jar}: runs the tracker until SIGINT/SIGTERM. */
+@Command(name = "cairn-tracker", mixinStandardHelpOptions = true, version = "cairn-tracker 0.1.0",
+    description = {"The Cairn tracker: membership, availability history, placement, metadata.",
+        "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."})
+public final class TrackerMain implements Callable<Integer> {
+  @Option(names = "--data", required = true, paramLabel = "DIR", description = "Directory for the tracker's database.")
+  Path data;
+
+  @Option(names = "--listen", defaultValue = "127.0.0.1:7600", paramLabel = "HOST:PORT",
+      description = "HTTP API address (default: ${DEFAULT-VALUE}; port 0 picks a free one).")
+  String listen;
+
+  @Option(names = "--token-file", required = true, paramLabel = "FILE", description = "File holding the grid token.")
+  Path tokenFile;
+
+  @Option(names = "--heartbeat-interval", defaultValue = "5s", paramLabel = "DURATION",
+      description = "Interval peers are told to heartbeat at (default: ${DEFAULT-VALUE}).")
+  String heartbeatInterval;
+
+  @Option(names = "--peer-timeout", paramLabel = "DURATION",
+      description = "Missed-heartbeat time after which a peer is DOWN (default: 3 x the interval).")
+  String peerTimeout;
+
+  @Option(names = "--history-slot", defaultValue = "1m", paramLabel = "DURATION",
+      description = "Length of one availability-history slot (default: ${DEFAULT-VALUE}).")
+  String historySlot;
+
+  @Option(names = "--history-retention", defaultValue = "14d", paramLabel = "DURATION",
+      description = "How long history is kept (default: ${DEFAULT-VALUE}).")
+  String historyRetention;
+
+  @Option(names = "--history-window", defaultValue = "7d", paramLabel = "DURATION",
+      description = "History window CRLS is computed over for placement (default: ${DEFAULT-VALUE}).")
+  String historyWindow;
+
+  @Option(names = "--repair-grace", defaultValue = "10m", paramLabel = "DURATION",
+      description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
+  String repairGrace;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new TrackerMain())
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          cmd.getErr().println("cairn-tracker: " + e.getMessage());
+          return 1;
+        })
+        .execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    TrackerConfig config;
+    try {
+      Duration interval = Durations.parse(heartbeatInterval);
+      config = new TrackerConfig(data, HostPort.parse(listen), GridToken.readFile(tokenFile), interval,
+          peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
+          Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Tracker tracker = new Tracker(config, Clock.systemUTC());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      tracker.close();
+      stopped.countDown();
+    }, "tracker-shutdown"));
+    System.out.println("cairn-tracker listening on http://" + config.listen().host() + ":" + tracker.port());
+    System.out.flush();
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,157 @@
+package org.cairn.tracker.api;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.DefaultFullHttpResponse;
+import io.netty.handler.codec.http.FullHttpRequest;
+import io.netty.handler.codec.http.FullHttpResponse;
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.handler.timeout.ReadTimeoutHandler;
+import java.io.Closeable;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.config.HostPort;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HTTP/1.1 on Netty: codec -> aggregator (bodies up to 1 MiB) -> one handler that hands requests to
+ * {@link TrackerApi} on a small worker group (RocksDB calls stay off the event loop). Malformed or
+ * oversized requests get a JSON error and the connection is closed; nothing a client sends can
+ * crash the tracker.
+ */
+public final class HttpApiServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
+  static final int MAX_BODY = 1 << 20;
+
+  private final EventLoopGroup boss = new NioEventLoopGroup(1);
+  private final EventLoopGroup workers = new NioEventLoopGroup(2);
+  private final io.netty.util.concurrent.EventExecutorGroup handlers = new io.netty.util.concurrent.DefaultEventExecutorGroup(4);
+  private final Channel channel;
+
+  public HttpApiServer(HostPort listen, TrackerApi api) throws InterruptedException {
+    ApiHandler handler = new ApiHandler(api);
+    ServerBootstrap b = new ServerBootstrap()
+        .group(boss, workers)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 1024)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline()
+                .addLast(new ReadTimeoutHandler(60, TimeUnit.SECONDS))
+                .addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024))
+                .addLast(new HttpServerKeepAliveHandler())
+                .addLast(new HttpObjectAggregator(MAX_BODY))
+                .addLast(handlers, handler);
+          }
+        });
+    try {
+      channel = b.bind(listen.toSocketAddress()).sync().channel();
+    } catch (RuntimeException | InterruptedException e) {
+      shutdownGroups();
+      throw e;
+    }
+  }
+
+  public int port() {
+    return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  @Override
+  public void close() {
+    channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    shutdownGroups();
+  }
+
+  private void shutdownGroups() {
+    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+  }
+
+  @ChannelHandler.Sharable
+  static final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
+    private final TrackerApi api;
+
+    ApiHandler(TrackerApi api) {
+      this.api = api;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
+      if (!req.decoderResult().isSuccess()) {
+        LOG.warn("closing {}: malformed HTTP request: {}", ctx.channel().remoteAddress(), req.decoderResult().cause().toString());
+        send(ctx, req, TrackerApi.error(400, "malformed HTTP request"), false);
+        return;
+      }
+      QueryStringDecoder qs = new QueryStringDecoder(req.uri());
+      Map<String, String> query = new HashMap<>();
+      for (Map.Entry<String, List<String>> e : qs.parameters().entrySet()) {
+        query.put(e.getKey(), e.getValue().get(0));
+      }
+      ByteBuf content = req.content();
+      byte[] body = ByteBufUtil.getBytes(content);
+      Response r = api.handle(req.method().name(), qs.path(), query, body, req.headers().get(HttpHeaderNames.AUTHORIZATION));
+      send(ctx, req, r, HttpUtil.isKeepAlive(req));
+    }
+
+    private static void send(ChannelHandlerContext ctx, FullHttpRequest req, Response r, boolean keepAlive) {
+      FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
+          Unpooled.wrappedBuffer(r.body()));
+      res.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());
+      res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, r.body().length);
+      res.headers().set(HttpHeaderNames.CACHE_CONTROL, "no-store");
+      if (r.status() == 401) {
+        res.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"cairn\"");
+      }
+      if (keepAlive) {
+        HttpUtil.setKeepAlive(res, true);
+        ctx.writeAndFlush(res);
+      } else {
+        res.headers().set(HttpHeaderNames.CONNECTION, HttpHeaderValues.CLOSE);
+        ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      // Oversized bodies are answered 413 by the aggregator; anything else closes the connection.
+      LOG.warn("closing {}: {}", ctx.channel().remoteAddress(), cause.toString());
+      byte[] body = ("{\"status\":400,\"error\":\"" + cause.getClass().getSimpleName() + "\"}").getBytes(StandardCharsets.UTF_8);
+      if (ctx.channel().isActive()) {
+        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.BAD_REQUEST,
+            Unpooled.wrappedBuffer(body));
+        res.headers().set(HttpHeaderNames.CONTENT_TYPE, Response.JSON);
+        res.headers().setInt(HttpHeaderNames.CONTENT_LENGTH, body.length);
+        ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+      }
+    }
+  }
+}

@@ -1,0 +1,94 @@
+package org.cairn.tracker.api;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.availability.Availability;
+import org.cairn.core.availability.Crls;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.availability.StateSeries;
+import org.cairn.core.placement.Candidate;
+import org.cairn.core.placement.NotEnoughHostsException;
+import org.cairn.core.placement.Placement;
+import org.cairn.core.placement.PlacementPolicy;
+import org.cairn.core.placement.PlacementRequest;
+import org.cairn.tracker.history.History;
+import org.cairn.tracker.membership.Membership;
+
+/*
+ * Placement at the tracker: candidates are the peers with their current state and free space, their
+ * CRLS against the requesting compute host from the history window, and the available bandwidth
+ * clients reported (FALCON §3.2). CRLS per (client, peer) is cached for the ranking refresh period
+ * (FALCON: 10 s), since it changes only as history accumulates.
+ */
+public final class PlacementService {
+  private final Membership membership;
+  private final History history;
+  private final Clock clock;
+  private final Crls crls;
+  private final Duration window;
+  private final Duration refresh;
+  /** client -> peer -> bytes/s, with the time of the report. */
+  private final Map<String, Map<String, double[]>> bandwidth = new ConcurrentHashMap<>();
+  private final Map<String, CachedScores> scores = new ConcurrentHashMap<>();
+
+  public PlacementService(Membership membership, History history, Clock clock, Crls crls, Duration window, Duration refresh) {
+    this.membership = membership;
+    this.history = history;
+    this.clock = clock;
+    this.crls = crls;
+    this.window = window;
+    this.refresh = refresh;
+  }
+
+  public void reportBandwidth(String client, String peer, double bytesPerSecond) {
+    if (!(bytesPerSecond > 0)) {
+      throw new IllegalArgumentException("bytesPerSecond must be positive, was " + bytesPerSecond);
+    }
+    bandwidth.computeIfAbsent(client, c -> new ConcurrentHashMap<>()).put(peer, new double[] {bytesPerSecond, clock.millis()});
+  }
+
+  public Placement place(String client, PlacementPolicy policy, PlacementRequest request) throws IOException, NotEnoughHostsException {
+    Map<String, Double> crlsByPeer = scores(client);
+    Map<String, double[]> abw = bandwidth.getOrDefault(client, Map.of());
+    List<Candidate> candidates = new ArrayList<>();
+    for (PeerView p : membership.peers()) {
+      double[] bw = abw.get(p.id());
+      candidates.add(new Candidate(p.id(), p.paused() && HostState.parse(p.state()).acceptsWrites() ? HostState.BUSY
+          : HostState.parse(p.state()), p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0]));
+    }
+    return policy.place(candidates, request);
+  }
+
+  /** MTTF of a compute host over the window, in seconds (the history's censored estimate if it never failed). */
+  public double mttfSeconds(String client) throws IOException {
+    long to = history.currentSlot() + 1;
+    long from = to - history.slots(window);
+    StateSeries s = history.computeSeries(client, from, to);
+    return Availability.mttfSlots(s, from, to) * history.slotMillis() / 1000.0;
+  }
+
+  private Map<String, Double> scores(String client) throws IOException {
+    CachedScores cached = scores.get(client);
+    long now = clock.millis();
+    if (cached != null && now - cached.at < refresh.toMillis()) {
+      return cached.values;
+    }
+    long to = history.currentSlot() + 1;
+    long from = to - history.slots(window);
+    StateSeries compute = history.computeSeries(client, from, to);
+    Map<String, Double> values = new ConcurrentHashMap<>();
+    for (PeerView p : membership.peers()) {
+      values.put(p.id(), crls.score(history.storageSeries(p.id(), from, to), compute, from, to));
+    }
+    scores.put(client, new CachedScores(now, values));
+    return values;
+  }
+
+  private record CachedScores(long at, Map<String, Double> values) {}
+}

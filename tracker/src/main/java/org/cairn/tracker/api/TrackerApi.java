@@ -1,0 +1,367 @@
+package org.cairn.tracker.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.cairn.core.api.ApiError;
+import org.cairn.core.api.HeartbeatRequest;
+import org.cairn.core.api.HeartbeatResponse;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.availability.Availability;
+import org.cairn.core.availability.Crls;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.availability.StateSeries;
+import org.cairn.core.config.Durations;
+import org.cairn.core.placement.NotEnoughHostsException;
+import org.cairn.core.placement.Placement;
+import org.cairn.core.placement.PlacementPolicy;
+import org.cairn.core.placement.PlacementRequest;
+import org.cairn.core.security.GridToken;
+import org.cairn.tracker.history.History;
+import org.cairn.tracker.membership.Membership;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes API requests to the tracker's services; independent of Netty so it can be tested without
+ * a network. Every route needs {@code Authorization: Bearer <token>}; errors are {@link ApiError}
+ * JSON. The route table is in {@link #route}.
+ */
+public final class TrackerApi {
+  private static final Logger LOG = LoggerFactory.getLogger(TrackerApi.class);
+  static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
+
+  private final GridToken token;
+  private final Membership membership;
+  private final History history;
+  private final PlacementService placement;
+  private final Metrics metrics;
+  private final Clock clock;
+  private final Duration heartbeatInterval;
+  private final Crls crls;
+  private final long startedAt;
+
+  public TrackerApi(GridToken token, Membership membership, History history, PlacementService placement, Metrics metrics,
+      Clock clock, Duration heartbeatInterval, Crls crls) {
+    this.token = token;
+    this.membership = membership;
+    this.history = history;
+    this.placement = placement;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.heartbeatInterval = heartbeatInterval;
+    this.crls = crls;
+    this.startedAt = clock.millis();
+  }
+
+  /** Handles one request. {@code query} holds decoded query parameters (first value of each). */
+  public Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization) {
+    long start = System.nanoTime();
+    String route = "unmatched";
+    Response response;
+    try {
+      if (!token.matchesAuthorization(authorization)) {
+        route = "auth";
+        throw new ApiException(401, "missing or wrong bearer token (send Authorization: Bearer <grid token>)");
+      }
+      String[] parts = path.split("/");
+      route = routeName(method, parts);
+      response = route(method, parts, query, body);
+    } catch (ApiException e) {
+      response = error(e.status(), e.getMessage());
+    } catch (JsonProcessingException e) {
+      response = error(400, "request body is not valid JSON for this call: " + e.getOriginalMessage());
+    } catch (IllegalArgumentException e) {
+      response = error(400, e.getMessage());
+    } catch (NotEnoughHostsException e) {
+      response = error(409, e.getMessage());
+    } catch (IOException | RuntimeException e) {
+      LOG.error("{} {} failed", method, path, e);
+      response = error(500, "internal error: " + e.getMessage());
+    }
+    metrics.request(route, response.status(), System.nanoTime() - start);
+    return response;
+  }
+
+  private static String routeName(String method, String[] p) {
+    if (p.length >= 2 && p[1].equals("metrics")) {
+      return "metrics";
+    }
+    if (p.length < 4 || !p[1].equals("api") || !p[2].equals("v1")) {
+      return "unmatched";
+    }
+    StringBuilder sb = new StringBuilder(method).append(" /").append(p[3]);
+    if (p.length >= 5) {
+      sb.append("/{id}");
+    }
+    for (int i = 5; i < p.length; i++) {
+      sb.append('/').append(p[i]);
+    }
+    return sb.toString();
+  }
+
+  private Response route(String method, String[] p, Map<String, String> query, byte[] body)
+      throws ApiException, IOException, NotEnoughHostsException {
+    // p[0] is "" (path starts with '/')
+    if (p.length == 2 && p[1].equals("metrics") && method.equals("GET")) {
+      return new Response(200, Response.TEXT, metrics.render().getBytes(StandardCharsets.UTF_8));
+    }
+    if (p.length < 4 || !p[1].equals("api") || !p[2].equals("v1")) {
+      throw new ApiException(404, "no such endpoint; the API is under /api/v1");
+    }
+    String resource = p[3];
+    String id = p.length >= 5 ? p[4] : null;
+    String action = p.length >= 6 ? p[5] : null;
+    if (p.length > 6) {
+      throw new ApiException(404, "no such endpoint");
+    }
+    switch (resource) {
+      case "health":
+        requireMethod(method, "GET");
+        return json(200, Map.of("status", "ok", "peers", membership.peers().size(), "uptimeMillis", clock.millis() - startedAt));
+      case "peers":
+        return peers(method, id, action, query, body);
+      case "compute":
+        return compute(method, id, action, query, body);
+      case "availability":
+        requireMethod(method, "GET");
+        return availability(query);
+      case "bandwidth":
+        requireMethod(method, "POST");
+        return bandwidth(body);
+      case "placement":
+        requireMethod(method, "POST");
+        return placement(body);
+      default:
+        throw new ApiException(404, "no such endpoint: /api/v1/" + resource);
+    }
+  }
+
+  private Response peers(String method, String id, String action, Map<String, String> query, byte[] body)
+      throws ApiException, IOException {
+    if (id == null) {
+      if (method.equals("GET")) {
+        return json(200, membership.peers());
+      }
+      requireMethod(method, "POST");
+      RegisterRequest r = read(body, RegisterRequest.class);
+      PeerView v = membership.register(r);
+      metrics.heartbeat();
+      return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis()));
+    }
+    if (action == null) {
+      requireMethod(method, "GET");
+      PeerView v = membership.peer(id);
+      if (v == null) {
+        throw new ApiException(404, "unknown peer '" + id + "'");
+      }
+      return json(200, v);
+    }
+    switch (action) {
+      case "heartbeat": {
+        requireMethod(method, "POST");
+        HeartbeatRequest h = read(body, HeartbeatRequest.class);
+        if (!membership.heartbeat(id, h)) {
+          throw new ApiException(404, "unknown peer '" + id + "'; register first (POST /api/v1/peers)");
+        }
+        metrics.heartbeat();
+        return json(200, new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis()));
+      }
+      case "leave":
+        requireMethod(method, "POST");
+        if (!membership.leave(id)) {
+          throw new ApiException(404, "unknown peer '" + id + "'");
+        }
+        return json(200, Map.of("id", id, "state", HostState.DOWN.name()));
+      case "history": {
+        requireMethod(method, "GET");
+        if (membership.peer(id) == null) {
+          throw new ApiException(404, "unknown peer '" + id + "'");
+        }
+        long[] w = window(query, "24h");
+        StateSeries s = history.storageSeries(id, w[0], w[1]);
+        double[] p = Availability.stateProbabilities(s, w[0], w[1]);
+        Map<String, Double> probabilities = new LinkedHashMap<>();
+        for (HostState st : HostState.values()) {
+          probabilities.put(st.name(), p[st.code()]);
+        }
+        Map<String, Object> out = new LinkedHashMap<>();
+        out.put("id", id);
+        out.put("slotMillis", history.slotMillis());
+        out.put("firstSlot", w[0]);
+        out.put("states", History.render(s, true));
+        out.put("probabilities", probabilities);
+        return json(200, out);
+      }
+      default:
+        throw new ApiException(404, "no such peer action '" + action + "'");
+    }
+  }
+
+  private Response compute(String method, String id, String action, Map<String, String> query, byte[] body)
+      throws ApiException, IOException {
+    if (id == null) {
+      requireMethod(method, "GET");
+      return json(200, new TreeMap<>(membership.computeStates()));
+    }
+    if ("heartbeat".equals(action)) {
+      requireMethod(method, "POST");
+      JsonNode n = JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
+      String state = n.path("state").asText("UP");
+      if (!state.equalsIgnoreCase("UP") && !state.equalsIgnoreCase("DOWN")) {
+        throw new ApiException(400, "compute state must be UP or DOWN, was '" + state + "'");
+      }
+      membership.computeHeartbeat(id, state.equalsIgnoreCase("UP"));
+      return json(200, Map.of("id", id, "state", state.toUpperCase(java.util.Locale.ROOT)));
+    }
+    if ("history".equals(action)) {
+      requireMethod(method, "GET");
+      long[] w = window(query, "14d");
+      StateSeries s = history.computeSeries(id, w[0], w[1]);
+      Map<String, Object> out = new LinkedHashMap<>();
+      out.put("id", id);
+      out.put("slotMillis", history.slotMillis());
+      out.put("firstSlot", w[0]);
+      out.put("states", History.render(s, false));
+      out.put("pDown", Availability.computeProbability(s, StateSeries.COMPUTE_DOWN, w[0], w[1]));
+      out.put("mttfSeconds", Availability.mttfSlots(s, w[0], w[1]) * history.slotMillis() / 1000.0);
+      return json(200, out);
+    }
+    throw new ApiException(404, "no such compute action '" + action + "'");
+  }
+
+  /** CR, LI and CRLS of one storage host against one compute host, and the conditional probabilities. */
+  private Response availability(Map<String, String> query) throws ApiException, IOException {
+    String storage = query.get("storage");
+    String compute = query.get("compute");
+    if (storage == null || compute == null) {
+      throw new ApiException(400, "give ?storage=PEER_ID&compute=CLIENT_ID (and optionally &window=7d)");
+    }
+    long[] w = window(query, "7d");
+    StateSeries sh = history.storageSeries(storage, w[0], w[1]);
+    StateSeries ch = history.computeSeries(compute, w[0], w[1]);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("storage", storage);
+    out.put("compute", compute);
+    out.put("slots", w[1] - w[0]);
+    out.put("pComputeDown", Availability.computeProbability(ch, StateSeries.COMPUTE_DOWN, w[0], w[1]));
+    Map<String, Double> givenUp = new LinkedHashMap<>();
+    Map<String, Double> givenDown = new LinkedHashMap<>();
+    for (HostState s : HostState.values()) {
+      givenUp.put(s.name(), nullIfNaN(Availability.conditional(sh, ch, StateSeries.UP, w[0], w[1], s)));
+      givenDown.put(s.name(), nullIfNaN(Availability.conditional(sh, ch, StateSeries.COMPUTE_DOWN, w[0], w[1], s)));
+    }
+    out.put("givenComputeUp", givenUp);
+    out.put("givenComputeDown", givenDown);
+    out.put("cr", crls.correlatedReliability(sh, ch, w[0], w[1]));
+    out.put("li", crls.loadIndicator(sh, ch, w[0], w[1]));
+    out.put("crls", crls.score(sh, ch, w[0], w[1]));
+    return json(200, out);
+  }
+
+  private Response bandwidth(byte[] body) throws IOException, ApiException {
+    JsonNode n = JSON.readTree(body);
+    String client = text(n, "client");
+    String peer = text(n, "peer");
+    placement.reportBandwidth(client, peer, n.path("bytesPerSecond").asDouble(0));
+    return json(200, Map.of("client", client, "peer", peer));
+  }
+
+  private Response placement(byte[] body) throws IOException, ApiException, NotEnoughHostsException {
+    JsonNode n = JSON.readTree(body);
+    String client = text(n, "client");
+    long imageBytes = n.path("imageBytes").asLong(-1);
+    int m = n.path("m").asInt(3);
+    int k = n.path("k").asInt(2);
+    PlacementPolicy policy = PlacementPolicy.parse(n.path("policy").asText("falcon"));
+    double interval = n.path("intervalSeconds").asDouble(600);
+    double useful = n.path("usefulSeconds").asDouble(0);
+    double mttf = n.has("mttfSeconds") ? n.get("mttfSeconds").asDouble() : Math.max(interval, placement.mttfSeconds(client));
+    PlacementRequest request = new PlacementRequest(imageBytes, m, k, mttf, interval, useful,
+        n.path("defaultBytesPerSecond").asDouble(12.5e6), n.path("alternates").asInt(m + k));
+    Placement p = placement.place(client, policy, request);
+    Map<String, String> addresses = new java.util.HashMap<>();
+    for (PeerView v : membership.peers()) {
+      addresses.put(v.id(), v.address());
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("policy", policy.name());
+    out.put("hosts", p.hosts().stream().map(h -> Map.of("id", h, "address", addresses.get(h))).toList());
+    out.put("alternates", p.alternates().stream().map(h -> Map.of("id", h, "address", addresses.get(h))).toList());
+    out.put("objective", Double.isNaN(p.objective()) ? null : p.objective());
+    return json(200, out);
+  }
+
+  private long[] window(Map<String, String> query, String defaultWindow) {
+    Duration d = Durations.parse(query.getOrDefault("window", defaultWindow));
+    long to = history.currentSlot() + 1;
+    long slots = history.slots(d);
+    if (slots > 1_000_000) {
+      throw new IllegalArgumentException("window too long: " + slots + " slots (at most 1,000,000)");
+    }
+    return new long[] {to - slots, to};
+  }
+
+  private static String text(JsonNode n, String field) throws ApiException {
+    String v = n.path(field).asText(null);
+    if (v == null || v.isBlank()) {
+      throw new ApiException(400, "field '" + field + "' is required");
+    }
+    return v;
+  }
+
+  private static Double nullIfNaN(double v) {
+    return Double.isNaN(v) ? null : v;
+  }
+
+  private static <T> T read(byte[] body, Class<T> type) throws IOException, ApiException {
+    if (body == null || body.length == 0) {
+      throw new ApiException(400, "request body is empty; expected JSON");
+    }
+    T value = JSON.readValue(body, type);
+    if (value == null) {
+      throw new ApiException(400, "request body is null; expected a JSON object");
+    }
+    return value;
+  }
+
+  private static void requireMethod(String method, String expected) throws ApiException {
+    if (!method.equals(expected)) {
+      throw new ApiException(405, "method " + method + " not allowed here; use " + expected);
+    }
+  }
+
+  static Response json(int status, Object value) {
+    try {
+      return new Response(status, Response.JSON, JSON.writeValueAsBytes(value));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("response does not serialise", e);
+    }
+  }
+
+  static Response error(int status, String message) {
+    return json(status, new ApiError(status, message));
+  }
+
+  /** Peers by effective state, for metrics. */
+  public static Map<String, Long> countByState(List<PeerView> peers) {
+    Map<String, Long> out = new TreeMap<>();
+    for (HostState s : HostState.values()) {
+      out.put(s.name(), 0L);
+    }
+    for (PeerView p : peers) {
+      out.merge(p.state(), 1L, Long::sum);
+    }
+    return out;
+  }
+}

@@ -1,0 +1,2 @@
+/** The tracker's HTTP/1.1 JSON API under /api/v1 (Netty), its routing, placement service and metrics. */
+package org.cairn.tracker.api;

@@ -1,0 +1,166 @@
+package org.cairn.tracker.history;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.availability.StateSeries;
+import org.cairn.tracker.store.TrackerStore;
+
+/*
+ * Tracker-side sampling of availability (FALCON's history server, §5): once per slot (default one
+ * minute) the state of every known storage host and compute host is recorded — not one row per
+ * heartbeat, so the history's size depends on hosts x time only.
+ *
+ * Layout: blocks of BLOCK slots per host in the HISTORY column family, key = kind byte ('s' storage,
+ * 'c' compute) + host id + 0x00 + block number (8 bytes, big-endian), value = BLOCK state codes
+ * (StateSeries.UNKNOWN where not sampled, e.g. while the tracker was down). With one-minute slots a
+ * block is a day: 10,000 hosts x 14 days = 140,000 blocks, ~200 MB before RocksDB's compression.
+ * The blocks being written are cached; a block is written through on every sample.
+ */
+public final class History {
+  public static final int BLOCK = 1440;
+  private static final byte STORAGE = 's';
+  private static final byte COMPUTE = 'c';
+
+  private final TrackerStore store;
+  private final Clock clock;
+  private final long slotMillis;
+  private final Duration retention;
+  private final Map<String, byte[]> open = new ConcurrentHashMap<>();
+
+  public History(TrackerStore store, Clock clock, Duration slot, Duration retention) {
+    if (slot.toMillis() < 100) {
+      throw new IllegalArgumentException("history slot must be at least 100ms, was " + slot.toMillis() + "ms");
+    }
+    if (retention.compareTo(slot) < 0) {
+      throw new IllegalArgumentException("history retention must be at least one slot");
+    }
+    this.store = store;
+    this.clock = clock;
+    this.slotMillis = slot.toMillis();
+    this.retention = retention;
+  }
+
+  public long slotMillis() {
+    return slotMillis;
+  }
+
+  public long currentSlot() {
+    return clock.millis() / slotMillis;
+  }
+
+  /** Slots in the given duration (at least 1). */
+  public long slots(Duration d) {
+    return Math.max(1, d.toMillis() / slotMillis);
+  }
+
+  /** Records the current slot for every host given. */
+  public synchronized void sample(Map<String, HostState> storageHosts, Map<String, Boolean> computeHosts) throws IOException {
+    long slot = currentSlot();
+    for (Map.Entry<String, HostState> e : storageHosts.entrySet()) {
+      record(STORAGE, e.getKey(), slot, (byte) e.getValue().code());
+    }
+    for (Map.Entry<String, Boolean> e : computeHosts.entrySet()) {
+      record(COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
+    }
+  }
+
+  /** Records one host's state at a slot (also used to import history). */
+  public synchronized void record(boolean storage, String host, long slot, byte code) throws IOException {
+    record(storage ? STORAGE : COMPUTE, host, slot, code);
+  }
+
+  private void record(byte kind, String host, long slot, byte code) throws IOException {
+    long block = slot / BLOCK;
+    byte[] key = key(kind, host, block);
+    String cacheKey = kind + host + "/" + block;
+    byte[] values = open.get(cacheKey);
+    if (values == null) {
+      values = store.get(TrackerStore.Family.HISTORY, key);
+      if (values == null || values.length != BLOCK) {
+        values = new byte[BLOCK];
+        Arrays.fill(values, StateSeries.UNKNOWN);
+      }
+      // keep only the newest block of each host open
+      open.keySet().removeIf(k -> k.startsWith(kind + host + "/"));
+      open.put(cacheKey, values);
+    }
+    values[(int) (slot % BLOCK)] = code;
+    store.put(TrackerStore.Family.HISTORY, key, values);
+  }
+
+  public StateSeries storageSeries(String host, long fromSlot, long toSlot) throws IOException {
+    return series(STORAGE, host, fromSlot, toSlot);
+  }
+
+  public StateSeries computeSeries(String host, long fromSlot, long toSlot) throws IOException {
+    return series(COMPUTE, host, fromSlot, toSlot);
+  }
+
+  private StateSeries series(byte kind, String host, long fromSlot, long toSlot) throws IOException {
+    if (toSlot < fromSlot) {
+      throw new IllegalArgumentException("window ends before it starts");
+    }
+    byte[] out = new byte[(int) (toSlot - fromSlot)];
+    Arrays.fill(out, StateSeries.UNKNOWN);
+    for (long block = fromSlot / BLOCK; block * BLOCK < toSlot; block++) {
+      byte[] values = store.get(TrackerStore.Family.HISTORY, key(kind, host, block));
+      if (values == null) {
+        continue;
+      }
+      long blockStart = block * BLOCK;
+      long from = Math.max(fromSlot, blockStart);
+      long to = Math.min(toSlot, blockStart + BLOCK);
+      System.arraycopy(values, (int) (from - blockStart), out, (int) (from - fromSlot), (int) (to - from));
+    }
+    return new StateSeries(fromSlot, out);
+  }
+
+  /** Deletes blocks that ended before the retention window; returns how many. */
+  public synchronized int prune() throws IOException {
+    long oldestSlot = currentSlot() - retention.toMillis() / slotMillis;
+    TrackerStore.Batch batch = new TrackerStore.Batch();
+    int[] n = {0};
+    store.scan(TrackerStore.Family.HISTORY, new byte[0], (key, value) -> {
+      long block = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+      if ((block + 1) * BLOCK <= oldestSlot) {
+        batch.delete(TrackerStore.Family.HISTORY, key);
+        n[0]++;
+      }
+      return true;
+    });
+    if (n[0] > 0) {
+      store.write(batch);
+    }
+    return n[0];
+  }
+
+  private static byte[] key(byte kind, String host, long block) {
+    byte[] id = host.getBytes(StandardCharsets.UTF_8);
+    ByteBuffer b = ByteBuffer.allocate(1 + id.length + 1 + 8);
+    b.put(kind).put(id).put((byte) 0).putLong(block);
+    return b.array();
+  }
+
+  /** Renders a series compactly: one letter per slot (R F L B D for storage, U D for compute, '.' unknown). */
+  public static String render(StateSeries s, boolean storage) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (long slot = s.firstSlot(); slot < s.endSlot(); slot++) {
+      byte c = s.at(slot);
+      if (c == StateSeries.UNKNOWN) {
+        sb.append('.');
+      } else if (storage) {
+        sb.append("RFLBD".charAt(c));
+      } else {
+        sb.append(c == StateSeries.UP ? 'U' : 'D');
+      }
+    }
+    return sb.toString();
+  }
+}

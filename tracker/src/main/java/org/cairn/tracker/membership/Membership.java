@@ -1,0 +1,208 @@
+package org.cairn.tracker.membership;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.cairn.core.api.HeartbeatRequest;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.availability.HostState;
+import org.cairn.tracker.store.TrackerStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Soft-state membership (stdchk §IV.A): a peer is known by its heartbeats. A peer whose last
+ * heartbeat is older than the timeout (default 3 x the interval) is DOWN; one that left gracefully is
+ * DOWN at once. A DOWN peer that heartbeats or registers again rejoins with its stored record.
+ *
+ * Every change is written to the PEERS column family, so a tracker restart keeps every peer. On
+ * restart each peer that was not DOWN gets a fresh timeout (its last heartbeat is set to the restart
+ * time): the tracker being away is no evidence against a peer.
+ *
+ * Compute hosts (clients running a job) heartbeat UP or DOWN the same way, in the COMPUTE family.
+ * Time comes from the injected clock.
+ */
+public final class Membership {
+  private static final Logger LOG = LoggerFactory.getLogger(Membership.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TrackerStore store;
+  private final Clock clock;
+  private final Duration timeout;
+  private final Map<String, PeerRecord> peers = new ConcurrentHashMap<>();
+  private final Map<String, ComputeRecord> compute = new ConcurrentHashMap<>();
+  /** Last effective state logged per peer, to log transitions once. */
+  private final Map<String, HostState> lastSeenState = new ConcurrentHashMap<>();
+
+  public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
+    this.store = store;
+    this.clock = clock;
+    this.timeout = timeout;
+    long now = clock.millis();
+    store.scan(TrackerStore.Family.PEERS, new byte[0], (key, value) -> {
+      PeerRecord r = JSON.readValue(value, PeerRecord.class);
+      if (!r.left() && r.lastHeartbeat() > 0) {
+        r = r.withLastHeartbeat(Math.max(r.lastHeartbeat(), now));
+      }
+      peers.put(r.id(), r);
+      return true;
+    });
+    store.scan(TrackerStore.Family.COMPUTE, new byte[0], (key, value) -> {
+      ComputeRecord r = JSON.readValue(value, ComputeRecord.class);
+      compute.put(r.id(), r.up() ? new ComputeRecord(r.id(), true, Math.max(r.lastHeartbeat(), now)) : r);
+      return true;
+    });
+    if (!peers.isEmpty()) {
+      LOG.info("restored {} peers and {} compute hosts; live peers get a fresh {} ms to heartbeat",
+          peers.size(), compute.size(), timeout.toMillis());
+    }
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** Registers a new peer or rejoins a known one. */
+  public PeerView register(RegisterRequest r) throws IOException {
+    requireId(r.id());
+    if (r.address() == null || r.address().isBlank()) {
+      throw new IllegalArgumentException("address is required");
+    }
+    HostState state = r.state() == null ? HostState.RUNNING : HostState.parse(r.state());
+    long now = clock.millis();
+    PeerRecord old = peers.get(r.id());
+    PeerRecord record = new PeerRecord(r.id(), r.address(), state.name(), r.freeBytes(), r.usedBytes(), r.quotaBytes(),
+        r.fragments(), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version());
+    save(record);
+    LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
+        r.quotaBytes());
+    lastSeenState.put(r.id(), state);
+    return view(record, now);
+  }
+
+  /** Records a heartbeat; false if the peer is unknown (it should register). */
+  public boolean heartbeat(String id, HeartbeatRequest h) throws IOException {
+    PeerRecord old = peers.get(id);
+    if (old == null) {
+      return false;
+    }
+    HostState state = h.state() == null ? HostState.RUNNING : HostState.parse(h.state());
+    if (state == HostState.DOWN) {
+      throw new IllegalArgumentException("a peer cannot report itself DOWN; leave instead");
+    }
+    long now = clock.millis();
+    HostState before = effectiveState(old, now);
+    PeerRecord record = old.withHeartbeat(state.name(), h.freeBytes(), h.usedBytes(), h.fragments(), h.paused(), now);
+    save(record);
+    if (before != state) {
+      LOG.info("peer {} is {} (was {})", id, state, before);
+    }
+    lastSeenState.put(id, state);
+    return true;
+  }
+
+  /** A peer leaving gracefully: DOWN at once. False if unknown. */
+  public boolean leave(String id) throws IOException {
+    PeerRecord old = peers.get(id);
+    if (old == null) {
+      return false;
+    }
+    save(old.withLeft(clock.millis()));
+    lastSeenState.put(id, HostState.DOWN);
+    LOG.info("peer {} left", id);
+    return true;
+  }
+
+  /** A compute host's heartbeat: UP while its job runs, DOWN when the job stops. */
+  public void computeHeartbeat(String id, boolean up) throws IOException {
+    requireId(id);
+    ComputeRecord r = new ComputeRecord(id, up, clock.millis());
+    compute.put(id, r);
+    store.put(TrackerStore.Family.COMPUTE, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
+  }
+
+  /** Logs peers that went DOWN since the last check (heartbeats missed); returns how many. */
+  public int detectFailures() {
+    long now = clock.millis();
+    int n = 0;
+    for (PeerRecord r : peers.values()) {
+      HostState s = effectiveState(r, now);
+      HostState previous = lastSeenState.put(r.id(), s);
+      if (s == HostState.DOWN && previous != null && previous != HostState.DOWN) {
+        LOG.warn("peer {} is DOWN: no heartbeat for {} ms (timeout {} ms)", r.id(), now - r.lastHeartbeat(), timeout.toMillis());
+        n++;
+      }
+    }
+    return n;
+  }
+
+  public List<PeerView> peers() {
+    long now = clock.millis();
+    List<PeerView> out = new ArrayList<>();
+    for (PeerRecord r : peers.values()) {
+      out.add(view(r, now));
+    }
+    out.sort(Comparator.comparing(PeerView::id));
+    return out;
+  }
+
+  public PeerView peer(String id) {
+    PeerRecord r = peers.get(id);
+    return r == null ? null : view(r, clock.millis());
+  }
+
+  /** Current effective state of every peer, for the history sampler. */
+  public Map<String, HostState> peerStates() {
+    long now = clock.millis();
+    Map<String, HostState> out = new java.util.HashMap<>();
+    for (PeerRecord r : peers.values()) {
+      out.put(r.id(), effectiveState(r, now));
+    }
+    return out;
+  }
+
+  /** Current state of every compute host (UP only while heartbeating within the timeout). */
+  public Map<String, Boolean> computeStates() {
+    long now = clock.millis();
+    Map<String, Boolean> out = new java.util.HashMap<>();
+    for (ComputeRecord r : compute.values()) {
+      out.put(r.id(), r.up() && now - r.lastHeartbeat() <= timeout.toMillis());
+    }
+    return out;
+  }
+
+  private HostState effectiveState(PeerRecord r, long now) {
+    if (r.left() || now - r.lastHeartbeat() > timeout.toMillis()) {
+      return HostState.DOWN;
+    }
+    return HostState.parse(r.reportedState());
+  }
+
+  private PeerView view(PeerRecord r, long now) {
+    return new PeerView(r.id(), r.address(), effectiveState(r, now).name(), r.freeBytes(), r.usedBytes(), r.quotaBytes(),
+        r.fragments(), r.paused(), r.lastHeartbeat(), r.registeredAt(), r.version());
+  }
+
+  private void save(PeerRecord r) throws IOException {
+    peers.put(r.id(), r);
+    store.put(TrackerStore.Family.PEERS, r.id().getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
+  }
+
+  private static void requireId(String id) {
+    if (id == null || !id.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new IllegalArgumentException("id must be 1-64 characters of letters, digits, '.', '_' or '-', was '" + id + "'");
+    }
+  }
+
+  /** A compute host's last heartbeat. */
+  @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+  record ComputeRecord(String id, boolean up, long lastHeartbeat) {}
+}

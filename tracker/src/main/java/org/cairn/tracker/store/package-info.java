@@ -1,0 +1,2 @@
+/** The tracker's RocksDB store: one class owning every native handle, column family per concern. */
+package org.cairn.tracker.store;
