@@ -1,7 +1,7 @@
 package org.cairn.tracker.api;
 
 /** A routed answer: status, content type and body bytes. */
-record Response(int status, String contentType, byte[] body) {
+public record Response(int status, String contentType, byte[] body) {
   static final String JSON = "application/json; charset=utf-8";
   static final String TEXT = "text/plain; version=0.0.4; charset=utf-8";
 }

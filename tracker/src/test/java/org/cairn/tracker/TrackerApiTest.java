@@ -1,0 +1,239 @@
+package org.cairn.tracker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Random;
+import org.cairn.core.availability.Crls;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.security.GridToken;
+import org.cairn.tracker.api.Metrics;
+import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.api.TrackerApi;
+import org.cairn.tracker.history.History;
+import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.store.TrackerStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The API without a network: real RocksDB in a temp dir, a clock moved by hand. */
+class TrackerApiTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TOKEN = "test-token-0123456789abcdef";
+  private static final String AUTH = "Bearer " + TOKEN;
+
+  @TempDir
+  Path dir;
+
+  private final MutableClock clock = new MutableClock(1_800_000_000_000L);
+  private TrackerStore store;
+  private Membership membership;
+  private History history;
+  private TrackerApi api;
+
+  @BeforeEach
+  void open() throws IOException {
+    openAt(dir);
+  }
+
+  private void openAt(Path d) throws IOException {
+    store = TrackerStore.open(d);
+    membership = new Membership(store, clock, Duration.ofSeconds(3));
+    history = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
+    PlacementService placement = new PlacementService(membership, history, clock, Crls.defaults(), Duration.ofDays(7), Duration.ofSeconds(10));
+    api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement, new Metrics(() -> TrackerApi.countByState(membership.peers())),
+        clock, Duration.ofSeconds(1), Crls.defaults());
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private JsonNode call(int expectedStatus, String method, String path, String body) throws IOException {
+    return call(expectedStatus, method, path, Map.of(), body, AUTH);
+  }
+
+  private JsonNode call(int expectedStatus, String method, String path, Map<String, String> query, String body, String auth)
+      throws IOException {
+    var r = api.handle(method, path, query, body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8), auth);
+    String text = new String(r.body(), StandardCharsets.UTF_8);
+    assertThat(r.status()).as("%s %s -> %s", method, path, text).isEqualTo(expectedStatus);
+    return r.contentType().startsWith("application/json") ? JSON.readTree(text) : null;
+  }
+
+  private void register(String id, String state) throws IOException {
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\"" + state
+        + "\",\"freeBytes\":1000000000,\"quotaBytes\":2000000000}");
+  }
+
+  @Test
+  void registerHeartbeatAndTimeout() throws IOException {
+    register("p1", "RUNNING");
+    JsonNode peers = call(200, "GET", "/api/v1/peers", null);
+    assertThat(peers).hasSize(1);
+    assertThat(peers.get(0).get("state").asText()).isEqualTo("RUNNING");
+
+    clock.advance(Duration.ofSeconds(2));
+    call(200, "POST", "/api/v1/peers/p1/heartbeat", "{\"state\":\"LOADED\",\"freeBytes\":5}");
+    JsonNode p1 = call(200, "GET", "/api/v1/peers/p1", null);
+    assertThat(p1.get("state").asText()).isEqualTo("LOADED");
+    assertThat(p1.get("freeBytes").asLong()).isEqualTo(5);
+    assertThat(p1.get("lastHeartbeat").asLong()).isEqualTo(clock.millis());
+
+    clock.advance(Duration.ofMillis(3001));
+    assertThat(call(200, "GET", "/api/v1/peers/p1", null).get("state").asText()).isEqualTo("DOWN");
+    assertThat(membership.detectFailures()).isEqualTo(1);
+    assertThat(membership.detectFailures()).as("logged once").isZero();
+
+    // a DOWN peer that heartbeats again is back
+    call(200, "POST", "/api/v1/peers/p1/heartbeat", "{\"state\":\"RUNNING\"}");
+    assertThat(call(200, "GET", "/api/v1/peers/p1", null).get("state").asText()).isEqualTo("RUNNING");
+  }
+
+  @Test
+  void unknownPeer_isToldToRegister() throws IOException {
+    JsonNode e = call(404, "POST", "/api/v1/peers/ghost/heartbeat", "{\"state\":\"RUNNING\"}");
+    assertThat(e.get("error").asText()).contains("register first");
+  }
+
+  @Test
+  void leave_isDownAtOnce() throws IOException {
+    register("p2", "RUNNING");
+    call(200, "POST", "/api/v1/peers/p2/leave", "{}");
+    assertThat(call(200, "GET", "/api/v1/peers/p2", null).get("state").asText()).isEqualTo("DOWN");
+  }
+
+  @Test
+  void restart_keepsPeersAndGivesLivePeersAFreshTimeout() throws IOException {
+    register("a", "RUNNING");
+    register("b", "BUSY");
+    register("c", "RUNNING");
+    call(200, "POST", "/api/v1/peers/c/leave", "{}");
+    store.close();
+    clock.advance(Duration.ofMinutes(10)); // the tracker was down for 10 minutes
+    openAt(dir);
+    assertThat(call(200, "GET", "/api/v1/peers/a", null).get("state").asText()).isEqualTo("RUNNING");
+    assertThat(call(200, "GET", "/api/v1/peers/b", null).get("state").asText()).isEqualTo("BUSY");
+    assertThat(call(200, "GET", "/api/v1/peers/c", null).get("state").asText()).isEqualTo("DOWN");
+    clock.advance(Duration.ofSeconds(4));
+    assertThat(call(200, "GET", "/api/v1/peers/a", null).get("state").asText()).as("no heartbeat since restart").isEqualTo("DOWN");
+  }
+
+  @Test
+  void auth_isRequiredEverywhere() throws IOException {
+    for (String path : new String[] {"/api/v1/peers", "/api/v1/health", "/metrics", "/api/v1/nothing"}) {
+      call(401, "GET", path, Map.of(), null, null);
+      call(401, "GET", path, Map.of(), null, "Bearer wrong-token-0123456789");
+      call(401, "GET", path, Map.of(), null, TOKEN);
+    }
+  }
+
+  @Test
+  void badRequests_getClearErrors() throws IOException {
+    assertThat(call(400, "POST", "/api/v1/peers", "{\"id\":\"bad id!\",\"address\":\"x:1\"}").get("error").asText())
+        .contains("id must be");
+    assertThat(call(400, "POST", "/api/v1/peers", "{\"id\":\"p\"}").get("error").asText()).contains("address is required");
+    assertThat(call(400, "POST", "/api/v1/peers", "{\"id\":\"p\",\"address\":\"x:1\",\"state\":\"NAPPING\"}").get("error").asText())
+        .contains("'NAPPING'");
+    assertThat(call(400, "POST", "/api/v1/peers", "").get("error").asText()).contains("empty");
+    assertThat(call(400, "POST", "/api/v1/peers", "[1,2").get("error").asText()).contains("not valid JSON");
+    call(405, "DELETE", "/api/v1/peers", null);
+    call(404, "GET", "/api/v1/nowhere", null);
+    call(404, "GET", "/elsewhere", null);
+    register("p3", "RUNNING");
+    assertThat(call(400, "POST", "/api/v1/peers/p3/heartbeat", "{\"state\":\"DOWN\"}").get("error").asText()).contains("leave instead");
+  }
+
+  @Test
+  void fuzz_randomAndMutatedBodiesNeverCauseServerErrors() throws IOException {
+    register("f1", "RUNNING");
+    Random random = new Random(42);
+    String[] seeds = {"{\"id\":\"f2\",\"address\":\"127.0.0.1:1\",\"state\":\"RUNNING\",\"freeBytes\":1}",
+        "{\"state\":\"LOADED\",\"freeBytes\":100,\"usedBytes\":3}", "{\"client\":\"c\",\"peer\":\"f1\",\"bytesPerSecond\":1e6}",
+        "{\"client\":\"c\",\"imageBytes\":1000,\"m\":1,\"k\":0}", "{\"state\":\"UP\"}"};
+    String[] paths = {"/api/v1/peers", "/api/v1/peers/f1/heartbeat", "/api/v1/bandwidth", "/api/v1/placement", "/api/v1/compute/c1/heartbeat"};
+    for (int i = 0; i < 3000; i++) {
+      int which = random.nextInt(seeds.length);
+      byte[] body = seeds[which].getBytes(StandardCharsets.UTF_8);
+      if (random.nextBoolean()) {
+        body = body.clone();
+        int flips = 1 + random.nextInt(4);
+        for (int f = 0; f < flips; f++) {
+          body[random.nextInt(body.length)] = (byte) random.nextInt(256);
+        }
+      } else if (random.nextInt(4) == 0) {
+        body = new byte[random.nextInt(64)];
+        random.nextBytes(body);
+      }
+      var r = api.handle("POST", paths[which], new HashMap<>(), body, AUTH);
+      assertThat(r.status()).as("body %s", new String(body, StandardCharsets.ISO_8859_1)).isLessThan(500);
+      JsonNode parsed = JSON.readTree(r.body());
+      assertThat(parsed).isNotNull();
+    }
+  }
+
+  @Test
+  void historyAndAvailability_comeFromSampledSlots() throws IOException {
+    register("s1", "RUNNING");
+    call(200, "POST", "/api/v1/compute/job1/heartbeat", "{\"state\":\"UP\"}");
+    for (int minute = 0; minute < 10; minute++) {
+      if (minute == 5) {
+        call(200, "POST", "/api/v1/compute/job1/heartbeat", "{\"state\":\"DOWN\"}");
+        call(200, "POST", "/api/v1/peers/s1/heartbeat", "{\"state\":\"LOADED\"}");
+      } else {
+        call(200, "POST", "/api/v1/compute/job1/heartbeat", "{\"state\":\"UP\"}");
+        call(200, "POST", "/api/v1/peers/s1/heartbeat", "{\"state\":\"RUNNING\"}");
+      }
+      history.sample(membership.peerStates(), membership.computeStates());
+      if (minute < 9) {
+        clock.advance(Duration.ofMinutes(1)); // the window ends with the current slot: the last one sampled
+      }
+    }
+    JsonNode h = call(200, "GET", "/api/v1/peers/s1/history", Map.of("window", "10m"), null, AUTH);
+    assertThat(h.get("states").asText()).isEqualTo("RRRRRLRRRR");
+    assertThat(h.get("probabilities").get("LOADED").asDouble()).isEqualTo(0.1);
+    JsonNode c = call(200, "GET", "/api/v1/compute/job1/history", Map.of("window", "10m"), null, AUTH);
+    assertThat(c.get("states").asText()).isEqualTo("UUUUUDUUUU");
+    assertThat(c.get("mttfSeconds").asDouble()).isEqualTo(9 * 60.0);
+    JsonNode a = call(200, "GET", "/api/v1/availability", Map.of("storage", "s1", "compute", "job1", "window", "10m"), null, AUTH);
+    // the one slot the job was down, s1 was LOADED: CR = 1 -> CRLS = 0.95 + 0.75 * P(R|up) = 0.95 + 0.75
+    assertThat(a.get("cr").asDouble()).isEqualTo(1.0);
+    assertThat(a.get("crls").asDouble()).isEqualTo(0.95 + 0.75);
+  }
+
+  @Test
+  void placement_choosesAmongWritablePeers() throws IOException {
+    register("r1", "RUNNING");
+    register("r2", "LOADED");
+    register("b3", "BUSY");
+    register("r4", "RUNNING");
+    JsonNode p = call(200, "POST", "/api/v1/placement", "{\"client\":\"job\",\"imageBytes\":1000000,\"m\":2,\"k\":1}");
+    assertThat(p.get("hosts")).hasSize(3);
+    assertThat(p.get("hosts").findValuesAsText("id")).doesNotContain("b3").doesNotHaveDuplicates();
+    assertThat(p.get("hosts").get(0).get("address").asText()).startsWith("127.0.0.1:");
+    JsonNode tooMany = call(409, "POST", "/api/v1/placement", "{\"client\":\"job\",\"imageBytes\":1000000,\"m\":3,\"k\":2}");
+    assertThat(tooMany.get("error").asText()).contains("need 5 storage hosts");
+  }
+
+  @Test
+  void metrics_countHeartbeatsAndPeersByState() throws IOException {
+    register("m1", "RUNNING");
+    register("m2", "BUSY");
+    call(200, "POST", "/api/v1/peers/m1/heartbeat", "{}");
+    var r = api.handle("GET", "/metrics", Map.of(), new byte[0], AUTH);
+    String text = new String(r.body(), StandardCharsets.UTF_8);
+    assertThat(text).contains("cairn_heartbeats_total 3").contains("cairn_peers{state=\"BUSY\"} 1")
+        .contains("cairn_peers{state=\"RUNNING\"} 1").contains("cairn_http_request_seconds_count");
+    assertThat(HostState.values()).hasSize(5);
+  }
+}
