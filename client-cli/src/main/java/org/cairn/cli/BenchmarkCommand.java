@@ -35,6 +35,7 @@ import picocli.CommandLine.Spec;
         "  erasure      Reed-Solomon (code) and Cauchy XOR (cauchy) encode and decode, vs SHA-256 in the same run",
         "  chunking     cut + hash + dedup for chunk sizes 64KiB..16MiB over an image series (dedup ratio)",
         "  pipeline     the whole store and fetch pipelines with --threads workers",
+        "  heartbeats   open-loop heartbeat load on a running tracker (--tracker, --token-file, --peers, --rate)",
         "  all          every stage above"
     })
 final class BenchmarkCommand implements Callable<Integer> {
@@ -92,6 +93,21 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per line instead of a table.")
   boolean json;
 
+  @Option(names = "--peers", paramLabel = "N", defaultValue = "2000",
+      description = "Simulated peers for the heartbeats stage (default: ${DEFAULT-VALUE}).")
+  int peers;
+
+  @Option(names = "--rate", paramLabel = "PER_SEC", defaultValue = "5000",
+      description = "Heartbeats per second for the heartbeats stage (default: ${DEFAULT-VALUE}).")
+  int rate;
+
+  @Option(names = "--in-flight", paramLabel = "N", defaultValue = "256",
+      description = "Most outstanding heartbeat requests (default: ${DEFAULT-VALUE}).")
+  int inFlight;
+
+  @CommandLine.ParentCommand
+  CairnCli parent;
+
   static {
     System.setProperty("cairn.cores", Integer.toString(Runtime.getRuntime().availableProcessors()));
   }
@@ -99,6 +115,9 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     String which = stage.toLowerCase(Locale.ROOT);
+    if (which.equals("heartbeats")) {
+      return heartbeats();
+    }
     List<String> stages = which.equals("all")
         ? List.of("hashing", "compression", "erasure", "chunking", "pipeline")
         : List.of(which);
@@ -151,6 +170,25 @@ final class BenchmarkCommand implements Callable<Integer> {
     return 0;
   }
 
+  private Integer heartbeats() throws Exception {
+    if (parent == null || parent.tracker == null || parent.tokenFile == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "the heartbeats stage needs a running tracker: cairn --tracker URL --token-file FILE benchmark heartbeats");
+    }
+    if (peers < 1 || rate < 1 || inFlight < 1 || !(seconds > 0)) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--peers, --rate, --in-flight and --seconds must be positive");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    StageResult r = new org.cairn.cli.bench.HeartbeatLoad(java.net.URI.create(parent.tracker),
+        org.cairn.core.security.GridToken.readFile(parent.tokenFile)).run(peers, rate, seconds, inFlight);
+    if (json) {
+      printJson(out, r);
+    } else {
+      printRow(out, r);
+    }
+    return 0;
+  }
+
   private void validate() {
     CommandLine cl = spec.commandLine();
     try {
@@ -193,7 +231,8 @@ final class BenchmarkCommand implements Callable<Integer> {
 
   private static void printRow(PrintWriter out, StageResult r) {
     StringBuilder line = new StringBuilder();
-    line.append(String.format(Locale.ROOT, "%-12s %9.1f MB/s", r.get("stage"), r.mbPerSec()));
+    line.append(Double.isNaN(r.mbPerSec()) ? String.format(Locale.ROOT, "%-12s", r.get("stage"))
+        : String.format(Locale.ROOT, "%-12s %9.1f MB/s", r.get("stage"), r.mbPerSec()));
     for (Map.Entry<String, Object> e : r.fields().entrySet()) {
       if (!e.getKey().equals("stage") && !e.getKey().equals("mbPerSec")) {
         line.append("  ").append(e.getKey()).append('=').append(e.getValue());

@@ -12,6 +12,11 @@ public final class StageResult {
     fields.put("mbPerSec", Math.round(mbPerSec * 10) / 10.0);
   }
 
+  /** A line that is not a data rate (e.g. requests per second). */
+  public StageResult(String stage) {
+    fields.put("stage", stage);
+  }
+
   public StageResult with(String key, Object value) {
     if (value instanceof Double) {
       value = Math.round((Double) value * 1000) / 1000.0;
@@ -24,8 +29,10 @@ public final class StageResult {
     return fields;
   }
 
+  /** MB/s, or NaN for lines that are not a data rate. */
   public double mbPerSec() {
-    return (Double) fields.get("mbPerSec");
+    Object v = fields.get("mbPerSec");
+    return v == null ? Double.NaN : (Double) v;
   }
 
   public Object get(String key) {

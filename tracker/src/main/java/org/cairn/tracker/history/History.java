@@ -95,6 +95,15 @@ public final class History {
     store.put(TrackerStore.Family.HISTORY, key, values);
   }
 
+  /** Writes a whole block of BLOCK slots (importing history from elsewhere, and benchmarks). */
+  public synchronized void importBlock(boolean storage, String host, long block, byte[] values) throws IOException {
+    if (values.length != BLOCK) {
+      throw new IllegalArgumentException("a history block has " + BLOCK + " slots, got " + values.length);
+    }
+    open.keySet().removeIf(k -> k.startsWith((storage ? STORAGE : COMPUTE) + host + "/"));
+    store.put(TrackerStore.Family.HISTORY, key(storage ? STORAGE : COMPUTE, host, block), values);
+  }
+
   public StateSeries storageSeries(String host, long fromSlot, long toSlot) throws IOException {
     return series(STORAGE, host, fromSlot, toSlot);
   }
