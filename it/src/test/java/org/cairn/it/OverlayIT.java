@@ -191,6 +191,107 @@ class OverlayIT {
     assertThat(peers.get(0).stderr()).contains("closing data connection").doesNotContain(grid.token());
   }
 
+  @Test
+  void acknowledgedFragments_surviveSigkillAndAPausedPeerRefusesPuts() throws Exception {
+    MiniGrid.Node peer = peers.get(4);
+    List<byte[]> fragments = fragments(11, 200_000);
+    try (DataConnection c = new DataConnection(peer.address(), grid.token())) {
+      RawFrame ok = c.call(FrameType.PUT, batch(fragments));
+      assertThat(ok.type).as(new String(ok.payload, StandardCharsets.UTF_8)).isEqualTo(FrameType.PUT_OK.id());
+    }
+    MiniGrid.await("usedBytes reported", Duration.ofSeconds(5), () -> {
+      for (JsonNode p : grid.peers()) {
+        if (p.get("id").asText().equals(peer.peerId())) {
+          return p.get("usedBytes").asLong() > 0 && p.get("fragments").asLong() == fragments.size();
+        }
+      }
+      return false;
+    });
+    peer.kill(); // no chance to flush anything after the PUT_OK
+    MiniGrid.Node restarted = grid.startPeer("peer4", "--paused");
+    assertThat(restarted.peerId()).isEqualTo(peer.peerId());
+    try (DataConnection c = new DataConnection(restarted.address(), grid.token())) {
+      for (byte[] f : fragments) {
+        RawFrame got = c.call(FrameType.GET, key(f));
+        assertThat(got.type).isEqualTo(FrameType.FRAGMENT.id());
+        assertThat(got.payload).isEqualTo(f);
+      }
+      RawFrame refused = c.call(FrameType.PUT, batch(fragments(12, 1000)));
+      assertThat(refused.type).isEqualTo(FrameType.REFUSED.id());
+      assertThat(refused.payload[0]).isEqualTo((byte) org.cairn.core.protocol.Refusal.PAUSED.code());
+    }
+    MiniGrid.await("paused flag at the tracker", Duration.ofSeconds(5), () -> {
+      for (JsonNode p : grid.peers()) {
+        if (p.get("id").asText().equals(peer.peerId())) {
+          return p.get("paused").asBoolean() && p.get("state").asText().equals("RUNNING");
+        }
+      }
+      return false;
+    });
+  }
+
+  private static List<byte[]> fragments(long seed, int size) {
+    byte[] chunk = new byte[size];
+    new java.util.Random(seed).nextBytes(chunk);
+    org.cairn.core.fragment.Fragment[] fs = new org.cairn.core.pipeline.ChunkCodec(org.cairn.core.compress.Compressor.parse("auto"),
+        org.cairn.core.erasure.Redundancy.parse("code:4+2")).encode(org.cairn.core.hash.ChunkId.of(chunk), chunk, size);
+    List<byte[]> out = new ArrayList<>();
+    for (org.cairn.core.fragment.Fragment f : fs) {
+      out.add(f.toBytes());
+    }
+    return out;
+  }
+
+  private static byte[] batch(List<byte[]> fragments) {
+    io.netty.buffer.ByteBuf b = io.netty.buffer.Unpooled.buffer();
+    org.cairn.core.protocol.FragmentBatch.encode(fragments, b);
+    byte[] out = io.netty.buffer.ByteBufUtil.getBytes(b);
+    b.release();
+    return out;
+  }
+
+  private static byte[] key(byte[] fragment) throws Exception {
+    org.cairn.core.fragment.Fragment f = org.cairn.core.fragment.Fragment.parse(fragment);
+    return new org.cairn.core.protocol.FragmentKey(f.chunkId(), f.index()).toBytes();
+  }
+
+  /** An authenticated data connection speaking raw frames. */
+  private static final class DataConnection implements AutoCloseable {
+    private final Socket socket;
+    private final DataInputStream in;
+    private final DataOutputStream out;
+    private int nextId = 1;
+
+    DataConnection(String address, String token) throws IOException {
+      String[] hp = address.split(":");
+      socket = new Socket(hp[0], Integer.parseInt(hp[1]));
+      socket.setSoTimeout(10_000);
+      in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
+      out = new DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
+      RawFrame challenge = RawFrame.read(in);
+      RawFrame.write(out, FrameType.AUTH, 0, GridToken.of(token).hmac(challenge.payload));
+      RawFrame ok = RawFrame.read(in);
+      if (ok.type != FrameType.AUTH_OK.id()) {
+        throw new IOException("not authenticated: " + new String(ok.payload, StandardCharsets.UTF_8));
+      }
+    }
+
+    RawFrame call(FrameType type, byte[] payload) throws IOException {
+      int id = nextId++;
+      RawFrame.write(out, type, id, payload);
+      RawFrame answer = RawFrame.read(in);
+      if (answer.requestId != id) {
+        throw new IOException("answer to request " + answer.requestId + ", expected " + id);
+      }
+      return answer;
+    }
+
+    @Override
+    public void close() throws IOException {
+      socket.close();
+    }
+  }
+
   private static boolean drainToEof(DataInputStream in) throws IOException {
     try {
       while (in.read() != -1) {

@@ -20,6 +20,9 @@ import org.cairn.core.availability.HostState;
 import org.cairn.peer.heartbeat.TrackerClient;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.load.LoadStateMachine;
+import org.cairn.peer.server.Admission;
+import org.cairn.peer.store.FragmentStore;
+import org.cairn.core.protocol.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,14 +32,15 @@ import org.slf4j.LoggerFactory;
  * re-registers when the tracker has forgotten it, and tells the tracker it is leaving on close.
  * The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
  */
-public final class PeerDaemon implements Closeable {
+public final class PeerDaemon implements Closeable, Admission {
   private static final Logger LOG = LoggerFactory.getLogger(PeerDaemon.class);
   static final String VERSION = "0.1.0";
 
   private final PeerConfig config;
   private final Clock clock;
   private final String id;
-  private final String address;
+  private final FragmentStore store;
+  private volatile String address;
   private final TrackerClient tracker;
   private final DiskLoad disk;
   private final LoadStateMachine load;
@@ -47,13 +51,12 @@ public final class PeerDaemon implements Closeable {
   private volatile boolean trackerReachable = true;
   private boolean closed;
 
-  public PeerDaemon(PeerConfig config, Clock clock, int boundPort) throws IOException {
+  public PeerDaemon(PeerConfig config, Clock clock, FragmentStore store) throws IOException {
     this.config = config;
     this.clock = clock;
+    this.store = store;
     Files.createDirectories(config.dataDir());
     this.id = config.id() != null ? config.id() : loadOrCreateId(config.dataDir());
-    String host = config.advertise() != null ? config.advertise() : config.listen().host();
-    this.address = host + ":" + boundPort;
     this.tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
     this.disk = DiskLoad.forDataDir(config.dataDir());
     this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
@@ -68,8 +71,46 @@ public final class PeerDaemon implements Closeable {
       t.setDaemon(true);
       return t;
     });
-    long interval = config.heartbeatInterval().toMillis();
-    scheduler.scheduleAtFixedRate(this::tick, 0, interval, TimeUnit.MILLISECONDS);
+    LOG.info("fragment store: {} fragments, {} bytes of a {} byte quota", store.fragmentCount(), store.usedBytes(),
+        config.quotaBytes());
+  }
+
+  /** Starts heartbeating, advertising the data server's bound port. */
+  public void start(int boundPort) {
+    String host = config.advertise() != null ? config.advertise() : config.listen().host();
+    this.address = host + ":" + boundPort;
+    scheduler.scheduleAtFixedRate(this::tick, 0, config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public Refusal admit(long bytes) {
+    if (paused.get()) {
+      return Refusal.PAUSED;
+    }
+    HostState s = state();
+    if (s == HostState.BUSY) {
+      return Refusal.BUSY;
+    }
+    if (s == HostState.FULL) {
+      return Refusal.FULL;
+    }
+    if (store.usedBytes() + bytes > config.quotaBytes()) {
+      return Refusal.QUOTA;
+    }
+    if (freeBytes() < bytes) {
+      return Refusal.DISK;
+    }
+    return null;
+  }
+
+  @Override
+  public void writerStarted() {
+    activeClients.incrementAndGet();
+  }
+
+  @Override
+  public void writerFinished() {
+    activeClients.decrementAndGet();
   }
 
   public String id() {
@@ -112,9 +153,9 @@ public final class PeerDaemon implements Closeable {
     return Math.max(0, Math.min(byQuota, byDisk));
   }
 
-  /** Bytes of stored fragments (the fragment store arrives with the data plane). */
+  /** Bytes of stored fragments. */
   public long usedBytes() {
-    return 0;
+    return store.usedBytes();
   }
 
   private void tick() {
@@ -123,10 +164,10 @@ public final class PeerDaemon implements Closeable {
       HostState state = state();
       if (!registered.get()) {
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            config.quotaBytes(), 0, paused.get(), VERSION));
+            config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));
         registered.set(true);
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
-      } else if (tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), 0, paused.get())) == null) {
+      } else if (tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(), paused.get())) == null) {
         LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
         registered.set(false);
         tick();

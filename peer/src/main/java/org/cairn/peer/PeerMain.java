@@ -18,6 +18,7 @@ import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
 import org.cairn.peer.server.DataServer;
+import org.cairn.peer.store.FragmentStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -85,18 +86,22 @@ public final class PeerMain implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PeerConfig config = config();
-    DataServer server = new DataServer(config.listen(), config.token());
+    FragmentStore store = FragmentStore.open(config.dataDir().resolve("fragments"));
     PeerDaemon daemon;
+    DataServer server;
     try {
-      daemon = new PeerDaemon(config, Clock.systemUTC(), server.port());
-    } catch (IOException | RuntimeException e) {
-      server.close();
+      daemon = new PeerDaemon(config, Clock.systemUTC(), store);
+      server = new DataServer(config.listen(), config.token(), store, daemon);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      store.close();
       throw e;
     }
+    daemon.start(server.port());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       daemon.close();
       server.close();
+      store.close();
       stopped.countDown();
     }, "peer-shutdown"));
     System.out.println("cairn-peer " + daemon.id() + " serving on " + daemon.address() + ", tracker " + config.tracker());

@@ -11,7 +11,35 @@ public enum FrameType {
   /** either way: UTF-8 message; the connection is closed after it. */
   ERROR(4),
   PING(5),
-  PONG(6);
+  PONG(6),
+  /** client -> peer: a batch of fragments to store ({@link FragmentBatch}). */
+  PUT(10),
+  /** peer -> client: all fragments of the PUT are durable; payload u32 count. */
+  PUT_OK(11),
+  /** peer -> client: the PUT was refused as a whole ({@link Refusal}); nothing was stored. */
+  REFUSED(12),
+  /** client -> peer: one fragment by key ({@link FragmentKey}). */
+  GET(13),
+  /** peer -> client: the fragment's bytes (header + payload), verified. */
+  FRAGMENT(14),
+  /** peer -> client: the fragment is not here (or was corrupt and has been dropped); payload UTF-8 reason. */
+  NOT_FOUND(15),
+  /** client -> peer: which of these keys are held ({@link FragmentKey#encodeList}). */
+  HAS(16),
+  /** peer -> client: one byte per asked key, 1 if held. */
+  HAS_RESULT(17),
+  /** client -> peer: list held keys after a start key (empty payload: from the start). */
+  INVENTORY(18),
+  /** peer -> client: u8 more-flag, then a key list. */
+  INVENTORY_RESULT(19),
+  /** client -> peer: delete these keys (tracker-ordered garbage collection). */
+  DELETE(20),
+  /** peer -> client: payload u32 count deleted. */
+  DELETE_OK(21),
+  /** client -> peer: u32 bytes to send back, then any bytes (bandwidth probe). */
+  PROBE(22),
+  /** peer -> client: the requested number of bytes. */
+  PROBE_RESULT(23);
 
   private final int id;
 

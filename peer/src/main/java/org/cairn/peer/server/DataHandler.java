@@ -1,34 +1,51 @@
 package org.cairn.peer.server;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.SimpleChannelInboundHandler;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.util.List;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.protocol.FragmentBatch;
+import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Frame;
 import org.cairn.core.protocol.FrameType;
+import org.cairn.core.protocol.Refusal;
 import org.cairn.core.security.GridToken;
+import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One connection's business handler. On connect it sends a CHALLENGE of 32 random bytes; the client
- * must answer AUTH with HMAC-SHA256(token, challenge) before anything else. A wrong or missing proof,
- * a malformed or oversized frame, or a request it does not serve closes the connection with a
- * logged reason (never the token). After AUTH_OK: PING is answered with PONG (fragment requests
- * arrive with the fragment store).
+ * One connection's business handler (runs on an executor group, off the event loop: store calls
+ * block on fsync). On connect it sends a CHALLENGE of 32 random bytes; the client must answer AUTH
+ * with HMAC-SHA256(token, challenge) before anything else. Bad proof, malformed or oversized frames
+ * and unknown requests close the connection with a logged reason (never the token).
+ *
+ * Requests are answered one at a time per connection: reading is paused while one is handled, so a
+ * client cannot queue unbounded work (backpressure); clients open more connections for parallelism.
+ * PUT is admitted or refused as a whole (FULL, BUSY, PAUSED, QUOTA, DISK, CORRUPT); GET, HAS,
+ * INVENTORY, DELETE and PROBE are always served.
  */
 final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(DataHandler.class);
   private static final SecureRandom RANDOM = new SecureRandom();
+  static final int INVENTORY_PAGE = 10_000;
 
   private final GridToken token;
+  private final FragmentStore store;
+  private final Admission admission;
   private byte[] challenge;
   private boolean authenticated;
 
-  DataHandler(GridToken token) {
+  DataHandler(GridToken token, FragmentStore store, Admission admission) {
     this.token = token;
+    this.store = store;
+    this.admission = admission;
   }
 
   @Override
@@ -45,8 +62,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         refuse(ctx, frame.requestId(), "authenticate first: expected AUTH, got " + frame.type());
         return;
       }
-      byte[] proof = ByteBufUtil.getBytes(frame.payload());
-      if (!token.verifyHmac(challenge, proof)) {
+      if (!token.verifyHmac(challenge, ByteBufUtil.getBytes(frame.payload()))) {
         refuse(ctx, frame.requestId(), "authentication failed: wrong grid token");
         return;
       }
@@ -54,14 +70,100 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
       ctx.writeAndFlush(Frame.of(FrameType.AUTH_OK, frame.requestId(), new byte[0]));
       return;
     }
+    ctx.channel().config().setAutoRead(false);
+    Frame answer;
+    try {
+      answer = serve(frame);
+    } catch (IOException e) {
+      LOG.error("request {} failed: {}", frame.type(), e.getMessage());
+      answer = Frame.of(FrameType.ERROR, frame.requestId(), ("peer storage error: " + e.getMessage()).getBytes(StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      // malformed payloads of known types (CorruptedFrameException, bad keys): close
+      refuse(ctx, frame.requestId(), "bad " + frame.type() + " request: " + e.getMessage());
+      return;
+    }
+    if (answer == null) {
+      refuse(ctx, frame.requestId(), "unsupported request " + frame.type());
+      return;
+    }
+    ctx.writeAndFlush(answer).addListener(f -> ctx.channel().config().setAutoRead(true));
+  }
+
+  private Frame serve(Frame frame) throws IOException {
+    int id = frame.requestId();
+    ByteBuf p = frame.payload();
     switch (frame.type()) {
       case PING:
         // the answer takes its own reference to the payload; ours is released by SimpleChannelInboundHandler
-        ctx.writeAndFlush(new Frame(FrameType.PONG, frame.requestId(), frame.payload().retainedDuplicate()));
-        break;
+        return new Frame(FrameType.PONG, id, p.retainedDuplicate());
+      case PUT:
+        return put(id, FragmentBatch.decode(p));
+      case GET: {
+        FragmentKey key = FragmentKey.decode(p);
+        try {
+          byte[] bytes = store.get(key);
+          return bytes == null ? Frame.of(FrameType.NOT_FOUND, id, "not held".getBytes(StandardCharsets.UTF_8))
+              : Frame.of(FrameType.FRAGMENT, id, bytes);
+        } catch (CorruptDataException e) {
+          LOG.warn("{}", e.getMessage());
+          return Frame.of(FrameType.NOT_FOUND, id, ("corrupt: " + e.getMessage()).getBytes(StandardCharsets.UTF_8));
+        }
+      }
+      case HAS: {
+        List<FragmentKey> keys = FragmentKey.decodeList(p);
+        byte[] held = new byte[keys.size()];
+        for (int i = 0; i < held.length; i++) {
+          held[i] = (byte) (store.contains(keys.get(i)) ? 1 : 0);
+        }
+        return Frame.of(FrameType.HAS_RESULT, id, held);
+      }
+      case INVENTORY: {
+        FragmentKey after = p.isReadable() ? FragmentKey.decode(p) : null;
+        List<FragmentKey> page = store.inventory(after, INVENTORY_PAGE + 1);
+        boolean more = page.size() > INVENTORY_PAGE;
+        List<FragmentKey> keys = more ? page.subList(0, INVENTORY_PAGE) : page;
+        ByteBuf out = io.netty.buffer.Unpooled.buffer(5 + keys.size() * FragmentKey.SIZE);
+        out.writeByte(more ? 1 : 0);
+        FragmentKey.encodeList(keys, out);
+        return new Frame(FrameType.INVENTORY_RESULT, id, out);
+      }
+      case DELETE: {
+        int n = store.delete(FragmentKey.decodeList(p));
+        return new Frame(FrameType.DELETE_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(n));
+      }
+      case PROBE: {
+        if (p.readableBytes() < 4) {
+          throw new IllegalArgumentException("probe needs a u32 byte count");
+        }
+        int n = p.readInt();
+        if (n < 0 || n > Frame.MAX_PAYLOAD) {
+          throw new IllegalArgumentException("probe asks for " + n + " bytes (at most " + Frame.MAX_PAYLOAD + ")");
+        }
+        return new Frame(FrameType.PROBE_RESULT, id, io.netty.buffer.Unpooled.buffer(n).writeZero(n));
+      }
       default:
-        refuse(ctx, frame.requestId(), "unsupported request " + frame.type());
-        break;
+        return null;
+    }
+  }
+
+  private Frame put(int id, List<byte[]> fragments) throws IOException {
+    long bytes = 0;
+    for (byte[] f : fragments) {
+      bytes += f.length;
+    }
+    Refusal refusal = admission.admit(bytes);
+    if (refusal != null) {
+      return Frame.of(FrameType.REFUSED, id, refusal.encode("not accepting " + bytes + " bytes now"));
+    }
+    admission.writerStarted();
+    try {
+      store.putAll(fragments);
+      return new Frame(FrameType.PUT_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(fragments.size()));
+    } catch (CorruptDataException e) {
+      LOG.warn("refused a PUT with a bad fragment: {}", e.getMessage());
+      return Frame.of(FrameType.REFUSED, id, Refusal.CORRUPT.encode(e.getMessage()));
+    } finally {
+      admission.writerFinished();
     }
   }
 

@@ -9,6 +9,8 @@ import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.util.concurrent.DefaultEventExecutorGroup;
+import io.netty.util.concurrent.EventExecutorGroup;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -16,16 +18,22 @@ import org.cairn.core.config.HostPort;
 import org.cairn.core.protocol.FrameDecoder;
 import org.cairn.core.protocol.FrameEncoder;
 import org.cairn.core.security.GridToken;
+import org.cairn.peer.store.FragmentStore;
 
-/** The peer's TCP data server: frame decoder -> encoder -> {@link DataHandler}, one per connection. */
+/**
+ * The peer's TCP data server: frame decoder (hard size limit) -> encoder -> {@link DataHandler}, one
+ * per connection, on an executor group so fsyncs never stall the event loops.
+ */
 public final class DataServer implements Closeable {
   private static final FrameEncoder ENCODER = new FrameEncoder();
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(2);
+  /** Store calls block on fsync: they run here, not on the event loops. */
+  private final EventExecutorGroup handlers = new DefaultEventExecutorGroup(8);
   private final Channel channel;
 
-  public DataServer(HostPort listen, GridToken token) throws InterruptedException {
+  public DataServer(HostPort listen, GridToken token, FragmentStore store, Admission admission) throws InterruptedException {
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
         .channel(NioServerSocketChannel.class)
@@ -37,7 +45,7 @@ public final class DataServer implements Closeable {
                 .addLast(new ReadTimeoutHandler(120, TimeUnit.SECONDS))
                 .addLast(new FrameDecoder())
                 .addLast(ENCODER)
-                .addLast(new DataHandler(token));
+                .addLast(handlers, new DataHandler(token, store, admission));
           }
         });
     try {
@@ -63,5 +71,6 @@ public final class DataServer implements Closeable {
     }
     boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
     workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 }

@@ -2,16 +2,62 @@ package org.cairn.peer.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.cairn.core.protocol.FragmentBatch;
+import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Frame;
 import org.cairn.core.protocol.FrameType;
+import org.cairn.core.protocol.Refusal;
 import org.cairn.core.security.GridToken;
+import org.cairn.peer.store.FragmentStore;
+import org.cairn.peer.store.FragmentStoreTest;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class DataHandlerTest {
   private final GridToken token = GridToken.of(GridToken.generate());
+  private final AtomicReference<Refusal> refusal = new AtomicReference<>();
+  private final Admission admission = new Admission() {
+    @Override
+    public Refusal admit(long bytes) {
+      return refusal.get();
+    }
+
+    @Override
+    public void writerStarted() {}
+
+    @Override
+    public void writerFinished() {}
+  };
+
+  @TempDir
+  Path dir;
+
+  private FragmentStore store;
+
+  @BeforeEach
+  void open() throws IOException {
+    store = FragmentStore.open(dir);
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private EmbeddedChannel channel() {
+    return new EmbeddedChannel(new DataHandler(token, store, admission));
+  }
 
   private byte[] challenge(EmbeddedChannel ch) {
     Frame c = ch.readOutbound();
@@ -23,22 +69,28 @@ class DataHandlerTest {
     }
   }
 
-  private static Frame next(EmbeddedChannel ch) {
-    return ch.readOutbound();
+  private EmbeddedChannel authenticated() {
+    EmbeddedChannel ch = channel();
+    ch.writeInbound(Frame.of(FrameType.AUTH, 1, token.hmac(challenge(ch))));
+    Frame ok = ch.readOutbound();
+    assertThat(ok.type()).isEqualTo(FrameType.AUTH_OK);
+    ok.release();
+    return ch;
+  }
+
+  private static Frame ask(EmbeddedChannel ch, FrameType type, int id, ByteBuf payload) {
+    ch.writeInbound(new Frame(type, id, payload));
+    Frame answer = ch.readOutbound();
+    assertThat(answer).as("answer to " + type).isNotNull();
+    assertThat(answer.requestId()).isEqualTo(id);
+    return answer;
   }
 
   @Test
   void rightProof_thenPingIsAnswered() {
-    EmbeddedChannel ch = new EmbeddedChannel(new DataHandler(token));
-    byte[] nonce = challenge(ch);
-    ch.writeInbound(Frame.of(FrameType.AUTH, 1, token.hmac(nonce)));
-    Frame ok = next(ch);
-    assertThat(ok.type()).isEqualTo(FrameType.AUTH_OK);
-    ok.release();
-    ch.writeInbound(Frame.of(FrameType.PING, 9, "x".getBytes(StandardCharsets.UTF_8)));
-    Frame pong = next(ch);
+    EmbeddedChannel ch = authenticated();
+    Frame pong = ask(ch, FrameType.PING, 9, Unpooled.wrappedBuffer("x".getBytes(StandardCharsets.UTF_8)));
     assertThat(pong.type()).isEqualTo(FrameType.PONG);
-    assertThat(pong.requestId()).isEqualTo(9);
     assertThat(pong.payload().toString(StandardCharsets.UTF_8)).isEqualTo("x");
     pong.release();
     assertThat(ch.isOpen()).isTrue();
@@ -46,11 +98,109 @@ class DataHandlerTest {
   }
 
   @Test
+  void putThenGetHasInventoryDelete() throws Exception {
+    EmbeddedChannel ch = authenticated();
+    List<byte[]> fragments = FragmentStoreTest.fragmentsOf(5, 30_000);
+    ByteBuf batch = Unpooled.buffer();
+    FragmentBatch.encode(fragments, batch);
+    Frame ok = ask(ch, FrameType.PUT, 2, batch);
+    assertThat(ok.type()).isEqualTo(FrameType.PUT_OK);
+    assertThat(ok.payload().getInt(0)).isEqualTo(5);
+    ok.release();
+
+    FragmentKey k0 = FragmentStoreTest.keyOf(fragments.get(0));
+    ByteBuf key = Unpooled.buffer();
+    k0.encode(key);
+    Frame got = ask(ch, FrameType.GET, 3, key);
+    assertThat(got.type()).isEqualTo(FrameType.FRAGMENT);
+    assertThat(ByteBufUtil.getBytes(got.payload())).isEqualTo(fragments.get(0));
+    got.release();
+
+    FragmentKey absent = new FragmentKey(k0.chunkId(), 9);
+    ByteBuf list = Unpooled.buffer();
+    FragmentKey.encodeList(List.of(k0, absent), list);
+    Frame has = ask(ch, FrameType.HAS, 4, list);
+    assertThat(ByteBufUtil.getBytes(has.payload())).containsExactly(1, 0);
+    has.release();
+
+    Frame inv = ask(ch, FrameType.INVENTORY, 5, Unpooled.EMPTY_BUFFER);
+    assertThat(inv.payload().readByte()).isZero();
+    assertThat(FragmentKey.decodeList(inv.payload())).hasSize(5).contains(k0);
+    inv.release();
+
+    ByteBuf del = Unpooled.buffer();
+    FragmentKey.encodeList(List.of(k0, absent), del);
+    Frame deleted = ask(ch, FrameType.DELETE, 6, del);
+    assertThat(deleted.payload().getInt(0)).isEqualTo(1);
+    deleted.release();
+    ByteBuf again = Unpooled.buffer();
+    k0.encode(again);
+    Frame gone = ask(ch, FrameType.GET, 7, again);
+    assertThat(gone.type()).isEqualTo(FrameType.NOT_FOUND);
+    gone.release();
+
+    Frame probe = ask(ch, FrameType.PROBE, 8, Unpooled.buffer().writeInt(100_000).writeZero(10));
+    assertThat(probe.type()).isEqualTo(FrameType.PROBE_RESULT);
+    assertThat(probe.payload().readableBytes()).isEqualTo(100_000);
+    probe.release();
+    assertThat(ch.finishAndReleaseAll()).isFalse();
+  }
+
+  @Test
+  void put_isRefusedWithTheAdmissionReasonAndStoresNothing() throws Exception {
+    EmbeddedChannel ch = authenticated();
+    for (Refusal r : new Refusal[] {Refusal.BUSY, Refusal.FULL, Refusal.PAUSED, Refusal.QUOTA}) {
+      refusal.set(r);
+      ByteBuf batch = Unpooled.buffer();
+      FragmentBatch.encode(FragmentStoreTest.fragmentsOf(6, 1000), batch);
+      Frame no = ask(ch, FrameType.PUT, 2, batch);
+      assertThat(no.type()).isEqualTo(FrameType.REFUSED);
+      assertThat(Refusal.describe(no.payload())).startsWith(r.name());
+      no.release();
+    }
+    assertThat(store.fragmentCount()).isZero();
+    // gets are still served while refusing puts
+    ByteBuf key = Unpooled.buffer();
+    FragmentStoreTest.keyOf(FragmentStoreTest.fragmentsOf(6, 1000).get(0)).encode(key);
+    Frame nf = ask(ch, FrameType.GET, 3, key);
+    assertThat(nf.type()).isEqualTo(FrameType.NOT_FOUND);
+    nf.release();
+    ch.finishAndReleaseAll();
+  }
+
+  @Test
+  void put_ofACorruptFragmentIsRefusedAsCorrupt() throws Exception {
+    EmbeddedChannel ch = authenticated();
+    List<byte[]> fragments = FragmentStoreTest.fragmentsOf(7, 5000);
+    fragments.get(1)[fragments.get(1).length - 1] ^= 1;
+    ByteBuf batch = Unpooled.buffer();
+    FragmentBatch.encode(fragments, batch);
+    Frame no = ask(ch, FrameType.PUT, 2, batch);
+    assertThat(no.type()).isEqualTo(FrameType.REFUSED);
+    assertThat(Refusal.describe(no.payload())).startsWith("CORRUPT").contains("CRC32C");
+    no.release();
+    assertThat(store.fragmentCount()).isZero();
+    ch.finishAndReleaseAll();
+  }
+
+  @Test
+  void malformedRequestPayload_closesTheConnection() {
+    EmbeddedChannel ch = authenticated();
+    ch.writeInbound(new Frame(FrameType.PUT, 2, Unpooled.buffer().writeShort(3).writeInt(10)));
+    Frame err = ch.readOutbound();
+    assertThat(err.type()).isEqualTo(FrameType.ERROR);
+    assertThat(err.payload().toString(StandardCharsets.UTF_8)).contains("bad PUT request");
+    err.release();
+    assertThat(ch.isOpen()).isFalse();
+    ch.finishAndReleaseAll();
+  }
+
+  @Test
   void wrongProof_closesWithAnError() {
-    EmbeddedChannel ch = new EmbeddedChannel(new DataHandler(token));
+    EmbeddedChannel ch = channel();
     byte[] nonce = challenge(ch);
     ch.writeInbound(Frame.of(FrameType.AUTH, 1, GridToken.of(GridToken.generate()).hmac(nonce)));
-    Frame err = next(ch);
+    Frame err = ch.readOutbound();
     assertThat(err.type()).isEqualTo(FrameType.ERROR);
     assertThat(err.payload().toString(StandardCharsets.UTF_8)).contains("authentication failed");
     err.release();
@@ -60,13 +210,12 @@ class DataHandlerTest {
 
   @Test
   void proofForAnotherChallenge_isRefused() {
-    EmbeddedChannel first = new EmbeddedChannel(new DataHandler(token));
+    EmbeddedChannel first = channel();
     byte[] firstNonce = challenge(first);
-    EmbeddedChannel second = new EmbeddedChannel(new DataHandler(token));
+    EmbeddedChannel second = channel();
     challenge(second);
-    // replaying a proof made for another connection's challenge
     second.writeInbound(Frame.of(FrameType.AUTH, 1, token.hmac(firstNonce)));
-    Frame err = next(second);
+    Frame err = second.readOutbound();
     assertThat(err.type()).isEqualTo(FrameType.ERROR);
     err.release();
     assertThat(second.isOpen()).isFalse();
@@ -76,10 +225,10 @@ class DataHandlerTest {
 
   @Test
   void requestBeforeAuth_closesWithAnError() {
-    EmbeddedChannel ch = new EmbeddedChannel(new DataHandler(token));
+    EmbeddedChannel ch = channel();
     challenge(ch);
-    ch.writeInbound(Frame.of(FrameType.PING, 1, new byte[0]));
-    Frame err = next(ch);
+    ch.writeInbound(Frame.of(FrameType.GET, 1, new byte[33]));
+    Frame err = ch.readOutbound();
     assertThat(err.type()).isEqualTo(FrameType.ERROR);
     assertThat(err.payload().toString(StandardCharsets.UTF_8)).contains("authenticate first");
     err.release();

@@ -1,0 +1,28 @@
+package org.cairn.peer.server;
+
+import org.cairn.core.protocol.Refusal;
+
+/** Whether the peer takes new fragments now (state, pause, quota, disk), and who is writing. */
+public interface Admission {
+  /** Null if {@code bytes} more may be stored now, else why not. */
+  Refusal admit(long bytes);
+
+  /** A connection started writing (counts towards MAX_CLIENTS / FULL). */
+  void writerStarted();
+
+  void writerFinished();
+
+  /** Lets everything in (tests). */
+  Admission OPEN = new Admission() {
+    @Override
+    public Refusal admit(long bytes) {
+      return null;
+    }
+
+    @Override
+    public void writerStarted() {}
+
+    @Override
+    public void writerFinished() {}
+  };
+}

@@ -1,0 +1,229 @@
+package org.cairn.peer.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.protocol.FragmentKey;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/*
+ * Fragments on the donor's disk, in RocksDB with blob files: values (the serialised fragment, header
+ * + payload) of 4 KiB or more go to blob files, so compaction moves keys, not fragment bytes. Key =
+ * FragmentKey (chunk id + index). A second column family keeps each fragment's size so the store
+ * knows its usage on open without reading any blob.
+ *
+ * Every fragment is verified (Fragment.parse: header and payload CRC32C) before it is written and
+ * after it is read; a fragment that fails on read is deleted and reported as missing, so it is never
+ * served. Writes go in one WriteBatch with sync, so a PUT is durable before it is acknowledged.
+ * One instance owns every native handle; close() is idempotent and closes handles, DB, options.
+ */
+public final class FragmentStore implements Closeable {
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions blobOptions;
+  private final ColumnFamilyOptions plainOptions;
+  private final WriteOptions syncWrites;
+  private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+  private final RocksDB db;
+  private final ColumnFamilyHandle fragments;
+  private final ColumnFamilyHandle sizes;
+  private final AtomicLong usedBytes = new AtomicLong();
+  private final AtomicLong count = new AtomicLong();
+  private boolean closed;
+
+  private FragmentStore(Path dir) throws IOException {
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+    blobOptions = new ColumnFamilyOptions()
+        .setEnableBlobFiles(true)
+        .setMinBlobSize(4096)
+        .setBlobFileSize(256L << 20)
+        .setBlobCompressionType(CompressionType.NO_COMPRESSION) // payloads are compressed already
+        .setEnableBlobGarbageCollection(true);
+    plainOptions = new ColumnFamilyOptions();
+    syncWrites = new WriteOptions().setSync(true);
+    List<ColumnFamilyDescriptor> descriptors = List.of(
+        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
+        new ColumnFamilyDescriptor("fragments".getBytes(StandardCharsets.UTF_8), blobOptions),
+        new ColumnFamilyDescriptor("sizes".getBytes(StandardCharsets.UTF_8), plainOptions));
+    try {
+      Files.createDirectories(dir);
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+    } catch (RocksDBException e) {
+      closeOptions();
+      throw new IOException("opening the fragment store in " + dir + " failed: " + e.getMessage(), e);
+    }
+    fragments = handles.get(1);
+    sizes = handles.get(2);
+    try (RocksIterator it = db.newIterator(sizes)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        usedBytes.addAndGet(ByteBuffer.wrap(it.value()).getInt() & 0xFFFFFFFFL);
+        count.incrementAndGet();
+      }
+    }
+  }
+
+  public static FragmentStore open(Path dir) throws IOException {
+    return new FragmentStore(dir);
+  }
+
+  /** Bytes of stored fragments (headers included). */
+  public long usedBytes() {
+    return usedBytes.get();
+  }
+
+  public long fragmentCount() {
+    return count.get();
+  }
+
+  /**
+   * Verifies every fragment, then stores all of them durably in one batch (nothing is stored if any
+   * fails verification). Returns the bytes newly added (fragments already held are not counted twice).
+   */
+  public synchronized long putAll(List<byte[]> serialized) throws IOException {
+    List<FragmentKey> keys = new ArrayList<>(serialized.size());
+    for (byte[] bytes : serialized) {
+      Fragment f = Fragment.parse(bytes); // throws CorruptDataException naming what is wrong
+      keys.add(new FragmentKey(f.chunkId(), f.index()));
+    }
+    long added = 0;
+    long addedCount = 0;
+    try (WriteBatch batch = new WriteBatch()) {
+      for (int i = 0; i < serialized.size(); i++) {
+        byte[] key = keys.get(i).toBytes();
+        byte[] oldSize = db.get(sizes, key);
+        byte[] value = serialized.get(i);
+        batch.put(fragments, key, value);
+        batch.put(sizes, key, ByteBuffer.allocate(4).putInt(value.length).array());
+        if (oldSize == null) {
+          added += value.length;
+          addedCount++;
+        } else {
+          added += value.length - (ByteBuffer.wrap(oldSize).getInt() & 0xFFFFFFFFL);
+        }
+      }
+      db.write(syncWrites, batch);
+    } catch (RocksDBException e) {
+      throw new IOException("storing " + serialized.size() + " fragments failed: " + e.getMessage(), e);
+    }
+    usedBytes.addAndGet(added);
+    count.addAndGet(addedCount);
+    return added;
+  }
+
+  /**
+   * The verified bytes of a fragment, or null if it is not here. A fragment that fails verification
+   * is deleted and reported through {@link CorruptDataException}.
+   */
+  public byte[] get(FragmentKey key) throws IOException {
+    byte[] value;
+    try {
+      value = db.get(fragments, key.toBytes());
+    } catch (RocksDBException e) {
+      throw new IOException("reading fragment " + key + " failed: " + e.getMessage(), e);
+    }
+    if (value == null) {
+      return null;
+    }
+    try {
+      Fragment f = Fragment.parse(value);
+      if (!f.chunkId().equals(key.chunkId()) || f.index() != key.index()) {
+        throw new CorruptDataException("stored under " + key + " but is fragment " + f.index() + " of " + f.chunkId().shortHex());
+      }
+    } catch (CorruptDataException e) {
+      delete(List.of(key));
+      throw new CorruptDataException("fragment " + key + " was corrupt on disk and has been dropped: " + e.getMessage(), e);
+    }
+    return value;
+  }
+
+  public boolean contains(FragmentKey key) throws IOException {
+    try {
+      return db.get(sizes, key.toBytes()) != null;
+    } catch (RocksDBException e) {
+      throw new IOException("looking up " + key + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes the keys held; returns how many were. */
+  public synchronized int delete(List<FragmentKey> keys) throws IOException {
+    int deleted = 0;
+    long freed = 0;
+    try (WriteBatch batch = new WriteBatch()) {
+      for (FragmentKey k : keys) {
+        byte[] key = k.toBytes();
+        byte[] size = db.get(sizes, key);
+        if (size != null) {
+          batch.delete(fragments, key);
+          batch.delete(sizes, key);
+          freed += ByteBuffer.wrap(size).getInt() & 0xFFFFFFFFL;
+          deleted++;
+        }
+      }
+      db.write(syncWrites, batch);
+    } catch (RocksDBException e) {
+      throw new IOException("deleting " + keys.size() + " fragments failed: " + e.getMessage(), e);
+    }
+    usedBytes.addAndGet(-freed);
+    count.addAndGet(-deleted);
+    return deleted;
+  }
+
+  /** Up to {@code limit} held keys after {@code after} (null: from the start), in key order. */
+  public List<FragmentKey> inventory(FragmentKey after, int limit) {
+    List<FragmentKey> out = new ArrayList<>();
+    try (RocksIterator it = db.newIterator(sizes)) {
+      if (after == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(after.toBytes());
+        if (it.isValid() && java.util.Arrays.equals(it.key(), after.toBytes())) {
+          it.next();
+        }
+      }
+      for (; it.isValid() && out.size() < limit; it.next()) {
+        out.add(FragmentKey.fromBytes(it.key()));
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (ColumnFamilyHandle h : handles) {
+      h.close();
+    }
+    db.close();
+    closeOptions();
+  }
+
+  private void closeOptions() {
+    syncWrites.close();
+    plainOptions.close();
+    blobOptions.close();
+    dbOptions.close();
+  }
+}
