@@ -20,7 +20,9 @@ public record PeerConfig(
     double tau2,
     int maxClients,
     boolean paused,
-    String id) {
+    String id,
+    long bandwidthCap,
+    long ioCapacity) {
 
   public PeerConfig {
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
@@ -41,6 +43,12 @@ public record PeerConfig(
     }
     if (maxClients < 1) {
       throw new IllegalArgumentException("max clients must be at least 1, was " + maxClients);
+    }
+    if (bandwidthCap < 0) {
+      throw new IllegalArgumentException("bandwidth cap must be >= 0 (0: none), was " + bandwidthCap);
+    }
+    if (ioCapacity <= 0) {
+      throw new IllegalArgumentException("I/O capacity must be positive, was " + ioCapacity);
     }
     if (id != null && !id.matches("[A-Za-z0-9._-]{1,64}")) {
       throw new IllegalArgumentException("id must be 1-64 letters, digits, '.', '_' or '-', was '" + id + "'");

@@ -20,6 +20,7 @@ import org.cairn.core.availability.HostState;
 import org.cairn.peer.heartbeat.TrackerClient;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.load.LoadStateMachine;
+import org.cairn.peer.load.OwnIoLoad;
 import org.cairn.peer.server.Admission;
 import org.cairn.peer.store.FragmentStore;
 import org.cairn.core.protocol.Refusal;
@@ -43,6 +44,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private volatile String address;
   private final TrackerClient tracker;
   private final DiskLoad disk;
+  private final OwnIoLoad ownIo;
   private final LoadStateMachine load;
   private final ScheduledExecutorService scheduler;
   private final AtomicBoolean registered = new AtomicBoolean();
@@ -59,10 +61,12 @@ public final class PeerDaemon implements Closeable, Admission {
     this.id = config.id() != null ? config.id() : loadOrCreateId(config.dataDir());
     this.tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
     this.disk = DiskLoad.forDataDir(config.dataDir());
+    this.ownIo = new OwnIoLoad(store::ioBytes, config.ioCapacity());
     this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
     this.paused = new AtomicBoolean(config.paused());
     if (!disk.available()) {
-      LOG.info("load monitor: the data directory is not on a block device in /proc/diskstats; I/O load reads as 0");
+      LOG.info("load monitor: the data directory is not on a block device in /proc/diskstats; using the peer's own I/O "
+          + "rate against a capacity of {} bytes/s (raised to the highest rate seen)", config.ioCapacity());
     } else {
       LOG.info("load monitor: watching device {} for {}", disk.device(), config.dataDir());
     }
@@ -160,7 +164,8 @@ public final class PeerDaemon implements Closeable, Admission {
 
   private void tick() {
     try {
-      load.observe(disk.sample(clock.millis()));
+      long now = clock.millis();
+      load.observe(disk.available() ? disk.sample(now) : ownIo.sample(now));
       HostState state = state();
       if (!registered.get()) {
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),

@@ -74,6 +74,14 @@ public final class PeerMain implements Callable<Integer> {
   @Option(names = "--id", paramLabel = "ID", description = "Peer id (default: generated once and kept in DIR/peer-id).")
   String id;
 
+  @Option(names = "--bandwidth-cap", paramLabel = "BYTES_PER_SEC",
+      description = "Cap on data traffic in each direction, e.g. 10MiB (default: 0, none).")
+  String bandwidthCap;
+
+  @Option(names = "--io-capacity", paramLabel = "BYTES_PER_SEC",
+      description = "Disk throughput assumed where /proc/diskstats cannot be read (default: 100MiB).")
+  String ioCapacity;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new PeerMain())
         .setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -91,7 +99,7 @@ public final class PeerMain implements Callable<Integer> {
     DataServer server;
     try {
       daemon = new PeerDaemon(config, Clock.systemUTC(), store);
-      server = new DataServer(config.listen(), config.token(), store, daemon);
+      server = new DataServer(config.listen(), config.token(), store, daemon, config.bandwidthCap());
     } catch (IOException | InterruptedException | RuntimeException e) {
       store.close();
       throw e;
@@ -143,14 +151,31 @@ public final class PeerMain implements Callable<Integer> {
           ByteSize.parse(pick(minFree, file, "min-free", "1GiB")),
           GridToken.readFile(Path.of(tokenPath)),
           Durations.parse(pick(heartbeatInterval, file, "heartbeat-interval", "5s")),
-          Double.parseDouble(pick(tau1 == null ? null : tau1.toString(), file, "tau1", "0.5")),
-          Double.parseDouble(pick(tau2 == null ? null : tau2.toString(), file, "tau2", "0.8")),
-          Integer.parseInt(pick(maxClients == null ? null : maxClients.toString(), file, "max-clients", "8")),
-          Boolean.parseBoolean(pick(paused == null ? null : paused.toString(), file, "paused", "false")),
-          pick(id, file, "id", null));
+          number("tau1", pick(tau1 == null ? null : tau1.toString(), file, "tau1", "0.5")),
+          number("tau2", pick(tau2 == null ? null : tau2.toString(), file, "tau2", "0.8")),
+          (int) number("max-clients", pick(maxClients == null ? null : maxClients.toString(), file, "max-clients", "8")),
+          bool("paused", pick(paused == null ? null : paused.toString(), file, "paused", "false")),
+          pick(id, file, "id", null),
+          ByteSize.parse(pick(bandwidthCap, file, "bandwidth-cap", "0")),
+          ByteSize.parse(pick(ioCapacity, file, "io-capacity", "100MiB")));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
+  }
+
+  private static double number(String key, String text) {
+    try {
+      return Double.parseDouble(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key + " must be a number, was '" + text + "'", e);
+    }
+  }
+
+  private static boolean bool(String key, String text) {
+    if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+      throw new IllegalArgumentException(key + " must be true or false, was '" + text + "'");
+    }
+    return Boolean.parseBoolean(text);
   }
 
   private static String pick(String flag, Map<String, String> file, String key, String fallback) {
@@ -161,7 +186,7 @@ public final class PeerMain implements Callable<Integer> {
   }
 
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
-      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id");
+      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity");
 
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
     JsonNode root;

@@ -41,7 +41,7 @@ public final class Tracker implements Closeable {
       membership = new Membership(store, clock, config.peerTimeout());
       history = new History(store, clock, config.historySlot(), config.historyRetention());
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()));
-      PlacementService placement = new PlacementService(membership, history, clock, Crls.defaults(), config.historyWindow(),
+      PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
           Duration.ofSeconds(10));
       TrackerApi api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
           config.heartbeatInterval(), Crls.defaults());

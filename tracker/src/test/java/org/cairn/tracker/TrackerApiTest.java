@@ -39,6 +39,7 @@ class TrackerApiTest {
   private Membership membership;
   private History history;
   private TrackerApi api;
+  private PlacementService placement;
 
   @BeforeEach
   void open() throws IOException {
@@ -49,7 +50,7 @@ class TrackerApiTest {
     store = TrackerStore.open(d);
     membership = new Membership(store, clock, Duration.ofSeconds(3));
     history = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
-    PlacementService placement = new PlacementService(membership, history, clock, Crls.defaults(), Duration.ofDays(7), Duration.ofSeconds(10));
+    placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7), Duration.ofSeconds(10));
     api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement, new Metrics(() -> TrackerApi.countByState(membership.peers())),
         clock, Duration.ofSeconds(1), Crls.defaults());
   }
@@ -127,6 +128,18 @@ class TrackerApiTest {
     assertThat(call(200, "GET", "/api/v1/peers/c", null).get("state").asText()).isEqualTo("DOWN");
     clock.advance(Duration.ofSeconds(4));
     assertThat(call(200, "GET", "/api/v1/peers/a", null).get("state").asText()).as("no heartbeat since restart").isEqualTo("DOWN");
+  }
+
+  @Test
+  void bandwidthReports_surviveARestart() throws IOException {
+    register("bw1", "RUNNING");
+    call(200, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"bw1\",\"bytesPerSecond\":12345678}");
+    assertThat(call(400, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"bw1\",\"bytesPerSecond\":-1}")
+        .get("error").asText()).contains("must be positive");
+    store.close();
+    openAt(dir);
+    assertThat(placement.bandwidth("job", "bw1")).isEqualTo(12345678.0);
+    assertThat(placement.bandwidth("job", "other")).isZero();
   }
 
   @Test

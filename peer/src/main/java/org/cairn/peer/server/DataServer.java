@@ -4,13 +4,18 @@ import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.ReadTimeoutHandler;
+import io.netty.handler.traffic.GlobalTrafficShapingHandler;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.Future;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +37,18 @@ public final class DataServer implements Closeable {
   /** Store calls block on fsync: they run here, not on the event loops. */
   private final EventExecutorGroup handlers = new DefaultEventExecutorGroup(8);
   private final Channel channel;
+  /** Every open connection, so close() can end them before stopping the executors they use. */
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
-  public DataServer(HostPort listen, GridToken token, FragmentStore store, Admission admission) throws InterruptedException {
+  private final GlobalTrafficShapingHandler shaper;
+
+  /**
+   * @param bandwidthCap bytes per second in each direction for all data connections together
+   *     (donor policy); 0 for no cap
+   */
+  public DataServer(HostPort listen, GridToken token, FragmentStore store, Admission admission, long bandwidthCap)
+      throws InterruptedException {
+    shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
         .channel(NioServerSocketChannel.class)
@@ -41,6 +56,10 @@ public final class DataServer implements Closeable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            connections.add(ch);
+            if (shaper != null) {
+              ch.pipeline().addLast(shaper);
+            }
             ch.pipeline()
                 .addLast(new ReadTimeoutHandler(120, TimeUnit.SECONDS))
                 .addLast(new FrameDecoder())
@@ -65,12 +84,24 @@ public final class DataServer implements Closeable {
     close(true);
   }
 
+  /**
+   * Stops accepting and closes every connection, then shuts all executor groups down together with a
+   * short quiet period: a closing connection's last events hop between its event loop and its handler
+   * executor, so neither may terminate while the other still has them queued.
+   */
   private void close(boolean bound) {
     if (bound) {
       channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     }
-    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    if (shaper != null) {
+      shaper.release();
+    }
+    Future<?> h = handlers.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+    Future<?> w = workers.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+    Future<?> b = boss.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+    h.awaitUninterruptibly(5, TimeUnit.SECONDS);
+    w.awaitUninterruptibly(5, TimeUnit.SECONDS);
+    b.awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 }

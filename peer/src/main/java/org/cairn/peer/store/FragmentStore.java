@@ -49,6 +49,8 @@ public final class FragmentStore implements Closeable {
   private final ColumnFamilyHandle sizes;
   private final AtomicLong usedBytes = new AtomicLong();
   private final AtomicLong count = new AtomicLong();
+  /** Bytes written and read since open (the load monitor's fallback measure). */
+  private final AtomicLong ioBytes = new AtomicLong();
   private boolean closed;
 
   private FragmentStore(Path dir) throws IOException {
@@ -95,6 +97,11 @@ public final class FragmentStore implements Closeable {
     return count.get();
   }
 
+  /** Fragment bytes written and read since the store was opened. */
+  public long ioBytes() {
+    return ioBytes.get();
+  }
+
   /**
    * Verifies every fragment, then stores all of them durably in one batch (nothing is stored if any
    * fails verification). Returns the bytes newly added (fragments already held are not counted twice).
@@ -125,6 +132,9 @@ public final class FragmentStore implements Closeable {
     } catch (RocksDBException e) {
       throw new IOException("storing " + serialized.size() + " fragments failed: " + e.getMessage(), e);
     }
+    for (byte[] v : serialized) {
+      ioBytes.addAndGet(v.length);
+    }
     usedBytes.addAndGet(added);
     count.addAndGet(addedCount);
     return added;
@@ -144,6 +154,7 @@ public final class FragmentStore implements Closeable {
     if (value == null) {
       return null;
     }
+    ioBytes.addAndGet(value.length);
     try {
       Fragment f = Fragment.parse(value);
       if (!f.chunkId().equals(key.chunkId()) || f.index() != key.index()) {

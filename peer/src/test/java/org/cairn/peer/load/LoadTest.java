@@ -71,4 +71,18 @@ class LoadTest {
     Files.writeString(stats, String.format("   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0%n %4d %7d dev 10 0 20 30 40 0 50 60 0 %d 90%n",
         major, minor, ioTicks));
   }
+
+  @Test
+  void ownIoLoad_isRateOverCapacityAndLearnsTheCapacity() {
+    long[] bytes = {0};
+    OwnIoLoad load = new OwnIoLoad(() -> bytes[0], 100e6);
+    assertThat(load.sample(0)).isZero();
+    bytes[0] += 50_000_000; // 50 MB in one second against 100 MB/s
+    assertThat(load.sample(1000)).isCloseTo(0.5, within(1e-12));
+    bytes[0] += 200_000_000; // the disk did 200 MB/s: that is its capacity now
+    assertThat(load.sample(2000)).isEqualTo(1.0);
+    assertThat(load.capacity()).isEqualTo(200e6);
+    bytes[0] += 100_000_000;
+    assertThat(load.sample(3000)).isCloseTo(0.5, within(1e-12));
+  }
 }

@@ -10,6 +10,9 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.nio.NioEventLoopGroup;
@@ -53,6 +56,8 @@ public final class HttpApiServer implements Closeable {
   private final EventLoopGroup workers = new NioEventLoopGroup(2);
   private final io.netty.util.concurrent.EventExecutorGroup handlers = new io.netty.util.concurrent.DefaultEventExecutorGroup(4);
   private final Channel channel;
+  /** Every open connection, so close() can end them before stopping the executors they use. */
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
   public HttpApiServer(HostPort listen, TrackerApi api) throws InterruptedException {
     ApiHandler handler = new ApiHandler(api);
@@ -64,6 +69,7 @@ public final class HttpApiServer implements Closeable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            connections.add(ch);
             ch.pipeline()
                 .addLast(new ReadTimeoutHandler(60, TimeUnit.SECONDS))
                 .addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024))
@@ -84,16 +90,21 @@ public final class HttpApiServer implements Closeable {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }
 
+  /** Stops accepting, closes every connection, then shuts the executor groups down together (see DataServer). */
   @Override
   public void close() {
     channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+    connections.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
     shutdownGroups();
   }
 
   private void shutdownGroups() {
-    boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    workers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
-    handlers.shutdownGracefully(0, 2, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    io.netty.util.concurrent.Future<?> h = handlers.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+    io.netty.util.concurrent.Future<?> w = workers.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+    io.netty.util.concurrent.Future<?> b = boss.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
+    h.awaitUninterruptibly(5, TimeUnit.SECONDS);
+    w.awaitUninterruptibly(5, TimeUnit.SECONDS);
+    b.awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
   @ChannelHandler.Sharable

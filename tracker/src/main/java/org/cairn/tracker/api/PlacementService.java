@@ -1,6 +1,8 @@
 package org.cairn.tracker.api;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +21,7 @@ import org.cairn.core.placement.PlacementPolicy;
 import org.cairn.core.placement.PlacementRequest;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.store.TrackerStore;
 
 /*
  * Placement at the tracker: candidates are the peers with their current state and free space, their
@@ -37,20 +40,43 @@ public final class PlacementService {
   private final Map<String, Map<String, double[]>> bandwidth = new ConcurrentHashMap<>();
   private final Map<String, CachedScores> scores = new ConcurrentHashMap<>();
 
-  public PlacementService(Membership membership, History history, Clock clock, Crls crls, Duration window, Duration refresh) {
+  private final TrackerStore store;
+
+  public PlacementService(TrackerStore store, Membership membership, History history, Clock clock, Crls crls, Duration window,
+      Duration refresh) throws IOException {
+    this.store = store;
     this.membership = membership;
     this.history = history;
     this.clock = clock;
     this.crls = crls;
     this.window = window;
     this.refresh = refresh;
+    store.scan(TrackerStore.Family.BANDWIDTH, new byte[0], (key, value) -> {
+      String[] ids = new String(key, StandardCharsets.UTF_8).split("\u0000", 2);
+      ByteBuffer b = ByteBuffer.wrap(value);
+      bandwidth.computeIfAbsent(ids[0], c -> new ConcurrentHashMap<>()).put(ids[1], new double[] {b.getDouble(), b.getLong()});
+      return true;
+    });
   }
 
-  public void reportBandwidth(String client, String peer, double bytesPerSecond) {
+  /** Records a client's measured available bandwidth to a peer (FALCON §3.2.2), persistently. */
+  public void reportBandwidth(String client, String peer, double bytesPerSecond) throws IOException {
     if (!(bytesPerSecond > 0)) {
       throw new IllegalArgumentException("bytesPerSecond must be positive, was " + bytesPerSecond);
     }
-    bandwidth.computeIfAbsent(client, c -> new ConcurrentHashMap<>()).put(peer, new double[] {bytesPerSecond, clock.millis()});
+    if (client.indexOf('\u0000') >= 0 || peer.indexOf('\u0000') >= 0) {
+      throw new IllegalArgumentException("client and peer ids cannot contain NUL");
+    }
+    long now = clock.millis();
+    store.put(TrackerStore.Family.BANDWIDTH, (client + "\u0000" + peer).getBytes(StandardCharsets.UTF_8),
+        ByteBuffer.allocate(16).putDouble(bytesPerSecond).putLong(now).array());
+    bandwidth.computeIfAbsent(client, c -> new ConcurrentHashMap<>()).put(peer, new double[] {bytesPerSecond, now});
+  }
+
+  /** The last reported bandwidth from client to peer in bytes/s, or 0 if none. */
+  public double bandwidth(String client, String peer) {
+    double[] bw = bandwidth.getOrDefault(client, Map.of()).get(peer);
+    return bw == null ? 0 : bw[0];
   }
 
   public Placement place(String client, PlacementPolicy policy, PlacementRequest request) throws IOException, NotEnoughHostsException {

@@ -1,0 +1,78 @@
+package org.cairn.peer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.cairn.core.security.GridToken;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class PeerConfigTest {
+  @TempDir
+  Path dir;
+
+  private PeerConfig parse(String... args) throws Exception {
+    PeerMain main = new PeerMain();
+    new CommandLine(main).parseArgs(args);
+    return main.config();
+  }
+
+  private Path token() throws Exception {
+    return Files.writeString(dir.resolve("token"), GridToken.generate() + "\n");
+  }
+
+  @Test
+  void yamlFile_givesSettingsAndFlagsWin() throws Exception {
+    Path yaml = Files.writeString(dir.resolve("peer.yaml"), String.join("\n",
+        "tracker: http://10.1.2.3:7600",
+        "data: " + dir.resolve("data"),
+        "quota: 3GiB",
+        "token-file: " + token(),
+        "heartbeat-interval: 2s",
+        "tau1: 0.4",
+        "max-clients: 4",
+        "paused: true",
+        "bandwidth-cap: 10MiB",
+        ""));
+    PeerConfig c = parse("--config", yaml.toString(), "--quota", "1GiB");
+    assertThat(c.tracker().toString()).isEqualTo("http://10.1.2.3:7600");
+    assertThat(c.quotaBytes()).isEqualTo(1L << 30);
+    assertThat(c.heartbeatInterval().toMillis()).isEqualTo(2000);
+    assertThat(c.tau1()).isEqualTo(0.4);
+    assertThat(c.tau2()).isEqualTo(0.8);
+    assertThat(c.maxClients()).isEqualTo(4);
+    assertThat(c.paused()).isTrue();
+    assertThat(c.bandwidthCap()).isEqualTo(10L << 20);
+    assertThat(c.listen().toString()).isEqualTo("127.0.0.1:0");
+  }
+
+  @Test
+  void everyBadValueIsNamed() throws Exception {
+    String t = token().toString();
+    String[] base = {"--tracker", "http://127.0.0.1:7600", "--data", dir.toString(), "--token-file", t};
+    assertThatThrownBy(() -> parse(concat(base, "--quota", "lots"))).hasMessageContaining("'lots'");
+    assertThatThrownBy(() -> parse(concat(base, "--quota", "0"))).hasMessageContaining("quota must be positive, was 0");
+    assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--tau1", "0.9"))).hasMessageContaining("tau1=0.9");
+    assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--listen", "nowhere"))).hasMessageContaining("'nowhere'");
+    assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--heartbeat-interval", "soon"))).hasMessageContaining("'soon'");
+    assertThatThrownBy(() -> parse("--tracker", "ftp://x", "--data", dir.toString(), "--token-file", t, "--quota", "1GiB"))
+        .hasMessageContaining("'ftp://x'");
+    assertThatThrownBy(() -> parse("--data", dir.toString())).hasMessageContaining("missing required settings: --tracker, --token-file, --quota");
+    Path yaml = Files.writeString(dir.resolve("bad.yaml"), "quota: 1GiB\ncolour: blue\n");
+    assertThatThrownBy(() -> parse(concat(base, "--config", yaml.toString()))).hasMessageContaining("unknown setting 'colour'");
+    Path yaml2 = Files.writeString(dir.resolve("bad2.yaml"), "quota: 1GiB\nmax-clients: many\n");
+    assertThatThrownBy(() -> parse(concat(base, "--config", yaml2.toString()))).hasMessageContaining("max-clients must be a number, was 'many'");
+    Path shortToken = Files.writeString(dir.resolve("short"), "abc\n");
+    assertThatThrownBy(() -> parse("--tracker", "http://127.0.0.1:7600", "--data", dir.toString(), "--token-file", shortToken.toString(),
+        "--quota", "1GiB")).hasMessageContaining("too short").hasMessageNotContaining("abc");
+  }
+
+  private static String[] concat(String[] a, String... b) {
+    String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+    System.arraycopy(b, 0, out, a.length, b.length);
+    return out;
+  }
+}
