@@ -36,16 +36,7 @@ public final class CauchyCode {
   private final int[][] paritySchedule;
 
   public CauchyCode(int dataShards, int parityShards) {
-    if (dataShards < 1) {
-      throw new IllegalArgumentException("data shards must be at least 1, was " + dataShards);
-    }
-    if (parityShards < 1) {
-      throw new IllegalArgumentException("parity shards must be at least 1, was " + parityShards);
-    }
-    if (dataShards + parityShards > 256) {
-      throw new IllegalArgumentException(
-          "data + parity shards must be at most 256 in GF(2^8), was " + (dataShards + parityShards));
-    }
+    StripedRedundancy.checkCode(dataShards, parityShards);
     this.dataShards = dataShards;
     this.parityShards = parityShards;
     Matrix c = goodCauchy(parityShards, dataShards);
