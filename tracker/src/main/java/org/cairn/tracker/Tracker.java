@@ -12,6 +12,7 @@ import org.cairn.tracker.api.HttpApiServer;
 import org.cairn.tracker.api.Metrics;
 import org.cairn.tracker.api.PlacementService;
 import org.cairn.tracker.api.TrackerApi;
+import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
 import org.cairn.tracker.store.TrackerStore;
@@ -44,7 +45,7 @@ public final class Tracker implements Closeable {
       PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
           Duration.ofSeconds(10));
       TrackerApi api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
-          config.heartbeatInterval(), Crls.defaults());
+          config.heartbeatInterval(), Crls.defaults(), new Catalog(store, clock));
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
         t.setDaemon(true);

@@ -52,7 +52,7 @@ class TrackerApiTest {
     history = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
     placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7), Duration.ofSeconds(10));
     api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement, new Metrics(() -> TrackerApi.countByState(membership.peers())),
-        clock, Duration.ofSeconds(1), Crls.defaults());
+        clock, Duration.ofSeconds(1), Crls.defaults(), new org.cairn.tracker.catalog.Catalog(store, clock));
   }
 
   @AfterEach
@@ -248,5 +248,63 @@ class TrackerApiTest {
     assertThat(text).contains("cairn_heartbeats_total 3").contains("cairn_peers{state=\"BUSY\"} 1")
         .contains("cairn_peers{state=\"RUNNING\"} 1").contains("cairn_http_request_seconds_count");
     assertThat(HostState.values()).hasSize(5);
+  }
+
+  private static String manifestJson(long step, String... chunkIds) {
+    StringBuilder chunks = new StringBuilder();
+    for (int i = 0; i < chunkIds.length; i++) {
+      chunks.append(i > 0 ? "," : "").append("{\"id\":\"").append(chunkIds[i]).append("\",\"length\":100}");
+    }
+    return "{\"schemaVersion\":1,\"app\":\"heat\",\"node\":\"n1\",\"step\":" + step + ",\"size\":" + (100 * chunkIds.length)
+        + ",\"chunkSize\":100,\"redundancy\":\"code:2+1\",\"compression\":\"auto\",\"createdAt\":5,\"chunks\":[" + chunks + "]}";
+  }
+
+  @Test
+  void catalog_commitsVersionsAtomicallyAndDedupsChunks() throws IOException {
+    register("h1", "RUNNING");
+    register("h22", "RUNNING");
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {1}).hex();
+    String b = org.cairn.core.hash.ChunkId.of(new byte[] {2}).hex();
+    String c = org.cairn.core.hash.ChunkId.of(new byte[] {3}).hex();
+    JsonNode held = call(200, "POST", "/api/v1/chunks/lookup", "{\"app\":\"heat\",\"ids\":[\"" + a + "\",\"" + b + "\"]}");
+    assertThat(held.get("held").toString()).isEqualTo("[false,false]");
+
+    // a chunk neither held nor sent: refused, and nothing is committed
+    assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a, b) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"h1\",\"h22\",null],\"storedBytes\":300}]}").get("error").asText()).contains("is neither held for app heat nor sent");
+    assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).isEmpty();
+
+    String sent = ",\"chunks\":[{\"id\":\"" + a + "\",\"holders\":[\"h1\",\"h22\",null],\"storedBytes\":300},"
+        + "{\"id\":\"" + b + "\",\"holders\":[\"h1\",\"h22\",\"h1\"],\"storedBytes\":200}]}";
+    assertThat(call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a, b) + sent).get("step").asLong()).isEqualTo(1);
+    held = call(200, "POST", "/api/v1/chunks/lookup", "{\"app\":\"heat\",\"ids\":[\"" + a + "\",\"" + c + "\"]}");
+    assertThat(held.get("held").toString()).isEqualTo("[true,false]");
+    // the next version reuses a and sends only c; step defaults to the next one
+    String second = "{\"manifest\":" + manifestJson(0, a, c) + ",\"chunks\":[{\"id\":\"" + c
+        + "\",\"holders\":[\"h22\",\"h1\",\"h22\"],\"storedBytes\":150}]}";
+    assertThat(call(200, "POST", "/api/v1/versions", second).get("step").asLong()).isEqualTo(2);
+    assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(2, a) + "}").get("error").asText())
+        .contains("already exists");
+
+    JsonNode versions = call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH);
+    assertThat(versions).hasSize(2);
+    assertThat(versions.get(0).get("storedBytes").asLong()).isEqualTo(500);
+    assertThat(versions.get(1).get("storedBytes").asLong()).isEqualTo(150);
+    assertThat(versions.get(1).get("size").asLong()).isEqualTo(200);
+    assertThat(versions.get(1).get("createdAt").asLong()).isEqualTo(5);
+
+    JsonNode latest = call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH);
+    assertThat(latest.get("manifest").get("step").asLong()).isEqualTo(2);
+    assertThat(latest.get("holders").get(c).get(0).get("id").asText()).isEqualTo("h22");
+    assertThat(latest.get("holders").get(c).get(0).get("address").asText()).startsWith("127.0.0.1:");
+    assertThat(latest.get("holders").get(a).get(2).isNull()).isTrue();
+    call(404, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n9"), null, AUTH);
+    assertThat(call(200, "GET", "/api/v1/apps", null).get(0).get("nodes").get("n1").asInt()).isEqualTo(2);
+
+    // deleting v1 keeps a (v2 still refers to it) and drops b
+    call(200, "DELETE", "/api/v1/versions", Map.of("app", "heat", "node", "n1", "step", "1"), null, AUTH);
+    held = call(200, "POST", "/api/v1/chunks/lookup", "{\"app\":\"heat\",\"ids\":[\"" + a + "\",\"" + b + "\"]}");
+    assertThat(held.get("held").toString()).isEqualTo("[true,false]");
+    call(400, "GET", "/api/v1/versions", Map.of("app", "bad app"), null, AUTH);
   }
 }

@@ -22,11 +22,13 @@ import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.availability.StateSeries;
 import org.cairn.core.config.Durations;
+import org.cairn.core.hash.ChunkId;
 import org.cairn.core.placement.NotEnoughHostsException;
 import org.cairn.core.placement.Placement;
 import org.cairn.core.placement.PlacementPolicy;
 import org.cairn.core.placement.PlacementRequest;
 import org.cairn.core.security.GridToken;
+import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
 import org.slf4j.Logger;
@@ -49,10 +51,12 @@ public final class TrackerApi {
   private final Clock clock;
   private final Duration heartbeatInterval;
   private final Crls crls;
+  private final Catalog catalog;
   private final long startedAt;
 
   public TrackerApi(GridToken token, Membership membership, History history, PlacementService placement, Metrics metrics,
-      Clock clock, Duration heartbeatInterval, Crls crls) {
+      Clock clock, Duration heartbeatInterval, Crls crls, Catalog catalog) {
+    this.catalog = catalog;
     this.token = token;
     this.membership = membership;
     this.history = history;
@@ -142,6 +146,20 @@ public final class TrackerApi {
       case "placement":
         requireMethod(method, "POST");
         return placement(body);
+      case "chunks":
+        if (!"lookup".equals(id)) {
+          throw new ApiException(404, "no such endpoint; use POST /api/v1/chunks/lookup");
+        }
+        requireMethod(method, "POST");
+        return lookup(body);
+      case "versions":
+        return versions(method, query, body);
+      case "manifest":
+        requireMethod(method, "GET");
+        return manifest(query);
+      case "apps":
+        requireMethod(method, "GET");
+        return json(200, catalog.apps());
       default:
         throw new ApiException(404, "no such endpoint: /api/v1/" + resource);
     }
@@ -300,6 +318,102 @@ public final class TrackerApi {
     out.put("alternates", p.alternates().stream().map(h -> Map.of("id", h, "address", addresses.get(h))).toList());
     out.put("objective", Double.isNaN(p.objective()) ? null : p.objective());
     return json(200, out);
+  }
+
+  private Response lookup(byte[] body) throws IOException, ApiException {
+    JsonNode n = JSON.readTree(body);
+    String app = text(n, "app");
+    List<ChunkId> ids = new java.util.ArrayList<>();
+    for (JsonNode id : n.path("ids")) {
+      ids.add(ChunkId.parse(id.asText()));
+    }
+    if (ids.size() > 100_000) {
+      throw new ApiException(400, "look up at most 100,000 ids per call, got " + ids.size());
+    }
+    return json(200, Map.of("held", catalog.lookup(app, ids)));
+  }
+
+  private Response versions(String method, Map<String, String> query, byte[] body) throws IOException, ApiException {
+    switch (method) {
+      case "GET":
+        return json(200, catalog.versions(required(query, "app"), required(query, "node")));
+      case "POST": {
+        JsonNode n = JSON.readTree(body);
+        JsonNode manifest = n.get("manifest");
+        if (manifest == null || !manifest.isObject()) {
+          throw new ApiException(400, "field 'manifest' (an object) is required");
+        }
+        List<Catalog.NewChunk> chunks = new java.util.ArrayList<>();
+        for (JsonNode c : n.path("chunks")) {
+          List<String> holders = new java.util.ArrayList<>();
+          for (JsonNode h : c.path("holders")) {
+            holders.add(h.isNull() ? null : h.asText());
+          }
+          chunks.add(new Catalog.NewChunk(ChunkId.parse(c.path("id").asText()), holders, c.path("storedBytes").asLong()));
+        }
+        long step = catalog.commit(manifest, chunks);
+        return json(200, Map.of("app", manifest.path("app").asText(), "node", manifest.path("node").asText(), "step", step));
+      }
+      case "DELETE": {
+        long step = parseStep(required(query, "step"));
+        if (!catalog.delete(required(query, "app"), required(query, "node"), step)) {
+          throw new ApiException(404, "no such version");
+        }
+        return json(200, Map.of("deleted", true));
+      }
+      default:
+        throw new ApiException(405, "use GET, POST or DELETE on /api/v1/versions");
+    }
+  }
+
+  /** The manifest plus, per chunk, its holders with their current address and state. */
+  private Response manifest(Map<String, String> query) throws IOException, ApiException {
+    String step = query.getOrDefault("step", "latest");
+    Map<String, Object> m = catalog.manifest(required(query, "app"), required(query, "node"),
+        step.equals("latest") ? 0 : parseStep(step));
+    if (m == null) {
+      throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")
+          + (step.equals("latest") ? "" : "." + step));
+    }
+    Map<String, PeerView> peers = new java.util.HashMap<>();
+    for (PeerView v : membership.peers()) {
+      peers.put(v.id(), v);
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, List<String>> holders = (Map<String, List<String>>) m.get("holders");
+    Map<String, Object> located = new LinkedHashMap<>();
+    for (Map.Entry<String, List<String>> e : holders.entrySet()) {
+      List<Object> list = new java.util.ArrayList<>();
+      for (String h : e.getValue()) {
+        PeerView v = h == null ? null : peers.get(h);
+        list.add(v == null ? null : Map.of("id", v.id(), "address", v.address(), "state", v.state()));
+      }
+      located.put(e.getKey(), list);
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("manifest", m.get("manifest"));
+    out.put("holders", located);
+    return json(200, out);
+  }
+
+  private static long parseStep(String s) {
+    try {
+      long v = Long.parseLong(s);
+      if (v > 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // below
+    }
+    throw new IllegalArgumentException("step must be a positive number or 'latest', was '" + s + "'");
+  }
+
+  private static String required(Map<String, String> query, String name) throws ApiException {
+    String v = query.get(name);
+    if (v == null || v.isBlank()) {
+      throw new ApiException(400, "query parameter '" + name + "' is required");
+    }
+    return v;
   }
 
   private long[] window(Map<String, String> query, String defaultWindow) {

@@ -1,0 +1,253 @@
+package org.cairn.tracker.catalog;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.manifest.ChunkRef;
+import org.cairn.core.manifest.Manifest;
+import org.cairn.tracker.store.TrackerStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Versions and chunks (stdchk §IV.A): a version is app/node/step with its manifest; a chunk is
+ * indexed per app (dedup is within an app) with the holders of its fragments and a reference count.
+ * A commit is atomic (one WriteBatch): the version appears with every reference counted, or nothing
+ * does — an interrupted store leaves only unreferenced fragments on peers, which GC removes.
+ *
+ * Keys: VERSIONS  app 0x00 node 0x00 step (8 bytes, big-endian)  -> VersionRecord JSON
+ *       CHUNKS    app 0x00 chunk id (32 bytes)                    -> ChunkRecord JSON
+ * Names may not contain 0x00; the tracker serialises catalog changes (synchronized).
+ */
+public final class Catalog {
+  private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final TrackerStore store;
+  private final Clock clock;
+
+  public Catalog(TrackerStore store, Clock clock) {
+    this.store = store;
+    this.clock = clock;
+  }
+
+  /** Which of the ids this app already holds (so the client sends only new chunks). */
+  public boolean[] lookup(String app, List<ChunkId> ids) throws IOException {
+    checkName("app", app);
+    boolean[] held = new boolean[ids.size()];
+    for (int i = 0; i < held.length; i++) {
+      held[i] = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, ids.get(i))) != null;
+    }
+    return held;
+  }
+
+  /** A new chunk's placement, sent with the commit. */
+  public record NewChunk(ChunkId id, List<String> holders, long storedBytes) {}
+
+  /**
+   * Commits a version atomically. A step of 0 or less takes the next one after the node's latest.
+   *
+   * @return the committed step
+   * @throws IllegalArgumentException if the manifest refers to chunks neither held nor sent, or the step exists
+   */
+  public synchronized long commit(JsonNode manifestJson, List<NewChunk> newChunks) throws IOException {
+    Manifest m;
+    try {
+      m = Manifest.fromJson(JSON.writeValueAsString(manifestJson));
+    } catch (CorruptDataException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+    checkName("app", m.app());
+    checkName("node", m.node());
+    long step = m.step() > 0 ? m.step() : latestStep(m.app(), m.node()) + 1;
+    byte[] versionKey = versionKey(m.app(), m.node(), step);
+    if (store.get(TrackerStore.Family.VERSIONS, versionKey) != null) {
+      throw new IllegalArgumentException("version " + m.app() + "." + m.node() + "." + step + " already exists");
+    }
+    Map<ChunkId, NewChunk> sent = new HashMap<>();
+    for (NewChunk c : newChunks) {
+      sent.put(c.id(), c);
+    }
+    Set<ChunkId> unique = new LinkedHashSet<>();
+    for (ChunkRef r : m.chunks()) {
+      unique.add(r.id());
+    }
+    TrackerStore.Batch batch = new TrackerStore.Batch();
+    long storedBytes = 0;
+    long added = 0;
+    for (ChunkId id : unique) {
+      byte[] key = chunkKey(m.app(), id);
+      byte[] existing = store.get(TrackerStore.Family.CHUNKS, key);
+      ChunkRecord record;
+      if (existing != null) {
+        record = JSON.readValue(existing, ChunkRecord.class);
+        record = record.withRefs(record.refs() + 1);
+      } else {
+        NewChunk c = sent.get(id);
+        if (c == null) {
+          throw new IllegalArgumentException("chunk " + id.shortHex() + " is neither held for app " + m.app() + " nor sent with the commit");
+        }
+        record = new ChunkRecord(c.holders(), c.storedBytes(), 1);
+        storedBytes += c.storedBytes();
+        added++;
+      }
+      batch.put(TrackerStore.Family.CHUNKS, key, JSON.writeValueAsBytes(record));
+    }
+    JsonNode stored = JSON.valueToTree(stepped(m, step));
+    batch.put(TrackerStore.Family.VERSIONS, versionKey,
+        JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis())));
+    store.write(batch);
+    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
+        m.chunks().size(), added, storedBytes);
+    return step;
+  }
+
+  /** The versions of app/node, oldest first. */
+  public List<Map<String, Object>> versions(String app, String node) throws IOException {
+    checkName("app", app);
+    checkName("node", node);
+    List<Map<String, Object>> out = new ArrayList<>();
+    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
+      VersionRecord r = JSON.readValue(value, VersionRecord.class);
+      JsonNode mf = r.manifest();
+      Map<String, Object> v = new LinkedHashMap<>();
+      v.put("app", app);
+      v.put("node", node);
+      v.put("step", mf.path("step").asLong());
+      v.put("size", mf.path("size").asLong());
+      v.put("storedBytes", r.storedBytes());
+      v.put("chunks", mf.path("chunks").size());
+      v.put("newChunks", r.newChunks());
+      v.put("redundancy", mf.path("redundancy").asText());
+      v.put("kind", mf.path("kind").asText("file"));
+      v.put("createdAt", mf.path("createdAt").asLong());
+      v.put("committedAt", r.committedAt());
+      out.add(v);
+      return true;
+    });
+    return out;
+  }
+
+  /** The manifest of a version (latest when step <= 0) and, per chunk, its holders; null if none. */
+  public Map<String, Object> manifest(String app, String node, long step) throws IOException {
+    checkName("app", app);
+    checkName("node", node);
+    long s = step > 0 ? step : latestStep(app, node);
+    if (s <= 0) {
+      return null;
+    }
+    byte[] value = store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, s));
+    if (value == null) {
+      return null;
+    }
+    VersionRecord r = JSON.readValue(value, VersionRecord.class);
+    Map<String, List<String>> holders = new TreeMap<>();
+    for (JsonNode c : r.manifest().path("chunks")) {
+      String id = c.path("id").asText();
+      if (!holders.containsKey(id)) {
+        byte[] chunk = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, ChunkId.parse(id)));
+        holders.put(id, chunk == null ? List.of() : JSON.readValue(chunk, ChunkRecord.class).holders());
+      }
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("manifest", r.manifest());
+    out.put("holders", holders);
+    return out;
+  }
+
+  /** Apps, each with its nodes and version count. */
+  public List<Map<String, Object>> apps() throws IOException {
+    Map<String, Map<String, Integer>> apps = new TreeMap<>();
+    store.scan(TrackerStore.Family.VERSIONS, new byte[0], (key, value) -> {
+      String[] parts = new String(key, 0, key.length - 9, StandardCharsets.UTF_8).split("\u0000", 2);
+      apps.computeIfAbsent(parts[0], a -> new TreeMap<>()).merge(parts[1], 1, Integer::sum);
+      return true;
+    });
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map.Entry<String, Map<String, Integer>> e : apps.entrySet()) {
+      out.add(Map.of("app", e.getKey(), "nodes", e.getValue()));
+    }
+    return out;
+  }
+
+  /** Deletes a version; chunks no version references any more leave the index (their fragments are garbage). */
+  public synchronized boolean delete(String app, String node, long step) throws IOException {
+    byte[] key = versionKey(app, node, step);
+    byte[] value = store.get(TrackerStore.Family.VERSIONS, key);
+    if (value == null) {
+      return false;
+    }
+    VersionRecord r = JSON.readValue(value, VersionRecord.class);
+    Set<String> unique = new LinkedHashSet<>();
+    for (JsonNode c : r.manifest().path("chunks")) {
+      unique.add(c.path("id").asText());
+    }
+    TrackerStore.Batch batch = new TrackerStore.Batch().delete(TrackerStore.Family.VERSIONS, key);
+    for (String id : unique) {
+      byte[] ck = chunkKey(app, ChunkId.parse(id));
+      byte[] existing = store.get(TrackerStore.Family.CHUNKS, ck);
+      if (existing == null) {
+        continue;
+      }
+      ChunkRecord c = JSON.readValue(existing, ChunkRecord.class);
+      if (c.refs() <= 1) {
+        batch.delete(TrackerStore.Family.CHUNKS, ck);
+      } else {
+        batch.put(TrackerStore.Family.CHUNKS, ck, JSON.writeValueAsBytes(c.withRefs(c.refs() - 1)));
+      }
+    }
+    store.write(batch);
+    LOG.info("deleted {}.{}.{}", app, node, step);
+    return true;
+  }
+
+  private long latestStep(String app, String node) throws IOException {
+    long[] latest = {0};
+    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
+      latest[0] = Math.max(latest[0], ByteBuffer.wrap(key, key.length - 8, 8).getLong());
+      return true;
+    });
+    return latest[0];
+  }
+
+  private static Manifest stepped(Manifest m, long step) {
+    return new Manifest(m.schemaVersion(), m.app(), m.node(), step, m.size(), m.chunkSize(), m.redundancy(), m.compression(),
+        m.kind(), m.createdAt(), m.clientHost(), m.chunks());
+  }
+
+  private static void checkName(String what, String name) {
+    if (name == null || !name.matches("[A-Za-z0-9._+-]{1,128}")) {
+      throw new IllegalArgumentException(what + " must be 1-128 letters, digits, '.', '_', '+' or '-', was '" + name + "'");
+    }
+  }
+
+  private static byte[] prefix(String app, String node) {
+    return (app + "\u0000" + node + "\u0000").getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static byte[] versionKey(String app, String node, long step) {
+    byte[] p = prefix(app, node);
+    return ByteBuffer.allocate(p.length + 8).put(p).putLong(step).array();
+  }
+
+  private static byte[] chunkKey(String app, ChunkId id) {
+    byte[] a = (app + "\u0000").getBytes(StandardCharsets.UTF_8);
+    byte[] out = Arrays.copyOf(a, a.length + ChunkId.LENGTH);
+    id.copyTo(out, a.length);
+    return out;
+  }
+}
