@@ -86,10 +86,18 @@ public final class MiniGrid implements Closeable {
 
   /** Starts a peer and waits until it printed its id and address. */
   public Node startPeer(String name, String... extraArgs) throws IOException, InterruptedException {
-    List<String> args = new ArrayList<>(List.of("--tracker", trackerUrl, "--data", root.resolve(name).toString(),
-        "--listen", "127.0.0.1:0", "--quota", "2GiB", "--min-free", "0", "--token-file", tokenFile.toString(),
-        "--heartbeat-interval", heartbeat.toMillis() + "ms"));
-    args.addAll(List.of(extraArgs));
+    List<String> given = List.of(extraArgs);
+    String[][] defaults = {{"--tracker", trackerUrl}, {"--data", root.resolve(name).toString()}, {"--listen", "127.0.0.1:0"},
+        {"--quota", "2GiB"}, {"--min-free", "0"}, {"--token-file", tokenFile.toString()},
+        {"--heartbeat-interval", heartbeat.toMillis() + "ms"}};
+    List<String> args = new ArrayList<>();
+    for (String[] d : defaults) {
+      if (!given.contains(d[0])) { // a test's own value wins
+        args.add(d[0]);
+        args.add(d[1]);
+      }
+    }
+    args.addAll(given);
     Node n = start(name, jar("peer", "cairn-peer.jar"), args);
     Matcher m = n.awaitLine(PEER_LINE, Duration.ofSeconds(30));
     n.peerId = m.group(1);
@@ -113,6 +121,44 @@ public final class MiniGrid implements Closeable {
     Node n = new Node(name, p, out, err, Files.exists(out) ? Files.size(out) : 0);
     nodes.add(n);
     return n;
+  }
+
+  /** Runs {@code java -jar cairn.jar --tracker URL --token-file F ARGS...} to completion. */
+  public Cli cli(String... args) throws IOException, InterruptedException {
+    return cliWithStdin(null, args);
+  }
+
+  /** As {@link #cli}, with standard input read from a file. */
+  public Cli cliWithStdin(Path stdin, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.add("-Xmx256m");
+    cmd.add("-jar");
+    cmd.add(jar("client-cli", "cairn.jar").toString());
+    cmd.add("--tracker");
+    cmd.add(trackerUrl);
+    cmd.add("--token-file");
+    cmd.add(tokenFile.toString());
+    cmd.addAll(List.of(args));
+    Path out = Files.createTempFile(root, "cli", ".out");
+    Path err = Files.createTempFile(root, "cli", ".err");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    if (stdin != null) {
+      pb.redirectInput(stdin.toFile());
+    }
+    Process p = pb.start();
+    if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
+      p.destroyForcibly();
+      throw new AssertionError("cairn " + String.join(" ", args) + " did not finish in 5 minutes");
+    }
+    return new Cli(p.exitValue(), Files.readString(out), Files.readString(err));
+  }
+
+  /** A finished CLI run. */
+  public record Cli(int exit, String stdout, String stderr) {
+    public JsonNode json() throws IOException {
+      return JSON.readTree(stdout);
+    }
   }
 
   /** GET with the grid token; returns status and parsed JSON (null for non-JSON). */

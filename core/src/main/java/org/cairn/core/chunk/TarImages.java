@@ -187,9 +187,17 @@ public final class TarImages {
       } else if (e.isFile()) {
         Files.createDirectories(dest.getParent());
         Path tmp = dest.resolveSibling(dest.getFileName() + ".cairn-partial");
-        Files.copy(tar, tmp, StandardCopyOption.REPLACE_EXISTING);
-        setMode(tmp, e.getMode());
-        Files.move(tmp, dest, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        boolean moved = false;
+        try {
+          Files.copy(tar, tmp, StandardCopyOption.REPLACE_EXISTING);
+          setMode(tmp, e.getMode());
+          Files.move(tmp, dest, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          moved = true;
+        } finally {
+          if (!moved) {
+            Files.deleteIfExists(tmp); // a broken stream never leaves a partial file behind
+          }
+        }
       }
     }
     // Directory modes last, so a read-only directory does not block writing its files.

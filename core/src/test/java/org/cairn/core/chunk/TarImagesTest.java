@@ -68,6 +68,23 @@ class TarImagesTest {
   }
 
   @Test
+  void extract_ofATruncatedStreamLeavesNoPartialFile() throws IOException {
+    Path src = tmp.resolve("src");
+    makeTree(src, false);
+    byte[] tar;
+    try (InputStream in = TarImages.stream(src)) {
+      tar = in.readAllBytes();
+    }
+    Path dst = tmp.resolve("dst");
+    // cut inside the 200 KB checkpoint file's data
+    assertThatThrownBy(() -> TarImages.extract(new ByteArrayInputStream(tar, 0, 100_000), dst)).isInstanceOf(IOException.class);
+    try (var s = Files.walk(dst)) {
+      assertThat(s.filter(p -> p.toString().endsWith(".cairn-partial"))).isEmpty();
+    }
+    assertThat(dst.resolve("ckpt.dmtcp")).doesNotExist();
+  }
+
+  @Test
   void stream_refusesAFile() throws IOException {
     Path f = Files.writeString(tmp.resolve("f"), "x");
     assertThatThrownBy(() -> TarImages.stream(f)).hasMessageContaining("not a directory");

@@ -1,0 +1,156 @@
+package org.cairn.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
+import java.io.PrintWriter;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.cairn.client.Fetcher;
+import org.cairn.core.chunk.ImageSource;
+import org.cairn.core.chunk.TarImages;
+import org.cairn.core.config.ByteSize;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cairn fetch}: restores a version to a file (atomically), standard output, or a directory. */
+@Command(name = "fetch", mixinStandardHelpOptions = true,
+    description = {"Fetch a version (the latest committed one unless --step) to -o FILE, standard output, or --dir DIR.",
+        "Each chunk is read from the first m of its holders to answer; up to k may be down or slow."})
+final class FetchCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand
+  CairnCli root;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--app", required = true)
+  String app;
+
+  @Option(names = "--node", required = true)
+  String node;
+
+  @Option(names = "--step", defaultValue = "0", description = "Step to fetch (default: the latest committed).")
+  long step;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here (via a temporary name, fsync, rename).")
+  Path output;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "Restore a directory checkpoint into DIR.")
+  Path dir;
+
+  @Option(names = "--threads", description = "Worker threads (default: cores).")
+  Integer threads;
+
+  @Option(names = "--json", description = "Print the result as JSON (on stderr when the data goes to stdout).")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine cl = spec.commandLine();
+    if (output != null && dir != null) {
+      throw new CommandLine.ParameterException(cl, "give -o FILE or --dir DIR, not both");
+    }
+    int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    try (GridAccess grid = GridAccess.open(root, cl)) {
+      Fetcher fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout);
+      JsonNode located = fetcher.locate(app, node, step);
+      String kind = located.path("manifest").path("kind").asText(ImageSource.FILE);
+      Fetcher.Result res;
+      if (dir != null) {
+        if (!kind.equals(ImageSource.DIRECTORY)) {
+          throw new CommandLine.ParameterException(cl, "version " + app + "." + node + " is a file checkpoint; use -o FILE");
+        }
+        res = fetchIntoDirectory(fetcher, located, t);
+      } else if (output != null) {
+        res = fetchIntoFile(fetcher, located, t);
+      } else {
+        OutputStream stdout = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 20);
+        res = fetcher.fetch(located, t, stdout);
+        stdout.flush();
+      }
+      print(res, output == null && dir == null);
+    }
+    return 0;
+  }
+
+  /** Writes to a temporary file next to the target, syncs it, and renames it into place; removes it on failure. */
+  private Fetcher.Result fetchIntoFile(Fetcher fetcher, JsonNode located, int t) throws IOException {
+    Path target = output.toAbsolutePath();
+    Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".cairn-partial");
+    boolean done = false;
+    try {
+      Fetcher.Result res;
+      try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
+          OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
+        res = fetcher.fetch(located, t, out);
+        out.flush();
+        ch.force(true);
+      }
+      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+      done = true;
+      return res;
+    } finally {
+      if (!done) {
+        Files.deleteIfExists(tmp);
+      }
+    }
+  }
+
+  /** Streams the version's tar image into the extractor (bounded pipe, no temporary copy). */
+  private Fetcher.Result fetchIntoDirectory(Fetcher fetcher, JsonNode located, int t) throws Exception {
+    PipedInputStream in = new PipedInputStream(1 << 20);
+    PipedOutputStream out = new PipedOutputStream(in);
+    CompletableFuture<Void> extracted = CompletableFuture.runAsync(() -> {
+      try (in) {
+        TarImages.extract(in, dir);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    });
+    Fetcher.Result res;
+    try (out) {
+      res = fetcher.fetch(located, t, out);
+    } catch (IOException e) {
+      extracted.cancel(true);
+      throw e;
+    }
+    try {
+      extracted.join();
+    } catch (java.util.concurrent.CompletionException e) {
+      throw new IOException("restoring into " + dir + " failed: " + e.getCause().getMessage(), e.getCause());
+    }
+    return res;
+  }
+
+  private void print(Fetcher.Result res, boolean dataOnStdout) throws IOException {
+    PrintWriter out = dataOnStdout ? spec.commandLine().getErr() : spec.commandLine().getOut();
+    double mbps = res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("app", res.app());
+      m.put("node", res.node());
+      m.put("step", res.step());
+      m.put("size", res.size());
+      m.put("kind", res.kind());
+      m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
+      m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
+      out.println(Json.MAPPER.writeValueAsString(m));
+    } else if (!dataOnStdout) {
+      out.printf(Locale.ROOT, "fetched %s.%s.%d: %s in %.1f s (%.0f MB/s) to %s%n", res.app(), res.node(), res.step(),
+          ByteSize.format(res.size()), res.seconds(), mbps, dir != null ? dir : output);
+    }
+    out.flush();
+  }
+}

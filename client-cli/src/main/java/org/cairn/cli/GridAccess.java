@@ -1,0 +1,80 @@
+package org.cairn.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.cairn.client.TrackerApi;
+import org.cairn.core.security.GridToken;
+import picocli.CommandLine;
+
+/**
+ * How a command reaches the grid: tracker URL and token from flags, else the environment
+ * ({@code CAIRN_TRACKER}, {@code CAIRN_TOKEN}), else {@code ~/.config/cairn/client.yaml} (keys
+ * {@code tracker}, {@code token-file}).
+ */
+final class GridAccess implements Closeable {
+  final TrackerApi tracker;
+  final GridToken token;
+  final EventLoopGroup group = new NioEventLoopGroup(2);
+  final Duration timeout;
+
+  private GridAccess(URI url, GridToken token, Duration timeout) {
+    this.tracker = new TrackerApi(url, token, timeout);
+    this.token = token;
+    this.timeout = timeout;
+  }
+
+  static GridAccess open(CairnCli root, CommandLine cl) throws IOException {
+    String url = root.tracker;
+    Path tokenFile = root.tokenFile;
+    String envToken = System.getenv("CAIRN_TOKEN");
+    if (url == null) {
+      url = System.getenv("CAIRN_TRACKER");
+    }
+    Path config = Path.of(System.getProperty("user.home"), ".config", "cairn", "client.yaml");
+    if ((url == null || (tokenFile == null && envToken == null)) && Files.isRegularFile(config)) {
+      JsonNode yaml = new ObjectMapper(new YAMLFactory()).readTree(config.toFile());
+      if (url == null && yaml != null && yaml.hasNonNull("tracker")) {
+        url = yaml.get("tracker").asText();
+      }
+      if (tokenFile == null && envToken == null && yaml != null && yaml.hasNonNull("token-file")) {
+        tokenFile = Path.of(yaml.get("token-file").asText());
+      }
+    }
+    if (url == null) {
+      throw new CommandLine.ParameterException(cl, "no tracker: give --tracker URL, set CAIRN_TRACKER, or put 'tracker:' in " + config);
+    }
+    GridToken token;
+    if (tokenFile != null) {
+      token = GridToken.readFile(tokenFile);
+    } else if (envToken != null) {
+      token = GridToken.of(envToken);
+    } else {
+      throw new CommandLine.ParameterException(cl, "no grid token: give --token-file FILE, set CAIRN_TOKEN, or put 'token-file:' in " + config);
+    }
+    URI uri;
+    try {
+      uri = URI.create(url);
+      if (uri.getScheme() == null || uri.getHost() == null) {
+        throw new IllegalArgumentException("no scheme or host");
+      }
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "tracker must be a URL like http://127.0.0.1:7600, was '" + url + "'");
+    }
+    return new GridAccess(uri, token, Duration.ofSeconds(10));
+  }
+
+  @Override
+  public void close() {
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+  }
+}

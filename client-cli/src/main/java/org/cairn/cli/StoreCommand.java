@@ -1,0 +1,145 @@
+package org.cairn.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.cairn.client.Storer;
+import org.cairn.core.chunk.ChunkSize;
+import org.cairn.core.chunk.ImageSource;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.config.ByteSize;
+import org.cairn.core.erasure.Redundancy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code cairn store}: stores a checkpoint image as a new version of app/node. */
+@Command(name = "store", mixinStandardHelpOptions = true,
+    description = {"Store a checkpoint: a file, '-' for standard input, or --dir DIR for a directory checkpoint.",
+        "Only chunks the grid does not hold for the app are sent. Exit 0 once the version is committed."})
+final class StoreCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand
+  CairnCli root;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "Checkpoint file, or '-' for standard input.")
+  String file;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "Store a directory checkpoint (restored as the same tree).")
+  Path dir;
+
+  @Option(names = "--app", required = true, description = "Application name (stdchk's A).")
+  String app;
+
+  @Option(names = "--node", required = true, description = "Node or rank (stdchk's N).")
+  String node;
+
+  @Option(names = "--step", defaultValue = "0", description = "Step (stdchk's T); default: the next one.")
+  long step;
+
+  @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
+      description = "code:M+K (Reed-Solomon), cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE}).")
+  String redundancy;
+
+  @Option(names = "--compression", defaultValue = Compressor.DEFAULT_SPEC,
+      description = "none, zstd[:LEVEL], gzip[:LEVEL] or auto (default: ${DEFAULT-VALUE}).")
+  String compression;
+
+  @Option(names = "--chunk-size", defaultValue = "1MiB", description = "Chunk size, 64KiB..16MiB (default: ${DEFAULT-VALUE}).")
+  String chunkSize;
+
+  @Option(names = "--threads", description = "Worker threads (default: cores).")
+  Integer threads;
+
+  @Option(names = "--placement", defaultValue = "falcon", description = "falcon, random[:SEED] or dedicated:HOST (default: ${DEFAULT-VALUE}).")
+  String placement;
+
+  @Option(names = "--json", description = "Print the result as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine cl = spec.commandLine();
+    Redundancy r;
+    Compressor c;
+    int chunk;
+    try {
+      r = Redundancy.parse(redundancy);
+      c = Compressor.parse(compression);
+      chunk = ChunkSize.parse(chunkSize);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    if ((file == null) == (dir == null)) {
+      throw new CommandLine.ParameterException(cl, "give exactly one of FILE, '-' or --dir DIR");
+    }
+    int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+    if (t < 1 || t > 256) {
+      throw new CommandLine.ParameterException(cl, "--threads must be between 1 and 256, was " + t);
+    }
+    long sizeHint = 0;
+    String kind = ImageSource.FILE;
+    if (dir != null) {
+      kind = ImageSource.DIRECTORY;
+    } else if (!file.equals("-")) {
+      sizeHint = Files.size(Path.of(file));
+    }
+    try (GridAccess grid = GridAccess.open(root, cl);
+        InputStream in = dir != null ? ImageSource.open(dir) : ImageSource.open(file)) {
+      Storer.Result res = new Storer(grid.tracker, grid.token, grid.group, grid.timeout).store(in, sizeHint,
+          new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId()));
+      print(res);
+    }
+    return 0;
+  }
+
+  /** This machine as the tracker knows compute hosts: its host name, made a valid id. */
+  static String clientId() {
+    return hostName().replaceAll("[^A-Za-z0-9._-]", "-");
+  }
+
+  private static String hostName() {
+    try {
+      return java.net.InetAddress.getLocalHost().getHostName();
+    } catch (IOException e) {
+      return "client";
+    }
+  }
+
+  private void print(Storer.Result res) throws IOException {
+    PrintWriter out = spec.commandLine().getOut();
+    double mbps = res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("app", res.app());
+      m.put("node", res.node());
+      m.put("step", res.step());
+      m.put("size", res.size());
+      m.put("chunks", res.chunks());
+      m.put("newChunks", res.newChunks());
+      m.put("sentBytes", res.sentBytes());
+      m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
+      m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
+      m.put("hosts", res.hosts());
+      m.put("replaced", res.replaced());
+      out.println(Json.MAPPER.writeValueAsString(m));
+    } else {
+      out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%.0f MB/s)%n",
+          res.app(), res.node(), res.step(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
+          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), mbps);
+      for (String r : res.replaced()) {
+        out.println("  replaced " + r);
+      }
+    }
+    out.flush();
+  }
+}

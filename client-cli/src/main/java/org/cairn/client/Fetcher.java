@@ -1,0 +1,173 @@
+package org.cairn.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.manifest.ChunkRef;
+import org.cairn.core.manifest.Manifest;
+import org.cairn.core.pipeline.FetchPipeline;
+import org.cairn.core.protocol.FragmentKey;
+import org.cairn.core.protocol.Frame;
+import org.cairn.core.protocol.FrameType;
+import org.cairn.core.security.GridToken;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Fetches a version (FALCON "Recover", §3.3): the manifest and each chunk's holders come from the
+ * tracker; for every chunk all holders that are not DOWN are asked at once, the chunk is decoded
+ * from the first m fragments that verify, and the slower answers are dropped when they arrive. Up
+ * to k dead, loaded or slow hosts per chunk neither fail nor wait the fetch. Chunks are rebuilt in
+ * parallel by the core fetch pipeline and written in order.
+ */
+public final class Fetcher {
+  private static final Logger LOG = LoggerFactory.getLogger(Fetcher.class);
+
+  /** What a fetch did. */
+  public record Result(String app, String node, long step, long size, String kind, double seconds) {}
+
+  private final TrackerApi tracker;
+  private final GridToken token;
+  private final EventLoopGroup group;
+  private final Duration timeout;
+  private final Map<String, CompletableFuture<PeerConnection>> connections = new ConcurrentHashMap<>();
+
+  public Fetcher(TrackerApi tracker, GridToken token, EventLoopGroup group, Duration timeout) {
+    this.tracker = tracker;
+    this.token = token;
+    this.group = group;
+    this.timeout = timeout;
+  }
+
+  /** The manifest of app/node/step (latest when step <= 0) with holders, from the tracker. */
+  public JsonNode locate(String app, String node, long step) throws IOException {
+    return tracker.get("/api/v1/manifest", Map.of("app", app, "node", node, "step", step > 0 ? Long.toString(step) : "latest"));
+  }
+
+  public Result fetch(JsonNode located, int threads, OutputStream out) throws IOException {
+    long start = System.nanoTime();
+    Manifest manifest = Manifest.fromJson(TrackerApi.JSON.writeValueAsString(located.get("manifest")));
+    JsonNode holders = located.get("holders");
+    try {
+      long size = new FetchPipeline(threads).fetch(manifest.chunks(), (index, ref) -> fragments(ref, holders.path(ref.id().hex())), out);
+      return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9);
+    } finally {
+      for (CompletableFuture<PeerConnection> c : connections.values()) {
+        c.thenAccept(PeerConnection::close);
+      }
+    }
+  }
+
+  /** Asks every live holder of the chunk at once; returns as soon as m fragments verify. */
+  private Fragment[] fragments(ChunkRef ref, JsonNode holders) throws IOException {
+    int n = holders.size();
+    List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Integer> live = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      JsonNode h = holders.get(i);
+      if (h == null || h.isNull()) {
+        problems.add("fragment " + i + ": no holder");
+      } else if ("DOWN".equals(h.path("state").asText())) {
+        problems.add("fragment " + i + ": holder " + h.path("id").asText() + " is DOWN");
+      } else {
+        live.add(i);
+      }
+    }
+    if (live.isEmpty()) {
+      throw new IOException("chunk " + ref.id().shortHex() + ": no live holder (" + String.join("; ", problems) + ")");
+    }
+    Fragment[] got = new Fragment[n];
+    int[] verified = {0};
+    int[] answered = {0};
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    for (int index : live) {
+      String address = holders.get(index).path("address").asText();
+      connection(address)
+          .thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(new FragmentKey(ref.id(), index).toBytes())))
+          .whenComplete((frame, error) -> {
+            Fragment f = null;
+            String problem = null;
+            if (error != null) {
+              problem = "fragment " + index + " from " + address + ": " + error.getMessage();
+              connections.remove(address);
+            } else {
+              try {
+                if (frame.type() != FrameType.FRAGMENT) {
+                  problem = "fragment " + index + " from " + address + ": " + frame.type() + " "
+                      + frame.payload().toString(java.nio.charset.StandardCharsets.UTF_8);
+                } else {
+                  f = Fragment.parse(ByteBufUtil.getBytes(frame.payload()));
+                  if (!f.chunkId().equals(ref.id()) || f.index() != index) {
+                    problem = "fragment " + index + " from " + address + " is another fragment";
+                    f = null;
+                  }
+                }
+              } catch (CorruptDataException e) {
+                problem = "fragment " + index + " from " + address + " is corrupt: " + e.getMessage();
+              } finally {
+                frame.release();
+              }
+            }
+            synchronized (got) {
+              if (f != null) {
+                got[index] = f;
+                verified[0]++;
+              } else {
+                problems.add(problem);
+              }
+              answered[0]++;
+              // enough to decode, or nobody left to answer: the decoder says if it is not enough
+              if ((f != null && verified[0] >= f.dataFragments()) || answered[0] == live.size()) {
+                done.complete(null);
+              }
+            }
+          });
+    }
+    try {
+      done.get(timeout.toMillis() * 6, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IOException("chunk " + ref.id().shortHex() + ": holders did not answer in time (" + String.join("; ", problems) + ")");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+    synchronized (got) {
+      if (!problems.isEmpty()) {
+        LOG.info("chunk {}: {}", ref.id().shortHex(), String.join("; ", problems));
+      }
+      int m = firstM(got);
+      if (m == 0 || verified[0] < m) {
+        throw new CorruptDataException("chunk " + ref.id().shortHex() + ": only " + verified[0] + " good fragments ("
+            + String.join("; ", problems) + ")");
+      }
+      return got.clone(); // later answers cannot change the decoder's copy
+    }
+  }
+
+  private static int firstM(Fragment[] got) {
+    for (Fragment f : got) {
+      if (f != null) {
+        return f.dataFragments();
+      }
+    }
+    return 0;
+  }
+
+  private CompletableFuture<PeerConnection> connection(String address) {
+    return connections.computeIfAbsent(address, a -> PeerConnection.connect(group, a, token, timeout));
+  }
+}

@@ -1,0 +1,182 @@
+package org.cairn.client;
+
+import io.netty.bootstrap.Bootstrap;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.cairn.core.config.HostPort;
+import org.cairn.core.protocol.Frame;
+import org.cairn.core.protocol.FrameDecoder;
+import org.cairn.core.protocol.FrameEncoder;
+import org.cairn.core.protocol.FrameType;
+import org.cairn.core.security.GridToken;
+
+/**
+ * An authenticated data-plane connection to one peer. Requests are pipelined: each gets a request
+ * id and a future completed by the answer with that id (the peer answers in order). The caller owns
+ * (and releases) answer frames. If the connection closes, every pending call fails with an
+ * {@link IOException} naming the peer.
+ */
+public final class PeerConnection implements Closeable {
+  private static final FrameEncoder ENCODER = new FrameEncoder();
+
+  private final String address;
+  private final Channel channel;
+  private final Map<Integer, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
+  private final AtomicInteger nextId = new AtomicInteger(1);
+  private final Duration callTimeout;
+
+  private PeerConnection(String address, Channel channel, Duration callTimeout) {
+    this.address = address;
+    this.channel = channel;
+    this.callTimeout = callTimeout;
+  }
+
+  /** Connects and authenticates; the future fails with an IOException saying why. */
+  public static CompletableFuture<PeerConnection> connect(EventLoopGroup group, String address, GridToken token,
+      Duration timeout) {
+    CompletableFuture<PeerConnection> ready = new CompletableFuture<>();
+    HostPort hp;
+    try {
+      hp = HostPort.parse(address);
+    } catch (IllegalArgumentException e) {
+      ready.completeExceptionally(new IOException("bad peer address '" + address + "': " + e.getMessage()));
+      return ready;
+    }
+    Handler handler = new Handler(address, token, ready, timeout);
+    Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
+        .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
+        .option(ChannelOption.TCP_NODELAY, true)
+        .handler(new ChannelInitializer<SocketChannel>() {
+          @Override
+          protected void initChannel(SocketChannel ch) {
+            ch.pipeline().addLast(new FrameDecoder()).addLast(ENCODER).addLast(handler);
+          }
+        });
+    b.connect(hp.host(), hp.port()).addListener(f -> {
+      if (!f.isSuccess()) {
+        ready.completeExceptionally(new IOException("cannot connect to peer " + address + ": " + f.cause().getMessage(), f.cause()));
+      }
+    });
+    return ready.orTimeout(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+  }
+
+  public String address() {
+    return address;
+  }
+
+  public boolean isActive() {
+    return channel.isActive();
+  }
+
+  /** Sends a request (the payload's ownership passes to the connection) and returns its answer. */
+  public CompletableFuture<Frame> call(FrameType type, ByteBuf payload) {
+    int id = nextId.getAndIncrement();
+    CompletableFuture<Frame> answer = new CompletableFuture<>();
+    pending.put(id, answer);
+    if (!channel.isActive()) {
+      pending.remove(id);
+      payload.release();
+      answer.completeExceptionally(new IOException("connection to peer " + address + " is closed"));
+      return answer;
+    }
+    channel.writeAndFlush(new Frame(type, id, payload)).addListener(f -> {
+      if (!f.isSuccess()) {
+        CompletableFuture<Frame> p = pending.remove(id);
+        if (p != null) {
+          p.completeExceptionally(new IOException("sending to peer " + address + " failed: " + f.cause().getMessage(), f.cause()));
+        }
+      }
+    });
+    return answer.orTimeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((frame, error) -> {
+      if (error != null) {
+        pending.remove(id);
+      }
+    });
+  }
+
+  @Override
+  public void close() {
+    channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
+  }
+
+  private static final class Handler extends SimpleChannelInboundHandler<Frame> {
+    private final String address;
+    private final GridToken token;
+    private final CompletableFuture<PeerConnection> ready;
+    private final Duration timeout;
+    private PeerConnection connection;
+
+    Handler(String address, GridToken token, CompletableFuture<PeerConnection> ready, Duration timeout) {
+      super(false); // answer frames are handed to callers, who release them
+      this.address = address;
+      this.token = token;
+      this.ready = ready;
+      this.timeout = timeout;
+    }
+
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+      if (connection == null) {
+        try {
+          switch (frame.type()) {
+            case CHALLENGE:
+              ctx.writeAndFlush(Frame.of(FrameType.AUTH, 0, token.hmac(ByteBufUtil.getBytes(frame.payload()))));
+              return;
+            case AUTH_OK:
+              connection = new PeerConnection(address, ctx.channel(), timeout.multipliedBy(6));
+              ready.complete(connection);
+              return;
+            default:
+              ready.completeExceptionally(new IOException("peer " + address + " refused the connection: "
+                  + frame.payload().toString(StandardCharsets.UTF_8)));
+              ctx.close();
+              return;
+          }
+        } finally {
+          frame.release();
+        }
+      }
+      CompletableFuture<Frame> p = connection.pending.remove(frame.requestId());
+      if (p == null || !p.complete(frame)) {
+        frame.release(); // nobody waits for it any more (timed out)
+      }
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      IOException closed = new IOException("connection to peer " + address + " closed");
+      ready.completeExceptionally(closed);
+      if (connection != null) {
+        for (Integer id : connection.pending.keySet()) {
+          CompletableFuture<Frame> p = connection.pending.remove(id);
+          if (p != null) {
+            p.completeExceptionally(closed);
+          }
+        }
+      }
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      ready.completeExceptionally(new IOException("peer " + address + ": " + cause.getMessage(), cause));
+      ctx.close();
+    }
+  }
+}

@@ -1,0 +1,159 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.bench.MemoryImages;
+import org.cairn.core.placement.Candidate;
+import org.cairn.core.placement.PlacementRequest;
+import org.cairn.core.placement.RandomPlacement;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The main job with real processes: a tracker, six peers, and the cairn CLI run exactly as the contract writes it. */
+class StoreFetchIT {
+  @TempDir
+  Path root;
+
+  private MiniGrid grid;
+  private final List<MiniGrid.Node> peers = new ArrayList<>();
+  private byte[] first;
+  private Path image;
+
+  @BeforeEach
+  void startGrid() throws Exception {
+    grid = new MiniGrid(root, Duration.ofSeconds(1));
+    grid.startTracker();
+    for (int i = 0; i < 6; i++) {
+      peers.add(grid.startPeer("peer" + i, "--id", "p" + i));
+    }
+    MiniGrid.await("6 peers RUNNING", Duration.ofSeconds(30), () -> running() == 6);
+    first = MemoryImages.image(100, 24 * 1024 * 1024);
+    image = Files.write(root.resolve("ckpt.img"), first);
+  }
+
+  @AfterEach
+  void stopGrid() {
+    grid.close();
+  }
+
+  private int running() throws Exception {
+    int n = 0;
+    for (JsonNode p : grid.peers()) {
+      n += p.get("state").asText().equals("RUNNING") ? 1 : 0;
+    }
+    return n;
+  }
+
+  @Test
+  void storeAndFetch_roundTripAndListVersions() throws Exception {
+    MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:4+2");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    Path out = root.resolve("out.img");
+    MiniGrid.Cli fetch = grid.cli("fetch", "--app", "heat", "--node", "n1", "-o", out.toString());
+    assertThat(fetch.exit()).as(fetch.stderr()).isZero();
+    assertThat(out).hasBinaryContent(first);
+
+    // a successor image: dedup sends only what changed
+    byte[] second = MemoryImages.successor(first, 0.1, 7);
+    Files.write(image, second);
+    MiniGrid.Cli again = grid.cli("store", image.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:4+2", "--json");
+    assertThat(again.exit()).as(again.stderr()).isZero();
+    JsonNode r = again.json();
+    assertThat(r.get("step").asLong()).isEqualTo(2);
+    assertThat(r.get("newChunks").asLong()).isPositive().isLessThan(r.get("chunks").asLong() / 2);
+
+    MiniGrid.Cli versions = grid.cli("versions", "--app", "heat", "--node", "n1", "--json");
+    assertThat(versions.exit()).as(versions.stderr()).isZero();
+    JsonNode list = versions.json();
+    assertThat(list).hasSize(2);
+    for (JsonNode v : list) {
+      assertThat(v.has("step") && v.has("size") && v.has("storedBytes") && v.has("createdAt")).isTrue();
+      assertThat(v.get("size").asLong()).isEqualTo(first.length);
+    }
+    assertThat(list.get(1).get("storedBytes").asLong()).isLessThan(list.get(0).get("storedBytes").asLong());
+
+    // --step fetches an older version; the latest is the second
+    assertThat(grid.cli("fetch", "--app", "heat", "--node", "n1", "--step", "1", "-o", out.toString()).exit()).isZero();
+    assertThat(out).hasBinaryContent(first);
+    assertThat(grid.cli("fetch", "--app", "heat", "--node", "n1", "-o", out.toString()).exit()).isZero();
+    assertThat(out).hasBinaryContent(second);
+  }
+
+  @Test
+  void fetch_survivesKPeersKilledAndRefusesCleanlyBeyondK() throws Exception {
+    assertThat(grid.cli("store", image.toString(), "--app", "heat", "--node", "n2", "--redundancy", "code:4+2").exit()).isZero();
+    peers.get(1).kill();
+    peers.get(4).kill();
+    Path out = root.resolve("out.img");
+    MiniGrid.Cli fetch = grid.cli("fetch", "--app", "heat", "--node", "n2", "-o", out.toString());
+    assertThat(fetch.exit()).as(fetch.stderr()).isZero();
+    assertThat(out).hasBinaryContent(first);
+
+    peers.get(2).kill();
+    Path lost = root.resolve("lost.img");
+    MiniGrid.Cli fail = grid.cli("fetch", "--app", "heat", "--node", "n2", "-o", lost.toString());
+    assertThat(fail.exit()).isEqualTo(1);
+    assertThat(fail.stderr()).contains("good fragments");
+    assertThat(lost).doesNotExist();
+    try (var s = Files.list(root)) {
+      assertThat(s.filter(p -> p.toString().endsWith(".cairn-partial"))).isEmpty();
+    }
+  }
+
+  @Test
+  void replicate3_roundTrips() throws Exception {
+    MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "sim", "--node", "r0", "--redundancy", "replicate:3");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    Path out = root.resolve("r.img");
+    assertThat(grid.cli("fetch", "--app", "sim", "--node", "r0", "-o", out.toString()).exit()).isZero();
+    assertThat(out).hasBinaryContent(first);
+  }
+
+  @Test
+  void aHostThatRefuses_isReplacedFromTheAlternates() throws Exception {
+    // a seventh peer with almost no quota; a seeded random placement that is sure to pick it
+    peers.add(grid.startPeer("tiny", "--id", "p6", "--quota", "1KiB"));
+    MiniGrid.await("7 peers RUNNING", Duration.ofSeconds(30), () -> running() == 7);
+    List<Candidate> candidates = new ArrayList<>();
+    for (int i = 0; i < 7; i++) {
+      candidates.add(new Candidate("p" + i, HostState.RUNNING, 1L << 40, 1, 0));
+    }
+    long seed = -1;
+    for (long s = 0; s < 1000 && seed < 0; s++) {
+      if (new RandomPlacement(s).place(candidates, new PlacementRequest(0, 3, 2, 3600, 600, 0, 12.5e6, 10)).hosts().contains("p6")) {
+        seed = s;
+      }
+    }
+    assertThat(seed).isNotNegative();
+    // from stdin the size is unknown, so placement cannot rule the tiny peer out by its free space
+    MiniGrid.Cli store = grid.cliWithStdin(image, "store", "-", "--app", "heat", "--node", "n3", "--redundancy", "code:3+2",
+        "--placement", "random:" + seed, "--json");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    JsonNode r = store.json();
+    assertThat(r.get("replaced").toString()).contains("p6 ->").contains("QUOTA");
+    assertThat(r.get("hosts").toString()).doesNotContain("p6");
+    Path out = root.resolve("n3.img");
+    assertThat(grid.cli("fetch", "--app", "heat", "--node", "n3", "-o", out.toString()).exit()).isZero();
+    assertThat(out).hasBinaryContent(first);
+  }
+
+  @Test
+  void storeWithTheTrackerDown_failsAndCommitsNothing() throws Exception {
+    grid.tracker().kill();
+    MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "heat", "--node", "n4");
+    assertThat(store.exit()).isEqualTo(1);
+    assertThat(store.stderr()).contains("unreachable");
+    grid.startTracker();
+    MiniGrid.Cli versions = grid.cli("versions", "--app", "heat", "--node", "n4", "--json");
+    assertThat(versions.json()).isEmpty();
+  }
+}
