@@ -1,0 +1,74 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.cairn.core.bench.MemoryImages;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The commands a newcomer runs first: {@code cairn demo}, and {@code cairn grid up|down} with store/fetch against it. */
+class LocalGridIT {
+  @TempDir
+  Path root;
+
+  private record Run(int exit, String out, String err) {}
+
+  private Run cairn(String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        MiniGrid.jar("client-cli", "cairn.jar").toString()));
+    cmd.addAll(List.of(args));
+    Path out = Files.createTempFile(root, "out", ".txt");
+    Path err = Files.createTempFile(root, "err", ".txt");
+    Process p = new ProcessBuilder(cmd).directory(root.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("cairn %s finished", String.join(" ", args)).isTrue();
+    return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void demo_runsEndToEndAndExitsZero() throws Exception {
+    Path dir = root.resolve("demo-grid");
+    Run demo = cairn("demo", "--size", "16MiB", "--steps", "2", "--dir", dir.toString());
+    assertThat(demo.exit()).as(demo.out() + demo.err()).isZero();
+    assertThat(demo.out()).contains("Stored checkpoint 2").contains("Killed peer").contains("byte-identical");
+    // the grid's processes are gone (none still runs with the grid's directory on its command line)
+    assertThat(ProcessHandle.allProcesses()
+        .filter(h -> h.info().commandLine().map(c -> c.contains(dir.toString())).orElse(false))
+        .count()).isZero();
+  }
+
+  @Test
+  void gridUp_thenStoreFetch_thenGridDown() throws Exception {
+    Path dir = root.resolve("grid");
+    Run up = cairn("grid", "up", "--dir", dir.toString(), "--peers", "5");
+    assertThat(up.exit()).as(up.err()).isZero();
+    Matcher url = Pattern.compile("tracker:\\s+(http://\\S+)").matcher(up.out());
+    assertThat(url.find()).as(up.out()).isTrue();
+    Matcher token = Pattern.compile("token file:\\s+(\\S+)").matcher(up.out());
+    assertThat(token.find()).isTrue();
+    try {
+      byte[] image = MemoryImages.image(3, 8 * 1024 * 1024);
+      Path file = Files.write(root.resolve("ck.img"), image);
+      Run store = cairn("--tracker", url.group(1), "--token-file", token.group(1), "store", file.toString(), "--app", "a",
+          "--node", "n", "--redundancy", "code:3+2");
+      assertThat(store.exit()).as(store.err()).isZero();
+      Path out = root.resolve("back.img");
+      Run fetch = cairn("--tracker", url.group(1), "--token-file", token.group(1), "fetch", "--app", "a", "--node", "n", "-o",
+          out.toString());
+      assertThat(fetch.exit()).as(fetch.err()).isZero();
+      assertThat(out).hasBinaryContent(image);
+    } finally {
+      Run down = cairn("grid", "down", "--dir", dir.toString());
+      assertThat(down.exit()).as(down.err()).isZero();
+      assertThat(down.out()).contains("stopped 6 processes");
+    }
+    assertThat(dir.resolve("grid.json")).doesNotExist();
+  }
+}
