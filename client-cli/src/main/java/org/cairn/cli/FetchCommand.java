@@ -56,6 +56,15 @@ final class FetchCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON (on stderr when the data goes to stdout).")
   boolean json;
 
+  private long progressTotal;
+
+  /** Counts what is written and shows progress on a terminal. */
+  private OutputStream counted(OutputStream out, java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress) {
+    org.apache.commons.io.output.CountingOutputStream c = new org.apache.commons.io.output.CountingOutputStream(out);
+    progress.set(Progress.start(json || (output == null && dir == null), "fetching", c::getByteCount, progressTotal));
+    return c;
+  }
+
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
@@ -67,6 +76,7 @@ final class FetchCommand implements Callable<Integer> {
       Fetcher fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout);
       JsonNode located = fetcher.locate(app, node, step);
       String kind = located.path("manifest").path("kind").asText(ImageSource.FILE);
+      progressTotal = located.path("manifest").path("size").asLong();
       Fetcher.Result res;
       if (dir != null) {
         if (!kind.equals(ImageSource.DIRECTORY)) {
@@ -94,7 +104,12 @@ final class FetchCommand implements Callable<Integer> {
       Fetcher.Result res;
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
           OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
-        res = fetcher.fetch(located, t, out);
+        java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
+        try {
+          res = fetcher.fetch(located, t, counted(out, progress));
+        } finally {
+          closeQuietly(progress.get());
+        }
         out.flush();
         ch.force(true);
       }
@@ -120,18 +135,30 @@ final class FetchCommand implements Callable<Integer> {
       }
     });
     Fetcher.Result res;
+    java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
     try (out) {
-      res = fetcher.fetch(located, t, out);
+      res = fetcher.fetch(located, t, counted(out, progress));
     } catch (IOException e) {
       extracted.cancel(true);
       throw e;
     }
+    closeQuietly(progress.get());
     try {
       extracted.join();
     } catch (java.util.concurrent.CompletionException e) {
       throw new IOException("restoring into " + dir + " failed: " + e.getCause().getMessage(), e.getCause());
     }
     return res;
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    if (c != null) {
+      try {
+        c.close();
+      } catch (Exception ignored) {
+        // a progress display that fails to clear its line is not worth failing a fetch for
+      }
+    }
   }
 
   private void print(Fetcher.Result res, boolean dataOnStdout) throws IOException {

@@ -94,9 +94,12 @@ final class StoreCommand implements Callable<Integer> {
       sizeHint = Files.size(Path.of(file));
     }
     try (GridAccess grid = GridAccess.open(root, cl);
-        InputStream in = dir != null ? ImageSource.open(dir) : ImageSource.open(file)) {
+        org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
+            dir != null ? ImageSource.open(dir) : ImageSource.open(file));
+        AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = new Storer(grid.tracker, grid.token, grid.group, grid.timeout).store(in, sizeHint,
           new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId()));
+      progress.close();
       print(res);
     }
     return 0;
