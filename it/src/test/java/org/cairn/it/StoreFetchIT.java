@@ -156,4 +156,98 @@ class StoreFetchIT {
     MiniGrid.Cli versions = grid.cli("versions", "--app", "heat", "--node", "n4", "--json");
     assertThat(versions.json()).isEmpty();
   }
+
+  @Test
+  void fourConcurrentClients_allCommitAndFetchBack() throws Exception {
+    List<byte[]> images = new ArrayList<>();
+    List<java.util.concurrent.Future<MiniGrid.Cli>> runs = new ArrayList<>();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      for (int c = 0; c < 4; c++) {
+        byte[] img = MemoryImages.successor(first, 0.2, 40 + c); // ranks of one app share most chunks
+        images.add(img);
+        Path f = Files.write(root.resolve("rank" + c + ".img"), img);
+        String node = "rank" + c;
+        runs.add(pool.submit(() -> grid.cli("store", f.toString(), "--app", "mpi", "--node", node, "--redundancy", "code:3+2", "--json")));
+      }
+      for (java.util.concurrent.Future<MiniGrid.Cli> run : runs) {
+        MiniGrid.Cli r = run.get();
+        assertThat(r.exit()).as(r.stderr()).isZero();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    for (int c = 0; c < 4; c++) {
+      Path out = root.resolve("back" + c + ".img");
+      MiniGrid.Cli f = grid.cli("fetch", "--app", "mpi", "--node", "rank" + c, "-o", out.toString());
+      assertThat(f.exit()).as(f.stderr()).isZero();
+      assertThat(out).hasBinaryContent(images.get(c));
+    }
+  }
+
+  @Test
+  void aPeerKilledMidStore_isReplacedAndTheVersionIsWhole() throws Exception {
+    peers.add(grid.startPeer("spare", "--id", "p6")); // an alternate to replace the victim with
+    MiniGrid.await("7 peers RUNNING", Duration.ofSeconds(30), () -> running() == 7);
+    byte[] big = MemoryImages.image(200, 96 * 1024 * 1024);
+    Path f = Files.write(root.resolve("big.img"), big);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<MiniGrid.Cli> store = pool.submit(() -> grid.cli("store", f.toString(), "--app", "heat",
+          "--node", "mid", "--redundancy", "code:4+2", "--json"));
+      // kill a peer as soon as it holds fragments of this store
+      MiniGrid.Node victim = peers.get(0);
+      MiniGrid.await("the victim holds fragments", Duration.ofSeconds(60), () -> {
+        for (JsonNode p : grid.peers()) {
+          if (p.get("id").asText().equals(victim.peerId()) && p.get("fragments").asLong() > 0) {
+            return true;
+          }
+        }
+        return store.isDone();
+      });
+      boolean killedDuringStore = !store.isDone();
+      victim.kill();
+      MiniGrid.Cli r = store.get();
+      assertThat(r.exit()).as(r.stderr()).isZero();
+      if (killedDuringStore) {
+        assertThat(r.json().get("replaced").toString()).as("the dead host was replaced").contains(victim.peerId() + " ->");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    // every chunk has at least m live fragments even though the victim is gone
+    Path out = root.resolve("mid.img");
+    MiniGrid.Cli fetch = grid.cli("fetch", "--app", "heat", "--node", "mid", "-o", out.toString());
+    assertThat(fetch.exit()).as(fetch.stderr()).isZero();
+    assertThat(out).hasBinaryContent(big);
+  }
+
+  @Test
+  void trackerKilledMidStore_leavesNoVersion() throws Exception {
+    byte[] big = MemoryImages.image(300, 96 * 1024 * 1024);
+    Path f = Files.write(root.resolve("big.img"), big);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<MiniGrid.Cli> store = pool.submit(() -> grid.cli("store", f.toString(), "--app", "heat",
+          "--node", "cut", "--redundancy", "code:4+2"));
+      MiniGrid.await("fragments arriving", Duration.ofSeconds(60), () -> {
+        for (JsonNode p : grid.peers()) {
+          if (p.get("fragments").asLong() > 0) {
+            return true;
+          }
+        }
+        return store.isDone();
+      });
+      grid.tracker().kill();
+      MiniGrid.Cli r = store.get();
+      assertThat(r.exit()).as("the store cannot commit without the tracker").isEqualTo(1);
+      assertThat(r.stderr()).contains("tracker");
+    } finally {
+      pool.shutdownNow();
+    }
+    grid.startTracker();
+    MiniGrid.Cli versions = grid.cli("versions", "--app", "heat", "--node", "cut", "--json");
+    assertThat(versions.exit()).isZero();
+    assertThat(versions.json()).isEmpty();
+  }
 }
