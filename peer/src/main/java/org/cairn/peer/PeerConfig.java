@@ -22,7 +22,9 @@ public record PeerConfig(
     boolean paused,
     String id,
     long bandwidthCap,
-    long ioCapacity) {
+    long ioCapacity,
+    Duration gcInterval,
+    Duration gcGrace) {
 
   public PeerConfig {
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
@@ -46,6 +48,10 @@ public record PeerConfig(
     }
     if (bandwidthCap < 0) {
       throw new IllegalArgumentException("bandwidth cap must be >= 0 (0: none), was " + bandwidthCap);
+    }
+    if (gcInterval.toMillis() < 100 || gcGrace.isNegative()) {
+      throw new IllegalArgumentException("gc interval must be at least 100ms and gc grace >= 0, were "
+          + gcInterval.toMillis() + "ms and " + gcGrace.toMillis() + "ms");
     }
     if (ioCapacity <= 0) {
       throw new IllegalArgumentException("I/O capacity must be positive, was " + ioCapacity);

@@ -79,11 +79,62 @@ public final class PeerDaemon implements Closeable, Admission {
         config.quotaBytes());
   }
 
-  /** Starts heartbeating, advertising the data server's bound port. */
+  /** Starts heartbeating and garbage collection, advertising the data server's bound port. */
   public void start(int boundPort) {
     String host = config.advertise() != null ? config.advertise() : config.listen().host();
     this.address = host + ":" + boundPort;
     scheduler.scheduleAtFixedRate(this::tick, 0, config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+    long gc = config.gcInterval().toMillis();
+    scheduler.scheduleWithFixedDelay(this::collectGarbage, gc, gc, TimeUnit.MILLISECONDS);
+  }
+
+  /** Key (hex) -> when the tracker first called it garbage. */
+  private final java.util.Map<String, Long> condemned = new java.util.HashMap<>();
+
+  /*
+   * Inventory GC (stdchk §IV.A): list held fragments to the tracker page by page; it answers which
+   * no chunk-index entry assigns to this peer. A fragment is deleted only once it has been garbage
+   * for the grace period (a store in flight has not committed its chunks yet), so a commit that
+   * lands meanwhile saves it.
+   */
+  void collectGarbage() {
+    if (!registered.get()) {
+      return;
+    }
+    try {
+      long now = clock.millis();
+      java.util.Set<String> garbageNow = new java.util.HashSet<>();
+      org.cairn.core.protocol.FragmentKey after = null;
+      java.util.List<org.cairn.core.protocol.FragmentKey> page;
+      while (!(page = store.inventory(after, 10_000)).isEmpty()) {
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        for (org.cairn.core.protocol.FragmentKey k : page) {
+          keys.add(java.util.HexFormat.of().formatHex(k.toBytes()));
+        }
+        garbageNow.addAll(tracker.garbage(id, keys));
+        after = page.get(page.size() - 1);
+      }
+      condemned.keySet().retainAll(garbageNow);
+      java.util.List<org.cairn.core.protocol.FragmentKey> delete = new java.util.ArrayList<>();
+      for (String k : garbageNow) {
+        long since = condemned.computeIfAbsent(k, x -> now);
+        if (now - since >= config.gcGrace().toMillis()) {
+          delete.add(org.cairn.core.protocol.FragmentKey.fromBytes(java.util.HexFormat.of().parseHex(k)));
+        }
+      }
+      if (!delete.isEmpty()) {
+        long before = store.usedBytes();
+        int n = store.delete(delete);
+        delete.forEach(k -> condemned.remove(java.util.HexFormat.of().formatHex(k.toBytes())));
+        LOG.info("garbage collection: deleted {} fragments no version needs ({} bytes)", n, before - store.usedBytes());
+      }
+    } catch (IOException e) {
+      LOG.warn("garbage collection skipped: {}", e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (RuntimeException e) {
+      LOG.error("garbage collection failed", e);
+    }
   }
 
   @Override

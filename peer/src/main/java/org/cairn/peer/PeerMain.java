@@ -78,6 +78,14 @@ public final class PeerMain implements Callable<Integer> {
       description = "Cap on data traffic in each direction, e.g. 10MiB (default: 0, none).")
   String bandwidthCap;
 
+  @Option(names = "--gc-interval", paramLabel = "DURATION",
+      description = "How often to check held fragments with the tracker for garbage (default: 10m).")
+  String gcInterval;
+
+  @Option(names = "--gc-grace", paramLabel = "DURATION",
+      description = "How long a fragment must stay garbage before it is deleted (default: 1h; protects stores in flight).")
+  String gcGrace;
+
   @Option(names = "--io-capacity", paramLabel = "BYTES_PER_SEC",
       description = "Disk throughput assumed where /proc/diskstats cannot be read (default: 100MiB).")
   String ioCapacity;
@@ -157,7 +165,9 @@ public final class PeerMain implements Callable<Integer> {
           bool("paused", pick(paused == null ? null : paused.toString(), file, "paused", "false")),
           pick(id, file, "id", null),
           ByteSize.parse(pick(bandwidthCap, file, "bandwidth-cap", "0")),
-          ByteSize.parse(pick(ioCapacity, file, "io-capacity", "100MiB")));
+          ByteSize.parse(pick(ioCapacity, file, "io-capacity", "100MiB")),
+          Durations.parse(pick(gcInterval, file, "gc-interval", "10m")),
+          Durations.parse(pick(gcGrace, file, "gc-grace", "1h")));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -186,7 +196,7 @@ public final class PeerMain implements Callable<Integer> {
   }
 
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
-      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity");
+      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace");
 
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
     JsonNode root;

@@ -44,8 +44,9 @@ public final class Tracker implements Closeable {
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()));
       PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
           Duration.ofSeconds(10));
+      Catalog catalog = new Catalog(store, clock);
       TrackerApi api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
-          config.heartbeatInterval(), Crls.defaults(), new Catalog(store, clock));
+          config.heartbeatInterval(), Crls.defaults(), catalog);
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
         t.setDaemon(true);
@@ -56,6 +57,7 @@ public final class Tracker implements Closeable {
       long slot = config.historySlot().toMillis();
       sched.scheduleAtFixedRate(guard("history sampling", () -> history.sample(membership.peerStates(), membership.computeStates())),
           slot, slot, TimeUnit.MILLISECONDS);
+      sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
       sched.scheduleWithFixedDelay(guard("history pruning", () -> {
         int n = history.prune();
         if (n > 0) {

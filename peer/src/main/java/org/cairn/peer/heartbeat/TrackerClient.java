@@ -54,6 +54,25 @@ public final class TrackerClient {
     }
   }
 
+  /** Inventory GC: sends held keys (hex), returns those the tracker says are garbage. */
+  public java.util.List<String> garbage(String id, java.util.List<String> keys) throws IOException, InterruptedException {
+    HttpRequest req = HttpRequest.newBuilder(base.resolve("/api/v1/peers/" + id + "/inventory"))
+        .timeout(timeout.multipliedBy(6))
+        .header("Authorization", "Bearer " + token.bearerValue())
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(java.util.Map.of("keys", keys))))
+        .build();
+    HttpResponse<byte[]> res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    if (res.statusCode() != 200) {
+      throw new IOException("tracker inventory check answered " + res.statusCode());
+    }
+    java.util.List<String> out = new java.util.ArrayList<>();
+    for (com.fasterxml.jackson.databind.JsonNode g : JSON.readTree(res.body()).path("garbage")) {
+      out.add(g.asText());
+    }
+    return out;
+  }
+
   private HeartbeatResponse post(String path, Object body) throws IOException, InterruptedException {
     HttpRequest req = HttpRequest.newBuilder(base.resolve(path))
         .timeout(timeout)

@@ -160,6 +160,17 @@ public final class TrackerApi {
       case "apps":
         requireMethod(method, "GET");
         return json(200, catalog.apps());
+      case "policy":
+        if (method.equals("GET")) {
+          String app = required(query, "app");
+          return json(200, Map.of("app", app, "folder", catalog.policy(app)));
+        }
+        requireMethod(method, "POST");
+        {
+          JsonNode n = JSON.readTree(body);
+          catalog.setPolicy(text(n, "app"), text(n, "folder"));
+          return json(200, Map.of("app", text(n, "app"), "folder", catalog.policy(text(n, "app"))));
+        }
       default:
         throw new ApiException(404, "no such endpoint: /api/v1/" + resource);
     }
@@ -201,6 +212,26 @@ public final class TrackerApi {
           throw new ApiException(404, "unknown peer '" + id + "'");
         }
         return json(200, Map.of("id", id, "state", HostState.DOWN.name()));
+      case "inventory": {
+        // inventory GC: the peer lists what it holds, the tracker answers what is garbage
+        requireMethod(method, "POST");
+        if (membership.peer(id) == null) {
+          throw new ApiException(404, "unknown peer '" + id + "'");
+        }
+        JsonNode n = JSON.readTree(body);
+        List<byte[]> keys = new java.util.ArrayList<>();
+        for (JsonNode k : n.path("keys")) {
+          keys.add(java.util.HexFormat.of().parseHex(k.asText()));
+        }
+        if (keys.size() > 100_000) {
+          throw new ApiException(400, "send at most 100,000 keys per call, got " + keys.size());
+        }
+        List<String> garbage = new java.util.ArrayList<>();
+        for (byte[] k : catalog.garbage(id, keys)) {
+          garbage.add(java.util.HexFormat.of().formatHex(k));
+        }
+        return json(200, Map.of("garbage", garbage));
+      }
       case "history": {
         requireMethod(method, "GET");
         if (membership.peer(id) == null) {

@@ -45,6 +45,97 @@ public final class Catalog {
     this.clock = clock;
   }
 
+  /** An app's folder policy (stdchk §IV.E): keep-all, replace, or purge-after=DURATION. */
+  public String policy(String app) throws IOException {
+    checkName("app", app);
+    byte[] v = store.get(TrackerStore.Family.POLICIES, app.getBytes(StandardCharsets.UTF_8));
+    return v == null ? "keep-all" : new String(v, StandardCharsets.UTF_8);
+  }
+
+  public void setPolicy(String app, String folder) throws IOException {
+    checkName("app", app);
+    String f = folder == null ? "" : folder.trim();
+    if (!f.equals("keep-all") && !f.equals("replace") && !f.startsWith("purge-after=")) {
+      throw new IllegalArgumentException("folder policy must be keep-all, replace or purge-after=DURATION, was '" + folder + "'");
+    }
+    if (f.startsWith("purge-after=")) {
+      org.cairn.core.config.Durations.parse(f.substring("purge-after=".length()));
+    }
+    store.put(TrackerStore.Family.POLICIES, app.getBytes(StandardCharsets.UTF_8), f.getBytes(StandardCharsets.UTF_8));
+    LOG.info("app {}: folder policy {}", app, f);
+  }
+
+  /**
+   * Applies purge-after policies: deletes versions committed longer ago than the app's duration,
+   * never a node's latest version. Returns how many were deleted.
+   */
+  public synchronized int purgeExpired() throws IOException {
+    Map<String, java.time.Duration> purge = new HashMap<>();
+    store.scan(TrackerStore.Family.POLICIES, new byte[0], (key, value) -> {
+      String f = new String(value, StandardCharsets.UTF_8);
+      if (f.startsWith("purge-after=")) {
+        purge.put(new String(key, StandardCharsets.UTF_8), org.cairn.core.config.Durations.parse(f.substring(12)));
+      }
+      return true;
+    });
+    int deleted = 0;
+    long now = clock.millis();
+    for (Map.Entry<String, java.time.Duration> e : purge.entrySet()) {
+      String app = e.getKey();
+      Map<String, List<long[]>> byNode = new TreeMap<>(); // node -> [step, committedAt]
+      store.scan(TrackerStore.Family.VERSIONS, (app + "\u0000").getBytes(StandardCharsets.UTF_8), (key, value) -> {
+        String node = new String(key, 0, key.length - 9, StandardCharsets.UTF_8).split("\u0000", 2)[1];
+        long step = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+        byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(new long[] {step, JSON.readValue(value, VersionRecord.class).committedAt()});
+        return true;
+      });
+      for (Map.Entry<String, List<long[]>> n : byNode.entrySet()) {
+        List<long[]> vs = n.getValue();
+        for (int i = 0; i < vs.size() - 1; i++) { // sorted by step; the last (latest) is kept
+          if (now - vs.get(i)[1] > e.getValue().toMillis()) {
+            delete(app, n.getKey(), vs.get(i)[0], "purge-after");
+            deleted++;
+          }
+        }
+      }
+    }
+    return deleted;
+  }
+
+  /**
+   * Inventory GC (stdchk §IV.A): which of a peer's fragments no chunk-index entry assigns to it.
+   * Keys are 33-byte fragment keys (chunk id + index).
+   */
+  public List<byte[]> garbage(String peerId, List<byte[]> keys) throws IOException {
+    List<String> apps = new ArrayList<>();
+    for (Map<String, Object> a : apps()) {
+      apps.add((String) a.get("app"));
+    }
+    List<byte[]> out = new ArrayList<>();
+    for (byte[] key : keys) {
+      if (key.length != ChunkId.LENGTH + 1) {
+        throw new IllegalArgumentException("fragment keys are 33 bytes, got " + key.length);
+      }
+      ChunkId id = ChunkId.fromBytes(key, 0);
+      int index = key[ChunkId.LENGTH] & 0xFF;
+      boolean wanted = false;
+      for (String app : apps) {
+        byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, id));
+        if (v != null) {
+          List<String> holders = JSON.readValue(v, ChunkRecord.class).holders();
+          if (index < holders.size() && peerId.equals(holders.get(index))) {
+            wanted = true;
+            break;
+          }
+        }
+      }
+      if (!wanted) {
+        out.add(key);
+      }
+    }
+    return out;
+  }
+
   /** Which of the ids this app already holds (so the client sends only new chunks). */
   public boolean[] lookup(String app, List<ChunkId> ids) throws IOException {
     checkName("app", app);
@@ -113,6 +204,20 @@ public final class Catalog {
     store.write(batch);
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
+    if (policy(m.app()).equals("replace")) {
+      // the new version obsoletes older ones once it is committed (stdchk's automated replace)
+      List<Long> older = new ArrayList<>();
+      store.scan(TrackerStore.Family.VERSIONS, prefix(m.app(), m.node()), (key, value) -> {
+        long s2 = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+        if (s2 < step) {
+          older.add(s2);
+        }
+        return true;
+      });
+      for (long s2 : older) {
+        delete(m.app(), m.node(), s2, "replaced by step " + step);
+      }
+    }
     return step;
   }
 
@@ -186,6 +291,10 @@ public final class Catalog {
 
   /** Deletes a version; chunks no version references any more leave the index (their fragments are garbage). */
   public synchronized boolean delete(String app, String node, long step) throws IOException {
+    return delete(app, node, step, "deleted");
+  }
+
+  private boolean delete(String app, String node, long step, String why) throws IOException {
     byte[] key = versionKey(app, node, step);
     byte[] value = store.get(TrackerStore.Family.VERSIONS, key);
     if (value == null) {
@@ -211,7 +320,7 @@ public final class Catalog {
       }
     }
     store.write(batch);
-    LOG.info("deleted {}.{}.{}", app, node, step);
+    LOG.info("{}.{}.{} {}", app, node, step, why);
     return true;
   }
 

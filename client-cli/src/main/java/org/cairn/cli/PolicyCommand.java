@@ -1,0 +1,49 @@
+package org.cairn.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code cairn policy get|set}: an app's folder policy (stdchk): keep-all, replace, purge-after=DURATION. */
+@Command(name = "policy", mixinStandardHelpOptions = true,
+    description = {"Show or set an app's folder policy: keep-all (default), replace (a committed version deletes the node's",
+        "older ones), or purge-after=DURATION (versions older than that are deleted; a node's latest is always kept)."})
+final class PolicyCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand
+  CairnCli root;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "get|set")
+  String action;
+
+  @Option(names = "--app", required = true)
+  String app;
+
+  @Option(names = "--folder", description = "keep-all, replace or purge-after=DURATION (with set).")
+  String folder;
+
+  @Override
+  public Integer call() throws Exception {
+    try (GridAccess grid = GridAccess.open(root, spec.commandLine())) {
+      JsonNode r;
+      if (action.equals("get")) {
+        r = grid.tracker.get("/api/v1/policy", Map.of("app", app));
+      } else if (action.equals("set")) {
+        if (folder == null) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "policy set needs --folder keep-all|replace|purge-after=DURATION");
+        }
+        r = grid.tracker.post("/api/v1/policy", Map.of("app", app, "folder", folder));
+      } else {
+        throw new CommandLine.ParameterException(spec.commandLine(), "use 'policy get' or 'policy set', not '" + action + "'");
+      }
+      spec.commandLine().getOut().println(r.path("app").asText() + ": " + r.path("folder").asText());
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,85 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.cairn.core.bench.MemoryImages;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Folder policies free space on the peers through reference counts and inventory GC. */
+class PolicyIT {
+  @TempDir
+  Path root;
+
+  private MiniGrid grid;
+
+  @BeforeEach
+  void startGrid() throws Exception {
+    grid = new MiniGrid(root, Duration.ofSeconds(1));
+    grid.startTracker();
+    for (int i = 0; i < 5; i++) {
+      grid.startPeer("peer" + i, "--gc-interval", "1s", "--gc-grace", "2s");
+    }
+    MiniGrid.await("5 peers", Duration.ofSeconds(30), () -> grid.peers().size() == 5);
+  }
+
+  @AfterEach
+  void stop() {
+    grid.close();
+  }
+
+  private long usedOnPeers() throws Exception {
+    long used = 0;
+    for (JsonNode p : grid.peers()) {
+      used += p.get("usedBytes").asLong();
+    }
+    return used;
+  }
+
+  @Test
+  void replace_deletesOlderVersionsAndGcFreesTheirFragments() throws Exception {
+    assertThat(grid.cli("policy", "set", "--app", "heat", "--folder", "replace").exit()).isZero();
+    assertThat(grid.cli("policy", "get", "--app", "heat").stdout()).contains("heat: replace");
+    byte[] v1 = MemoryImages.image(1, 16 * 1024 * 1024);
+    byte[] v2 = MemoryImages.image(2, 16 * 1024 * 1024); // unrelated: none of v1's chunks survive
+    Path f = root.resolve("img");
+    Files.write(f, v1);
+    MiniGrid.Cli s1 = grid.cli("store", f.toString(), "--app", "heat", "--node", "n", "--redundancy", "code:3+2", "--json");
+    assertThat(s1.exit()).as(s1.stderr()).isZero();
+    long v1Bytes = s1.json().get("sentBytes").asLong();
+    MiniGrid.await("peers to report v1's fragments", Duration.ofSeconds(10), () -> usedOnPeers() == v1Bytes);
+    Files.write(f, v2);
+    MiniGrid.Cli s2 = grid.cli("store", f.toString(), "--app", "heat", "--node", "n", "--redundancy", "code:3+2", "--json");
+    assertThat(s2.exit()).as(s2.stderr()).isZero();
+    long v2Bytes = s2.json().get("sentBytes").asLong();
+    assertThat(s2.json().get("newChunks").asLong()).isEqualTo(s2.json().get("chunks").asLong());
+    JsonNode versions = grid.cli("versions", "--app", "heat", "--node", "n", "--json").json();
+    assertThat(versions).hasSize(1);
+    assertThat(versions.get(0).get("step").asLong()).isEqualTo(2);
+    // v1's fragments become garbage and are collected: the peers hold exactly what the live version needs
+    MiniGrid.await("GC to free v1's fragments", Duration.ofSeconds(30), () -> usedOnPeers() == v2Bytes);
+    Path out = root.resolve("out");
+    assertThat(grid.cli("fetch", "--app", "heat", "--node", "n", "-o", out.toString()).exit()).isZero();
+    assertThat(out).hasBinaryContent(v2);
+  }
+
+  @Test
+  void purgeAfter_deletesExpiredVersionsButKeepsTheLatest() throws Exception {
+    Path f = root.resolve("img");
+    for (int step = 0; step < 3; step++) {
+      Files.write(f, MemoryImages.image(10 + step, 4 * 1024 * 1024));
+      assertThat(grid.cli("store", f.toString(), "--app", "sim", "--node", "n", "--redundancy", "replicate:2").exit()).isZero();
+    }
+    assertThat(grid.cli("policy", "set", "--app", "sim", "--folder", "purge-after=1s").exit()).isZero();
+    assertThat(grid.cli("policy", "set", "--app", "sim", "--folder", "purge-later").exit()).isEqualTo(1);
+    MiniGrid.await("purge of the two older versions", Duration.ofSeconds(30),
+        () -> grid.cli("versions", "--app", "sim", "--node", "n", "--json").json().size() == 1);
+    assertThat(grid.cli("versions", "--app", "sim", "--node", "n", "--json").json().get(0).get("step").asLong()).isEqualTo(3);
+  }
+}
