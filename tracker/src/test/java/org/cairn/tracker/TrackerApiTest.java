@@ -307,4 +307,30 @@ class TrackerApiTest {
     assertThat(held.get("held").toString()).isEqualTo("[true,false]");
     call(400, "GET", "/api/v1/versions", Map.of("app", "bad app"), null, AUTH);
   }
+
+  @Test
+  void policiesAndInventoryGc() throws IOException {
+    assertThat(call(200, "GET", "/api/v1/policy", Map.of("app", "heat"), null, AUTH).get("folder").asText()).isEqualTo("keep-all");
+    assertThat(call(400, "POST", "/api/v1/policy", "{\"app\":\"heat\",\"folder\":\"shred\"}").get("error").asText())
+        .contains("'shred'");
+    assertThat(call(400, "POST", "/api/v1/policy", "{\"app\":\"heat\",\"folder\":\"purge-after=soon\"}").get("error").asText())
+        .contains("'soon'");
+    call(200, "POST", "/api/v1/policy", "{\"app\":\"heat\",\"folder\":\"replace\"}");
+    register("g1", "RUNNING");
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {7}).hex();
+    String b = org.cairn.core.hash.ChunkId.of(new byte[] {8}).hex();
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"storedBytes\":3}]}");
+    // g1 holds fragment 0 of a (wanted), fragment 1 of a (assigned to x) and fragment 0 of b (no chunk)
+    String inventory = "{\"keys\":[\"" + a + "00\",\"" + a + "01\",\"" + b + "00\"]}";
+    JsonNode g = call(200, "POST", "/api/v1/peers/g1/inventory", inventory);
+    assertThat(g.get("garbage").toString()).doesNotContain(a + "00").contains(a + "01").contains(b + "00");
+    // replace: the next version deletes step 1, so a's fragments become garbage too
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, b) + ",\"chunks\":[{\"id\":\"" + b
+        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"storedBytes\":3}]}");
+    assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).hasSize(1);
+    g = call(200, "POST", "/api/v1/peers/g1/inventory", inventory);
+    assertThat(g.get("garbage").toString()).contains(a + "00").contains(a + "01").doesNotContain(b + "00");
+    call(404, "POST", "/api/v1/peers/nobody/inventory", inventory);
+  }
 }
