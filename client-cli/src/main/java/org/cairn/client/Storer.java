@@ -73,11 +73,16 @@ public final class Storer {
     JsonNode placement = tracker.post("/api/v1/placement", req);
     HostSet hosts = new HostSet(placement, group, token, timeout);
     Map<String, AtomicLong[]> traffic = new ConcurrentHashMap<>();
-    Map<ChunkId, Boolean> known = new ConcurrentHashMap<>();
+    // Dedup: the chunk ids the app holds, fetched once (chunks committed by others meanwhile are
+    // merely sent again; the commit keeps the index's holders and the extra fragments become garbage).
+    java.util.Set<ChunkId> held = new java.util.HashSet<>();
+    for (JsonNode id : tracker.get("/api/v1/chunks", Map.of("app", o.app())).path("ids")) {
+      held.add(ChunkId.parse(id.asText()));
+    }
     List<Map<String, Object>> sent = java.util.Collections.synchronizedList(new ArrayList<>());
     try {
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r), o.chunkSize(), o.threads());
-      StorePipeline.Result res = pipeline.store(in, id -> known.computeIfAbsent(id, x -> held(o.app(), x)), (index, fragments) -> {
+      StorePipeline.Result res = pipeline.store(in, held::contains, (index, fragments) -> {
         String[] holders = sendChunk(hosts, fragments, traffic);
         long bytes = 0;
         for (Fragment f : fragments) {
@@ -103,15 +108,6 @@ public final class Storer {
     }
   }
 
-  /** Dedup: does the grid hold this chunk for the app already? (One lookup per distinct chunk.) */
-  private boolean held(String app, ChunkId id) {
-    try {
-      JsonNode n = tracker.post("/api/v1/chunks/lookup", Map.of("app", app, "ids", List.of(id.hex())));
-      return n.path("held").path(0).asBoolean(false);
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
 
   /** Sends fragment i to slot i for every i in parallel, replacing hosts that refuse or fail. */
   private String[] sendChunk(HostSet hosts, Fragment[] fragments, Map<String, AtomicLong[]> traffic) throws IOException {

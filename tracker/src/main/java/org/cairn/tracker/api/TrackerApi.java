@@ -147,8 +147,11 @@ public final class TrackerApi {
         requireMethod(method, "POST");
         return placement(body);
       case "chunks":
+        if (id == null && method.equals("GET")) {
+          return json(200, Map.of("ids", catalog.heldIds(required(query, "app"))));
+        }
         if (!"lookup".equals(id)) {
-          throw new ApiException(404, "no such endpoint; use POST /api/v1/chunks/lookup");
+          throw new ApiException(404, "no such endpoint; use GET /api/v1/chunks?app=A or POST /api/v1/chunks/lookup");
         }
         requireMethod(method, "POST");
         return lookup(body);

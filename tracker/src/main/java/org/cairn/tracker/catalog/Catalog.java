@@ -136,6 +136,18 @@ public final class Catalog {
     return out;
   }
 
+  /** Every chunk id held for the app (a client fetches these once per store instead of asking per chunk). */
+  public List<String> heldIds(String app) throws IOException {
+    checkName("app", app);
+    List<String> out = new ArrayList<>();
+    byte[] prefix = (app + "\u0000").getBytes(StandardCharsets.UTF_8);
+    store.scan(TrackerStore.Family.CHUNKS, prefix, (key, value) -> {
+      out.add(ChunkId.fromBytes(key, prefix.length).hex());
+      return true;
+    });
+    return out;
+  }
+
   /** Which of the ids this app already holds (so the client sends only new chunks). */
   public boolean[] lookup(String app, List<ChunkId> ids) throws IOException {
     checkName("app", app);
