@@ -1,5 +1,6 @@
 package org.cairn.cli;
 
+import org.cairn.core.api.TrackerHttp;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -123,13 +124,13 @@ final class DemoCommand implements Callable<Integer> {
 
   /** Tracker API, token and event loops for a local grid. */
   private static final class GridClient implements AutoCloseable {
-    final TrackerApi tracker;
+    final TrackerHttp tracker;
     final GridToken token;
     final io.netty.channel.EventLoopGroup group = new io.netty.channel.nio.NioEventLoopGroup(2);
 
     GridClient(LocalGrid grid) throws IOException {
       token = GridToken.readFile(grid.tokenFile());
-      tracker = new TrackerApi(java.net.URI.create(grid.trackerUrl()), token, Duration.ofSeconds(10));
+      tracker = TrackerApi.connect(java.net.URI.create(grid.trackerUrl()), token, Duration.ofSeconds(10));
     }
 
     @Override

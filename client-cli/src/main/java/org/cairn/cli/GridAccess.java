@@ -1,5 +1,6 @@
 package org.cairn.cli;
 
+import org.cairn.core.api.TrackerHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
@@ -22,13 +23,13 @@ import picocli.CommandLine;
  * {@code tracker}, {@code token-file}).
  */
 final class GridAccess implements Closeable {
-  final TrackerApi tracker;
+  final TrackerHttp tracker;
   final GridToken token;
   final EventLoopGroup group = new NioEventLoopGroup(2);
   final Duration timeout;
 
   private GridAccess(URI url, GridToken token, Duration timeout) {
-    this.tracker = new TrackerApi(url, token, timeout);
+    this.tracker = TrackerApi.connect(url, token, timeout);
     this.token = token;
     this.timeout = timeout;
   }

@@ -1,5 +1,6 @@
 package org.cairn.client;
 
+import org.cairn.core.api.TrackerHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
@@ -40,13 +41,13 @@ public final class Fetcher {
   /** What a fetch did. */
   public record Result(String app, String node, long step, long size, String kind, double seconds) {}
 
-  private final TrackerApi tracker;
+  private final TrackerHttp tracker;
   private final GridToken token;
   private final EventLoopGroup group;
   private final Duration timeout;
   private final Map<String, CompletableFuture<PeerConnection>> connections = new ConcurrentHashMap<>();
 
-  public Fetcher(TrackerApi tracker, GridToken token, EventLoopGroup group, Duration timeout) {
+  public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout) {
     this.tracker = tracker;
     this.token = token;
     this.group = group;

@@ -1,5 +1,6 @@
 package org.cairn.client;
 
+import org.cairn.core.api.TrackerHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
@@ -48,12 +49,12 @@ public final class Storer {
   public record Result(String app, String node, long step, long size, long chunks, long newChunks, long sentBytes,
       double seconds, List<String> hosts, List<String> replaced) {}
 
-  private final TrackerApi tracker;
+  private final TrackerHttp tracker;
   private final GridToken token;
   private final EventLoopGroup group;
   private final Duration timeout;
 
-  public Storer(TrackerApi tracker, GridToken token, EventLoopGroup group, Duration timeout) {
+  public Storer(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout) {
     this.tracker = tracker;
     this.token = token;
     this.group = group;

@@ -1,100 +1,18 @@
 package org.cairn.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Map;
+import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.security.GridToken;
 
-/** The client's calls to the tracker's HTTP API; errors become IOExceptions with the tracker's message. */
+/** The client's view of the tracker API: {@link TrackerHttp} (kept as a name the client code uses). */
 public final class TrackerApi {
-  static final ObjectMapper JSON = new ObjectMapper();
+  static final ObjectMapper JSON = TrackerHttp.JSON;
 
-  private final URI base;
-  private final GridToken token;
-  private final HttpClient http;
-  private final Duration timeout;
+  private TrackerApi() {}
 
-  public TrackerApi(URI base, GridToken token, Duration timeout) {
-    String s = base.toString();
-    this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
-    this.token = token;
-    this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
-  }
-
-  public URI base() {
-    return base;
-  }
-
-  public JsonNode get(String path, Map<String, String> query) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path + query(query))).GET(), path);
-  }
-
-  public JsonNode delete(String path, Map<String, String> query) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path + query(query))).DELETE(), path);
-  }
-
-  private static String query(Map<String, String> query) {
-    StringBuilder q = new StringBuilder();
-    for (Map.Entry<String, String> e : query.entrySet()) {
-      q.append(q.length() == 0 ? '?' : '&').append(e.getKey()).append('=').append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
-    }
-    return q.toString();
-  }
-
-  public JsonNode post(String path, Object body) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))), path);
-  }
-
-  private JsonNode send(HttpRequest.Builder b, String path) throws IOException {
-    HttpRequest req = b.timeout(timeout).header("Authorization", "Bearer " + token.bearerValue()).build();
-    HttpResponse<byte[]> res;
-    try {
-      res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while calling the tracker", e);
-    } catch (IOException e) {
-      throw new IOException("tracker " + base + " unreachable: " + e.getMessage()
-          + " (is it running? check --tracker or CAIRN_TRACKER)", e);
-    }
-    JsonNode body;
-    try {
-      body = JSON.readTree(res.body());
-    } catch (IOException e) {
-      throw new IOException("tracker " + base + path + " answered " + res.statusCode() + " with a body that is not JSON");
-    }
-    if (res.statusCode() == 401) {
-      throw new IOException("tracker refused the grid token (401); check --token-file or CAIRN_TOKEN");
-    }
-    if (res.statusCode() != 200) {
-      throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));
-    }
-    return body;
-  }
-
-  /** A call the tracker answered with an error status. */
-  public static final class TrackerException extends IOException {
-    private static final long serialVersionUID = 1L;
-    private final int status;
-
-    TrackerException(int status, String message) {
-      super(message);
-      this.status = status;
-    }
-
-    public int status() {
-      return status;
-    }
+  public static TrackerHttp connect(URI base, GridToken token, Duration timeout) {
+    return new TrackerHttp(base, token, timeout);
   }
 }

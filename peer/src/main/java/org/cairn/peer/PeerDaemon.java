@@ -130,8 +130,6 @@ public final class PeerDaemon implements Closeable, Admission {
       }
     } catch (IOException e) {
       LOG.warn("garbage collection skipped: {}", e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       LOG.error("garbage collection failed", e);
     }
@@ -239,8 +237,6 @@ public final class PeerDaemon implements Closeable, Admission {
             config.heartbeatInterval().toMillis());
         trackerReachable = false;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } catch (RuntimeException e) {
       LOG.error("heartbeat failed", e);
     }

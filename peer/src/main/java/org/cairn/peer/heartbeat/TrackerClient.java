@@ -1,105 +1,62 @@
 package org.cairn.peer.heartbeat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.security.GridToken;
 
-/** The peer's calls to the tracker's API, with the bearer token and a per-request timeout. */
+/** The peer's calls to the tracker: registration, heartbeats, leaving, and inventory GC. */
 public final class TrackerClient {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
-  private final URI base;
-  private final GridToken token;
-  private final HttpClient http;
-  private final Duration timeout;
+  private final TrackerHttp http;
 
   public TrackerClient(URI base, GridToken token, Duration timeout) {
-    String s = base.toString();
-    this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
-    this.token = token;
-    this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    this.http = new TrackerHttp(base, token, timeout);
   }
 
   public URI base() {
-    return base;
+    return http.base();
   }
 
-  public HeartbeatResponse register(RegisterRequest r) throws IOException, InterruptedException {
-    return post("/api/v1/peers", r);
+  public HeartbeatResponse register(RegisterRequest r) throws IOException {
+    return TrackerHttp.JSON.treeToValue(http.post("/api/v1/peers", r), HeartbeatResponse.class);
   }
 
   /** @return null if the tracker does not know this peer (it should register again) */
-  public HeartbeatResponse heartbeat(String id, HeartbeatRequest h) throws IOException, InterruptedException {
+  public HeartbeatResponse heartbeat(String id, HeartbeatRequest h) throws IOException {
     try {
-      return post("/api/v1/peers/" + id + "/heartbeat", h);
-    } catch (UnknownPeerException e) {
-      return null;
+      return TrackerHttp.JSON.treeToValue(http.post("/api/v1/peers/" + id + "/heartbeat", h), HeartbeatResponse.class);
+    } catch (TrackerHttp.TrackerException e) {
+      if (e.status() == 404) {
+        return null;
+      }
+      throw e;
     }
   }
 
-  public void leave(String id) throws IOException, InterruptedException {
+  public void leave(String id) throws IOException {
     try {
-      post("/api/v1/peers/" + id + "/leave", java.util.Map.of());
-    } catch (UnknownPeerException e) {
-      // already unknown: nothing to leave
+      http.post("/api/v1/peers/" + id + "/leave", Map.of());
+    } catch (TrackerHttp.TrackerException e) {
+      if (e.status() != 404) { // already unknown: nothing to leave
+        throw e;
+      }
     }
   }
 
   /** Inventory GC: sends held keys (hex), returns those the tracker says are garbage. */
-  public java.util.List<String> garbage(String id, java.util.List<String> keys) throws IOException, InterruptedException {
-    HttpRequest req = HttpRequest.newBuilder(base.resolve("/api/v1/peers/" + id + "/inventory"))
-        .timeout(timeout.multipliedBy(6))
-        .header("Authorization", "Bearer " + token.bearerValue())
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(java.util.Map.of("keys", keys))))
-        .build();
-    HttpResponse<byte[]> res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-    if (res.statusCode() != 200) {
-      throw new IOException("tracker inventory check answered " + res.statusCode());
-    }
-    java.util.List<String> out = new java.util.ArrayList<>();
-    for (com.fasterxml.jackson.databind.JsonNode g : JSON.readTree(res.body()).path("garbage")) {
+  public List<String> garbage(String id, List<String> keys) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (JsonNode g : http.post("/api/v1/peers/" + id + "/inventory", Map.of("keys", keys)).path("garbage")) {
       out.add(g.asText());
     }
     return out;
-  }
-
-  private HeartbeatResponse post(String path, Object body) throws IOException, InterruptedException {
-    HttpRequest req = HttpRequest.newBuilder(base.resolve(path))
-        .timeout(timeout)
-        .header("Authorization", "Bearer " + token.bearerValue())
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)))
-        .build();
-    HttpResponse<byte[]> res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-    if (res.statusCode() == 404 && path.contains("/peers/")) {
-      throw new UnknownPeerException();
-    }
-    if (res.statusCode() == 401) {
-      throw new IOException("tracker " + base + " refused the grid token (401); check --token-file");
-    }
-    if (res.statusCode() != 200) {
-      String msg;
-      try {
-        msg = JSON.readTree(res.body()).path("error").asText(new String(res.body(), java.nio.charset.StandardCharsets.UTF_8));
-      } catch (IOException e) {
-        msg = new String(res.body(), java.nio.charset.StandardCharsets.UTF_8);
-      }
-      throw new IOException("tracker " + base + path + " answered " + res.statusCode() + ": " + msg);
-    }
-    return JSON.readValue(res.body(), HeartbeatResponse.class);
-  }
-
-  private static final class UnknownPeerException extends IOException {
-    private static final long serialVersionUID = 1L;
   }
 }

@@ -1,0 +1,103 @@
+package org.cairn.core.api;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import org.cairn.core.security.GridToken;
+
+/**
+ * JSON calls to the tracker's API with the grid token, shared by peers and clients: timeouts,
+ * the bearer header, and errors turned into IOExceptions carrying the tracker's message.
+ */
+public final class TrackerHttp {
+  public static final ObjectMapper JSON = new ObjectMapper();
+
+  private final URI base;
+  private final GridToken token;
+  private final HttpClient http;
+  private final Duration timeout;
+
+  public TrackerHttp(URI base, GridToken token, Duration timeout) {
+    String s = base.toString();
+    this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
+    this.token = token;
+    this.timeout = timeout;
+    this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  public URI base() {
+    return base;
+  }
+
+  public JsonNode get(String path, Map<String, String> query) throws IOException {
+    return send(HttpRequest.newBuilder(URI.create(base + path + query(query))).GET(), path);
+  }
+
+  public JsonNode delete(String path, Map<String, String> query) throws IOException {
+    return send(HttpRequest.newBuilder(URI.create(base + path + query(query))).DELETE(), path);
+  }
+
+  public JsonNode post(String path, Object body) throws IOException {
+    return send(HttpRequest.newBuilder(URI.create(base + path))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))), path);
+  }
+
+  private static String query(Map<String, String> query) {
+    StringBuilder q = new StringBuilder();
+    for (Map.Entry<String, String> e : query.entrySet()) {
+      q.append(q.length() == 0 ? '?' : '&').append(e.getKey()).append('=').append(URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8));
+    }
+    return q.toString();
+  }
+
+  private JsonNode send(HttpRequest.Builder b, String path) throws IOException {
+    HttpRequest req = b.timeout(timeout).header("Authorization", "Bearer " + token.bearerValue()).build();
+    HttpResponse<byte[]> res;
+    try {
+      res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while calling the tracker", e);
+    } catch (IOException e) {
+      throw new IOException("tracker " + base + " unreachable: " + e.getMessage()
+          + " (is it running? check --tracker or CAIRN_TRACKER)", e);
+    }
+    if (res.statusCode() == 401) {
+      throw new IOException("tracker " + base + " refused the grid token (401); check --token-file or CAIRN_TOKEN");
+    }
+    JsonNode body;
+    try {
+      body = JSON.readTree(res.body());
+    } catch (IOException e) {
+      throw new IOException("tracker " + base + path + " answered " + res.statusCode() + " with a body that is not JSON");
+    }
+    if (res.statusCode() != 200) {
+      throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));
+    }
+    return body;
+  }
+
+  /** A call the tracker answered with an error status. */
+  public static final class TrackerException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+
+    public TrackerException(int status, String message) {
+      super(message);
+      this.status = status;
+    }
+
+    public int status() {
+      return status;
+    }
+  }
+}
