@@ -14,7 +14,6 @@ import java.util.concurrent.Callable;
 import org.cairn.client.Fetcher;
 import org.cairn.client.LocalGrid;
 import org.cairn.client.Storer;
-import org.cairn.client.TrackerApi;
 import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
@@ -130,7 +129,7 @@ final class DemoCommand implements Callable<Integer> {
 
     GridClient(LocalGrid grid) throws IOException {
       token = GridToken.readFile(grid.tokenFile());
-      tracker = TrackerApi.connect(java.net.URI.create(grid.trackerUrl()), token, Duration.ofSeconds(10));
+      tracker = new TrackerHttp(java.net.URI.create(grid.trackerUrl()), token, Duration.ofSeconds(10));
     }
 
     @Override

@@ -13,7 +13,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.cairn.client.TrackerApi;
 import org.cairn.core.security.GridToken;
 import picocli.CommandLine;
 
@@ -29,7 +28,7 @@ final class GridAccess implements Closeable {
   final Duration timeout;
 
   private GridAccess(URI url, GridToken token, Duration timeout) {
-    this.tracker = TrackerApi.connect(url, token, timeout);
+    this.tracker = new TrackerHttp(url, token, timeout);
     this.token = token;
     this.timeout = timeout;
   }

@@ -1,7 +1,6 @@
 package org.cairn.cli;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,15 +106,7 @@ final class StoreCommand implements Callable<Integer> {
 
   /** This machine as the tracker knows compute hosts: its host name, made a valid id. */
   static String clientId() {
-    return hostName().replaceAll("[^A-Za-z0-9._-]", "-");
-  }
-
-  private static String hostName() {
-    try {
-      return java.net.InetAddress.getLocalHost().getHostName();
-    } catch (IOException e) {
-      return "client";
-    }
+    return Storer.hostName().replaceAll("[^A-Za-z0-9._-]", "-");
   }
 
   private void print(Storer.Result res) throws IOException {

@@ -22,7 +22,6 @@ import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.core.pipeline.FetchPipeline;
 import org.cairn.core.protocol.FragmentKey;
-import org.cairn.core.protocol.Frame;
 import org.cairn.core.protocol.FrameType;
 import org.cairn.core.security.GridToken;
 import org.slf4j.Logger;
@@ -61,7 +60,7 @@ public final class Fetcher {
 
   public Result fetch(JsonNode located, int threads, OutputStream out) throws IOException {
     long start = System.nanoTime();
-    Manifest manifest = Manifest.fromJson(TrackerApi.JSON.writeValueAsString(located.get("manifest")));
+    Manifest manifest = Manifest.fromJson(TrackerHttp.JSON.writeValueAsString(located.get("manifest")));
     JsonNode holders = located.get("holders");
     try {
       long size = new FetchPipeline(threads).fetch(manifest.chunks(), (index, ref) -> fragments(ref, holders.path(ref.id().hex())), out);

@@ -1,5 +1,6 @@
 package org.cairn.client;
 
+import org.cairn.core.api.TrackerHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.Closeable;
 import java.io.IOException;
@@ -147,7 +148,7 @@ public final class LocalGrid implements Closeable {
       procs.add(Map.of("name", m.name(), "pid", m.process().pid(), "address", m.address() == null ? "" : m.address()));
     }
     state.put("processes", procs);
-    Files.write(dir.resolve("grid.json"), TrackerApi.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
+    Files.write(dir.resolve("grid.json"), TrackerHttp.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
   }
 
   /** Stops the grid recorded in {@code dir/grid.json} (peers first, then the tracker); returns how many processes were stopped. */
@@ -156,7 +157,7 @@ public final class LocalGrid implements Closeable {
     if (!Files.exists(state)) {
       throw new IOException("no grid in " + dir + " (no grid.json); was it started with 'cairn grid up --dir " + dir + "'?");
     }
-    JsonNode s = TrackerApi.JSON.readTree(state.toFile());
+    JsonNode s = TrackerHttp.JSON.readTree(state.toFile());
     List<ProcessHandle> handles = new ArrayList<>();
     for (JsonNode p : s.path("processes")) {
       ProcessHandle.of(p.path("pid").asLong()).filter(ProcessHandle::isAlive).ifPresent(handles::add);

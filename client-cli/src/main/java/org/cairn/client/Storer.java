@@ -98,7 +98,7 @@ public final class Storer {
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunkSize(), r.spec(), o.compressor().spec(), o.kind(),
           System.currentTimeMillis(), hostName(), res.chunks());
       Map<String, Object> commit = new LinkedHashMap<>();
-      commit.put("manifest", TrackerApi.JSON.readTree(manifest.toJson()));
+      commit.put("manifest", TrackerHttp.JSON.readTree(manifest.toJson()));
       commit.put("chunks", sent);
       long step = tracker.post("/api/v1/versions", commit).path("step").asLong();
       reportBandwidth(o.clientId(), traffic);
@@ -181,7 +181,8 @@ public final class Storer {
     }
   }
 
-  static String hostName() {
+  /** This machine's host name ("unknown" if it has none). */
+  public static String hostName() {
     try {
       return InetAddress.getLocalHost().getHostName();
     } catch (IOException e) {

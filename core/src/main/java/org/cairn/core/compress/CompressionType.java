@@ -1,6 +1,5 @@
 package org.cairn.core.compress;
 
-import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import java.io.ByteArrayInputStream;
@@ -94,10 +93,5 @@ public enum CompressionType {
       default:
         throw new AssertionError(this);
     }
-  }
-
-  /** Bound on the compressed size of {@code length} bytes (for sizing buffers). */
-  static int zstdBound(int length) {
-    return (int) Zstd.compressBound(length);
   }
 }

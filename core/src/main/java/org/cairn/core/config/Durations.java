@@ -46,22 +46,4 @@ public final class Durations {
     }
     return Duration.ofMillis(Math.round(millis));
   }
-
-  /** Short human form: {@code 1500ms} -> {@code 1.5s}. */
-  public static String format(Duration d) {
-    long ms = d.toMillis();
-    if (ms % 86_400_000 == 0 && ms > 0) {
-      return ms / 86_400_000 + "d";
-    }
-    if (ms % 3_600_000 == 0 && ms > 0) {
-      return ms / 3_600_000 + "h";
-    }
-    if (ms % 60_000 == 0 && ms > 0) {
-      return ms / 60_000 + "m";
-    }
-    if (ms % 1000 == 0) {
-      return ms / 1000 + "s";
-    }
-    return ms + "ms";
-  }
 }

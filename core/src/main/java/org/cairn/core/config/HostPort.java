@@ -50,11 +50,6 @@ public final class HostPort {
     return new InetSocketAddress(host, port);
   }
 
-  /** The same host with another port (e.g. the one actually bound). */
-  public HostPort withPort(int newPort) {
-    return new HostPort(host, newPort);
-  }
-
   @Override
   public String toString() {
     return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port;
