@@ -1,5 +1,6 @@
 package org.cairn.client;
 
+import org.cairn.core.net.PeerConnection;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.channel.EventLoopGroup;
 import java.io.IOException;

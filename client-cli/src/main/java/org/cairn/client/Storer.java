@@ -1,5 +1,6 @@
 package org.cairn.client;
 
+import org.cairn.core.net.PeerConnection;
 import org.cairn.core.api.TrackerHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.ByteBuf;

@@ -61,6 +61,51 @@ public final class ChunkCodec {
    */
   public static int decode(ChunkId expected, Fragment[] fragments, byte[] dst) throws CorruptDataException {
     Fragment first = firstOf(expected, fragments);
+    byte[] encoded = decodeEncoded(expected, first, fragments);
+    if (dst.length < first.chunkLength()) {
+      throw new CorruptDataException("chunk " + expected.shortHex() + " claims " + first.chunkLength()
+          + " bytes, more than the " + dst.length + " expected");
+    }
+    first.compression().decompress(encoded, 0, encoded.length, dst, first.chunkLength());
+    ChunkId actual = ChunkId.of(dst, 0, first.chunkLength());
+    if (!actual.equals(expected)) {
+      throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
+    }
+    return first.chunkLength();
+  }
+
+  /**
+   * Repair: rebuilds the fragments at {@code indices} from at least m verified fragments of the
+   * chunk. The coded payload is decoded and re-coded as it is (never recompressed, so the rebuilt
+   * fragments match the surviving ones bit for bit); it must decompress to bytes with the chunk's id.
+   *
+   * @throws CorruptDataException if fewer than m consistent fragments are given or the id does not match
+   */
+  public static Fragment[] rebuild(ChunkId expected, Fragment[] fragments, int[] indices) throws CorruptDataException {
+    Fragment first = firstOf(expected, fragments);
+    byte[] encoded = decodeEncoded(expected, first, fragments);
+    byte[] chunk = new byte[first.chunkLength()];
+    first.compression().decompress(encoded, 0, encoded.length, chunk, first.chunkLength());
+    ChunkId actual = ChunkId.of(chunk, 0, chunk.length);
+    if (!actual.equals(expected)) {
+      throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
+    }
+    Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
+    byte[][] pieces = scheme.encode(encoded, 0, encoded.length);
+    Fragment[] out = new Fragment[indices.length];
+    for (int j = 0; j < indices.length; j++) {
+      int i = indices[j];
+      if (i < 0 || i >= pieces.length) {
+        throw new IllegalArgumentException("chunk " + expected.shortHex() + " has fragments 0.." + (pieces.length - 1) + ", not " + i);
+      }
+      out[j] = Fragment.create(expected, first.codec(), first.compression(), i, first.dataFragments(), first.parityFragments(),
+          first.chunkLength(), first.encodedLength(), pieces[i]);
+    }
+    return out;
+  }
+
+  /** Checks the fragments agree with each other and decodes the coded (compressed) payload. */
+  private static byte[] decodeEncoded(ChunkId expected, Fragment first, Fragment[] fragments) throws CorruptDataException {
     Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
     byte[][] slots = new byte[scheme.totalFragments()][];
     for (Fragment f : fragments) {
@@ -77,17 +122,7 @@ public final class ChunkCodec {
       }
       slots[f.index()] = f.payload();
     }
-    byte[] encoded = scheme.decode(slots, first.encodedLength());
-    if (dst.length < first.chunkLength()) {
-      throw new CorruptDataException("chunk " + expected.shortHex() + " claims " + first.chunkLength()
-          + " bytes, more than the " + dst.length + " expected");
-    }
-    first.compression().decompress(encoded, 0, encoded.length, dst, first.chunkLength());
-    ChunkId actual = ChunkId.of(dst, 0, first.chunkLength());
-    if (!actual.equals(expected)) {
-      throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
-    }
-    return first.chunkLength();
+    return scheme.decode(slots, first.encodedLength());
   }
 
   private static Fragment firstOf(ChunkId expected, Fragment[] fragments) throws CorruptDataException {

@@ -54,4 +54,36 @@ class ChunkCodecTest {
     assertThatThrownBy(() -> ChunkCodec.decode(other, forged))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("decoded to bytes with id " + id.shortHex());
   }
+
+  @Test
+  void rebuild_fromAnyMFragmentsReproducesTheLostOnesBitForBit() throws CorruptDataException {
+    for (String spec : new String[] {"code:3+2", "cauchy:4+2", "replicate:3"}) {
+      ChunkCodec c = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse(spec));
+      Fragment[] all = c.encode(id, chunk, chunk.length);
+      int n = all.length;
+      int m = all[0].dataFragments();
+      // keep the last m, rebuild the first n - m
+      Fragment[] survivors = new Fragment[n];
+      int[] lost = new int[n - m];
+      for (int i = 0; i < n; i++) {
+        if (i >= n - m) {
+          survivors[i] = all[i];
+        } else {
+          lost[i] = i;
+        }
+      }
+      Fragment[] rebuilt = ChunkCodec.rebuild(id, survivors, lost);
+      for (int j = 0; j < lost.length; j++) {
+        assertThat(rebuilt[j].toBytes()).as(spec + " fragment " + lost[j]).isEqualTo(all[lost[j]].toBytes());
+      }
+    }
+  }
+
+  @Test
+  void rebuild_refusesTooFewFragmentsAndBadIndices() {
+    Fragment[] all = codec.encode(id, chunk, chunk.length);
+    assertThatThrownBy(() -> ChunkCodec.rebuild(id, new Fragment[] {all[0], all[1], null, null, null}, new int[] {2}))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("need 3 of 5");
+    assertThatThrownBy(() -> ChunkCodec.rebuild(id, all, new int[] {5})).isInstanceOf(IllegalArgumentException.class);
+  }
 }

@@ -1,4 +1,4 @@
-package org.cairn.client;
+package org.cairn.core.net;
 
 import io.netty.bootstrap.Bootstrap;
 import io.netty.buffer.ByteBuf;
