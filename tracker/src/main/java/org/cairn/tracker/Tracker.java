@@ -13,7 +13,9 @@ import org.cairn.tracker.api.Metrics;
 import org.cairn.tracker.api.PlacementService;
 import org.cairn.tracker.api.TrackerApi;
 import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.history.History;
+import org.cairn.tracker.repair.RepairService;
 import org.cairn.tracker.membership.Membership;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
@@ -30,6 +32,8 @@ public final class Tracker implements Closeable {
   private final TrackerStore store;
   private final Membership membership;
   private final History history;
+  private final EventLog events;
+  private final RepairService repair;
   private final HttpApiServer server;
   private final ScheduledExecutorService scheduler;
   private boolean closed;
@@ -39,14 +43,17 @@ public final class Tracker implements Closeable {
     ScheduledExecutorService sched = null;
     HttpApiServer srv = null;
     try {
-      membership = new Membership(store, clock, config.peerTimeout());
+      events = new EventLog(clock, 1000);
+      membership = new Membership(store, clock, config.peerTimeout(), events);
       history = new History(store, clock, config.historySlot(), config.historyRetention());
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()));
       PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
           Duration.ofSeconds(10));
-      Catalog catalog = new Catalog(store, clock);
+      Catalog catalog = new Catalog(store, clock, events);
+      repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
+          config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
       TrackerApi api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
-          config.heartbeatInterval(), Crls.defaults(), catalog);
+          config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
         t.setDaemon(true);
@@ -58,6 +65,8 @@ public final class Tracker implements Closeable {
       sched.scheduleAtFixedRate(guard("history sampling", () -> history.sample(membership.peerStates(), membership.computeStates())),
           slot, slot, TimeUnit.MILLISECONDS);
       sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
+      long scan = config.repairInterval().toMillis();
+      sched.scheduleWithFixedDelay(guard("repair scan", repair::scan), scan, scan, TimeUnit.MILLISECONDS);
       sched.scheduleWithFixedDelay(guard("history pruning", () -> {
         int n = history.prune();
         if (n > 0) {
@@ -85,6 +94,10 @@ public final class Tracker implements Closeable {
 
   public Membership membership() {
     return membership;
+  }
+
+  public RepairService repair() {
+    return repair;
   }
 
   public History history() {

@@ -15,7 +15,9 @@ public record TrackerConfig(
     Duration historySlot,
     Duration historyRetention,
     Duration historyWindow,
-    Duration repairGrace) {
+    Duration repairGrace,
+    Duration repairInterval,
+    int repairJobsPerPeer) {
 
   public TrackerConfig {
     require(heartbeatInterval.toMillis() >= 100, "heartbeat interval must be at least 100ms, was " + heartbeatInterval.toMillis() + "ms");
@@ -25,6 +27,8 @@ public record TrackerConfig(
     require(historyRetention.compareTo(historySlot) >= 0, "history retention must be at least one slot");
     require(historyWindow.compareTo(historySlot) >= 0, "history window must be at least one slot");
     require(!repairGrace.isNegative(), "repair grace must be >= 0");
+    require(repairInterval.toMillis() >= 100, "repair interval must be at least 100ms, was " + repairInterval.toMillis() + "ms");
+    require(repairJobsPerPeer >= 1 && repairJobsPerPeer <= 64, "repair jobs per peer must be 1-64, was " + repairJobsPerPeer);
   }
 
   private static void require(boolean ok, String message) {

@@ -51,6 +51,14 @@ public final class TrackerMain implements Callable<Integer> {
       description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
   String repairGrace;
 
+  @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
+      description = "How often the chunk index is scanned for repair and durability counts (default: ${DEFAULT-VALUE}).")
+  String repairInterval;
+
+  @Option(names = "--repair-jobs-per-peer", defaultValue = "4", paramLabel = "N",
+      description = "Repair jobs one peer executes, and receives pieces for, at a time (default: ${DEFAULT-VALUE}).")
+  int repairJobsPerPeer;
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new TrackerMain())
         .setExecutionExceptionHandler((e, cmd, parsed) -> {
@@ -67,7 +75,8 @@ public final class TrackerMain implements Callable<Integer> {
       Duration interval = Durations.parse(heartbeatInterval);
       config = new TrackerConfig(data, HostPort.parse(listen), GridToken.readFile(tokenFile), interval,
           peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
-          Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace));
+          Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
+          Durations.parse(repairInterval), repairJobsPerPeer);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }

@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.cairn.core.availability.Crls;
@@ -40,6 +41,9 @@ class TrackerApiTest {
   private History history;
   private TrackerApi api;
   private PlacementService placement;
+  private org.cairn.tracker.events.EventLog events;
+  private org.cairn.tracker.catalog.Catalog catalog;
+  private org.cairn.tracker.repair.RepairService repair;
 
   @BeforeEach
   void open() throws IOException {
@@ -51,8 +55,12 @@ class TrackerApiTest {
     membership = new Membership(store, clock, Duration.ofSeconds(3));
     history = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
     placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7), Duration.ofSeconds(10));
+    events = new org.cairn.tracker.events.EventLog(clock, 100);
+    catalog = new org.cairn.tracker.catalog.Catalog(store, clock, events);
+    repair = new org.cairn.tracker.repair.RepairService(catalog, membership, placement, events, clock,
+        new org.cairn.tracker.repair.RepairService.Config(Duration.ofMinutes(10), Duration.ofSeconds(1), 4, Duration.ofMinutes(2)));
     api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement, new Metrics(() -> TrackerApi.countByState(membership.peers())),
-        clock, Duration.ofSeconds(1), Crls.defaults(), new org.cairn.tracker.catalog.Catalog(store, clock));
+        clock, Duration.ofSeconds(1), Crls.defaults(), catalog, repair, events);
   }
 
   @AfterEach
@@ -332,5 +340,89 @@ class TrackerApiTest {
     g = call(200, "POST", "/api/v1/peers/g1/inventory", inventory);
     assertThat(g.get("garbage").toString()).contains(a + "00").contains(a + "01").doesNotContain(b + "00");
     call(404, "POST", "/api/v1/peers/nobody/inventory", inventory);
+  }
+
+  private void beat(String state, String... ids) throws IOException {
+    for (String id : ids) {
+      call(200, "POST", "/api/v1/peers/" + id + "/heartbeat", "{\"state\":\"" + state + "\",\"freeBytes\":1000000000}");
+    }
+  }
+
+  @Test
+  void repair_plansClaimsAndCommitsARebuiltPiece() throws IOException {
+    for (String p : List.of("r1", "r2", "r3", "r4", "r5")) {
+      register(p, "RUNNING");
+    }
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {7}).hex();
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"r1\",\"r2\",\"r3\"],\"storedBytes\":300}]}");
+    JsonNode d = call(200, "GET", "/api/v1/durability", null);
+    assertThat(d.get("chunks").asLong()).isEqualTo(1);
+    assertThat(d.get("healthy").asLong()).isEqualTo(1);
+    assertThat(d.get("latest").get(0).get("restorable").asBoolean()).isTrue();
+
+    // r3 stops heartbeating: degraded, but not repaired within the grace period
+    clock.advance(Duration.ofSeconds(2));
+    beat("RUNNING", "r1", "r2", "r4", "r5");
+    clock.advance(Duration.ofSeconds(2));
+    repair.scan();
+    d = call(200, "GET", "/api/v1/durability", null);
+    assertThat(d.get("degraded").asLong()).isEqualTo(1);
+    assertThat(d.get("repairQueue").asInt()).isZero();
+    assertThat(call(200, "POST", "/api/v1/peers/r4/repair", "{}").get("jobs")).isEmpty();
+
+    // past the grace: queued; a LOADED peer gets no job, a RUNNING one does, with a RUNNING non-holder as target
+    clock.advance(Duration.ofMinutes(10));
+    beat("RUNNING", "r1", "r2", "r4");
+    beat("LOADED", "r5");
+    repair.scan();
+    assertThat(call(200, "POST", "/api/v1/peers/r5/repair", "{}").get("jobs")).isEmpty();
+    JsonNode claim = call(200, "POST", "/api/v1/peers/r4/repair", "{\"max\":2}");
+    assertThat(claim.get("jobs")).hasSize(1);
+    JsonNode job = claim.get("jobs").get(0);
+    assertThat(job.get("chunk").asText()).isEqualTo(a);
+    assertThat(job.get("redundancy").asText()).isEqualTo("code:2+1");
+    assertThat(job.get("fragmentBytes").asLong()).isEqualTo(100);
+    assertThat(job.get("sources").findValuesAsText("peer")).containsExactly("r1", "r2");
+    assertThat(job.get("targets")).hasSize(1);
+    assertThat(job.get("targets").get(0).get("index").asInt()).isEqualTo(2);
+    assertThat(job.get("targets").get(0).get("peer").asText()).isEqualTo("r4");
+    // a second claim does not hand out the same job
+    assertThat(call(200, "POST", "/api/v1/peers/r1/repair", "{}").get("jobs")).isEmpty();
+
+    // a report from a peer that does not own the job is ignored; the owner's report commits the piece
+    String outcome = "{\"outcomes\":[{\"id\":\"" + job.get("id").asText() + "\",\"placed\":" + job.get("targets") + "}]}";
+    call(200, "POST", "/api/v1/peers/r1/repaired", outcome);
+    assertThat(call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("holders").get(a).get(2)
+        .get("id").asText()).isEqualTo("r3");
+    call(200, "POST", "/api/v1/peers/r4/repaired", outcome);
+    JsonNode holders = call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("holders").get(a);
+    assertThat(holders.findValuesAsText("id")).containsExactly("r1", "r2", "r4");
+    repair.scan();
+    d = call(200, "GET", "/api/v1/durability", null);
+    assertThat(d.get("healthy").asLong()).isEqualTo(1);
+    assertThat(d.get("repairedBytes").asLong()).isEqualTo(100);
+    assertThat(d.get("repairedFragments").asLong()).isEqualTo(1);
+    assertThat(events.since(0, 100).stream().map(org.cairn.tracker.events.EventLog.Event::kind)).contains("committed", "repaired");
+
+    // a bad fragment leaves the index at once and is queued without a grace period
+    call(200, "POST", "/api/v1/peers/r2/bad", "{\"fragments\":[{\"key\":\"" + a + "01\",\"reason\":\"crc\"}]}");
+    repair.scan();
+    d = call(200, "GET", "/api/v1/durability", null);
+    assertThat(d.get("degraded").asLong()).isEqualTo(1);
+    assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
+    assertThat(call(400, "POST", "/api/v1/peers/r2/bad", "{\"fragments\":[{\"key\":\"abc\"}]}").get("error").asText())
+        .contains("66 hex digits");
+    JsonNode versions = call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH);
+    assertThat(versions.get(0).get("status").asText()).isEqualTo("degraded");
+
+    // fewer than m live pieces: lost, and the latest version is not restorable
+    clock.advance(Duration.ofSeconds(4));
+    beat("RUNNING", "r2", "r5");
+    repair.scan();
+    d = call(200, "GET", "/api/v1/durability", null);
+    assertThat(d.get("lost").asLong()).isEqualTo(1);
+    assertThat(d.get("latest").get(0).get("restorable").asBoolean()).isFalse();
+    assertThat(d.get("repairQueue").asInt()).as("nothing to rebuild from").isZero();
   }
 }

@@ -91,6 +91,36 @@ public final class PlacementService {
     return policy.place(candidates, request);
   }
 
+  /**
+   * Hosts for rebuilt fragments (repair): FALCON's ranking against the compute host that stored the
+   * chunk, over RUNNING, unpaused peers with room for a fragment that are not in {@code exclude}
+   * (repair is steered away from LOADED and BUSY donors). Returns up to {@code count} peer ids, fewer
+   * if fewer qualify.
+   */
+  public List<String> repairTargets(String client, java.util.Set<String> exclude, int count, long fragmentBytes) throws IOException {
+    Map<String, Double> crlsByPeer = scores(client == null ? "" : client);
+    Map<String, double[]> abw = bandwidth.getOrDefault(client == null ? "" : client, Map.of());
+    List<Candidate> candidates = new ArrayList<>();
+    for (PeerView p : membership.peers()) {
+      if (exclude.contains(p.id()) || p.paused() || !HostState.RUNNING.name().equals(p.state()) || p.freeBytes() < fragmentBytes) {
+        continue;
+      }
+      double[] bw = abw.get(p.id());
+      candidates.add(new Candidate(p.id(), HostState.RUNNING, p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()),
+          bw == null ? 0 : bw[0]));
+    }
+    int n = Math.min(count, candidates.size());
+    if (n == 0) {
+      return List.of();
+    }
+    PlacementRequest request = new PlacementRequest(fragmentBytes * n, n, 0, 3600, 600, 0, 12.5e6, 0);
+    try {
+      return PlacementPolicy.parse("falcon").place(candidates, request).hosts();
+    } catch (NotEnoughHostsException e) {
+      throw new IllegalStateException("placement refused " + n + " of " + candidates.size() + " eligible hosts", e);
+    }
+  }
+
   /** MTTF of a compute host over the window, in seconds (the history's censored estimate if it never failed). */
   public double mttfSeconds(String client) throws IOException {
     long to = history.currentSlot() + 1;

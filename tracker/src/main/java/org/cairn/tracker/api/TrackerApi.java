@@ -29,6 +29,8 @@ import org.cairn.core.placement.PlacementPolicy;
 import org.cairn.core.placement.PlacementRequest;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.repair.RepairService;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
 import org.slf4j.Logger;
@@ -52,11 +54,15 @@ public final class TrackerApi {
   private final Duration heartbeatInterval;
   private final Crls crls;
   private final Catalog catalog;
+  private final RepairService repair;
+  private final EventLog events;
   private final long startedAt;
 
   public TrackerApi(GridToken token, Membership membership, History history, PlacementService placement, Metrics metrics,
-      Clock clock, Duration heartbeatInterval, Crls crls, Catalog catalog) {
+      Clock clock, Duration heartbeatInterval, Crls crls, Catalog catalog, RepairService repair, EventLog events) {
     this.catalog = catalog;
+    this.repair = repair;
+    this.events = events;
     this.token = token;
     this.membership = membership;
     this.history = history;
@@ -160,6 +166,14 @@ public final class TrackerApi {
       case "manifest":
         requireMethod(method, "GET");
         return manifest(query);
+      case "durability":
+        requireMethod(method, "GET");
+        return json(200, repair.durability());
+      case "events": {
+        requireMethod(method, "GET");
+        long after = query.containsKey("after") ? parseLong(query.get("after"), "after") : 0;
+        return json(200, Map.of("events", events.since(after, 500)));
+      }
       case "apps":
         requireMethod(method, "GET");
         return json(200, catalog.apps());
@@ -189,7 +203,7 @@ public final class TrackerApi {
       RegisterRequest r = read(body, RegisterRequest.class);
       PeerView v = membership.register(r);
       metrics.heartbeat();
-      return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis()));
+      return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued()));
     }
     if (action == null) {
       requireMethod(method, "GET");
@@ -207,7 +221,7 @@ public final class TrackerApi {
           throw new ApiException(404, "unknown peer '" + id + "'; register first (POST /api/v1/peers)");
         }
         metrics.heartbeat();
-        return json(200, new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis()));
+        return json(200, new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis(), repair.queued()));
       }
       case "leave":
         requireMethod(method, "POST");
@@ -234,6 +248,43 @@ public final class TrackerApi {
           garbage.add(java.util.HexFormat.of().formatHex(k));
         }
         return json(200, Map.of("garbage", garbage));
+      }
+      case "repair": {
+        // a peer claims repair jobs
+        requireMethod(method, "POST");
+        requirePeer(id);
+        JsonNode n = JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
+        int max = Math.max(0, Math.min(64, n.path("max").asInt(4)));
+        List<RepairService.Job> jobs = repair.claim(id, max);
+        return json(200, Map.of("jobs", jobs, "queued", repair.queued()));
+      }
+      case "repaired": {
+        requireMethod(method, "POST");
+        requirePeer(id);
+        JsonNode n = JSON.readTree(body);
+        List<RepairService.Outcome> outcomes = new java.util.ArrayList<>();
+        for (JsonNode o : n.path("outcomes")) {
+          outcomes.add(JSON.treeToValue(o, RepairService.Outcome.class));
+        }
+        repair.report(id, outcomes);
+        return json(200, Map.of("accepted", outcomes.size()));
+      }
+      case "bad": {
+        // bad fragments held by this peer, reported by the peer itself (scrub, read) or by a client (fetch)
+        requireMethod(method, "POST");
+        requirePeer(id);
+        JsonNode n = JSON.readTree(body);
+        String reporter = n.path("reporter").asText(id);
+        int changed = 0;
+        for (JsonNode f : n.path("fragments")) {
+          String hex = f.path("key").asText("");
+          if (hex.length() != 2 * (ChunkId.LENGTH + 1)) {
+            throw new ApiException(400, "fragment key must be 66 hex digits (chunk id + index), was '" + hex + "'");
+          }
+          byte[] k = java.util.HexFormat.of().parseHex(hex);
+          changed += repair.reportBad(id, ChunkId.fromBytes(k, 0), k[ChunkId.LENGTH] & 0xFF, reporter, f.path("reason").asText("bad"));
+        }
+        return json(200, Map.of("changed", changed));
       }
       case "history": {
         requireMethod(method, "GET");
@@ -369,8 +420,16 @@ public final class TrackerApi {
 
   private Response versions(String method, Map<String, String> query, byte[] body) throws IOException, ApiException {
     switch (method) {
-      case "GET":
-        return json(200, catalog.versions(required(query, "app"), required(query, "node")));
+      case "GET": {
+        String app = required(query, "app");
+        String node = required(query, "node");
+        List<Map<String, Object>> vs = catalog.versions(app, node);
+        for (Map<String, Object> v : vs) {
+          List<ChunkId> chunks = catalog.versionChunks(app, node, (Long) v.get("step"));
+          v.put("status", chunks == null ? "deleted" : repair.status(app, chunks));
+        }
+        return json(200, vs);
+      }
       case "POST": {
         JsonNode n = JSON.readTree(body);
         JsonNode manifest = n.get("manifest");
@@ -428,6 +487,20 @@ public final class TrackerApi {
     out.put("manifest", m.get("manifest"));
     out.put("holders", located);
     return json(200, out);
+  }
+
+  private void requirePeer(String id) throws ApiException {
+    if (membership.peer(id) == null) {
+      throw new ApiException(404, "unknown peer '" + id + "'");
+    }
+  }
+
+  private static long parseLong(String s, String name) {
+    try {
+      return Long.parseLong(s);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(name + " must be a number, was '" + s + "'");
+    }
   }
 
   private static long parseStep(String s) {

@@ -16,9 +16,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.cairn.core.CorruptDataException;
+import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
+import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +41,14 @@ public final class Catalog {
 
   private final TrackerStore store;
   private final Clock clock;
+  private final EventLog events;
 
   public Catalog(TrackerStore store, Clock clock) {
+    this(store, clock, new EventLog(clock, 100));
+  }
+
+  public Catalog(TrackerStore store, Clock clock, EventLog events) {
+    this.events = events;
     this.store = store;
     this.clock = clock;
   }
@@ -204,7 +212,11 @@ public final class Catalog {
         if (c == null) {
           throw new IllegalArgumentException("chunk " + id.shortHex() + " is neither held for app " + m.app() + " nor sent with the commit");
         }
-        record = new ChunkRecord(c.holders(), c.storedBytes(), 1);
+        if (c.holders().size() != Redundancy.parse(m.redundancy()).totalFragments()) {
+          throw new IllegalArgumentException("chunk " + id.shortHex() + " has " + c.holders().size() + " holders, but "
+              + m.redundancy() + " makes " + Redundancy.parse(m.redundancy()).totalFragments() + " fragments");
+        }
+        record = new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), 1, m.redundancy(), m.clientHost());
         storedBytes += c.storedBytes();
         added++;
       }
@@ -216,6 +228,7 @@ public final class Catalog {
     store.write(batch);
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
+    events.add("committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
     if (policy(m.app()).equals("replace")) {
       // the new version obsoletes older ones once it is committed (stdchk's automated replace)
       List<Long> older = new ArrayList<>();
@@ -333,7 +346,95 @@ public final class Catalog {
     }
     store.write(batch);
     LOG.info("{}.{}.{} {}", app, node, step, why);
+    events.add("deleted", app + "." + node + "." + step, why);
     return true;
+  }
+
+  /** One chunk-index entry, as a scan sees it. */
+  public interface ChunkVisitor {
+    void visit(String app, ChunkId id, ChunkRecord record) throws IOException;
+  }
+
+  /** Visits every chunk of every app (the repair planner's scan). */
+  public void forEachChunk(ChunkVisitor visitor) throws IOException {
+    store.scan(TrackerStore.Family.CHUNKS, new byte[0], (key, value) -> {
+      int sep = key.length - ChunkId.LENGTH - 1;
+      String app = new String(key, 0, sep, StandardCharsets.UTF_8);
+      visitor.visit(app, ChunkId.fromBytes(key, sep + 1), JSON.readValue(value, ChunkRecord.class));
+      return true;
+    });
+  }
+
+  /** The chunk-index entry of one chunk, or null. */
+  public ChunkRecord chunk(String app, ChunkId id) throws IOException {
+    byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, id));
+    return v == null ? null : JSON.readValue(v, ChunkRecord.class);
+  }
+
+  /**
+   * Repair's commit: fragment {@code index} of the chunk is now held by {@code peer}, if the entry
+   * still names {@code expected} there (compare and set: a chunk deleted or repaired meanwhile is
+   * left alone, and the new fragment becomes garbage for GC).
+   */
+  public synchronized boolean reassign(String app, ChunkId id, int index, String expected, String peer) throws IOException {
+    ChunkRecord r = chunk(app, id);
+    if (r == null || index < 0 || index >= r.holders().size() || !java.util.Objects.equals(r.holders().get(index), expected)) {
+      return false;
+    }
+    store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), JSON.writeValueAsBytes(r.withHolder(index, peer)));
+    return true;
+  }
+
+  /**
+   * A bad or lost fragment: every entry (of any app) that says {@code peer} holds fragment
+   * {@code index} of the chunk forgets it, so repair rebuilds it elsewhere. Returns how many entries changed.
+   */
+  public synchronized int dropHolder(String peer, ChunkId id, int index) throws IOException {
+    int changed = 0;
+    for (Map<String, Object> a : apps()) {
+      String app = (String) a.get("app");
+      ChunkRecord r = chunk(app, id);
+      if (r != null && index < r.holders().size() && peer.equals(r.holders().get(index))) {
+        store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), JSON.writeValueAsBytes(r.withHolder(index, null)));
+        changed++;
+      }
+    }
+    return changed;
+  }
+
+  /** A version and the distinct chunks it references. */
+  public record VersionChunks(String app, String node, long step, List<ChunkId> chunks) {}
+
+  /** The latest version of every app/node, with its chunks. */
+  public List<VersionChunks> latestVersions() throws IOException {
+    Map<String, byte[]> latest = new TreeMap<>(); // "app\0node" -> record of the highest step (keys sort by step)
+    Map<String, Long> steps = new HashMap<>();
+    store.scan(TrackerStore.Family.VERSIONS, new byte[0], (key, value) -> {
+      String an = new String(key, 0, key.length - 9, StandardCharsets.UTF_8);
+      latest.put(an, value);
+      steps.put(an, ByteBuffer.wrap(key, key.length - 8, 8).getLong());
+      return true;
+    });
+    List<VersionChunks> out = new ArrayList<>();
+    for (Map.Entry<String, byte[]> e : latest.entrySet()) {
+      String[] parts = e.getKey().split("\u0000", 2);
+      out.add(new VersionChunks(parts[0], parts[1], steps.get(e.getKey()), chunkIds(JSON.readValue(e.getValue(), VersionRecord.class))));
+    }
+    return out;
+  }
+
+  /** The distinct chunks of one version, or null if there is no such version. */
+  public List<ChunkId> versionChunks(String app, String node, long step) throws IOException {
+    byte[] v = store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step));
+    return v == null ? null : chunkIds(JSON.readValue(v, VersionRecord.class));
+  }
+
+  private static List<ChunkId> chunkIds(VersionRecord r) {
+    Set<ChunkId> unique = new LinkedHashSet<>();
+    for (JsonNode c : r.manifest().path("chunks")) {
+      unique.add(ChunkId.parse(c.path("id").asText()));
+    }
+    return new ArrayList<>(unique);
   }
 
   private long latestStep(String app, String node) throws IOException {

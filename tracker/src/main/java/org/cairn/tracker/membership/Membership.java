@@ -14,6 +14,7 @@ import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RegisterRequest;
 import org.cairn.core.availability.HostState;
+import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,12 +38,18 @@ public final class Membership {
   private final TrackerStore store;
   private final Clock clock;
   private final Duration timeout;
+  private final EventLog events;
   private final Map<String, PeerRecord> peers = new ConcurrentHashMap<>();
   private final Map<String, ComputeRecord> compute = new ConcurrentHashMap<>();
   /** Last effective state logged per peer, to log transitions once. */
   private final Map<String, HostState> lastSeenState = new ConcurrentHashMap<>();
 
   public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
+    this(store, clock, timeout, new EventLog(clock, 100));
+  }
+
+  public Membership(TrackerStore store, Clock clock, Duration timeout, EventLog events) throws IOException {
+    this.events = events;
     this.store = store;
     this.clock = clock;
     this.timeout = timeout;
@@ -85,6 +92,7 @@ public final class Membership {
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
     lastSeenState.put(r.id(), state);
+    events.add(old == null ? "joined" : "rejoined", r.id(), "at " + r.address() + " (" + state + ", quota " + r.quotaBytes() + " bytes)");
     return view(record, now);
   }
 
@@ -104,6 +112,7 @@ public final class Membership {
     save(record);
     if (before != state) {
       LOG.info("peer {} is {} (was {})", id, state, before);
+      events.add("state", id, state + " (was " + before + ")");
     }
     lastSeenState.put(id, state);
     return true;
@@ -118,6 +127,7 @@ public final class Membership {
     save(old.withLeft(clock.millis()));
     lastSeenState.put(id, HostState.DOWN);
     LOG.info("peer {} left", id);
+    events.add("left", id, "left the grid");
     return true;
   }
 
@@ -138,6 +148,7 @@ public final class Membership {
       HostState previous = lastSeenState.put(r.id(), s);
       if (s == HostState.DOWN && previous != null && previous != HostState.DOWN) {
         LOG.warn("peer {} is DOWN: no heartbeat for {} ms (timeout {} ms)", r.id(), now - r.lastHeartbeat(), timeout.toMillis());
+        events.add("down", r.id(), "no heartbeat for " + (now - r.lastHeartbeat()) + " ms");
         n++;
       }
     }
@@ -177,6 +188,23 @@ public final class Membership {
       out.put(r.id(), r.up() && now - r.lastHeartbeat() <= timeout.toMillis());
     }
     return out;
+  }
+
+  /**
+   * When a peer's data becomes due for repair: the moment it left gracefully, or its last heartbeat
+   * plus the timeout plus {@code grace} for one that stopped heartbeating. Long.MAX_VALUE while it
+   * is up; Long.MIN_VALUE for an unknown peer.
+   */
+  public long repairDueAt(String id, Duration grace) {
+    PeerRecord r = peers.get(id);
+    if (r == null) {
+      return Long.MIN_VALUE;
+    }
+    long now = clock.millis();
+    if (effectiveState(r, now) != HostState.DOWN) {
+      return Long.MAX_VALUE;
+    }
+    return r.left() ? r.lastHeartbeat() : r.lastHeartbeat() + timeout.toMillis() + grace.toMillis();
   }
 
   private HostState effectiveState(PeerRecord r, long now) {

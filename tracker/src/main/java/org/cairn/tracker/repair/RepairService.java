@@ -1,0 +1,449 @@
+package org.cairn.tracker.repair;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.catalog.ChunkRecord;
+import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.membership.Membership;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Durability (ARCHITECTURE §6): the tracker schedules repair, peers execute it.
+ *
+ * A scan walks the chunk index and counts, per chunk, the pieces on peers that are not DOWN. A piece
+ * needs repair when nobody holds it (an optimistic write, a bad fragment), its holder is unknown, or
+ * its holder has been DOWN past the grace period (at once if it left gracefully). Chunks with at
+ * least m live pieces and something to repair are queued by risk: fewest live pieces beyond m first,
+ * then chunks of each app/node's latest version before older ones. (Under a `replace` policy the
+ * obsolete versions are gone from the index at commit, so they are never repaired.)
+ *
+ * A RUNNING, unpaused peer claims jobs (up to `jobsPerPeer` in flight): for each, the current live
+ * holders are the sources (RUNNING first) and FALCON ranks RUNNING peers that hold nothing of the
+ * chunk as targets, none past its own in-flight limit. The peer fetches m pieces, rebuilds the missing
+ * ones and stores them durably on the targets, then reports. Only then does the index change, by
+ * compare-and-set per piece, so an entry never names a fragment that does not exist; anything a
+ * failed or raced repair wrote is garbage for the peers' inventory GC. Failed jobs return to the queue
+ * at the next scan with the executor and targets that failed avoided for a while. Jobs not reported
+ * within the job timeout are forgotten and planned again.
+ */
+public final class RepairService {
+  private static final Logger LOG = LoggerFactory.getLogger(RepairService.class);
+
+  /** Repair settings. */
+  public record Config(Duration grace, Duration scanInterval, int jobsPerPeer, Duration jobTimeout) {
+    public Config {
+      if (grace.isNegative()) {
+        throw new IllegalArgumentException("repair grace must be >= 0");
+      }
+      if (jobsPerPeer < 1) {
+        throw new IllegalArgumentException("repair jobs per peer must be >= 1, was " + jobsPerPeer);
+      }
+    }
+  }
+
+  /** A live piece a repair can read. */
+  public record Source(int index, String peer, String address) {}
+
+  /** A piece to rebuild and the peer to store it on. */
+  public record Target(int index, String peer, String address) {}
+
+  /** One chunk's repair, as a peer executes it. */
+  public record Job(String id, String app, String chunk, String redundancy, long fragmentBytes, List<Source> sources,
+      List<Target> targets) {}
+
+  /** What the executing peer reports: the targets that now durably hold their piece, and why the rest failed. */
+  public record Outcome(String id, List<Target> placed, String error) {}
+
+  /** Counts from the last scan. */
+  public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
+      List<Map<String, Object>> latest) {}
+
+  private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
+
+  private record InFlight(Job job, String executor, long deadline, Map<Integer, String> expected) {}
+
+  private final Catalog catalog;
+  private final Membership membership;
+  private final PlacementService placement;
+  private final EventLog events;
+  private final Clock clock;
+  private final Config config;
+
+  private Deque<Pending> queue = new ArrayDeque<>();
+  private final Map<String, InFlight> inFlight = new HashMap<>();
+  /** job id -> peers to avoid for it, until the given time. */
+  private final Map<String, Map<String, Long>> avoid = new HashMap<>();
+  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of());
+  private long repairedBytes;
+  private long repairedFragments;
+  private long failedJobs;
+
+  public RepairService(Catalog catalog, Membership membership, PlacementService placement, EventLog events, Clock clock,
+      Config config) {
+    this.catalog = catalog;
+    this.membership = membership;
+    this.placement = placement;
+    this.events = events;
+    this.clock = clock;
+    this.config = config;
+  }
+
+  public Config config() {
+    return config;
+  }
+
+  /** Rebuilds the queue and the durability counts from the chunk index and current membership. */
+  public synchronized Snapshot scan() throws IOException {
+    long now = clock.millis();
+    expireJobs(now);
+    Map<String, PeerView> peers = peersById();
+    Set<String> latestKeys = new HashSet<>();
+    List<Catalog.VersionChunks> latest = catalog.latestVersions();
+    for (Catalog.VersionChunks v : latest) {
+      for (ChunkId id : v.chunks()) {
+        latestKeys.add(key(v.app(), id));
+      }
+    }
+    Set<String> lostKeys = new HashSet<>();
+    long[] counts = new long[4]; // chunks, healthy, degraded, lost
+    List<Pending> pending = new ArrayList<>();
+    catalog.forEachChunk((app, id, r) -> {
+      Health h = health(r, peers, now);
+      counts[0]++;
+      if (h.live == r.holders().size()) {
+        counts[1]++;
+      } else if (h.live >= r.needed()) {
+        counts[2]++;
+      } else {
+        counts[3]++;
+        lostKeys.add(key(app, id));
+      }
+      String k = key(app, id);
+      if (!h.missing.isEmpty() && h.live >= r.needed() && !inFlight.containsKey(k)) {
+        pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k)));
+      }
+    });
+    pending.sort(Comparator.comparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
+    queue = new ArrayDeque<>(pending);
+    List<Map<String, Object>> restorable = new ArrayList<>();
+    for (Catalog.VersionChunks v : latest) {
+      int lost = 0;
+      for (ChunkId id : v.chunks()) {
+        if (lostKeys.contains(key(v.app(), id))) {
+          lost++;
+        }
+      }
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("app", v.app());
+      e.put("node", v.node());
+      e.put("step", v.step());
+      e.put("chunks", v.chunks().size());
+      e.put("lostChunks", lost);
+      e.put("restorable", lost == 0);
+      restorable.add(e);
+    }
+    if (counts[3] > snapshot.lost()) {
+      LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
+    }
+    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable);
+    return snapshot;
+  }
+
+  /** The durability API's answer. */
+  public synchronized Map<String, Object> durability() throws IOException {
+    if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
+      scan();
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("scannedAt", snapshot.scannedAt());
+    out.put("chunks", snapshot.chunks());
+    out.put("healthy", snapshot.healthy());
+    out.put("degraded", snapshot.degraded());
+    out.put("lost", snapshot.lost());
+    out.put("repairQueue", queue.size());
+    out.put("repairing", inFlight.size());
+    out.put("repairedBytes", repairedBytes);
+    out.put("repairedFragments", repairedFragments);
+    out.put("failedRepairs", failedJobs);
+    out.put("repairGraceMillis", config.grace().toMillis());
+    out.put("latest", snapshot.latest());
+    return out;
+  }
+
+  /** healthy, degraded or lost for a set of chunks of an app (a version's status). */
+  public String status(String app, List<ChunkId> chunks) throws IOException {
+    Map<String, PeerView> peers = peersById();
+    long now = clock.millis();
+    String worst = "healthy";
+    for (ChunkId id : chunks) {
+      ChunkRecord r = catalog.chunk(app, id);
+      if (r == null) {
+        return "lost";
+      }
+      Health h = health(r, peers, now);
+      if (h.live < r.needed()) {
+        return "lost";
+      }
+      if (h.live < r.holders().size()) {
+        worst = "degraded";
+      }
+    }
+    return worst;
+  }
+
+  /** Jobs waiting (a peer's heartbeat answer tells it whether to claim). */
+  public synchronized int queued() {
+    return queue.size();
+  }
+
+  /** Hands up to {@code max} jobs to a peer, most endangered first. */
+  public synchronized List<Job> claim(String peerId, int max) throws IOException {
+    PeerView self = membership.peer(peerId);
+    if (self == null || self.paused() || !HostState.RUNNING.name().equals(self.state())) {
+      return List.of();
+    }
+    long now = clock.millis();
+    if (now - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
+      scan();
+    }
+    int room = Math.min(max, config.jobsPerPeer() - inFlightFor(peerId));
+    List<Job> out = new ArrayList<>();
+    Map<String, PeerView> peers = peersById();
+    int tried = 0;
+    for (Iterator<Pending> it = queue.iterator(); it.hasNext() && out.size() < room && tried < 4 * Math.max(1, room); ) {
+      Pending p = it.next();
+      tried++;
+      String k = key(p.app(), p.id());
+      if (inFlight.containsKey(k) || avoided(k, peerId, now)) {
+        continue;
+      }
+      Planned planned = plan(p, peerId, peers, now);
+      if (planned == null) {
+        continue; // nothing to do any more, or no target now: left for the next scan
+      }
+      it.remove();
+      inFlight.put(k, new InFlight(planned.job, peerId, now + config.jobTimeout().toMillis(), planned.expected));
+      out.add(planned.job);
+    }
+    if (!out.isEmpty()) {
+      LOG.debug("peer {} claimed {} repair jobs ({} still queued)", peerId, out.size(), queue.size());
+    }
+    return out;
+  }
+
+  /** Applies a peer's results: each placed piece enters the index if the entry still expects it. */
+  public synchronized void report(String peerId, List<Outcome> outcomes) throws IOException {
+    long now = clock.millis();
+    for (Outcome o : outcomes) {
+      InFlight f = inFlight.get(o.id());
+      if (f == null || !f.executor().equals(peerId)) {
+        LOG.info("ignoring a report from {} for repair {} it does not own (timed out?); what it wrote is garbage", peerId, o.id());
+        continue;
+      }
+      inFlight.remove(o.id());
+      Job job = f.job();
+      ChunkId id = ChunkId.parse(job.chunk());
+      Set<String> placedPeers = new HashSet<>();
+      int placed = 0;
+      for (Target t : o.placed() == null ? List.<Target>of() : o.placed()) {
+        if (!job.targets().contains(t)) {
+          LOG.warn("peer {} reported piece {} of {} on {}, which repair {} did not ask for; ignored", peerId, t.index(),
+              id.shortHex(), t.peer(), o.id());
+          continue;
+        }
+        if (catalog.reassign(job.app(), id, t.index(), f.expected().get(t.index()), t.peer())) {
+          placed++;
+          placedPeers.add(t.peer());
+          repairedFragments++;
+          repairedBytes += job.fragmentBytes();
+        }
+      }
+      if (placed > 0) {
+        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt " + placed + " piece(s) on "
+            + String.join(", ", placedPeers) + " (executed by " + peerId + ")");
+      }
+      if (o.error() != null || placed < job.targets().size()) {
+        failedJobs++;
+        Map<String, Long> a = avoid.computeIfAbsent(o.id(), x -> new HashMap<>());
+        long until = now + 10 * config.scanInterval().toMillis();
+        if (placed == 0) {
+          a.put(peerId, until);
+        }
+        for (Target t : job.targets()) {
+          if (!placedPeers.contains(t.peer())) {
+            a.put(t.peer(), until);
+          }
+        }
+        LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
+            o.error() == null ? "" : ": " + o.error());
+        events.add("repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
+            ? placed + " of " + job.targets().size() + " pieces placed" : o.error()));
+      }
+    }
+  }
+
+  /**
+   * A bad fragment (found by a peer's scrubber or read path, or by a client's fetch): the index forgets
+   * it and repair rebuilds it. {@code reporter} is who noticed.
+   */
+  public synchronized int reportBad(String peerId, ChunkId id, int index, String reporter, String reason) throws IOException {
+    int n = catalog.dropHolder(peerId, id, index);
+    LOG.warn("fragment {} of chunk {} on {} is bad ({}: {}); {} index entries updated, repair will rebuild it", index,
+        id.shortHex(), peerId, reporter, reason, n);
+    events.add("bad-fragment", peerId, "fragment " + index + " of chunk " + id.shortHex() + " reported by " + reporter
+        + ": " + reason);
+    snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
+        snapshot.latest()); // rescan at the next chance
+    return n;
+  }
+
+  private record Planned(Job job, Map<Integer, String> expected) {}
+
+  private Planned plan(Pending p, String executor, Map<String, PeerView> peers, long now) throws IOException {
+    ChunkRecord r = catalog.chunk(p.app(), p.id());
+    if (r == null) {
+      return null;
+    }
+    Health h = health(r, peers, now);
+    if (h.missing.isEmpty() || h.live < r.needed()) {
+      return null;
+    }
+    Set<String> exclude = new HashSet<>();
+    for (String holder : r.holders()) {
+      if (holder != null) {
+        exclude.add(holder);
+      }
+    }
+    String k = key(p.app(), p.id());
+    Map<String, Long> a = avoid.getOrDefault(k, Map.of());
+    for (Map.Entry<String, Long> e : a.entrySet()) {
+      if (e.getValue() > now) {
+        exclude.add(e.getKey());
+      }
+    }
+    Map<String, Integer> targetLoad = new HashMap<>();
+    for (InFlight f : inFlight.values()) {
+      for (Target t : f.job().targets()) {
+        targetLoad.merge(t.peer(), 1, Integer::sum);
+      }
+    }
+    for (Map.Entry<String, Integer> e : targetLoad.entrySet()) {
+      if (e.getValue() >= config.jobsPerPeer()) {
+        exclude.add(e.getKey());
+      }
+    }
+    List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
+    if (chosen.isEmpty()) {
+      return null;
+    }
+    List<Target> targets = new ArrayList<>();
+    Map<Integer, String> expected = new HashMap<>();
+    for (int j = 0; j < chosen.size(); j++) {
+      int index = h.missing.get(j);
+      targets.add(new Target(index, chosen.get(j), peers.get(chosen.get(j)).address()));
+      expected.put(index, r.holders().get(index));
+    }
+    List<Source> sources = new ArrayList<>();
+    for (int i = 0; i < r.holders().size(); i++) {
+      String holder = r.holders().get(i);
+      PeerView v = holder == null ? null : peers.get(holder);
+      if (v != null && !HostState.DOWN.name().equals(v.state())) {
+        sources.add(new Source(i, holder, v.address()));
+      }
+    }
+    // read from RUNNING holders first, loaded and busy ones last
+    sources.sort(Comparator.comparingInt(s -> preference(peers.get(s.peer()).state())));
+    String jobId = k;
+    return new Planned(new Job(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets), expected);
+  }
+
+  private static int preference(String state) {
+    return switch (state) {
+      case "RUNNING" -> 0;
+      case "FULL" -> 1;
+      case "LOADED" -> 2;
+      default -> 3;
+    };
+  }
+
+  private static final class Health {
+    int live;
+    final List<Integer> missing = new ArrayList<>();
+  }
+
+  private Health health(ChunkRecord r, Map<String, PeerView> peers, long now) {
+    Health h = new Health();
+    for (int i = 0; i < r.holders().size(); i++) {
+      String holder = r.holders().get(i);
+      PeerView v = holder == null ? null : peers.get(holder);
+      if (v != null && !HostState.DOWN.name().equals(v.state())) {
+        h.live++;
+      } else if (v == null || membership.repairDueAt(holder, config.grace()) <= now) {
+        h.missing.add(i);
+      }
+    }
+    return h;
+  }
+
+  private void expireJobs(long now) {
+    for (Iterator<Map.Entry<String, InFlight>> it = inFlight.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, InFlight> e = it.next();
+      if (e.getValue().deadline() <= now) {
+        it.remove();
+        failedJobs++;
+        avoid.computeIfAbsent(e.getKey(), x -> new HashMap<>()).put(e.getValue().executor(), now + 10 * config.scanInterval().toMillis());
+        LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
+            config.jobTimeout());
+      }
+    }
+    avoid.values().removeIf(m -> {
+      m.values().removeIf(until -> until <= now);
+      return m.isEmpty();
+    });
+  }
+
+  private boolean avoided(String key, String peer, long now) {
+    Long until = avoid.getOrDefault(key, Map.of()).get(peer);
+    return until != null && until > now;
+  }
+
+  private int inFlightFor(String peer) {
+    int n = 0;
+    for (InFlight f : inFlight.values()) {
+      if (f.executor().equals(peer)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  private Map<String, PeerView> peersById() {
+    Map<String, PeerView> out = new HashMap<>();
+    for (PeerView v : membership.peers()) {
+      out.put(v.id(), v);
+    }
+    return out;
+  }
+
+  private static String key(String app, ChunkId id) {
+    return app + "/" + id.hex();
+  }
+}
