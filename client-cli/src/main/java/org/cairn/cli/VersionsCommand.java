@@ -39,12 +39,13 @@ final class VersionsCommand implements Callable<Integer> {
       } else if (versions.isEmpty()) {
         out.println("no versions of " + app + "." + node);
       } else {
-        out.printf(Locale.ROOT, "%6s  %-24s  %10s  %10s  %7s  %s%n", "step", "created", "size", "stored", "chunks", "redundancy");
+        out.printf(Locale.ROOT, "%6s  %-24s  %10s  %10s  %7s  %-12s  %s%n", "step", "created", "size", "stored", "chunks", "redundancy",
+            "status");
         for (JsonNode v : versions) {
-          out.printf(Locale.ROOT, "%6d  %-24s  %10s  %10s  %7d  %s%n", v.path("step").asLong(),
+          out.printf(Locale.ROOT, "%6d  %-24s  %10s  %10s  %7d  %-12s  %s%n", v.path("step").asLong(),
               Instant.ofEpochMilli(v.path("createdAt").asLong()).toString().substring(0, 19).replace('T', ' '),
               ByteSize.format(v.path("size").asLong()), ByteSize.format(v.path("storedBytes").asLong()),
-              v.path("chunks").asLong(), v.path("redundancy").asText());
+              v.path("chunks").asLong(), v.path("redundancy").asText(), v.path("status").asText());
         }
       }
       out.flush();

@@ -24,7 +24,11 @@ public record PeerConfig(
     long bandwidthCap,
     long ioCapacity,
     Duration gcInterval,
-    Duration gcGrace) {
+    Duration gcGrace,
+    long repairRate,
+    int repairThreads,
+    Duration scrubPeriod,
+    long scrubMaxRate) {
 
   public PeerConfig {
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
@@ -52,6 +56,14 @@ public record PeerConfig(
     if (gcInterval.toMillis() < 100 || gcGrace.isNegative()) {
       throw new IllegalArgumentException("gc interval must be at least 100ms and gc grace >= 0, were "
           + gcInterval.toMillis() + "ms and " + gcGrace.toMillis() + "ms");
+    }
+    if (repairRate < 0 || repairThreads < 1 || repairThreads > 16) {
+      throw new IllegalArgumentException("repair rate must be >= 0 (0: no limit) and repair threads 1-16, were " + repairRate
+          + " and " + repairThreads);
+    }
+    if (scrubPeriod.toMillis() < 1000 || scrubMaxRate < 0) {
+      throw new IllegalArgumentException("scrub period must be at least 1s and scrub max rate >= 0 (0: no limit), were "
+          + scrubPeriod.toMillis() + "ms and " + scrubMaxRate);
     }
     if (ioCapacity <= 0) {
       throw new IllegalArgumentException("I/O capacity must be positive, was " + ioCapacity);

@@ -19,6 +19,8 @@ import org.cairn.core.api.RegisterRequest;
 import org.cairn.core.availability.HostState;
 import org.cairn.peer.heartbeat.TrackerClient;
 import org.cairn.peer.load.DiskLoad;
+import org.cairn.peer.repair.RepairWorker;
+import org.cairn.peer.scrub.Scrubber;
 import org.cairn.peer.load.LoadStateMachine;
 import org.cairn.peer.load.OwnIoLoad;
 import org.cairn.peer.server.Admission;
@@ -51,7 +53,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private final AtomicBoolean paused;
   private final AtomicInteger activeClients = new AtomicInteger();
   private volatile boolean trackerReachable = true;
-  private boolean closed;
+  private volatile boolean closed;
 
   public PeerDaemon(PeerConfig config, Clock clock, FragmentStore store) throws IOException {
     this.config = config;
@@ -77,6 +79,52 @@ public final class PeerDaemon implements Closeable, Admission {
     });
     LOG.info("fragment store: {} fragments, {} bytes of a {} byte quota", store.fragmentCount(), store.usedBytes(),
         config.quotaBytes());
+    this.repair = new RepairWorker(id, tracker, store, config.token(), config.repairThreads(), new Throttle(config.repairRate()),
+        Duration.ofSeconds(10), () -> registered.get() && !paused.get() && state() == HostState.RUNNING);
+    this.scrubber = new Scrubber(store, config.scrubPeriod(), config.scrubMaxRate(),
+        () -> !paused.get() && state() != HostState.BUSY && state() != HostState.LOADED);
+    store.onCorruption(k -> {
+      synchronized (badKeys) {
+        badKeys.put(java.util.HexFormat.of().formatHex(k.toBytes()), "corrupt on disk");
+      }
+      if (!closed) {
+        scheduler.execute(this::reportBad);
+      }
+    });
+  }
+
+  private final RepairWorker repair;
+  private final Scrubber scrubber;
+  /** Corrupt fragments found and dropped, not yet reported (hex key -> reason). */
+  private final java.util.Map<String, String> badKeys = new java.util.LinkedHashMap<>();
+
+  /** Tells the tracker about dropped fragments so repair rebuilds them; kept for the next try if it is away. */
+  private void reportBad() {
+    java.util.Map<String, String> batch;
+    synchronized (badKeys) {
+      if (badKeys.isEmpty() || !registered.get()) {
+        return;
+      }
+      batch = new java.util.LinkedHashMap<>(badKeys);
+    }
+    try {
+      tracker.reportBad(id, batch, id);
+      synchronized (badKeys) {
+        badKeys.keySet().removeAll(batch.keySet());
+      }
+      LOG.info("reported {} corrupt fragments to the tracker for repair", batch.size());
+    } catch (IOException e) {
+      LOG.warn("reporting {} corrupt fragments failed ({}); retrying with the next heartbeat", batch.size(), e.getMessage());
+    }
+  }
+
+  /** The repair executor (for status displays). */
+  public RepairWorker repairWorker() {
+    return repair;
+  }
+
+  public Scrubber scrubber() {
+    return scrubber;
   }
 
   /** Starts heartbeating and garbage collection, advertising the data server's bound port. */
@@ -86,6 +134,7 @@ public final class PeerDaemon implements Closeable, Admission {
     scheduler.scheduleAtFixedRate(this::tick, 0, config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
     long gc = config.gcInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::collectGarbage, gc, gc, TimeUnit.MILLISECONDS);
+    scrubber.start();
   }
 
   /** Key (hex) -> when the tracker first called it garbage. */
@@ -128,10 +177,38 @@ public final class PeerDaemon implements Closeable, Admission {
         delete.forEach(k -> condemned.remove(java.util.HexFormat.of().formatHex(k.toBytes())));
         LOG.info("garbage collection: deleted {} fragments no version needs ({} bytes)", n, before - store.usedBytes());
       }
+      audit();
     } catch (IOException e) {
       LOG.warn("garbage collection skipped: {}", e.getMessage());
     } catch (RuntimeException e) {
       LOG.error("garbage collection failed", e);
+    }
+  }
+
+  /*
+   * The other half of GC: fragments the index says this peer holds but it does not (a lost write-ahead
+   * log, a wiped directory) are reported as bad, so repair rebuilds them instead of the grid counting
+   * on pieces that are gone. The index names a holder only after its PUT was acknowledged durable, so
+   * a key missing here is really missing.
+   */
+  private void audit() throws IOException {
+    String after = null;
+    int missing = 0;
+    do {
+      TrackerClient.Assigned page = tracker.assigned(id, after);
+      for (String k : page.keys()) {
+        if (!store.contains(org.cairn.core.protocol.FragmentKey.fromBytes(java.util.HexFormat.of().parseHex(k)))) {
+          synchronized (badKeys) {
+            badKeys.put(k, "not held (audit)");
+          }
+          missing++;
+        }
+      }
+      after = page.next();
+    } while (after != null);
+    if (missing > 0) {
+      LOG.warn("audit: the tracker counts on {} fragments this peer does not hold; reporting them for repair", missing);
+      reportBad();
     }
   }
 
@@ -221,12 +298,23 @@ public final class PeerDaemon implements Closeable, Admission {
             config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));
         registered.set(true);
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
-      } else if (tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(), paused.get())) == null) {
-        LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
-        registered.set(false);
-        tick();
-        return;
+        if (r.repairQueued() > 0) {
+          repair.wake();
+        }
+      } else {
+        HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
+            paused.get()));
+        if (r == null) {
+          LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
+          registered.set(false);
+          tick();
+          return;
+        }
+        if (r.repairQueued() > 0) {
+          repair.wake();
+        }
       }
+      reportBad();
       if (!trackerReachable) {
         LOG.info("tracker {} reachable again", tracker.base());
         trackerReachable = true;
@@ -265,6 +353,8 @@ public final class PeerDaemon implements Closeable, Admission {
       return;
     }
     closed = true;
+    scrubber.close();
+    repair.close();
     scheduler.shutdownNow();
     try {
       scheduler.awaitTermination(5, TimeUnit.SECONDS);

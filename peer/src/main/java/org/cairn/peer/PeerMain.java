@@ -86,6 +86,21 @@ public final class PeerMain implements Callable<Integer> {
       description = "How long a fragment must stay garbage before it is deleted (default: 1h; protects stores in flight).")
   String gcGrace;
 
+  @Option(names = "--repair-rate", paramLabel = "BYTES_PER_SEC",
+      description = "Limit on repair traffic this peer executes, read plus written (default: 32MiB; 0: none).")
+  String repairRate;
+
+  @Option(names = "--repair-threads", paramLabel = "N", description = "Repair jobs run at once (default: 2).")
+  Integer repairThreads;
+
+  @Option(names = "--scrub-period", paramLabel = "DURATION",
+      description = "Time for one full verification pass over the stored fragments (default: 7d).")
+  String scrubPeriod;
+
+  @Option(names = "--scrub-max-rate", paramLabel = "BYTES_PER_SEC",
+      description = "Upper limit on the scrubbing read rate (default: 8MiB; 0: none).")
+  String scrubMaxRate;
+
   @Option(names = "--io-capacity", paramLabel = "BYTES_PER_SEC",
       description = "Disk throughput assumed where /proc/diskstats cannot be read (default: 100MiB).")
   String ioCapacity;
@@ -167,7 +182,11 @@ public final class PeerMain implements Callable<Integer> {
           ByteSize.parse(pick(bandwidthCap, file, "bandwidth-cap", "0")),
           ByteSize.parse(pick(ioCapacity, file, "io-capacity", "100MiB")),
           Durations.parse(pick(gcInterval, file, "gc-interval", "10m")),
-          Durations.parse(pick(gcGrace, file, "gc-grace", "1h")));
+          Durations.parse(pick(gcGrace, file, "gc-grace", "1h")),
+          ByteSize.parse(pick(repairRate, file, "repair-rate", "32MiB")),
+          (int) number("repair-threads", pick(repairThreads == null ? null : repairThreads.toString(), file, "repair-threads", "2")),
+          Durations.parse(pick(scrubPeriod, file, "scrub-period", "7d")),
+          ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -196,7 +215,8 @@ public final class PeerMain implements Callable<Integer> {
   }
 
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
-      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace");
+      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
+      "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate");
 
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
     JsonNode root;

@@ -10,6 +10,8 @@ import java.util.Map;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.api.RepairJob;
+import org.cairn.core.api.RepairOutcome;
 import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.security.GridToken;
 
@@ -58,5 +60,36 @@ public final class TrackerClient {
       out.add(g.asText());
     }
     return out;
+  }
+
+  /** Claims up to {@code max} repair jobs; empty when none is waiting or this peer may not run them now. */
+  public List<RepairJob> claimRepairs(String id, int max) throws IOException {
+    List<RepairJob> out = new ArrayList<>();
+    for (JsonNode j : http.post("/api/v1/peers/" + id + "/repair", Map.of("max", max)).path("jobs")) {
+      out.add(TrackerHttp.JSON.treeToValue(j, RepairJob.class));
+    }
+    return out;
+  }
+
+  public void reportRepairs(String id, List<RepairOutcome> outcomes) throws IOException {
+    http.post("/api/v1/peers/" + id + "/repaired", Map.of("outcomes", outcomes));
+  }
+
+  /** Reports fragments held by {@code holder} as bad: hex fragment key -> reason. */
+  public void reportBad(String holder, Map<String, String> keys, String reporter) throws IOException {
+    List<Map<String, String>> fragments = new ArrayList<>();
+    keys.forEach((k, reason) -> fragments.add(Map.of("key", k, "reason", reason)));
+    http.post("/api/v1/peers/" + holder + "/bad", Map.of("fragments", fragments, "reporter", reporter));
+  }
+
+  /** One page of the fragment keys (hex) the tracker's index assigns to this peer; next is null at the end. */
+  public record Assigned(List<String> keys, String next) {}
+
+  public Assigned assigned(String id, String after) throws IOException {
+    Map<String, String> q = after == null ? Map.of("limit", "10000") : Map.of("limit", "10000", "after", after);
+    JsonNode n = http.get("/api/v1/peers/" + id + "/assigned", q);
+    List<String> keys = new ArrayList<>();
+    n.path("keys").forEach(k -> keys.add(k.asText()));
+    return new Assigned(keys, n.path("next").isNull() || n.path("next").isMissingNode() ? null : n.path("next").asText());
   }
 }

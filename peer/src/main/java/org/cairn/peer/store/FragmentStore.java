@@ -51,6 +51,7 @@ public final class FragmentStore implements Closeable {
   private final AtomicLong count = new AtomicLong();
   /** Bytes written and read since open (the load monitor's fallback measure). */
   private final AtomicLong ioBytes = new AtomicLong();
+  private volatile java.util.function.Consumer<FragmentKey> corruptionListener = k -> { };
   private boolean closed;
 
   private FragmentStore(Path dir) throws IOException {
@@ -149,6 +150,12 @@ public final class FragmentStore implements Closeable {
     try {
       value = db.get(fragments, key.toBytes());
     } catch (RocksDBException e) {
+      if (e.getStatus() != null && e.getStatus().getCode() == org.rocksdb.Status.Code.Corruption) {
+        // the blob's own checksum failed: the same as our CRC failing
+        delete(List.of(key));
+        corruptionListener.accept(key);
+        throw new CorruptDataException("fragment " + key + " was corrupt on disk and has been dropped: " + e.getMessage(), e);
+      }
       throw new IOException("reading fragment " + key + " failed: " + e.getMessage(), e);
     }
     if (value == null) {
@@ -162,9 +169,15 @@ public final class FragmentStore implements Closeable {
       }
     } catch (CorruptDataException e) {
       delete(List.of(key));
+      corruptionListener.accept(key);
       throw new CorruptDataException("fragment " + key + " was corrupt on disk and has been dropped: " + e.getMessage(), e);
     }
     return value;
+  }
+
+  /** Called (on the reading thread) with each fragment found corrupt and dropped, so it can be reported. */
+  public void onCorruption(java.util.function.Consumer<FragmentKey> listener) {
+    this.corruptionListener = java.util.Objects.requireNonNull(listener);
   }
 
   public boolean contains(FragmentKey key) throws IOException {

@@ -255,19 +255,26 @@ public final class TrackerApi {
         requirePeer(id);
         JsonNode n = JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
         int max = Math.max(0, Math.min(64, n.path("max").asInt(4)));
-        List<RepairService.Job> jobs = repair.claim(id, max);
+        List<org.cairn.core.api.RepairJob> jobs = repair.claim(id, max);
         return json(200, Map.of("jobs", jobs, "queued", repair.queued()));
       }
       case "repaired": {
         requireMethod(method, "POST");
         requirePeer(id);
         JsonNode n = JSON.readTree(body);
-        List<RepairService.Outcome> outcomes = new java.util.ArrayList<>();
+        List<org.cairn.core.api.RepairOutcome> outcomes = new java.util.ArrayList<>();
         for (JsonNode o : n.path("outcomes")) {
-          outcomes.add(JSON.treeToValue(o, RepairService.Outcome.class));
+          outcomes.add(JSON.treeToValue(o, org.cairn.core.api.RepairOutcome.class));
         }
         repair.report(id, outcomes);
         return json(200, Map.of("accepted", outcomes.size()));
+      }
+      case "assigned": {
+        // the fragments the index says this peer holds, page by page (the peer audits them)
+        requireMethod(method, "GET");
+        requirePeer(id);
+        int limit = (int) Math.max(1, Math.min(100_000, query.containsKey("limit") ? parseLong(query.get("limit"), "limit") : 10_000));
+        return json(200, catalog.assigned(id, query.get("after"), limit));
       }
       case "bad": {
         // bad fragments held by this peer, reported by the peer itself (scrub, read) or by a client (fetch)

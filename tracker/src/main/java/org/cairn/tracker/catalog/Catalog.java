@@ -402,6 +402,38 @@ public final class Catalog {
     return changed;
   }
 
+  /**
+   * A page of the fragments the index assigns to {@code peer} (for the peer's audit of what it should
+   * hold): 33-byte fragment keys as hex, and the cursor to continue after (null at the end). Scans
+   * the chunk index from {@code cursor}; at most {@code limit} keys, and at most 100,000 entries per call.
+   */
+  public Map<String, Object> assigned(String peer, String cursor, int limit) throws IOException {
+    List<String> keys = new ArrayList<>();
+    String[] next = {null};
+    int[] scanned = {0};
+    byte[] start = cursor == null || cursor.isEmpty() ? new byte[0] : java.util.HexFormat.of().parseHex(cursor);
+    store.scanAfter(TrackerStore.Family.CHUNKS, start, (key, value) -> {
+      scanned[0]++;
+      List<String> holders = JSON.readValue(value, ChunkRecord.class).holders();
+      byte[] fk = Arrays.copyOfRange(key, key.length - ChunkId.LENGTH, key.length + 1);
+      for (int i = 0; i < holders.size(); i++) {
+        if (peer.equals(holders.get(i))) {
+          fk[ChunkId.LENGTH] = (byte) i;
+          keys.add(java.util.HexFormat.of().formatHex(fk));
+        }
+      }
+      if (keys.size() >= limit || scanned[0] >= 100_000) {
+        next[0] = java.util.HexFormat.of().formatHex(key);
+        return false;
+      }
+      return true;
+    });
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("keys", keys);
+    out.put("next", next[0]);
+    return out;
+  }
+
   /** A version and the distinct chunks it references. */
   public record VersionChunks(String app, String node, long step, List<ChunkId> chunks) {}
 

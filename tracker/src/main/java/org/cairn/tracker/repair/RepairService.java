@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cairn.core.api.PeerView;
+import org.cairn.core.api.RepairJob;
+import org.cairn.core.api.RepairOutcome;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.api.PlacementService;
@@ -59,26 +61,13 @@ public final class RepairService {
     }
   }
 
-  /** A live piece a repair can read. */
-  public record Source(int index, String peer, String address) {}
-
-  /** A piece to rebuild and the peer to store it on. */
-  public record Target(int index, String peer, String address) {}
-
-  /** One chunk's repair, as a peer executes it. */
-  public record Job(String id, String app, String chunk, String redundancy, long fragmentBytes, List<Source> sources,
-      List<Target> targets) {}
-
-  /** What the executing peer reports: the targets that now durably hold their piece, and why the rest failed. */
-  public record Outcome(String id, List<Target> placed, String error) {}
-
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
       List<Map<String, Object>> latest) {}
 
   private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
 
-  private record InFlight(Job job, String executor, long deadline, Map<Integer, String> expected) {}
+  private record InFlight(RepairJob job, String executor, long deadline, Map<Integer, String> expected) {}
 
   private final Catalog catalog;
   private final Membership membership;
@@ -215,7 +204,7 @@ public final class RepairService {
   }
 
   /** Hands up to {@code max} jobs to a peer, most endangered first. */
-  public synchronized List<Job> claim(String peerId, int max) throws IOException {
+  public synchronized List<RepairJob> claim(String peerId, int max) throws IOException {
     PeerView self = membership.peer(peerId);
     if (self == null || self.paused() || !HostState.RUNNING.name().equals(self.state())) {
       return List.of();
@@ -225,7 +214,7 @@ public final class RepairService {
       scan();
     }
     int room = Math.min(max, config.jobsPerPeer() - inFlightFor(peerId));
-    List<Job> out = new ArrayList<>();
+    List<RepairJob> out = new ArrayList<>();
     Map<String, PeerView> peers = peersById();
     int tried = 0;
     for (Iterator<Pending> it = queue.iterator(); it.hasNext() && out.size() < room && tried < 4 * Math.max(1, room); ) {
@@ -250,20 +239,20 @@ public final class RepairService {
   }
 
   /** Applies a peer's results: each placed piece enters the index if the entry still expects it. */
-  public synchronized void report(String peerId, List<Outcome> outcomes) throws IOException {
+  public synchronized void report(String peerId, List<RepairOutcome> outcomes) throws IOException {
     long now = clock.millis();
-    for (Outcome o : outcomes) {
+    for (RepairOutcome o : outcomes) {
       InFlight f = inFlight.get(o.id());
       if (f == null || !f.executor().equals(peerId)) {
         LOG.info("ignoring a report from {} for repair {} it does not own (timed out?); what it wrote is garbage", peerId, o.id());
         continue;
       }
       inFlight.remove(o.id());
-      Job job = f.job();
+      RepairJob job = f.job();
       ChunkId id = ChunkId.parse(job.chunk());
       Set<String> placedPeers = new HashSet<>();
       int placed = 0;
-      for (Target t : o.placed() == null ? List.<Target>of() : o.placed()) {
+      for (RepairJob.Piece t : o.placed() == null ? List.<RepairJob.Piece>of() : o.placed()) {
         if (!job.targets().contains(t)) {
           LOG.warn("peer {} reported piece {} of {} on {}, which repair {} did not ask for; ignored", peerId, t.index(),
               id.shortHex(), t.peer(), o.id());
@@ -287,7 +276,7 @@ public final class RepairService {
         if (placed == 0) {
           a.put(peerId, until);
         }
-        for (Target t : job.targets()) {
+        for (RepairJob.Piece t : job.targets()) {
           if (!placedPeers.contains(t.peer())) {
             a.put(t.peer(), until);
           }
@@ -315,7 +304,7 @@ public final class RepairService {
     return n;
   }
 
-  private record Planned(Job job, Map<Integer, String> expected) {}
+  private record Planned(RepairJob job, Map<Integer, String> expected) {}
 
   private Planned plan(Pending p, String executor, Map<String, PeerView> peers, long now) throws IOException {
     ChunkRecord r = catalog.chunk(p.app(), p.id());
@@ -341,7 +330,7 @@ public final class RepairService {
     }
     Map<String, Integer> targetLoad = new HashMap<>();
     for (InFlight f : inFlight.values()) {
-      for (Target t : f.job().targets()) {
+      for (RepairJob.Piece t : f.job().targets()) {
         targetLoad.merge(t.peer(), 1, Integer::sum);
       }
     }
@@ -354,25 +343,25 @@ public final class RepairService {
     if (chosen.isEmpty()) {
       return null;
     }
-    List<Target> targets = new ArrayList<>();
+    List<RepairJob.Piece> targets = new ArrayList<>();
     Map<Integer, String> expected = new HashMap<>();
     for (int j = 0; j < chosen.size(); j++) {
       int index = h.missing.get(j);
-      targets.add(new Target(index, chosen.get(j), peers.get(chosen.get(j)).address()));
+      targets.add(new RepairJob.Piece(index, chosen.get(j), peers.get(chosen.get(j)).address()));
       expected.put(index, r.holders().get(index));
     }
-    List<Source> sources = new ArrayList<>();
+    List<RepairJob.Piece> sources = new ArrayList<>();
     for (int i = 0; i < r.holders().size(); i++) {
       String holder = r.holders().get(i);
       PeerView v = holder == null ? null : peers.get(holder);
       if (v != null && !HostState.DOWN.name().equals(v.state())) {
-        sources.add(new Source(i, holder, v.address()));
+        sources.add(new RepairJob.Piece(i, holder, v.address()));
       }
     }
     // read from RUNNING holders first, loaded and busy ones last
     sources.sort(Comparator.comparingInt(s -> preference(peers.get(s.peer()).state())));
     String jobId = k;
-    return new Planned(new Job(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets), expected);
+    return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets), expected);
   }
 
   private static int preference(String state) {

@@ -136,6 +136,28 @@ public final class TrackerStore implements Closeable {
     }
   }
 
+  /** Visits entries with keys strictly after {@code after} (empty: from the first), in key order. */
+  public void scanAfter(Family f, byte[] after, EntryVisitor visitor) throws IOException {
+    try (RocksIterator it = db.newIterator(families.get(f))) {
+      if (after.length == 0) {
+        it.seekToFirst();
+      } else {
+        it.seek(after);
+        if (it.isValid() && Arrays.equals(it.key(), after)) {
+          it.next();
+        }
+      }
+      for (; it.isValid(); it.next()) {
+        if (!visitor.visit(it.key(), it.value())) {
+          break;
+        }
+      }
+      it.status();
+    } catch (RocksDBException e) {
+      throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
+    }
+  }
+
   /** Receives entries of a scan; return false to stop. */
   @FunctionalInterface
   public interface EntryVisitor {

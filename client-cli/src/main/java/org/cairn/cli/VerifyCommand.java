@@ -1,0 +1,117 @@
+package org.cairn.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.cairn.client.Verifier;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cairn verify}: is a version restorable? Exit 0 when every chunk has m good pieces, 1 when not. */
+@Command(name = "verify", mixinStandardHelpOptions = true,
+    description = {"Check that every chunk of a version (the latest unless --step; every node's unless --node) has at least",
+        "m pieces on live peers. With --read-data every piece is read, verified and decoded (like restic check --read-data);",
+        "bad pieces are reported to the tracker for repair.",
+        "Exit codes: 0 restorable, 1 not restorable or the check failed, 2 usage error."})
+final class VerifyCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand
+  CairnCli root;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @Option(names = "--app", required = true)
+  String app;
+
+  @Option(names = "--node", description = "Node to check (default: every node of the app).")
+  String node;
+
+  @Option(names = "--step", defaultValue = "0", description = "Step to check (default: the latest committed).")
+  long step;
+
+  @Option(names = "--read-data", description = "Read and decode every piece instead of asking the holders whether they have it.")
+  boolean readData;
+
+  @Option(names = "--threads", description = "Chunks checked at once with --read-data (default: cores).")
+  Integer threads;
+
+  @Option(names = "--json", description = "Print a JSON array with one report per version.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine cl = spec.commandLine();
+    if (step > 0 && node == null) {
+      throw new CommandLine.ParameterException(cl, "--step needs --node");
+    }
+    PrintWriter out = cl.getOut();
+    List<Verifier.Report> reports = new ArrayList<>();
+    try (GridAccess grid = GridAccess.open(root, cl)) {
+      List<String> nodes = new ArrayList<>();
+      if (node != null) {
+        nodes.add(node);
+      } else {
+        for (JsonNode a : grid.tracker.get("/api/v1/apps", Map.of())) {
+          if (a.path("app").asText().equals(app)) {
+            a.path("nodes").fieldNames().forEachRemaining(nodes::add);
+          }
+        }
+        if (nodes.isEmpty()) {
+          throw new IllegalStateException("app " + app + " has no versions");
+        }
+      }
+      Verifier verifier = new Verifier(grid.tracker, grid.token, grid.group, grid.timeout);
+      int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
+      for (String n : nodes) {
+        JsonNode located = grid.tracker.get("/api/v1/manifest", Map.of("app", app, "node", n, "step",
+            step > 0 ? Long.toString(step) : "latest"));
+        reports.add(verifier.verify(located, readData, t));
+      }
+    }
+    boolean ok = reports.stream().allMatch(Verifier.Report::restorable);
+    if (json) {
+      List<Map<String, Object>> list = new ArrayList<>();
+      for (Verifier.Report r : reports) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("app", r.app());
+        m.put("node", r.node());
+        m.put("step", r.step());
+        m.put("restorable", r.restorable());
+        m.put("chunks", r.chunks());
+        m.put("healthy", r.healthy());
+        m.put("degraded", r.degraded());
+        m.put("lost", r.lost());
+        m.put("piecesChecked", r.piecesChecked());
+        m.put("piecesBad", r.piecesBad());
+        m.put("readData", readData);
+        m.put("problems", r.problems());
+        list.add(m);
+      }
+      out.println(Json.MAPPER.writeValueAsString(list));
+    } else {
+      for (Verifier.Report r : reports) {
+        out.printf(Locale.ROOT, "%s.%s.%d (%s): %s — %d chunks: %d healthy, %d degraded, %d lost; %d pieces %s, %d bad%n",
+            r.app(), r.node(), r.step(), r.redundancy(), r.restorable() ? "restorable" : "NOT RESTORABLE", r.chunks(), r.healthy(),
+            r.degraded(), r.lost(), r.piecesChecked(), readData ? "read" : "asked", r.piecesBad());
+        for (String p : r.problems()) {
+          out.println("  " + p);
+        }
+      }
+    }
+    out.flush();
+    if (!ok) {
+      cl.getErr().println("cairn: verify: " + reports.stream().filter(r -> !r.restorable())
+          .map(r -> r.app() + "." + r.node() + "." + r.step() + " has " + r.lost() + " chunks with fewer than m good pieces")
+          .reduce((a, b) -> a + "; " + b).orElse("") + " (bring their holders back, or restore from an older step)");
+      cl.getErr().flush();
+      return 1;
+    }
+    return 0;
+  }
+}

@@ -1,0 +1,41 @@
+package org.cairn.peer;
+
+/**
+ * A token bucket in bytes per second (one second of burst) for background work — repair traffic
+ * and scrubbing — so it never takes more of a donor's disk or link than configured. 0 means no limit.
+ */
+public final class Throttle {
+  private final long bytesPerSecond;
+  private double available;
+  private long last = System.nanoTime();
+
+  public Throttle(long bytesPerSecond) {
+    if (bytesPerSecond < 0) {
+      throw new IllegalArgumentException("rate must be >= 0, was " + bytesPerSecond);
+    }
+    this.bytesPerSecond = bytesPerSecond;
+    this.available = bytesPerSecond;
+  }
+
+  public long rate() {
+    return bytesPerSecond;
+  }
+
+  /** Waits until {@code bytes} may pass. */
+  public void acquire(long bytes) throws InterruptedException {
+    if (bytesPerSecond == 0) {
+      return;
+    }
+    long waitNanos;
+    synchronized (this) {
+      long now = System.nanoTime();
+      available = Math.min(bytesPerSecond, available + (now - last) / 1e9 * bytesPerSecond);
+      last = now;
+      available -= bytes;
+      waitNanos = available >= 0 ? 0 : (long) (-available / bytesPerSecond * 1e9);
+    }
+    if (waitNanos > 0) {
+      java.util.concurrent.TimeUnit.NANOSECONDS.sleep(waitNanos);
+    }
+  }
+}
