@@ -62,6 +62,12 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--placement", defaultValue = "falcon", description = "falcon, random[:SEED] or dedicated:HOST (default: ${DEFAULT-VALUE}).")
   String placement;
 
+  @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
+      description = {"pessimistic (default): every piece is durable before the store succeeds;",
+          "optimistic: success once the m data pieces are durable; the tracker adds the rest in the background",
+          "('cairn versions' shows the status degraded until it has)."})
+  String write;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
@@ -77,6 +83,9 @@ final class StoreCommand implements Callable<Integer> {
       chunk = ChunkSize.parse(chunkSize);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    if (!write.equals("pessimistic") && !write.equals("optimistic")) {
+      throw new CommandLine.ParameterException(cl, "--write must be pessimistic or optimistic, was '" + write + "'");
     }
     if ((file == null) == (dir == null)) {
       throw new CommandLine.ParameterException(cl, "give exactly one of FILE, '-' or --dir DIR");
@@ -97,7 +106,7 @@ final class StoreCommand implements Callable<Integer> {
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = new Storer(grid.tracker, grid.token, grid.group, grid.timeout).store(in, sizeHint,
-          new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId()));
+          new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic")));
       progress.close();
       print(res);
     }
@@ -121,6 +130,7 @@ final class StoreCommand implements Callable<Integer> {
       m.put("chunks", res.chunks());
       m.put("newChunks", res.newChunks());
       m.put("sentBytes", res.sentBytes());
+      m.put("write", write);
       m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
       m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
       m.put("hosts", res.hosts());

@@ -46,6 +46,8 @@ public final class Fetcher {
   private final EventLoopGroup group;
   private final Duration timeout;
   private final Map<String, CompletableFuture<PeerConnection>> connections = new ConcurrentHashMap<>();
+  /** Bad pieces seen: holder id -> hex fragment key -> why; reported to the tracker after the fetch. */
+  private final Map<String, Map<String, String>> bad = new ConcurrentHashMap<>();
 
   public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout) {
     this.tracker = tracker;
@@ -70,7 +72,23 @@ public final class Fetcher {
       for (CompletableFuture<PeerConnection> c : connections.values()) {
         c.thenAccept(PeerConnection::close);
       }
+      reportBad();
     }
+  }
+
+  /** Tells the tracker which pieces arrived corrupt, so repair replaces them (best effort). */
+  private void reportBad() {
+    for (Map.Entry<String, Map<String, String>> e : bad.entrySet()) {
+      List<Map<String, String>> fragments = new ArrayList<>();
+      e.getValue().forEach((k, why) -> fragments.add(Map.of("key", k, "reason", why)));
+      try {
+        tracker.post("/api/v1/peers/" + e.getKey() + "/bad", Map.of("reporter", "client fetch", "fragments", fragments));
+        LOG.warn("reported {} bad pieces on {} to the tracker", fragments.size(), e.getKey());
+      } catch (IOException ex) {
+        LOG.warn("could not report {} bad pieces on {}: {}", fragments.size(), e.getKey(), ex.getMessage());
+      }
+    }
+    bad.clear();
   }
 
   /** Asks every live holder of the chunk at once; returns as soon as m fragments verify. */
@@ -119,6 +137,8 @@ public final class Fetcher {
                 }
               } catch (CorruptDataException e) {
                 problem = "fragment " + index + " from " + address + " is corrupt: " + e.getMessage();
+                bad.computeIfAbsent(holders.get(index).path("id").asText(), x -> new ConcurrentHashMap<>())
+                    .put(java.util.HexFormat.of().formatHex(new FragmentKey(ref.id(), index).toBytes()), "corrupt on arrival: " + e.getMessage());
               } finally {
                 frame.release();
               }

@@ -44,7 +44,12 @@ import org.cairn.core.security.GridToken;
 public final class Storer {
   /** What to store and how. */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
-      int threads, String placement, String kind, String clientId) {}
+      int threads, String placement, String kind, String clientId, boolean optimistic) {
+    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
+        String placement, String kind, String clientId) {
+      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, false);
+    }
+  }
 
   /** What a store did. */
   public record Result(String app, String node, long step, long size, long chunks, long newChunks, long sentBytes,
@@ -82,17 +87,19 @@ public final class Storer {
       held.add(ChunkId.parse(id.asText()));
     }
     List<Map<String, Object>> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+    AtomicLong sentBytes = new AtomicLong();
     try {
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r), o.chunkSize(), o.threads());
       StorePipeline.Result res = pipeline.store(in, held::contains, (index, fragments) -> {
-        String[] holders = sendChunk(hosts, fragments, traffic);
+        // optimistic (stdchk §IV.D): only the m data pieces now; the tracker's repair queue adds the rest
+        String[] holders = sendChunk(hosts, fragments, o.optimistic() ? r.dataFragments() : fragments.length, traffic, sentBytes);
         long bytes = 0;
         for (Fragment f : fragments) {
           bytes += f.serializedSize();
         }
         Map<String, Object> c = new LinkedHashMap<>();
         c.put("id", fragments[0].chunkId().hex());
-        c.put("holders", List.of(holders));
+        c.put("holders", java.util.Arrays.asList(holders));
         c.put("storedBytes", bytes);
         sent.add(c);
       });
@@ -103,7 +110,7 @@ public final class Storer {
       commit.put("chunks", sent);
       long step = tracker.post("/api/v1/versions", commit).path("step").asLong();
       reportBandwidth(o.clientId(), traffic);
-      return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), res.storedBytes(),
+      return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), sentBytes.get(),
           (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced());
     } finally {
       hosts.close();
@@ -111,10 +118,14 @@ public final class Storer {
   }
 
 
-  /** Sends fragment i to slot i for every i in parallel, replacing hosts that refuse or fail. */
-  private String[] sendChunk(HostSet hosts, Fragment[] fragments, Map<String, AtomicLong[]> traffic) throws IOException {
-    int n = fragments.length;
-    String[] holders = new String[n];
+  /**
+   * Sends fragment i to slot i for i < count in parallel, replacing hosts that refuse or fail; the
+   * holders of fragments not sent stay null.
+   */
+  private String[] sendChunk(HostSet hosts, Fragment[] fragments, int count, Map<String, AtomicLong[]> traffic, AtomicLong sentBytes)
+      throws IOException {
+    String[] holders = new String[fragments.length];
+    int n = count;
     HostSet.Host[] target = new HostSet.Host[n];
     List<CompletableFuture<Frame>> answers = new ArrayList<>(n);
     long[] started = new long[n];
@@ -131,6 +142,7 @@ public final class Storer {
           try {
             if (answer.type() == FrameType.PUT_OK) {
               holders[i] = target[i].id();
+              sentBytes.addAndGet(fragments[i].serializedSize());
               AtomicLong[] t = traffic.computeIfAbsent(target[i].id(), k -> new AtomicLong[] {new AtomicLong(), new AtomicLong()});
               t[0].addAndGet(fragments[i].serializedSize());
               t[1].addAndGet(System.nanoTime() - started[i]);

@@ -63,7 +63,7 @@ public final class RepairService {
 
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
-      List<Map<String, Object>> latest) {}
+      List<Map<String, Object>> latest, long neededBytes) {}
 
   private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
 
@@ -80,7 +80,7 @@ public final class RepairService {
   private final Map<String, InFlight> inFlight = new HashMap<>();
   /** job id -> peers to avoid for it, until the given time. */
   private final Map<String, Map<String, Long>> avoid = new HashMap<>();
-  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of());
+  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0);
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
@@ -112,11 +112,12 @@ public final class RepairService {
       }
     }
     Set<String> lostKeys = new HashSet<>();
-    long[] counts = new long[4]; // chunks, healthy, degraded, lost
+    long[] counts = new long[5]; // chunks, healthy, degraded, lost, bytes of all pieces
     List<Pending> pending = new ArrayList<>();
     catalog.forEachChunk((app, id, r) -> {
       Health h = health(r, peers, now);
       counts[0]++;
+      counts[4] += r.storedBytes();
       if (h.live == r.holders().size()) {
         counts[1]++;
       } else if (h.live >= r.needed()) {
@@ -152,7 +153,7 @@ public final class RepairService {
     if (counts[3] > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
     }
-    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable);
+    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4]);
     return snapshot;
   }
 
@@ -173,6 +174,7 @@ public final class RepairService {
     out.put("repairedFragments", repairedFragments);
     out.put("failedRepairs", failedJobs);
     out.put("repairGraceMillis", config.grace().toMillis());
+    out.put("neededBytes", snapshot.neededBytes()); // what all pieces of all indexed chunks take on the peers
     out.put("latest", snapshot.latest());
     return out;
   }
@@ -300,7 +302,7 @@ public final class RepairService {
     events.add("bad-fragment", peerId, "fragment " + index + " of chunk " + id.shortHex() + " reported by " + reporter
         + ": " + reason);
     snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
-        snapshot.latest()); // rescan at the next chance
+        snapshot.latest(), snapshot.neededBytes()); // rescan at the next chance
     return n;
   }
 
