@@ -34,6 +34,7 @@ public final class Tracker implements Closeable {
   private final History history;
   private final EventLog events;
   private final RepairService repair;
+  private final TrackerApi api;
   private final HttpApiServer server;
   private final ScheduledExecutorService scheduler;
   private boolean closed;
@@ -52,7 +53,7 @@ public final class Tracker implements Closeable {
       Catalog catalog = new Catalog(store, clock, events);
       repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
           config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
-      TrackerApi api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
+      api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
           config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
@@ -94,6 +95,10 @@ public final class Tracker implements Closeable {
 
   public Membership membership() {
     return membership;
+  }
+
+  public void setStatusPagePublic(boolean open) {
+    api.setStatusPagePublic(open);
   }
 
   public RepairService repair() {

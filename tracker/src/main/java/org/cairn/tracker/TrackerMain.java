@@ -51,6 +51,11 @@ public final class TrackerMain implements Callable<Integer> {
       description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
   String repairGrace;
 
+  @Option(names = "--status-page", defaultValue = "token", paramLabel = "public|token",
+      description = {"Who may see the status page at /: token (default) asks for the grid token;",
+          "public lets anyone who can reach the tracker read the grid's status (read-only)."})
+  String statusPage;
+
   @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
       description = "How often the chunk index is scanned for repair and durability counts (default: ${DEFAULT-VALUE}).")
   String repairInterval;
@@ -80,13 +85,19 @@ public final class TrackerMain implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
+    if (!statusPage.equals("public") && !statusPage.equals("token")) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--status-page must be public or token, was '" + statusPage + "'");
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     Tracker tracker = new Tracker(config, Clock.systemUTC());
+    tracker.setStatusPagePublic(statusPage.equals("public"));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       tracker.close();
       stopped.countDown();
     }, "tracker-shutdown"));
     System.out.println("cairn-tracker listening on http://" + config.listen().host() + ":" + tracker.port());
+    System.out.println("status page: http://" + config.listen().host() + ":" + tracker.port() + "/ ("
+        + (statusPage.equals("public") ? "public, read-only" : "asks for the grid token") + ")");
     System.out.flush();
     stopped.await();
     return 0;

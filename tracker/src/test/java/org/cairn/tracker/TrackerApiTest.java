@@ -425,4 +425,23 @@ class TrackerApiTest {
     assertThat(d.get("latest").get(0).get("restorable").asBoolean()).isFalse();
     assertThat(d.get("repairQueue").asInt()).as("nothing to rebuild from").isZero();
   }
+
+  @Test
+  void statusPage_isServedWithoutTheToken_andItsDataOnlyWhenPublic() throws IOException {
+    var page = api.handle("GET", "/", Map.of(), new byte[0], null);
+    assertThat(page.status()).isEqualTo(200);
+    assertThat(page.contentType()).startsWith("text/html");
+    assertThat(new String(page.body(), StandardCharsets.UTF_8)).contains("/ui/app.js").doesNotContain("token=");
+    assertThat(api.handle("GET", "/ui/app.js", Map.of(), new byte[0], null).contentType()).startsWith("text/javascript");
+    assertThat(api.handle("GET", "/ui/../pom.xml", Map.of(), new byte[0], null).status()).isEqualTo(404);
+    // token mode (the default): the data needs the token
+    call(401, "GET", "/api/v1/peers", Map.of(), null, null);
+    api.setStatusPagePublic(true);
+    call(200, "GET", "/api/v1/peers", Map.of(), null, null);
+    call(200, "GET", "/api/v1/durability", Map.of(), null, null);
+    // still closed: writes, manifests and metrics
+    call(401, "POST", "/api/v1/peers", Map.of(), "{}", null);
+    call(401, "GET", "/api/v1/manifest", Map.of("app", "a", "node", "n"), null, null);
+    assertThat(api.handle("GET", "/metrics", Map.of(), new byte[0], null).status()).isEqualTo(401);
+  }
 }

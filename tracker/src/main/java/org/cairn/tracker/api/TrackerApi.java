@@ -80,7 +80,14 @@ public final class TrackerApi {
     String route = "unmatched";
     Response response;
     try {
-      if (!token.matchesAuthorization(authorization)) {
+      if (method.equals("GET") && (path.equals("/") || path.equals("/index.html") || path.startsWith("/ui/"))) {
+        route = "GET /ui";
+        response = staticAsset(path);
+        metrics.request(route, response.status(), System.nanoTime() - start);
+        return response;
+      }
+      boolean open = statusPagePublic && method.equals("GET") && readOnly(path);
+      if (!open && !token.matchesAuthorization(authorization)) {
         route = "auth";
         throw new ApiException(401, "missing or wrong bearer token (send Authorization: Bearer <grid token>)");
       }
@@ -101,6 +108,37 @@ public final class TrackerApi {
     }
     metrics.request(route, response.status(), System.nanoTime() - start);
     return response;
+  }
+
+  private volatile boolean statusPagePublic;
+
+  /** {@code --status-page public}: the status page's read-only GETs work without the token. */
+  public void setStatusPagePublic(boolean open) {
+    this.statusPagePublic = open;
+  }
+
+  /** What the status page reads; never writes, manifests (holder addresses per chunk) or metrics. */
+  private static boolean readOnly(String path) {
+    return path.matches("/api/v1/(health|peers|peers/[^/]+|peers/[^/]+/history|durability|apps|versions|events|compute"
+        + "|compute/[^/]+/history|availability)");
+  }
+
+  private static final java.util.Set<String> ASSETS = java.util.Set.of("index.html", "app.js", "style.css");
+
+  /** The status page, served from the jar (no CDN: grids are often offline). */
+  private static Response staticAsset(String path) throws IOException {
+    String name = path.equals("/") ? "index.html" : path.substring(path.lastIndexOf('/') + 1);
+    if (!ASSETS.contains(name)) {
+      return error(404, "no such page: " + path);
+    }
+    try (java.io.InputStream in = TrackerApi.class.getResourceAsStream("/status/" + name)) {
+      if (in == null) {
+        return error(500, "status page asset " + name + " is missing from the jar");
+      }
+      String type = name.endsWith(".html") ? "text/html; charset=utf-8" : name.endsWith(".js") ? "text/javascript; charset=utf-8"
+          : "text/css; charset=utf-8";
+      return new Response(200, type, in.readAllBytes());
+    }
   }
 
   private static String routeName(String method, String[] p) {

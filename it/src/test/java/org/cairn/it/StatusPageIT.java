@@ -1,0 +1,133 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.cairn.core.bench.MemoryImages;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/** The tracker's status page in a real headless Chromium (Debian chromium + chromium-driver, installed by .ci/run). */
+class StatusPageIT {
+  private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+
+  @TempDir
+  Path root;
+
+  private MiniGrid grid;
+  private WebDriver browser;
+
+  @AfterEach
+  void stop() {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (grid != null) {
+      grid.close();
+    }
+  }
+
+  private WebDriver browser() throws Exception {
+    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+      throw new AssertionError("the status page test needs Debian's chromium and chromium-driver: apt-get install -y chromium "
+          + "chromium-driver (.ci/run installs them)");
+    }
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+        "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        "--window-size=1400,1000", "--user-data-dir=" + Files.createDirectories(root.resolve("chromium-profile")));
+    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+        .usingAnyFreePort().build();
+    browser = new ChromeDriver(service, options);
+    return browser;
+  }
+
+  private List<MiniGrid.Node> startGrid(String statusPage, int peers) throws Exception {
+    grid = new MiniGrid(root, Duration.ofSeconds(1));
+    grid.startTracker("--status-page", statusPage);
+    List<MiniGrid.Node> nodes = new ArrayList<>();
+    for (int i = 0; i < peers; i++) {
+      nodes.add(grid.startPeer("s" + i, "--id", "s" + i));
+    }
+    MiniGrid.await(peers + " peers", Duration.ofSeconds(30), () -> grid.peers().size() == peers);
+    return nodes;
+  }
+
+  private static String stateShown(WebDriver b, String peer) {
+    List<WebElement> rows = b.findElements(By.cssSelector("[data-peer-id='" + peer + "']"));
+    return rows.isEmpty() ? null : rows.get(0).getDomAttribute("data-state");
+  }
+
+  @Test
+  void publicPage_listsPeersWithTheirStates_andFollowsADeath() throws Exception {
+    List<MiniGrid.Node> nodes = startGrid("public", 6);
+    Path image = Files.write(root.resolve("ckpt.img"), MemoryImages.image(3, 4 * 1024 * 1024));
+    MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "heat", "--node", "rank0", "--redundancy", "code:4+2");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+
+    WebDriver b = browser();
+    b.get(grid.trackerUrl() + "/");
+    WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(20));
+    wait.until(d -> d.findElements(By.cssSelector("[data-peer-id]")).size() == 6);
+    for (int i = 0; i < 6; i++) {
+      assertThat(stateShown(b, "s" + i)).isEqualTo("RUNNING");
+    }
+    assertThat(b.findElement(By.id("health")).getText()).startsWith("Healthy");
+    wait.until(d -> !d.findElements(By.cssSelector("[data-version='heat.rank0.1']")).isEmpty());
+    assertThat(b.findElement(By.cssSelector("[data-version='heat.rank0.1']")).getText()).contains("fully restorable");
+    assertThat(b.getCurrentUrl()).doesNotContain(grid.token());
+
+    // a peer dies: its row turns DOWN without a reload, and the health line says the data is degraded
+    nodes.get(2).kill();
+    new WebDriverWait(b, Duration.ofSeconds(20)).until(d -> "DOWN".equals(stateShown(d, "s2")));
+    new WebDriverWait(b, Duration.ofSeconds(20)).until(d -> d.findElement(By.id("health")).getText().startsWith("Degraded"));
+    assertThat(b.findElement(By.cssSelector("[data-peer-id='s2'] .state")).getText()).isEqualTo("DOWN");
+    assertThat(b.findElement(By.id("events")).getText()).contains("down").contains("s2");
+
+    // sorting by state puts the DOWN peer first
+    b.findElement(By.cssSelector("th[data-key='state']")).click();
+    assertThat(b.findElements(By.cssSelector("[data-peer-id]")).get(0).getDomAttribute("data-peer-id")).isEqualTo("s2");
+    // a peer's detail: 14-day history and CRLS
+    b.findElement(By.cssSelector("[data-peer-id='s0']")).click();
+    new WebDriverWait(b, Duration.ofSeconds(10)).until(d -> d.findElement(By.id("peer-detail")).getText().contains("Peer s0 — last"));
+
+    Path shot = Path.of(System.getProperty("cairn.root", "."), "it", "target", "status-page.png");
+    Files.createDirectories(shot.getParent());
+    Files.write(shot, ((TakesScreenshot) b).getScreenshotAs(OutputType.BYTES));
+    assertThat(Files.size(shot)).isPositive();
+  }
+
+  @Test
+  void tokenPage_asksForTheToken_andShowsNothingWithoutIt() throws Exception {
+    startGrid("token", 2);
+    WebDriver b = browser();
+    b.get(grid.trackerUrl() + "/");
+    WebDriverWait wait = new WebDriverWait(b, Duration.ofSeconds(20));
+    wait.until(d -> d.findElement(By.id("token-form")).isDisplayed());
+    assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).isEmpty();
+    b.findElement(By.id("token-input")).sendKeys("not-the-token");
+    b.findElement(By.cssSelector("#token-entry button")).click();
+    wait.until(d -> d.findElement(By.id("token-error")).getText().contains("not accepted"));
+    b.findElement(By.id("token-input")).clear();
+    b.findElement(By.id("token-input")).sendKeys(grid.token());
+    b.findElement(By.cssSelector("#token-entry button")).click();
+    wait.until(d -> d.findElements(By.cssSelector("[data-peer-id]")).size() == 2);
+    assertThat(b.getCurrentUrl()).doesNotContain(grid.token());
+  }
+}

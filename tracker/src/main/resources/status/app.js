@@ -1,0 +1,258 @@
+// Cairn status page: reads the tracker's JSON API (the same one the CLI uses) and refreshes in place.
+// The grid token, when the tracker asks for one, is kept in sessionStorage and sent as a header.
+'use strict';
+
+const STATES = {
+  RUNNING: 'up, accepting new checkpoint data',
+  FULL: 'up, serving data, but its donated space (or its writer slots) is used up',
+  LOADED: 'up, but its disk is loaded by its owner; used only when better hosts are not available',
+  BUSY: 'up and serving reads, but refusing new data (owner busy, paused, or outside donation hours)',
+  DOWN: 'not heartbeating: switched off, evicted or unreachable; its data is repaired after the grace period',
+};
+const COLOURS = { R: '#2e7d32', F: '#6a1b9a', L: '#f9a825', B: '#ef6c00', D: '#c62828', '.': '#eeeeee', U: '#2e7d32' };
+const REFRESH_MS = 2000;
+const TIMELINE_MS = 30000;
+
+let token = sessionStorage.getItem('cairn-token');
+let sortKey = 'id';
+let sortAsc = true;
+let lastPeers = [];
+let timelines = {};
+let timelinesAt = 0;
+let selected = null;
+let eventsAfter = 0;
+let events = [];
+
+class Unauthorized extends Error {}
+
+async function api(path) {
+  const headers = token ? { Authorization: 'Bearer ' + token } : {};
+  const r = await fetch('/api/v1/' + path, { headers, cache: 'no-store' });
+  if (r.status === 401) throw new Unauthorized();
+  if (!r.ok) throw new Error(path + ': HTTP ' + r.status);
+  return r.json();
+}
+
+function bytes(n) {
+  if (n == null) return '–';
+  const u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
+  let i = 0;
+  while (n >= 1024 && i < u.length - 1) { n /= 1024; i++; }
+  return (i === 0 ? n : n.toFixed(1)) + ' ' + u[i];
+}
+
+function ago(ms) {
+  const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
+  if (s < 60) return s + ' s ago';
+  if (s < 3600) return Math.round(s / 60) + ' min ago';
+  if (s < 86400) return Math.round(s / 3600) + ' h ago';
+  return Math.round(s / 86400) + ' d ago';
+}
+
+function el(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (k === 'class') e.className = v; else if (k === 'title') e.title = v; else e.setAttribute(k, v);
+  }
+  for (const c of children) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return e;
+}
+
+function badge(state) {
+  return el('span', { class: 'state ' + state, title: STATES[state] || state }, state);
+}
+
+function drawTimeline(canvas, states) {
+  const ctx = canvas.getContext('2d');
+  const w = canvas.width;
+  const h = canvas.height;
+  ctx.clearRect(0, 0, w, h);
+  if (!states) return;
+  const per = states.length / w;
+  for (let x = 0; x < w; x++) {
+    // the worst state in the pixel's slots, so short outages stay visible
+    let c = '.';
+    const from = Math.floor(x * per);
+    const to = Math.max(from + 1, Math.floor((x + 1) * per));
+    for (let i = from; i < to && i < states.length; i++) {
+      const s = states[i];
+      if (s === 'D' || c === '.' || (c === 'R' && s !== '.')) c = s;
+      if (c === 'D') break;
+    }
+    ctx.fillStyle = COLOURS[c] || '#999';
+    ctx.fillRect(x, 0, 1, h);
+  }
+}
+
+function summary(peers, durability, apps) {
+  const byState = {};
+  let quota = 0, used = 0, free = 0;
+  for (const p of peers) {
+    byState[p.state] = (byState[p.state] || 0) + 1;
+    if (p.state !== 'DOWN') { quota += p.quotaBytes; used += p.usedBytes; free += p.freeBytes; }
+  }
+  let versions = 0;
+  for (const a of apps) for (const n of Object.values(a.nodes)) versions += n;
+  const card = (title, big, ...lines) => el('div', { class: 'card' }, el('h3', {}, title), el('div', { class: 'big' }, big),
+    ...lines.map(l => el('div', { class: 'muted' }, l)));
+  const box = document.getElementById('summary');
+  box.replaceChildren(
+    card('Peers', peers.length, Object.keys(STATES).filter(s => byState[s]).map(s => byState[s] + ' ' + s).join(', ') || 'none yet'),
+    card('Capacity (live peers)', bytes(quota), bytes(used) + ' used', bytes(free) + ' free'),
+    card('Checkpoints', apps.length + (apps.length === 1 ? ' app' : ' apps'), versions + (versions === 1 ? ' version' : ' versions')),
+    card('Durability', durability.chunks + ' chunks', durability.healthy + ' healthy, ' + durability.degraded + ' degraded, '
+      + durability.lost + ' lost'),
+    card('Repair', durability.repairQueue + ' queued', durability.repairing + ' running',
+      bytes(durability.repairedBytes) + ' repaired, ' + durability.failedRepairs + ' failed jobs'));
+  const h = document.getElementById('health');
+  const live = peers.filter(p => p.state !== 'DOWN').length;
+  if (durability.lost > 0) {
+    h.className = 'health bad';
+    h.textContent = 'Data at risk: ' + durability.lost + ' chunks have fewer than m live pieces';
+  } else if (durability.degraded > 0) {
+    h.className = 'health warn';
+    h.textContent = 'Degraded: ' + durability.degraded + ' chunks are missing pieces (' + durability.repairQueue + ' repairs queued); all restorable';
+  } else if (peers.length === 0) {
+    h.className = 'health unknown';
+    h.textContent = 'No peers have joined yet';
+  } else {
+    h.className = 'health ok';
+    h.textContent = 'Healthy: ' + live + ' of ' + peers.length + ' peers up, every chunk has all its pieces';
+  }
+}
+
+function renderPeers() {
+  const peers = [...lastPeers].sort((a, b) => {
+    const x = a[sortKey], y = b[sortKey];
+    const c = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
+    return sortAsc ? c : -c;
+  });
+  const body = document.querySelector('#peers tbody');
+  const rows = [];
+  for (const p of peers) {
+    const canvas = el('canvas', { class: 'timeline', width: 240, height: 14, title: 'last 24 h: green running, yellow loaded, '
+      + 'orange busy, purple full, red down, grey unknown' });
+    drawTimeline(canvas, timelines[p.id]);
+    const row = el('tr', { class: 'peer', 'data-peer-id': p.id, 'data-state': p.state },
+      el('td', {}, p.id), el('td', {}, p.address), el('td', {}, badge(p.state), p.paused ? ' (paused)' : ''),
+      el('td', {}, bytes(p.usedBytes) + ' / ' + bytes(p.quotaBytes)), el('td', { title: new Date(p.lastHeartbeat).toISOString() },
+        ago(p.lastHeartbeat)), el('td', {}, canvas));
+    row.addEventListener('click', () => showPeer(p.id));
+    rows.push(row);
+  }
+  body.replaceChildren(...rows);
+}
+
+async function showPeer(id) {
+  selected = id;
+  const box = document.getElementById('peer-detail');
+  box.hidden = false;
+  let h;
+  let span = '14 days';
+  try {
+    h = await api('peers/' + encodeURIComponent(id) + '/history?window=14d');
+  } catch (e) {
+    // a tracker with very short history slots cannot answer 14 days in one call
+    h = await api('peers/' + encodeURIComponent(id) + '/history?window=24h');
+    span = '24 hours';
+  }
+  const compute = await api('compute');
+  const canvas = el('canvas', { class: 'timeline', width: 700, height: 20 });
+  drawTimeline(canvas, h.states);
+  const probs = Object.entries(h.probabilities).map(([s, p]) => s + ' ' + (100 * p).toFixed(1) + ' %').join(', ');
+  const select = el('select', { id: 'compute-select' }, el('option', { value: '' }, 'choose a compute host…'),
+    ...Object.keys(compute).map(c => el('option', { value: c }, c + (compute[c] ? ' (up)' : ' (down)'))));
+  const crls = el('div', { id: 'crls' });
+  select.addEventListener('change', async () => {
+    if (!select.value) { crls.textContent = ''; return; }
+    const a = await api('availability?storage=' + encodeURIComponent(id) + '&compute=' + encodeURIComponent(select.value)
+      + '&window=' + (span === '14 days' ? '14d' : '24h'));
+    const f = v => (v == null ? 'n/a' : v.toFixed(3));
+    crls.textContent = 'CR ' + f(a.cr) + ', LI ' + f(a.li) + ', CRLS ' + f(a.crls) + ' over ' + a.slots + ' slots';
+  });
+  box.replaceChildren(el('h3', {}, 'Peer ' + id + ' — last ' + span), canvas,
+    el('div', { class: 'muted' }, 'Time in each state: ' + probs),
+    el('div', {}, 'CRLS against ', select), crls);
+}
+
+async function renderCheckpoints(apps) {
+  const box = document.getElementById('checkpoints');
+  if (apps.length === 0) { box.replaceChildren(el('p', { class: 'muted' }, 'No checkpoints stored yet.')); return; }
+  const parts = [];
+  for (const a of apps) {
+    const appBox = el('details', { open: '' }, el('summary', {}, a.app));
+    for (const node of Object.keys(a.nodes)) {
+      const vs = await api('versions?app=' + encodeURIComponent(a.app) + '&node=' + encodeURIComponent(node));
+      const table = el('table', {}, el('thead', {}, el('tr', {}, ...['Step', 'Created', 'Size', 'Stored', 'Dedup savings', 'Redundancy',
+        'Status'].map(t => el('th', {}, t)))));
+      const tb = el('tbody');
+      for (const v of vs.slice().reverse()) {
+        const saved = v.chunks > 0 ? (100 * (1 - v.newChunks / v.chunks)).toFixed(0) + ' % of chunks reused' : '–';
+        const status = v.status === 'lost' ? el('span', { class: 'bad' }, 'NOT restorable') : v.status === 'degraded'
+          ? 'restorable, pieces missing (repair after the grace period)' : 'fully restorable';
+        tb.append(el('tr', { 'data-version': a.app + '.' + node + '.' + v.step }, el('td', {}, v.step),
+          el('td', {}, new Date(v.createdAt).toLocaleString()), el('td', {}, bytes(v.size)), el('td', {}, bytes(v.storedBytes)),
+          el('td', {}, saved), el('td', {}, v.redundancy), el('td', {}, status)));
+      }
+      table.append(tb);
+      appBox.append(el('details', { open: '' }, el('summary', {}, node + ' (' + vs.length + ' versions)'), table));
+    }
+    parts.push(appBox);
+  }
+  box.replaceChildren(...parts);
+}
+
+function renderEvents() {
+  const list = document.getElementById('events');
+  list.replaceChildren(...events.slice(-50).reverse().map(e => el('li', {}, new Date(e.time).toLocaleTimeString() + ' ',
+    el('span', { class: 'kind' }, e.kind), ' ' + e.subject + ': ' + e.message)));
+}
+
+async function refresh() {
+  try {
+    const [peers, durability, apps, ev] = await Promise.all([api('peers'), api('durability'), api('apps'),
+      api('events?after=' + eventsAfter)]);
+    document.getElementById('token-form').hidden = true;
+    document.getElementById('content').hidden = false;
+    lastPeers = peers;
+    if (Date.now() - timelinesAt > TIMELINE_MS) {
+      timelinesAt = Date.now();
+      const hs = await Promise.all(peers.map(p => api('peers/' + encodeURIComponent(p.id) + '/history?window=24h')
+        .catch(() => null)));
+      peers.forEach((p, i) => { if (hs[i]) timelines[p.id] = hs[i].states; });
+    }
+    summary(peers, durability, apps);
+    renderPeers();
+    for (const e of ev.events) { events.push(e); eventsAfter = Math.max(eventsAfter, e.seq); }
+    renderEvents();
+    await renderCheckpoints(apps);
+    document.getElementById('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+  } catch (e) {
+    if (e instanceof Unauthorized) {
+      document.getElementById('content').hidden = true;
+      document.getElementById('token-form').hidden = false;
+      if (token) document.getElementById('token-error').textContent = 'That token was not accepted.';
+    } else {
+      document.getElementById('updated').textContent = 'tracker unreachable (' + e.message + '); retrying';
+    }
+  }
+}
+
+document.getElementById('token-entry').addEventListener('submit', ev => {
+  ev.preventDefault();
+  token = document.getElementById('token-input').value.trim();
+  sessionStorage.setItem('cairn-token', token);
+  refresh();
+});
+
+document.querySelectorAll('#peers th[data-key]').forEach(th => th.addEventListener('click', () => {
+  const k = th.getAttribute('data-key');
+  sortAsc = sortKey === k ? !sortAsc : true;
+  sortKey = k;
+  renderPeers();
+}));
+
+document.getElementById('legend').replaceChildren(...Object.entries(STATES).map(([s, d]) => el('span', {}, badge(s), ' ' + d)));
+
+refresh();
+setInterval(refresh, REFRESH_MS);
