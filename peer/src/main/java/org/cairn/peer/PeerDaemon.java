@@ -267,7 +267,42 @@ public final class PeerDaemon implements Closeable, Admission {
   }
 
   public HostState state() {
+    if (busyReason != null) {
+      return HostState.BUSY;
+    }
     return load.state(activeClients.get());
+  }
+
+  private volatile String busyReason;
+  private final java.util.concurrent.atomic.AtomicLong servedBytes = new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * Donor rules (the tray app's BOINC-like policies): while a reason is set the peer reports BUSY and
+   * refuses new fragments and repair work, but keeps serving reads. Null clears it.
+   */
+  public void setBusyReason(String reason) {
+    String before = busyReason;
+    busyReason = reason;
+    if (!java.util.Objects.equals(before, reason)) {
+      LOG.info(reason == null ? "donor rules: no longer busy" : "donor rules: BUSY ({})", reason);
+      if (!closed && address != null) {
+        scheduler.execute(this::tick);
+      }
+    }
+  }
+
+  public String busyReason() {
+    return busyReason;
+  }
+
+  @Override
+  public void served(long bytes) {
+    servedBytes.addAndGet(bytes);
+  }
+
+  /** Bytes of fragments sent to readers since start (the donor's upload). */
+  public long servedBytes() {
+    return servedBytes.get();
   }
 
   /** Bytes the peer may still accept: the tighter of the quota and the disk's free space less the reserve. */

@@ -6,7 +6,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -17,8 +16,6 @@ import org.cairn.core.config.ByteSize;
 import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
-import org.cairn.peer.server.DataServer;
-import org.cairn.peer.store.FragmentStore;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -116,29 +113,29 @@ public final class PeerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PeerConfig config = config();
-    FragmentStore store = FragmentStore.open(config.dataDir().resolve("fragments"));
-    PeerDaemon daemon;
-    DataServer server;
-    try {
-      daemon = new PeerDaemon(config, Clock.systemUTC(), store);
-      server = new DataServer(config.listen(), config.token(), store, daemon, config.bandwidthCap());
-    } catch (IOException | InterruptedException | RuntimeException e) {
-      store.close();
-      throw e;
-    }
-    daemon.start(server.port());
+    PeerRuntime peer = PeerRuntime.start(config());
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      daemon.close();
-      server.close();
-      store.close();
+      peer.close();
       stopped.countDown();
     }, "peer-shutdown"));
-    System.out.println("cairn-peer " + daemon.id() + " serving on " + daemon.address() + ", tracker " + config.tracker());
+    System.out.println("cairn-peer " + peer.daemon().id() + " serving on " + peer.daemon().address() + ", tracker "
+        + peer.config().tracker());
     System.out.flush();
     stopped.await();
     return 0;
+  }
+
+  /**
+   * Parses peer settings exactly as {@code cairn-peer.jar} does (flags, {@code --config} YAML), for
+   * programs that run a peer in-process.
+   *
+   * @throws CommandLine.ParameterException naming the bad or missing setting
+   */
+  public static PeerConfig parse(String... args) throws IOException {
+    PeerMain m = new PeerMain();
+    new CommandLine(m).parseArgs(args);
+    return m.config();
   }
 
   PeerConfig config() throws IOException {

@@ -12,6 +12,9 @@ public interface Admission {
 
   void writerFinished();
 
+  /** Bytes of fragments sent to readers (the donor's upload). */
+  default void served(long bytes) {}
+
   /** Lets everything in (tests). */
   Admission OPEN = new Admission() {
     @Override

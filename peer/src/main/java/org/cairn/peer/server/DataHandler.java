@@ -103,7 +103,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         try {
           byte[] bytes = store.get(key);
           return bytes == null ? Frame.of(FrameType.NOT_FOUND, id, "not held".getBytes(StandardCharsets.UTF_8))
-              : Frame.of(FrameType.FRAGMENT, id, bytes);
+              : served(Frame.of(FrameType.FRAGMENT, id, bytes), bytes.length);
         } catch (CorruptDataException e) {
           LOG.warn("{}", e.getMessage());
           return Frame.of(FrameType.NOT_FOUND, id, ("corrupt: " + e.getMessage()).getBytes(StandardCharsets.UTF_8));
@@ -177,5 +177,10 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
     LOG.warn("closing data connection from {}: {}", ctx.channel().remoteAddress(), cause.toString());
     ctx.close();
+  }
+
+  private Frame served(Frame f, int bytes) {
+    admission.served(bytes);
+    return f;
   }
 }

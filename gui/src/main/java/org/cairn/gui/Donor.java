@@ -1,0 +1,190 @@
+package org.cairn.gui;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.ZonedDateTime;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.config.ByteSize;
+import org.cairn.peer.PeerConfig;
+import org.cairn.peer.PeerDaemon;
+import org.cairn.peer.PeerRuntime;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The donor's controller: runs the peer in-process, applies the donor rules every few seconds, and
+ * carries out what the tray menu, the window or the test hook asks (pause, resume, quota). A quota
+ * change is saved to the settings file and applied by restarting the in-process peer.
+ */
+public final class Donor implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Donor.class);
+
+  private final List<String> peerArgs;
+  private final Path settingsFile;
+  private final DonorRules rules;
+  private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "donor-rules");
+    t.setDaemon(true);
+    return t;
+  });
+  private volatile PeerRuntime peer;
+  private volatile String ruleReason;
+  private volatile boolean paused;
+
+  public Donor(List<String> peerArgs, Path settingsFile, DonorRules.Settings rules) throws IOException, InterruptedException {
+    this.peerArgs = peerArgs;
+    this.settingsFile = settingsFile;
+    this.rules = new DonorRules(rules, DonorRules::systemCpuLoad, () -> peer == null ? 0 : peer.daemon().servedBytes());
+    this.peer = PeerRuntime.start(org.cairn.peer.PeerMain.parse(peerArgs.toArray(String[]::new)));
+    this.paused = peer.daemon().paused();
+    ticker.scheduleWithFixedDelay(this::applyRules, 0, 2, TimeUnit.SECONDS);
+  }
+
+  private void applyRules() {
+    try {
+      String why = rules.evaluate(ZonedDateTime.now(), System.nanoTime());
+      ruleReason = why;
+      PeerRuntime p = peer;
+      if (p != null) {
+        p.daemon().setBusyReason(why);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("donor rules failed", e);
+    }
+  }
+
+  public PeerDaemon daemon() {
+    return peer.daemon();
+  }
+
+  public PeerConfig config() {
+    return peer.config();
+  }
+
+  public synchronized void pause() {
+    paused = true;
+    peer.daemon().setPaused(true);
+  }
+
+  public synchronized void resume() {
+    paused = false;
+    peer.daemon().setPaused(false);
+  }
+
+  public boolean paused() {
+    return paused;
+  }
+
+  public DonorRules.Settings rules() {
+    return rules.settings();
+  }
+
+  /** The rule that makes the peer BUSY now, or null. */
+  public String ruleReason() {
+    return ruleReason;
+  }
+
+  /** Saves the new quota in the settings file and restarts the peer with it. */
+  public synchronized void setQuota(long bytes) throws IOException, InterruptedException {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("quota must be positive");
+    }
+    Settings.setKey(settingsFile, "quota", Long.toString(bytes));
+    List<String> args = new java.util.ArrayList<>();
+    for (int i = 0; i < peerArgs.size(); i++) {
+      if (peerArgs.get(i).equals("--quota")) {
+        i++; // replaced below
+      } else {
+        args.add(peerArgs.get(i));
+      }
+    }
+    args.add("--quota");
+    args.add(Long.toString(bytes));
+    PeerConfig next = org.cairn.peer.PeerMain.parse(args.toArray(String[]::new));
+    peer.close();
+    peer = PeerRuntime.start(next);
+    peer.daemon().setPaused(paused);
+    peerArgs.clear();
+    peerArgs.addAll(args);
+    LOG.info("quota set to {} bytes; peer restarted", bytes);
+  }
+
+  /** One line for the menu and tooltips: state, used / quota, fragments, and any active rule. */
+  public String statusLine() {
+    PeerDaemon d = peer.daemon();
+    String state = !d.registered() ? "CONNECTING" : paused ? "PAUSED" : d.state().name();
+    String line = String.format(Locale.ROOT, "%s — %s of %s used, %d fragments", state, ByteSize.format(d.usedBytes()),
+        ByteSize.format(peer.config().quotaBytes()), peer.store().fragmentCount());
+    String why = ruleReason;
+    return why == null ? line : line + " — busy: " + why;
+  }
+
+  /** The state shown by the icon's colour. */
+  public String displayState() {
+    PeerDaemon d = peer.daemon();
+    if (!d.registered()) {
+      return "DOWN";
+    }
+    if (paused) {
+      return "PAUSED";
+    }
+    HostState s = d.state();
+    return s.name();
+  }
+
+  /** What each state means, in plain words (tooltips). */
+  public static String explain(String state) {
+    return switch (state) {
+      case "RUNNING" -> "Donating: this computer stores checkpoint pieces for the grid.";
+      case "FULL" -> "Full: the space you donated is used up; stored pieces are still served.";
+      case "LOADED" -> "Your disk is busy, so the grid sends new pieces elsewhere when it can.";
+      case "BUSY" -> "Not taking new pieces right now (your computer is busy, or outside donation hours); stored pieces are still served.";
+      case "PAUSED" -> "Paused by you: no new pieces; stored pieces are still served.";
+      default -> "Not connected to the grid's tracker; retrying.";
+    };
+  }
+
+  public Path settingsFile() {
+    return settingsFile;
+  }
+
+  @Override
+  public void close() {
+    ticker.shutdownNow();
+    PeerRuntime p = peer;
+    if (p != null) {
+      p.close();
+    }
+  }
+
+  /** The donor's settings file: the peer's YAML config (the same keys as cairn-peer.jar's --config). */
+  static final class Settings {
+    private Settings() {}
+
+    static void setKey(Path file, String key, String value) throws IOException {
+      if (file == null) {
+        return;
+      }
+      com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
+          new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
+      com.fasterxml.jackson.databind.node.ObjectNode n = Files.exists(file) && Files.size(file) > 0
+          ? (com.fasterxml.jackson.databind.node.ObjectNode) yaml.readTree(file.toFile()) : yaml.createObjectNode();
+      n.put(key, value);
+      write(file, yaml.writeValueAsString(n));
+    }
+
+    static void write(Path file, String text) throws IOException {
+      Files.createDirectories(file.toAbsolutePath().getParent());
+      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+      Files.writeString(tmp, text);
+      Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+}

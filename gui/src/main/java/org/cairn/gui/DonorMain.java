@@ -1,0 +1,224 @@
+package org.cairn.gui;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import javax.swing.JLabel;
+import javax.swing.JOptionPane;
+import javax.swing.JPanel;
+import javax.swing.JPasswordField;
+import javax.swing.JTextField;
+import javax.swing.SwingUtilities;
+import org.cairn.core.config.ByteSize;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code java -jar cairn-donor.jar}: the donor tray app. Runs a peer in-process with the same
+ * settings as {@code cairn-peer.jar} (its flags, or its YAML file), shows a tray icon (or a window
+ * where there is no tray), and applies the donor rules. {@code --headless} runs without any UI.
+ */
+@Command(name = "cairn-donor", mixinStandardHelpOptions = true, version = "cairn-donor 0.1.0",
+    description = {"The Cairn donor app: donates disk space to a Cairn grid from a tray icon.",
+        "Any cairn-peer flag (--tracker, --token-file, --data, --listen, --quota, ...) may be given; without them the",
+        "settings file is used, and on the first run a dialog asks for the tracker, the token and a quota.",
+        "Exit codes: 0 stopped normally, 1 failed to start, 2 usage error."})
+public final class DonorMain implements Callable<Integer> {
+  @Option(names = "--headless", description = "No tray icon or window (servers, tests).")
+  boolean headless;
+
+  @Option(names = "--window", description = "Show a window even where a system tray exists.")
+  boolean window;
+
+  @Option(names = "--settings", paramLabel = "FILE",
+      description = "Settings file (cairn-peer YAML) used when no peer flags are given (default: ~/.config/cairn/donor.yaml).")
+  Path settings;
+
+  @Option(names = "--control-stdin",
+      description = "Accessibility and test hook: read pause, resume, status, quota SIZE and quit commands from standard input.")
+  boolean controlStdin;
+
+  @Option(names = "--busy-cpu", defaultValue = "0.8", paramLabel = "FRACTION",
+      description = "Stop taking new data while CPU load stays above this (default: ${DEFAULT-VALUE}; 1 turns it off).")
+  double busyCpu;
+
+  @Option(names = "--busy-after", defaultValue = "60s", paramLabel = "DURATION",
+      description = "How long the load must stay above (or below) the threshold (default: ${DEFAULT-VALUE}).")
+  String busyAfter;
+
+  @Option(names = "--hours", paramLabel = "HH:MM-HH:MM", description = "Donate only within these hours (default: always).")
+  String hours;
+
+  @Option(names = "--daily-upload-cap", paramLabel = "SIZE", description = "Stop taking new work after uploading this much in a day.")
+  String dailyUploadCap;
+
+  @CommandLine.Unmatched
+  List<String> peerArgs = new ArrayList<>();
+
+  public static void main(String[] args) {
+    int code = new CommandLine(new DonorMain())
+        .setExecutionExceptionHandler((e, cmd, parsed) -> {
+          cmd.getErr().println("cairn-donor: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+          return 1;
+        })
+        .execute(args);
+    if (code != 0) {
+      System.exit(code);
+    }
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine cl = new CommandLine(this);
+    DonorRules.Settings rules;
+    try {
+      rules = DonorRules.Settings.parse(busyCpu, busyAfter, hours, dailyUploadCap);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    Path file = settings != null ? settings : Path.of(System.getProperty("user.home"), ".config", "cairn", "donor.yaml");
+    List<String> args = new ArrayList<>(peerArgs);
+    Path remember = null;
+    if (args.isEmpty()) {
+      if (!Files.exists(file)) {
+        if (headless || java.awt.GraphicsEnvironment.isHeadless()) {
+          throw new CommandLine.ParameterException(cl, "no settings: give peer flags (--tracker URL --token-file F --data DIR "
+              + "--quota SIZE) or a settings file (" + file + ")");
+        }
+        if (!firstRun(file)) {
+          return 0;
+        }
+      }
+      args.add("--config");
+      args.add(file.toString());
+      remember = file;
+    }
+    if (!headless) {
+      System.setProperty("java.awt.headless", "false");
+    }
+    Donor donor;
+    try {
+      donor = new Donor(args, remember, rules);
+    } catch (CommandLine.ParameterException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    DonorUi[] ui = new DonorUi[1];
+    Runnable quit = () -> {
+      donor.close();
+      if (ui[0] != null) {
+        SwingUtilities.invokeLater(ui[0]::dispose);
+      }
+      stopped.countDown();
+    };
+    Runtime.getRuntime().addShutdownHook(new Thread(donor::close, "donor-shutdown"));
+    System.out.println("cairn-donor " + donor.daemon().id() + " serving on " + donor.daemon().address() + ", tracker "
+        + donor.config().tracker());
+    if (!headless) {
+      ui[0] = new DonorUi(donor, quit);
+      System.out.println("cairn-donor: showing a " + ui[0].show(window));
+    }
+    System.out.flush();
+    if (controlStdin) {
+      Thread t = new Thread(() -> control(donor, ui[0], quit), "donor-control");
+      t.setDaemon(true);
+      t.start();
+    }
+    stopped.await();
+    System.exit(0);
+    return 0;
+  }
+
+  /** The text hook: the same actions as the menu, one command per line, each answered with one line. */
+  private static void control(Donor donor, DonorUi ui, Runnable quit) {
+    try (BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
+      String line;
+      while ((line = in.readLine()) != null) {
+        String[] w = line.trim().split("\\s+");
+        try {
+          switch (w[0]) {
+            case "pause", "resume" -> {
+              boolean pause = w[0].equals("pause");
+              if (donor.paused() != pause) {
+                if (ui != null) {
+                  SwingUtilities.invokeAndWait(ui::togglePause);
+                } else if (pause) {
+                  donor.pause();
+                } else {
+                  donor.resume();
+                }
+              }
+              reply("ok " + w[0]);
+            }
+            case "status" -> reply("status " + donor.displayState() + " " + donor.statusLine());
+            case "quota" -> {
+              donor.setQuota(ByteSize.parse(w[1]));
+              reply("ok quota " + donor.config().quotaBytes());
+            }
+            case "quit" -> {
+              reply("ok quit");
+              quit.run();
+              return;
+            }
+            case "" -> { }
+            default -> reply("error unknown command '" + w[0] + "' (pause, resume, status, quota SIZE, quit)");
+          }
+        } catch (Exception e) {
+          reply("error " + e.getMessage());
+        }
+      }
+    } catch (java.io.IOException e) {
+      // stdin closed
+    }
+  }
+
+  private static synchronized void reply(String s) {
+    System.out.println(s);
+    System.out.flush();
+  }
+
+  /** First run: asks for the tracker, the token and a quota, and saves them. False if the user cancels. */
+  private static boolean firstRun(Path file) throws Exception {
+    Path data = Path.of(System.getProperty("user.home"), ".local", "share", "cairn", "donor");
+    Files.createDirectories(data);
+    long free = Files.getFileStore(data).getUsableSpace();
+    long suggested = Math.max(1L << 30, (free / 10) >> 30 << 30); // a tenth of the free space, whole GiB, at least 1 GiB
+    JTextField tracker = new JTextField("http://", 30);
+    JPasswordField token = new JPasswordField(30);
+    JTextField quota = new JTextField(ByteSize.format(suggested).replace(" ", ""), 10);
+    JPanel p = new JPanel(new java.awt.GridLayout(0, 1, 2, 2));
+    p.add(new JLabel("Tracker URL (from the grid's operator):"));
+    p.add(tracker);
+    p.add(new JLabel("Grid token:"));
+    p.add(token);
+    p.add(new JLabel("Disk space to donate (" + ByteSize.format(free) + " free; suggested a tenth):"));
+    p.add(quota);
+    int[] choice = new int[1];
+    SwingUtilities.invokeAndWait(() -> choice[0] = JOptionPane.showConfirmDialog(null, p, "Cairn donor: first run",
+        JOptionPane.OK_CANCEL_OPTION, JOptionPane.QUESTION_MESSAGE));
+    if (choice[0] != JOptionPane.OK_OPTION) {
+      return false;
+    }
+    ByteSize.parse(quota.getText().trim()); // a bad size fails here, before anything is saved
+    Path tokenFile = file.resolveSibling("donor-token");
+    Files.createDirectories(file.toAbsolutePath().getParent());
+    Files.writeString(tokenFile, new String(token.getPassword()).trim() + "\n", StandardCharsets.UTF_8);
+    try {
+      Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException e) {
+      // not a POSIX file system
+    }
+    String host = java.net.InetAddress.getLocalHost().getHostAddress();
+    Donor.Settings.write(file, "tracker: \"" + tracker.getText().trim() + "\"\ntoken-file: \"" + tokenFile + "\"\ndata: \"" + data
+        + "\"\nquota: \"" + quota.getText().trim() + "\"\nlisten: \"0.0.0.0:7700\"\nadvertise: \"" + host + "\"\n");
+    return true;
+  }
+}

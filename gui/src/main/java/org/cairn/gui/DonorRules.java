@@ -1,0 +1,112 @@
+package org.cairn.gui;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.time.LocalTime;
+import java.time.ZonedDateTime;
+import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
+import org.cairn.core.config.ByteSize;
+
+/*
+ * Donor rules, as BOINC's: do not take new work while the owner's machine is busy (CPU load above a
+ * threshold for a while), donate only within configured hours, and stop after a daily upload cap.
+ * evaluate() returns why the peer should be BUSY now, or null; the peer then refuses new fragments
+ * and repair work (reads are still served: restoring a checkpoint is what the grid is for).
+ * Busy detection has hysteresis: the load must stay above (or below) the threshold for `busyAfter`.
+ */
+public final class DonorRules {
+  /** The settings; hours null means always, cap 0 means none, threshold >= 1 disables the CPU rule. */
+  public record Settings(double busyCpu, Duration busyAfter, LocalTime from, LocalTime to, long dailyUploadCap) {
+    public static Settings parse(double busyCpu, String busyAfter, String hours, String cap) {
+      LocalTime f = null;
+      LocalTime t = null;
+      if (hours != null && !hours.isBlank()) {
+        String[] p = hours.split("-");
+        if (p.length != 2) {
+          throw new IllegalArgumentException("hours must look like 08:00-18:00, was '" + hours + "'");
+        }
+        try {
+          f = LocalTime.parse(p[0].trim());
+          t = LocalTime.parse(p[1].trim());
+        } catch (java.time.format.DateTimeParseException e) {
+          throw new IllegalArgumentException("hours must look like 08:00-18:00, was '" + hours + "'", e);
+        }
+      }
+      if (!(busyCpu > 0)) {
+        throw new IllegalArgumentException("busy CPU threshold must be a fraction > 0, was " + busyCpu);
+      }
+      return new Settings(busyCpu, org.cairn.core.config.Durations.parse(busyAfter), f, t,
+          cap == null || cap.isBlank() ? 0 : ByteSize.parse(cap));
+    }
+  }
+
+  private final Settings settings;
+  private final DoubleSupplier cpuLoad;
+  private final LongSupplier uploadedBytes;
+  private boolean busy;
+  private long crossedAt = -1;
+  private java.time.LocalDate day;
+  private long uploadedAtDayStart;
+
+  public DonorRules(Settings settings, DoubleSupplier cpuLoad, LongSupplier uploadedBytes) {
+    this.settings = settings;
+    this.cpuLoad = cpuLoad;
+    this.uploadedBytes = uploadedBytes;
+  }
+
+  /** The machine's CPU load (0..1), from the JVM's view of the OS. */
+  public static double systemCpuLoad() {
+    java.lang.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+      double v = sun.getCpuLoad();
+      return v < 0 ? 0 : v;
+    }
+    return Math.max(0, os.getSystemLoadAverage()) / Runtime.getRuntime().availableProcessors();
+  }
+
+  public Settings settings() {
+    return settings;
+  }
+
+  /** Why the donor is BUSY now, or null. Call periodically (every few seconds). */
+  public synchronized String evaluate(ZonedDateTime now, long nanoTime) {
+    java.time.LocalDate today = now.toLocalDate();
+    long uploaded = uploadedBytes.getAsLong();
+    if (!today.equals(day)) {
+      day = today;
+      uploadedAtDayStart = uploaded;
+    }
+    if (settings.dailyUploadCap() > 0 && uploaded - uploadedAtDayStart >= settings.dailyUploadCap()) {
+      return "daily upload cap of " + ByteSize.format(settings.dailyUploadCap()) + " reached";
+    }
+    if (settings.from() != null && !within(now.toLocalTime(), settings.from(), settings.to())) {
+      return "outside donation hours " + settings.from() + "-" + settings.to();
+    }
+    if (settings.busyCpu() < 1) {
+      boolean above = cpuLoad.getAsDouble() > settings.busyCpu();
+      if (above != busy) {
+        if (crossedAt < 0) {
+          crossedAt = nanoTime;
+        }
+        if (nanoTime - crossedAt >= settings.busyAfter().toNanos()) {
+          busy = above;
+          crossedAt = -1;
+        }
+      } else {
+        crossedAt = -1;
+      }
+      if (busy) {
+        return "the computer is busy (CPU above " + Math.round(settings.busyCpu() * 100) + " %)";
+      }
+    }
+    return null;
+  }
+
+  static boolean within(LocalTime t, LocalTime from, LocalTime to) {
+    if (from.equals(to)) {
+      return true; // a 24-hour window
+    }
+    return from.isBefore(to) ? !t.isBefore(from) && t.isBefore(to) : !t.isBefore(from) || t.isBefore(to);
+  }
+}

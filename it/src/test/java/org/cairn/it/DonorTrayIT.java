@@ -1,0 +1,199 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/*
+ * The donor tray app under a real X server: Xvfb with trayer as the tray host (Debian packages,
+ * installed by .ci/run). The test finds the app's icon embedded in the tray, opens its menu with a
+ * right click and clicks "Pause donating" / "Resume donating" with xdotool, and checks the peer's
+ * pause flag at the tracker follows. Without a tray it checks the window fallback the same way.
+ * Screenshots go to it/target/.
+ */
+class DonorTrayIT {
+  private static final Pattern GEOMETRY = Pattern.compile("(\\d+)x(\\d+)\\+-?\\d+\\+-?\\d+\\s+\\+(-?\\d+)\\+(-?\\d+)");
+
+  @TempDir
+  Path root;
+
+  private MiniGrid grid;
+  private final List<Process> processes = new ArrayList<>();
+  private String display;
+
+  @BeforeEach
+  void startX() throws Exception {
+    for (String tool : List.of("/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/xwininfo", "/usr/bin/trayer", "/usr/bin/import")) {
+      if (!Files.isExecutable(Path.of(tool))) {
+        throw new AssertionError("the tray test needs " + tool + ": apt-get install -y xvfb trayer xdotool x11-utils imagemagick "
+            + "(.ci/run installs them)");
+      }
+    }
+    int n = 90;
+    while (Files.exists(Path.of("/tmp/.X11-unix/X" + n)) || Files.exists(Path.of("/tmp/.X" + n + "-lock"))) {
+      n++;
+    }
+    display = ":" + n;
+    processes.add(new ProcessBuilder("Xvfb", display, "-screen", "0", "1024x768x24", "-nolisten", "tcp")
+        .redirectErrorStream(true).redirectOutput(root.resolve("xvfb.log").toFile()).start());
+    int d = n;
+    MiniGrid.await("Xvfb " + display, Duration.ofSeconds(20), () -> Files.exists(Path.of("/tmp/.X11-unix/X" + d)));
+    grid = new MiniGrid(root, Duration.ofSeconds(1));
+    grid.startTracker();
+  }
+
+  @AfterEach
+  void stop() throws InterruptedException {
+    if (grid != null) {
+      grid.close();
+    }
+    for (int i = processes.size() - 1; i >= 0; i--) {
+      processes.get(i).destroyForcibly();
+      processes.get(i).waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private Process x(String... cmd) throws IOException {
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+    pb.environment().put("DISPLAY", display);
+    return pb.start();
+  }
+
+  private String run(String... cmd) throws Exception {
+    Process p = x(cmd);
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(20, TimeUnit.SECONDS)).as(String.join(" ", cmd)).isTrue();
+    return out;
+  }
+
+  private Process startDonor(String... extra) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-jar", MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--tracker", grid.trackerUrl(), "--token-file",
+        grid.tokenFile().toString(), "--data", root.resolve("donor").toString(), "--listen", "127.0.0.1:0", "--quota", "1GiB",
+        "--min-free", "0", "--heartbeat-interval", "1s", "--busy-cpu", "1"));
+    cmd.addAll(List.of(extra));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(root.resolve("donor.out").toFile())
+        .redirectError(root.resolve("donor.err").toFile());
+    pb.environment().put("DISPLAY", display);
+    Process p = pb.start();
+    processes.add(p);
+    return p;
+  }
+
+  private String donorOut() throws IOException {
+    Path out = root.resolve("donor.out");
+    return Files.exists(out) ? Files.readString(out) : "";
+  }
+
+  private JsonNode donorAtTracker() throws Exception {
+    for (JsonNode p : grid.peers()) {
+      return p;
+    }
+    return null;
+  }
+
+  /** Absolute x, y, width, height of the first window whose xwininfo line contains all the words. */
+  private int[] window(String... words) throws Exception {
+    for (String line : run("xwininfo", "-root", "-tree").split("\n")) {
+      boolean all = true;
+      for (String w : words) {
+        all &= line.contains(w);
+      }
+      Matcher m = GEOMETRY.matcher(line);
+      if (all && m.find()) {
+        return new int[] {Integer.parseInt(m.group(3)), Integer.parseInt(m.group(4)), Integer.parseInt(m.group(1)),
+            Integer.parseInt(m.group(2))};
+      }
+    }
+    return null;
+  }
+
+  private void screenshot(String name) throws Exception {
+    Path shot = Path.of(System.getProperty("cairn.root", "."), "it", "target", name);
+    Files.createDirectories(shot.getParent());
+    run("import", "-window", "root", shot.toString());
+    assertThat(shot).isNotEmptyFile();
+  }
+
+  /** Right-clicks the tray icon and clicks the menu's third row (after the status line and a separator). */
+  private void clickPauseMenuItem() throws Exception {
+    int[] icon = window("JavaEmbeddedFrame", "org-cairn-gui-DonorMain");
+    assertThat(icon).as("the donor's icon embedded in the tray").isNotNull();
+    run("xdotool", "mousemove", Integer.toString(icon[0] + icon[2] / 2), Integer.toString(icon[1] + icon[3] / 2), "click", "3");
+    int[][] menu = new int[1][];
+    MiniGrid.await("the tray menu", Duration.ofSeconds(10), () -> (menu[0] = window("XPopupMenuPeer")) != null);
+    run("xdotool", "mousemove", Integer.toString(menu[0][0] + 40), Integer.toString(menu[0][1] + 39), "click", "1");
+  }
+
+  @Test
+  void trayIcon_pausesAndResumesDonating() throws Exception {
+    processes.add(x("trayer", "--edge", "top", "--align", "right", "--widthtype", "request", "--height", "32",
+        "--transparent", "false", "--tint", "0x333333"));
+    MiniGrid.await("trayer's panel", Duration.ofSeconds(20), () -> window("\"panel\"", "trayer") != null);
+    startDonor();
+    MiniGrid.await("the donor in the tray", Duration.ofSeconds(60), () -> donorOut().contains("showing a tray"));
+    MiniGrid.await("the donor registered", Duration.ofSeconds(30),
+        () -> donorAtTracker() != null && "RUNNING".equals(donorAtTracker().get("state").asText()));
+    assertThat(donorAtTracker().get("paused").asBoolean()).isFalse();
+    screenshot("donor-tray.png");
+
+    clickPauseMenuItem();
+    MiniGrid.await("paused at the tracker", Duration.ofSeconds(15), () -> donorAtTracker().get("paused").asBoolean());
+    clickPauseMenuItem(); // the same row now reads "Resume donating"
+    MiniGrid.await("resumed at the tracker", Duration.ofSeconds(15), () -> !donorAtTracker().get("paused").asBoolean());
+    assertThat(Files.readString(root.resolve("donor.err"))).doesNotContain("Exception in thread");
+  }
+
+  @Test
+  void withoutATray_aWindowHasTheSameControls() throws Exception {
+    startDonor("--window");
+    MiniGrid.await("the donor window", Duration.ofSeconds(60), () -> donorOut().contains("showing a window"));
+    MiniGrid.await("the donor registered", Duration.ofSeconds(30),
+        () -> donorAtTracker() != null && "RUNNING".equals(donorAtTracker().get("state").asText()));
+    String id = run("xdotool", "search", "--sync", "--name", "^Cairn donor$").trim().split("\n")[0];
+    String geometry = run("xdotool", "getwindowgeometry", "--shell", id);
+    int x = Integer.parseInt(geometry.replaceAll("(?s).*X=(\\d+).*", "$1"));
+    int y = Integer.parseInt(geometry.replaceAll("(?s).*Y=(\\d+).*", "$1"));
+    int w = Integer.parseInt(geometry.replaceAll("(?s).*WIDTH=(\\d+).*", "$1"));
+    int h = Integer.parseInt(geometry.replaceAll("(?s).*HEIGHT=(\\d+).*", "$1"));
+    screenshot("donor-window.png");
+    // the buttons fill the bottom row in five equal columns; "Pause donating" is the first
+    run("xdotool", "mousemove", Integer.toString(x + w / 10), Integer.toString(y + h - 12), "click", "1");
+    MiniGrid.await("paused at the tracker", Duration.ofSeconds(15), () -> donorAtTracker().get("paused").asBoolean());
+  }
+
+  @Test
+  void headless_registersAsAPeer_exactlyAsTheContractRunsIt() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--headless", "--tracker", grid.trackerUrl(), "--token-file",
+        grid.tokenFile().toString(), "--data", root.resolve("headless").toString(), "--listen", "127.0.0.1:" + port, "--quota", "1GiB")
+        .redirectOutput(root.resolve("headless.out").toFile()).redirectError(root.resolve("headless.err").toFile());
+    pb.environment().remove("DISPLAY");
+    Process p = pb.start();
+    processes.add(p);
+    MiniGrid.await("the headless donor registered", Duration.ofSeconds(60),
+        () -> donorAtTracker() != null && donorAtTracker().get("address").asText().equals("127.0.0.1:" + port));
+    assertThat(donorAtTracker().get("quotaBytes").asLong()).isEqualTo(1L << 30);
+    p.destroy(); // SIGTERM: the donor leaves the grid
+    assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    MiniGrid.await("left", Duration.ofSeconds(10), () -> "DOWN".equals(donorAtTracker().get("state").asText()));
+  }
+}
