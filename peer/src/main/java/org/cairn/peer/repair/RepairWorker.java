@@ -102,33 +102,60 @@ public final class RepairWorker implements Closeable {
     });
   }
 
+  /*
+   * Keeps up to 2 x threads jobs in flight: claims as many as there are free slots, reports each job
+   * as soon as it finishes (freeing its slot at the tracker too), and claims again; returns when the
+   * tracker has nothing for this peer and nothing is running.
+   */
   private void drain() {
-    while (!closed && mayWork.getAsBoolean()) {
-      List<RepairJob> jobs;
-      try {
-        jobs = tracker.claimRepairs(self, threads * 2);
-      } catch (IOException e) {
-        LOG.warn("claiming repair jobs failed: {}", e.getMessage());
-        return;
+    int capacity = threads * 2;
+    java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(capacity);
+    java.util.concurrent.BlockingQueue<Boolean> finished = new java.util.concurrent.LinkedBlockingQueue<>();
+    try {
+      while (!closed && mayWork.getAsBoolean()) {
+        int free = slots.availablePermits();
+        if (free == 0) {
+          slots.acquire(); // wait for a job to finish
+          slots.release();
+          continue;
+        }
+        List<RepairJob> jobs;
+        try {
+          jobs = tracker.claimRepairs(self, free);
+        } catch (IOException e) {
+          LOG.warn("claiming repair jobs failed: {}", e.getMessage());
+          break;
+        }
+        if (jobs.isEmpty()) {
+          if (slots.availablePermits() == capacity) {
+            break; // nothing running and nothing to claim
+          }
+          finished.poll(timeout.toMillis(), TimeUnit.MILLISECONDS); // wait for one to finish, then ask again
+          continue;
+        }
+        for (RepairJob job : jobs) {
+          slots.acquire();
+          CompletableFuture.supplyAsync(() -> execute(job), workers).whenComplete((outcome, error) -> {
+            try {
+              if (outcome != null) {
+                tracker.reportRepairs(self, List.of(outcome));
+              }
+            } catch (IOException e) {
+              // the tracker times the job out and plans it again; what was written becomes garbage
+              LOG.warn("reporting repair {} failed: {}", job.id(), e.getMessage());
+            } finally {
+              slots.release();
+              finished.offer(Boolean.TRUE);
+            }
+          });
+        }
       }
-      if (jobs.isEmpty()) {
-        return;
-      }
-      List<CompletableFuture<RepairOutcome>> running = new ArrayList<>();
-      for (RepairJob job : jobs) {
-        running.add(CompletableFuture.supplyAsync(() -> execute(job), workers));
-      }
-      List<RepairOutcome> outcomes = new ArrayList<>();
-      for (CompletableFuture<RepairOutcome> f : running) {
-        outcomes.add(f.join());
-      }
-      try {
-        tracker.reportRepairs(self, outcomes);
-      } catch (IOException e) {
-        // the tracker times the jobs out and plans them again; what was written becomes garbage
-        LOG.warn("reporting {} repairs failed: {}", outcomes.size(), e.getMessage());
-        return;
-      }
+      slots.acquire(capacity); // let running jobs report before the loop ends
+      slots.release(capacity);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // closing
     }
   }
 
@@ -165,62 +192,84 @@ public final class RepairWorker implements Closeable {
     }
   }
 
-  /** Reads verified pieces from the sources until m are in hand. */
+  /** Reads verified pieces from the sources, m at a time in parallel, until m are in hand. */
   private Fragment[] gather(RepairJob job, ChunkId id) throws IOException, InterruptedException {
     int n = job.sources().stream().mapToInt(RepairJob.Piece::index).max().orElse(0) + 1;
     n = Math.max(n, job.targets().stream().mapToInt(RepairJob.Piece::index).max().orElse(0) + 1);
     Fragment[] got = new Fragment[n];
     int have = 0;
-    int m = Integer.MAX_VALUE;
+    int m = job.redundancy() == null ? 1 : org.cairn.core.erasure.Redundancy.parse(job.redundancy()).dataFragments();
     List<String> problems = new ArrayList<>();
-    for (RepairJob.Piece s : job.sources()) {
-      if (have >= m) {
-        break;
+    java.util.Deque<RepairJob.Piece> remaining = new java.util.ArrayDeque<>(job.sources());
+    while (have < m && !remaining.isEmpty()) {
+      List<RepairJob.Piece> round = new ArrayList<>();
+      List<CompletableFuture<byte[]>> reads = new ArrayList<>();
+      while (round.size() < m - have && !remaining.isEmpty()) {
+        RepairJob.Piece s = remaining.pollFirst();
+        round.add(s);
+        reads.add(read(s, new FragmentKey(id, s.index())));
       }
-      FragmentKey key = new FragmentKey(id, s.index());
-      try {
-        byte[] bytes = s.peer().equals(self) ? store.get(key) : fetch(s, key);
-        if (bytes == null) {
-          problems.add(s.peer() + " does not hold piece " + s.index());
-          reportMissing(s, key);
-          continue;
+      for (int j = 0; j < round.size(); j++) {
+        RepairJob.Piece s = round.get(j);
+        try {
+          byte[] bytes = reads.get(j).get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
+          if (bytes == null) {
+            problems.add(s.peer() + " does not hold piece " + s.index());
+            reportMissing(s, new FragmentKey(id, s.index()));
+            continue;
+          }
+          throttle.acquire(bytes.length);
+          Fragment f = Fragment.parse(bytes);
+          if (!f.chunkId().equals(id) || f.index() != s.index()) {
+            problems.add(s.peer() + " sent another fragment for piece " + s.index());
+            continue;
+          }
+          got[s.index()] = f;
+          have++;
+          m = f.dataFragments();
+        } catch (CorruptDataException e) {
+          problems.add(s.peer() + " piece " + s.index() + " is corrupt: " + e.getMessage());
+        } catch (ExecutionException e) {
+          problems.add(s.peer() + " piece " + s.index() + ": " + e.getCause().getMessage());
+        } catch (TimeoutException e) {
+          problems.add(s.peer() + " piece " + s.index() + ": no answer within " + timeout.multipliedBy(2));
         }
-        throttle.acquire(bytes.length);
-        Fragment f = Fragment.parse(bytes);
-        if (!f.chunkId().equals(id) || f.index() != s.index()) {
-          problems.add(s.peer() + " sent another fragment for piece " + s.index());
-          continue;
-        }
-        got[s.index()] = f;
-        have++;
-        m = f.dataFragments();
-      } catch (CorruptDataException e) {
-        problems.add(s.peer() + " piece " + s.index() + " is corrupt: " + e.getMessage());
-      } catch (IOException e) {
-        problems.add(s.peer() + " piece " + s.index() + ": " + e.getMessage());
       }
     }
     if (have == 0 || have < m) {
-      throw new IOException("could not read enough pieces of " + id.shortHex() + " (" + have + "): " + String.join("; ", problems));
+      throw new IOException("could not read enough pieces of " + id.shortHex() + " (" + have + " of " + m + "): "
+          + String.join("; ", problems));
     }
     return got;
   }
 
-  /** The fragment's bytes from a remote source, or null if it says it does not hold it. */
-  private byte[] fetch(RepairJob.Piece s, FragmentKey key) throws IOException, InterruptedException {
-    Frame answer = call(s.address(), FrameType.GET, Unpooled.wrappedBuffer(key.toBytes()));
-    try {
-      if (answer.type() == FrameType.FRAGMENT) {
-        return ByteBufUtil.getBytes(answer.payload());
+  /** One source piece: from the local store when this peer holds it, else over the network. */
+  private CompletableFuture<byte[]> read(RepairJob.Piece s, FragmentKey key) {
+    if (s.peer().equals(self)) {
+      try {
+        return CompletableFuture.completedFuture(store.get(key));
+      } catch (IOException e) {
+        return CompletableFuture.failedFuture(e);
       }
-      String why = answer.payload().toString(StandardCharsets.UTF_8);
-      if (answer.type() == FrameType.NOT_FOUND && why.startsWith("not held")) {
-        return null;
-      }
-      throw new IOException(answer.type() + " " + why);
-    } finally {
-      answer.release();
     }
+    return connection(s.address()).thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(key.toBytes()))).thenApply(answer -> {
+      try {
+        if (answer.type() == FrameType.FRAGMENT) {
+          return ByteBufUtil.getBytes(answer.payload());
+        }
+        String why = answer.payload().toString(StandardCharsets.UTF_8);
+        if (answer.type() == FrameType.NOT_FOUND && why.startsWith("not held")) {
+          return null;
+        }
+        throw new java.util.concurrent.CompletionException(new IOException(answer.type() + " " + why));
+      } finally {
+        answer.release();
+      }
+    }).whenComplete((b, e) -> {
+      if (e != null) {
+        connections.remove(s.address());
+      }
+    });
   }
 
   private void reportMissing(RepairJob.Piece s, FragmentKey key) {
@@ -259,19 +308,6 @@ public final class RepairWorker implements Closeable {
         answer.release();
       }
     });
-  }
-
-  private Frame call(String address, FrameType type, ByteBuf payload) throws IOException, InterruptedException {
-    CompletableFuture<Frame> f = connection(address).thenCompose(c -> c.call(type, payload));
-    try {
-      return f.get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException e) {
-      connections.remove(address);
-      throw new IOException(e.getCause().getMessage(), e.getCause());
-    } catch (TimeoutException e) {
-      connections.remove(address);
-      throw new IOException("no answer from " + address + " within " + timeout.multipliedBy(2));
-    }
   }
 
   private String await(CompletableFuture<String> f) throws InterruptedException {
