@@ -37,12 +37,9 @@ class DonorTrayIT {
 
   @BeforeEach
   void startX() throws Exception {
-    for (String tool : List.of("/usr/bin/Xvfb", "/usr/bin/xdotool", "/usr/bin/xwininfo", "/usr/bin/trayer", "/usr/bin/import")) {
-      if (!Files.isExecutable(Path.of(tool))) {
-        throw new AssertionError("the tray test needs " + tool + ": apt-get install -y xvfb trayer xdotool x11-utils imagemagick "
-            + "(.ci/run installs them)");
-      }
-    }
+    MiniGrid.requireTools("the tray app test needs an X server and X tools: apt-get install -y xvfb trayer xdotool x11-utils "
+        + "imagemagick (.ci/run installs them)", Path.of("/usr/bin/Xvfb"), Path.of("/usr/bin/xdotool"), Path.of("/usr/bin/xwininfo"),
+        Path.of("/usr/bin/trayer"), Path.of("/usr/bin/import"));
     int n = 90;
     while (Files.exists(Path.of("/tmp/.X11-unix/X" + n)) || Files.exists(Path.of("/tmp/.X" + n + "-lock"))) {
       n++;

@@ -198,6 +198,22 @@ public final class MiniGrid implements Closeable {
     return null;
   }
 
+  /**
+   * Desktop tests (browser, X server) need Debian packages a JDK-only machine lacks: there they are
+   * skipped with a message naming the packages; with CAIRN_REQUIRE_DESKTOP_TESTS set (as .ci/run does)
+   * a missing tool fails the test instead.
+   */
+  public static void requireTools(String message, Path... tools) {
+    for (Path t : tools) {
+      if (!Files.isExecutable(t)) {
+        if (System.getenv("CAIRN_REQUIRE_DESKTOP_TESTS") != null) {
+          throw new AssertionError(message + " (" + t + " is missing)");
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(false, message + " (" + t + " is missing; skipped)");
+      }
+    }
+  }
+
   /** Polls a condition every 50 ms until it holds or the time is up. */
   public static void await(String what, Duration limit, Check condition) throws Exception {
     long deadline = System.nanoTime() + limit.toNanos();

@@ -43,10 +43,8 @@ class StatusPageIT {
   }
 
   private WebDriver browser() throws Exception {
-    if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-      throw new AssertionError("the status page test needs Debian's chromium and chromium-driver: apt-get install -y chromium "
-          + "chromium-driver (.ci/run installs them)");
-    }
+    MiniGrid.requireTools("the status page test needs Debian's chromium and chromium-driver: apt-get install -y chromium "
+        + "chromium-driver (.ci/run installs them)", CHROMIUM, CHROMEDRIVER);
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",

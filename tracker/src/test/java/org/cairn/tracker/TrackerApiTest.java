@@ -444,4 +444,30 @@ class TrackerApiTest {
     call(401, "GET", "/api/v1/manifest", Map.of("app", "a", "node", "n"), null, null);
     assertThat(api.handle("GET", "/metrics", Map.of(), new byte[0], null).status()).isEqualTo(401);
   }
+
+  @Test
+  void repair_thatFailsIsRetriedByAnotherPeerOnAnotherTarget() throws IOException {
+    for (String p : List.of("f1", "f2", "f3", "f4", "f5", "f6")) {
+      register(p, "RUNNING");
+    }
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {9}).hex();
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"f1\",\"f2\",\"f3\"],\"storedBytes\":300}]}");
+    call(200, "POST", "/api/v1/peers/f3/leave", "{}"); // a graceful leave is repaired at once
+    repair.scan();
+    JsonNode first = call(200, "POST", "/api/v1/peers/f4/repair", "{}").get("jobs").get(0);
+    String firstTarget = first.get("targets").get(0).get("peer").asText();
+    call(200, "POST", "/api/v1/peers/f4/repaired", "{\"outcomes\":[{\"id\":\"" + first.get("id").asText()
+        + "\",\"placed\":[],\"error\":\"connection refused\"}]}");
+    repair.scan();
+    assertThat(call(200, "GET", "/api/v1/durability", null).get("failedRepairs").asLong()).isEqualTo(1);
+    assertThat(call(200, "POST", "/api/v1/peers/f4/repair", "{}").get("jobs")).as("the failed executor is avoided").isEmpty();
+    String other = firstTarget.equals("f5") ? "f6" : "f5";
+    JsonNode retry = call(200, "POST", "/api/v1/peers/" + other + "/repair", "{}").get("jobs").get(0);
+    assertThat(retry.get("targets").get(0).get("peer").asText()).as("the failed target is avoided").isNotEqualTo(firstTarget)
+        .isNotIn("f1", "f2", "f3");
+    // an index entry never names a piece nobody reported stored
+    assertThat(call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("holders").get(a).get(2)
+        .get("id").asText()).as("still the departed holder until a repair reports success").isEqualTo("f3");
+  }
 }
