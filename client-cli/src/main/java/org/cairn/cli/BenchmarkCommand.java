@@ -36,6 +36,8 @@ import picocli.CommandLine.Spec;
         "  chunking     cut + hash + dedup for chunk sizes 64KiB..16MiB over an image series (dedup ratio)",
         "  pipeline     the whole store and fetch pipelines with --threads workers",
         "  heartbeats   open-loop heartbeat load on a running tracker (--tracker, --token-file, --peers, --rate)",
+        "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), against",
+        "               borg create --compression lz4 / borg extract and restic backup / restore on the same files",
         "  all          every stage above"
     })
 final class BenchmarkCommand implements Callable<Integer> {
@@ -105,6 +107,25 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Most outstanding heartbeat requests (default: ${DEFAULT-VALUE}).")
   int inFlight;
 
+  @Option(names = "--images", paramLabel = "N", defaultValue = "4",
+      description = "e2e: synthetic images in the series when no --data-file is given (default: ${DEFAULT-VALUE}).")
+  int images;
+
+  @Option(names = "--change", paramLabel = "FRACTION", defaultValue = "0.1",
+      description = "e2e: fraction of pages each synthetic successor changes (default: ${DEFAULT-VALUE}).")
+  double change;
+
+  @Option(names = "--grid-peers", paramLabel = "N", defaultValue = "6",
+      description = "e2e: peers of the local grid (default: ${DEFAULT-VALUE}).")
+  int gridPeers;
+
+  @Option(names = "--compare", paramLabel = "TOOL", split = ",", defaultValue = "borg,restic",
+      description = "e2e: tools to compare with, when installed (default: ${DEFAULT-VALUE}).")
+  List<String> compare;
+
+  @Option(names = "--dir", paramLabel = "DIR", description = "e2e: working directory (default: a temporary one, deleted after).")
+  Path dir;
+
   @CommandLine.ParentCommand
   CairnCli parent;
 
@@ -117,6 +138,9 @@ final class BenchmarkCommand implements Callable<Integer> {
     String which = stage.toLowerCase(Locale.ROOT);
     if (which.equals("heartbeats")) {
       return heartbeats();
+    }
+    if (which.equals("e2e")) {
+      return e2e();
     }
     List<String> stages = which.equals("all")
         ? List.of("hashing", "compression", "erasure", "chunking", "pipeline")
@@ -185,6 +209,62 @@ final class BenchmarkCommand implements Callable<Integer> {
       printJson(out, r);
     } else {
       printRow(out, r);
+    }
+    return 0;
+  }
+
+  private Integer e2e() throws Exception {
+    CommandLine cl = spec.commandLine();
+    org.cairn.core.erasure.Redundancy r;
+    Compressor c;
+    try {
+      r = org.cairn.core.erasure.Redundancy.parse(redundancy != null ? redundancy : "code:" + dataShards + "+" + parityShards);
+      c = Compressor.parse(compression == null ? Compressor.DEFAULT_SPEC : compression.get(0));
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+    if (r.totalFragments() > gridPeers || gridPeers > 32 || images < 1 || images > 50 || !(change >= 0 && change <= 1)) {
+      throw new CommandLine.ParameterException(cl, "e2e needs m+k <= --grid-peers <= 32, 1 <= --images <= 50, 0 <= --change <= 1");
+    }
+    List<String> tools = org.cairn.cli.bench.EndToEnd.available(compare);
+    PrintWriter err = cl.getErr();
+    for (String t : compare) {
+      if (!tools.contains(t)) {
+        err.println("cairn benchmark e2e: " + t + " is not installed; skipping it (Debian: apt-get install -y borgbackup restic)");
+      }
+    }
+    Path work = dir != null ? java.nio.file.Files.createDirectories(dir.toAbsolutePath())
+        : java.nio.file.Files.createTempDirectory("cairn-e2e");
+    try {
+      List<Path> series = new ArrayList<>(dataFiles);
+      if (series.isEmpty()) {
+        Path imgDir = java.nio.file.Files.createDirectories(work.resolve("images"));
+        long bytes = ByteSize.parse(size);
+        if (bytes > BenchData.MAX_IMAGE) {
+          throw new CommandLine.ParameterException(cl, "synthetic images are at most 1GiB; give --data-file for larger ones");
+        }
+        byte[] image = org.cairn.core.bench.MemoryImages.image(42, (int) bytes);
+        for (int i = 1; i <= images; i++) {
+          if (i > 1) {
+            image = org.cairn.core.bench.MemoryImages.successor(image, change, 42 + i);
+          }
+          series.add(java.nio.file.Files.write(imgDir.resolve("image-" + i + ".img"), image));
+        }
+      }
+      err.printf("cairn benchmark e2e: %d images (%s), %d peers, %s, compared with %s; working in %s%n", series.size(),
+          dataFiles.isEmpty() ? "synthetic, " + size + ", " + Math.round(change * 100) + " % of pages changed per step" : "given files",
+          gridPeers, r.spec(), tools.isEmpty() ? "nothing" : String.join(" and ", tools), work);
+      err.flush();
+      PrintWriter out = cl.getOut();
+      Consumer<StageResult> sink = json ? x -> printJson(out, x) : x -> printRow(out, x);
+      new org.cairn.cli.bench.EndToEnd(new org.cairn.cli.bench.EndToEnd.Options(series, gridPeers, r, c,
+          threads == null ? Runtime.getRuntime().availableProcessors() : threads, work, tools), sink).run();
+    } finally {
+      if (dir == null) {
+        try (var walk = java.nio.file.Files.walk(work)) {
+          walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        }
+      }
     }
     return 0;
   }

@@ -1,0 +1,101 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CI smoke test of the emulated grid (it/testbed/grid.sh): 4 donors in network namespaces, one on a
+ * slow link; a store and a fetch from a client namespace; an eviction and return; and `down` leaves
+ * no namespace behind. Needs root and iproute2.
+ */
+class TestbedIT {
+  private static final Path SCRIPT = Path.of(System.getProperty("cairn.root", "."), "it", "testbed", "grid.sh");
+
+  @TempDir
+  Path root;
+
+  private Path dir;
+
+  record Run(int exit, String out) {}
+
+  private Run run(int seconds, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of("bash", SCRIPT.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(root.resolve("run.out").toFile());
+    pb.environment().put("CAIRN_TESTBED_DIR", dir.toString());
+    Process p = pb.start();
+    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+      throw new AssertionError("grid.sh " + String.join(" ", args) + " did not finish in " + seconds + " s");
+    }
+    return new Run(p.exitValue(), Files.readString(root.resolve("run.out")));
+  }
+
+  private static String netns() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("ip", "netns", "list").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    p.waitFor();
+    return out;
+  }
+
+  @AfterEach
+  void down() throws Exception {
+    if (dir != null) {
+      run(60, "down");
+    }
+  }
+
+  @Test
+  void upStoreFetchEvictDown() throws Exception {
+    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
+        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
+    if (!"0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim())) {
+      MiniGrid.requireTools("the testbed needs root (network namespaces)", Path.of("/nonexistent/root"));
+    }
+    dir = root.resolve("testbed");
+    Run up = run(180, "up", "--donors", "4", "--slow-donor", "8mbit");
+    assertThat(up.exit()).as(up.out()).isZero();
+    assertThat(up.out()).contains("testbed up");
+    assertThat(netns()).contains("cairntb-hub", "cairntb-tracker", "cairntb-d1", "cairntb-d4", "cairntb-c1");
+    Run status = run(30, "status");
+    assertThat(status.out()).contains("d4").contains("8mbit").contains("10.77.0.14");
+    Run shaping = run(30, "exec", "d4", "tc", "qdisc", "show", "dev", "eth0");
+    assertThat(shaping.out()).contains("tbf").contains("rate 8Mbit").contains("netem");
+
+    byte[] image = new byte[6 << 20];
+    new Random(7).nextBytes(image);
+    Path file = Files.write(root.resolve("ckpt.img"), image);
+    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "smoke", "--node", "n1", "--redundancy", "code:2+1",
+        "--json");
+    assertThat(store.exit()).as(store.out()).isZero();
+    JsonNode r = new ObjectMapper().readTree(store.out().substring(store.out().indexOf('{')));
+    assertThat(r.get("hosts")).hasSize(3);
+
+    // evict a donor that holds data: the fetch reads from the other two
+    String victim = r.get("hosts").get(0).asText();
+    assertThat(run(30, "kill", victim).exit()).isZero();
+    Path out = root.resolve("out.img");
+    Run fetch = run(120, "cairn", "c1", "fetch", "--app", "smoke", "--node", "n1", "-o", out.toString());
+    assertThat(fetch.exit()).as(fetch.out()).isZero();
+    assertThat(out).hasBinaryContent(image);
+    assertThat(run(30, "start", victim).exit()).isZero();
+
+    Run down = run(60, "down");
+    dir = null;
+    assertThat(down.exit()).as(down.out()).isZero();
+    assertThat(netns()).doesNotContain("cairntb-");
+  }
+}
