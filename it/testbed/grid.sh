@@ -48,10 +48,14 @@ link() {
   # host -> grid on the host's side, grid -> host on the hub's side: rate via tbf, delay/loss via netem
   for side in "$ns eth0" "$HUB h-$host"; do
     set -- $side
-    ip netns exec "$1" tc qdisc add dev "$2" root handle 1: netem delay "$delay" loss "$loss"
-    ip netns exec "$1" tc qdisc add dev "$2" parent 1: handle 2: tbf rate "$rate" burst 64kb latency 50ms
+    if [ "$NETEM" = 1 ]; then
+      ip netns exec "$1" tc qdisc add dev "$2" root handle 1: netem delay "$delay" loss "$loss"
+      ip netns exec "$1" tc qdisc add dev "$2" parent 1: handle 2: tbf rate "$rate" burst 64kb latency 50ms
+    else
+      ip netns exec "$1" tc qdisc add dev "$2" root handle 1: tbf rate "$rate" burst 64kb latency 50ms
+    fi
   done
-  echo "$host $a $rate $delay $loss" >> "$DIR/hosts"
+  if [ "$NETEM" = 1 ]; then echo "$host $a $rate $delay $loss" >> "$DIR/hosts"; else echo "$host $a $rate n/a n/a" >> "$DIR/hosts"; fi
 }
 
 start_tracker() {
@@ -113,6 +117,13 @@ cmd_up() {
   ip netns add "$HUB"
   ip -n "$HUB" link add br0 type bridge
   ip -n "$HUB" link set br0 up
+  # netem (delay, loss) is a kernel module some kernels lack; tbf (rate) is everywhere
+  ip -n "$HUB" link add probe0 type veth peer name probe1
+  if ip netns exec "$HUB" tc qdisc add dev probe0 root netem delay 1ms 2>/dev/null; then NETEM=1; else
+    NETEM=0
+    echo "grid.sh: this kernel has no netem qdisc: link rates are emulated (tbf), delay and loss are not" >&2
+  fi
+  ip -n "$HUB" link del probe0
   link tracker 1gbit "$delay" 0%
   for ((i = 1; i <= donors; i++)); do
     # the last donor is the "laptop on DSL" when --slow-donor is given
