@@ -250,4 +250,15 @@ class StoreFetchIT {
     assertThat(versions.exit()).isZero();
     assertThat(versions.json()).isEmpty();
   }
+
+  @Test
+  void heartbeat_reportsTheComputeHostUpAndDown() throws Exception {
+    MiniGrid.Cli up = grid.cli("heartbeat", "--client", "job-host-1", "--once");
+    assertThat(up.exit()).as(up.stderr()).isZero();
+    assertThat(grid.get("/api/v1/compute").json().get("job-host-1").asBoolean()).isTrue();
+    MiniGrid.Cli down = grid.cli("heartbeat", "--client", "job-host-1", "--down");
+    assertThat(down.exit()).as(down.stderr()).isZero();
+    assertThat(grid.get("/api/v1/compute").json().get("job-host-1").asBoolean()).isFalse();
+    assertThat(grid.cli("heartbeat", "--interval", "soon").exit()).isEqualTo(2);
+  }
 }

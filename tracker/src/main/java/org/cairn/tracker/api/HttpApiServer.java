@@ -50,7 +50,12 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpApiServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
-  static final int MAX_BODY = 1 << 20;
+  /**
+   * Largest request body. A commit carries the manifest and the new chunks' holders, about 250 bytes
+   * per chunk: 64 MiB covers images of about 250,000 chunks (250 GiB at 1 MiB chunks). Larger images
+   * need commits in parts (not built yet).
+   */
+  static final int MAX_BODY = 64 << 20;
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(2);
