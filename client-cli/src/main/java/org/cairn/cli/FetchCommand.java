@@ -44,7 +44,8 @@ final class FetchCommand implements Callable<Integer> {
   @Option(names = "--step", defaultValue = "0", description = "Step to fetch (default: the latest committed).")
   long step;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "FILE", description = "Write here (via a temporary name, fsync, rename).")
+  @Option(names = {"-o", "--output"}, paramLabel = "FILE",
+      description = "Write here (via a temporary name, fsync, rename); '-' is standard output, as without -o.")
   Path output;
 
   @Option(names = "--dir", paramLabel = "DIR", description = "Restore a directory checkpoint into DIR.")
@@ -68,6 +69,9 @@ final class FetchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
+    if (output != null && output.toString().equals("-")) {
+      output = null; // like curl and tar: '-' is standard output
+    }
     if (output != null && dir != null) {
       throw new CommandLine.ParameterException(cl, "give -o FILE or --dir DIR, not both");
     }
