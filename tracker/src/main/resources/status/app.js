@@ -121,6 +121,7 @@ function summary(peers, durability, apps) {
   }
 }
 
+// Rows are updated in place (kept per peer id), so what a user hovers or clicks is not replaced every refresh.
 function renderPeers() {
   const peers = [...lastPeers].sort((a, b) => {
     const x = a[sortKey], y = b[sortKey];
@@ -128,19 +129,35 @@ function renderPeers() {
     return sortAsc ? c : -c;
   });
   const body = document.querySelector('#peers tbody');
-  const rows = [];
+  const existing = new Map([...body.querySelectorAll('tr[data-peer-id]')].map(r => [r.getAttribute('data-peer-id'), r]));
   for (const p of peers) {
-    const canvas = el('canvas', { class: 'timeline', width: 240, height: 14, title: 'last 24 h: green running, yellow loaded, '
-      + 'orange busy, purple full, red down, grey unknown' });
-    drawTimeline(canvas, timelines[p.id]);
-    const row = el('tr', { class: 'peer', 'data-peer-id': p.id, 'data-state': p.state },
-      el('td', {}, p.id), el('td', {}, p.address), el('td', {}, badge(p.state), p.paused ? ' (paused)' : ''),
-      el('td', {}, bytes(p.usedBytes) + ' / ' + bytes(p.quotaBytes)), el('td', { title: new Date(p.lastHeartbeat).toISOString() },
-        ago(p.lastHeartbeat)), el('td', {}, canvas));
-    row.addEventListener('click', () => showPeer(p.id));
-    rows.push(row);
+    let row = existing.get(p.id);
+    if (!row) {
+      const canvas = el('canvas', { class: 'timeline', width: 240, height: 14, title: 'last 24 h: green running, yellow loaded, '
+        + 'orange busy, purple full, red down, grey unknown' });
+      row = el('tr', { class: 'peer', 'data-peer-id': p.id }, el('td', {}, p.id), el('td'), el('td'), el('td'), el('td'),
+        el('td', {}, canvas));
+      row.addEventListener('click', () => showPeer(p.id));
+    }
+    existing.delete(p.id);
+    const cells = row.children;
+    row.setAttribute('data-state', p.state);
+    cells[1].textContent = p.address;
+    if (cells[2].getAttribute('data-shown') !== p.state + p.paused) {
+      cells[2].replaceChildren(badge(p.state), p.paused ? ' (paused)' : '');
+      cells[2].setAttribute('data-shown', p.state + p.paused);
+    }
+    cells[3].textContent = bytes(p.usedBytes) + ' / ' + bytes(p.quotaBytes);
+    cells[4].textContent = ago(p.lastHeartbeat);
+    cells[4].title = new Date(p.lastHeartbeat).toISOString();
+    const canvas = cells[5].firstChild;
+    if (canvas.getAttribute('data-drawn') !== String(timelinesAt)) {
+      drawTimeline(canvas, timelines[p.id]);
+      canvas.setAttribute('data-drawn', String(timelinesAt));
+    }
+    body.appendChild(row); // moves an existing row into sort order
   }
-  body.replaceChildren(...rows);
+  for (const gone of existing.values()) gone.remove();
 }
 
 async function showPeer(id) {

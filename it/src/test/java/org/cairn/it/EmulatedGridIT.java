@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * slow link; a store and a fetch from a client namespace; an eviction and return; and `down` leaves
  * no namespace behind. Needs root and iproute2.
  */
-class TestbedIT {
+class EmulatedGridIT {
   private static final Path SCRIPT = Path.of(System.getProperty("cairn.root", "."), "it", "testbed", "grid.sh");
 
   @TempDir
