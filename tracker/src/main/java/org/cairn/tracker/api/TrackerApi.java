@@ -320,16 +320,18 @@ public final class TrackerApi {
         requirePeer(id);
         JsonNode n = JSON.readTree(body);
         String reporter = n.path("reporter").asText(id);
-        int changed = 0;
+        Map<byte[], String> fragments = new LinkedHashMap<>();
         for (JsonNode f : n.path("fragments")) {
           String hex = f.path("key").asText("");
           if (hex.length() != 2 * (ChunkId.LENGTH + 1)) {
             throw new ApiException(400, "fragment key must be 66 hex digits (chunk id + index), was '" + hex + "'");
           }
-          byte[] k = java.util.HexFormat.of().parseHex(hex);
-          changed += repair.reportBad(id, ChunkId.fromBytes(k, 0), k[ChunkId.LENGTH] & 0xFF, reporter, f.path("reason").asText("bad"));
+          fragments.put(java.util.HexFormat.of().parseHex(hex), f.path("reason").asText("bad"));
         }
-        return json(200, Map.of("changed", changed));
+        if (fragments.size() > 100_000) {
+          throw new ApiException(400, "report at most 100,000 fragments per call, got " + fragments.size());
+        }
+        return json(200, Map.of("changed", repair.reportBad(id, fragments, reporter)));
       }
       case "history": {
         requireMethod(method, "GET");

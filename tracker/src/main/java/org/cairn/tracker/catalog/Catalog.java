@@ -386,17 +386,25 @@ public final class Catalog {
   }
 
   /**
-   * A bad or lost fragment: every entry (of any app) that says {@code peer} holds fragment
-   * {@code index} of the chunk forgets it, so repair rebuilds it elsewhere. Returns how many entries changed.
+   * Bad or lost fragments of one peer, as 33-byte fragment keys: every entry (of any app) that says
+   * {@code peer} holds fragment index of the chunk forgets it, so repair rebuilds it elsewhere.
+   * Returns how many entries changed.
    */
-  public synchronized int dropHolder(String peer, ChunkId id, int index) throws IOException {
-    int changed = 0;
+  public synchronized int dropHolder(String peer, List<byte[]> keys) throws IOException {
+    List<String> apps = new ArrayList<>();
     for (Map<String, Object> a : apps()) {
-      String app = (String) a.get("app");
-      ChunkRecord r = chunk(app, id);
-      if (r != null && index < r.holders().size() && peer.equals(r.holders().get(index))) {
-        store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), JSON.writeValueAsBytes(r.withHolder(index, null)));
-        changed++;
+      apps.add((String) a.get("app"));
+    }
+    int changed = 0;
+    for (byte[] key : keys) {
+      ChunkId id = ChunkId.fromBytes(key, 0);
+      int index = key[ChunkId.LENGTH] & 0xFF;
+      for (String app : apps) {
+        ChunkRecord r = chunk(app, id);
+        if (r != null && index < r.holders().size() && peer.equals(r.holders().get(index))) {
+          store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), JSON.writeValueAsBytes(r.withHolder(index, null)));
+          changed++;
+        }
       }
     }
     return changed;

@@ -63,7 +63,7 @@ public final class RepairService {
 
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
-      List<Map<String, Object>> latest, long neededBytes) {}
+      List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy) {}
 
   private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
 
@@ -80,7 +80,7 @@ public final class RepairService {
   private final Map<String, InFlight> inFlight = new HashMap<>();
   /** job id -> peers to avoid for it, until the given time. */
   private final Map<String, Map<String, Long>> avoid = new HashMap<>();
-  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0);
+  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of());
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
@@ -111,7 +111,7 @@ public final class RepairService {
         latestKeys.add(key(v.app(), id));
       }
     }
-    Set<String> lostKeys = new HashSet<>();
+    Map<String, String> unhealthy = new HashMap<>(); // app/chunk -> degraded or lost
     long[] counts = new long[5]; // chunks, healthy, degraded, lost, bytes of all pieces
     List<Pending> pending = new ArrayList<>();
     catalog.forEachChunk((app, id, r) -> {
@@ -122,9 +122,10 @@ public final class RepairService {
         counts[1]++;
       } else if (h.live >= r.needed()) {
         counts[2]++;
+        unhealthy.put(key(app, id), "degraded");
       } else {
         counts[3]++;
-        lostKeys.add(key(app, id));
+        unhealthy.put(key(app, id), "lost");
       }
       String k = key(app, id);
       if (!h.missing.isEmpty() && h.live >= r.needed() && !inFlight.containsKey(k)) {
@@ -137,7 +138,7 @@ public final class RepairService {
     for (Catalog.VersionChunks v : latest) {
       int lost = 0;
       for (ChunkId id : v.chunks()) {
-        if (lostKeys.contains(key(v.app(), id))) {
+        if ("lost".equals(unhealthy.get(key(v.app(), id)))) {
           lost++;
         }
       }
@@ -153,7 +154,7 @@ public final class RepairService {
     if (counts[3] > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
     }
-    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4]);
+    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy);
     return snapshot;
   }
 
@@ -179,21 +180,21 @@ public final class RepairService {
     return out;
   }
 
-  /** healthy, degraded or lost for a set of chunks of an app (a version's status). */
-  public String status(String app, List<ChunkId> chunks) throws IOException {
-    Map<String, PeerView> peers = peersById();
-    long now = clock.millis();
+  /**
+   * healthy, degraded or lost for a set of chunks of an app (a version's status), from the last scan
+   * (at most the scan interval old): no index reads, so listing many versions stays cheap.
+   */
+  public synchronized String status(String app, List<ChunkId> chunks) throws IOException {
+    if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
+      scan();
+    }
     String worst = "healthy";
     for (ChunkId id : chunks) {
-      ChunkRecord r = catalog.chunk(app, id);
-      if (r == null) {
+      String s = snapshot.unhealthy().get(key(app, id));
+      if ("lost".equals(s)) {
         return "lost";
       }
-      Health h = health(r, peers, now);
-      if (h.live < r.needed()) {
-        return "lost";
-      }
-      if (h.live < r.holders().size()) {
+      if (s != null) {
         worst = "degraded";
       }
     }
@@ -292,17 +293,22 @@ public final class RepairService {
   }
 
   /**
-   * A bad fragment (found by a peer's scrubber or read path, or by a client's fetch): the index forgets
-   * it and repair rebuilds it. {@code reporter} is who noticed.
+   * Bad fragments of one peer (found by its scrubber, read path or audit, by a repair, or by a client's
+   * fetch), as 33-byte fragment keys with why: the index forgets them and repair rebuilds them.
+   * {@code reporter} is who noticed. Returns how many index entries changed.
    */
-  public synchronized int reportBad(String peerId, ChunkId id, int index, String reporter, String reason) throws IOException {
-    int n = catalog.dropHolder(peerId, id, index);
-    LOG.warn("fragment {} of chunk {} on {} is bad ({}: {}); {} index entries updated, repair will rebuild it", index,
-        id.shortHex(), peerId, reporter, reason, n);
-    events.add("bad-fragment", peerId, "fragment " + index + " of chunk " + id.shortHex() + " reported by " + reporter
-        + ": " + reason);
+  public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
+    int n = catalog.dropHolder(peerId, new ArrayList<>(fragments.keySet()));
+    for (Map.Entry<byte[], String> f : fragments.entrySet()) {
+      ChunkId id = ChunkId.fromBytes(f.getKey(), 0);
+      int index = f.getKey()[ChunkId.LENGTH] & 0xFF;
+      LOG.warn("fragment {} of chunk {} on {} is bad ({}: {}); repair will rebuild it", index, id.shortHex(), peerId, reporter,
+          f.getValue());
+      events.add("bad-fragment", peerId, "fragment " + index + " of chunk " + id.shortHex() + " reported by " + reporter + ": "
+          + f.getValue());
+    }
     snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
-        snapshot.latest(), snapshot.neededBytes()); // rescan at the next chance
+        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy()); // rescan at the next chance
     return n;
   }
 
