@@ -148,12 +148,14 @@ public final class Verifier {
         for (String[] p : batch) {
           keys.add(new FragmentKey(ChunkId.parse(p[0]), Integer.parseInt(p[1])));
         }
-        ByteBuf payload = Unpooled.buffer(4 + keys.size() * FragmentKey.SIZE);
-        FragmentKey.encodeList(keys, payload);
         asked += keys.size();
         Frame answer;
         try {
-          answer = call(e.getKey(), FrameType.HAS, payload);
+          answer = call(e.getKey(), FrameType.HAS, () -> {
+            ByteBuf payload = Unpooled.buffer(4 + keys.size() * FragmentKey.SIZE);
+            FragmentKey.encodeList(keys, payload);
+            return payload;
+          });
         } catch (IOException ex) {
           problems.add("peer " + e.getKey() + ": " + ex.getMessage());
           continue;
@@ -191,7 +193,7 @@ public final class Verifier {
       read++;
       FragmentKey key = new FragmentKey(id, i);
       try {
-        Frame answer = call(h.path("address").asText(), FrameType.GET, Unpooled.wrappedBuffer(key.toBytes()));
+        Frame answer = call(h.path("address").asText(), FrameType.GET, () -> Unpooled.wrappedBuffer(key.toBytes()));
         try {
           if (answer.type() != FrameType.FRAGMENT) {
             problems.add("chunk " + id.shortHex() + " piece " + i + " on " + h.path("id").asText() + ": " + answer.type() + " "
@@ -239,10 +241,11 @@ public final class Verifier {
     return new int[] {good, read, bad};
   }
 
-  private Frame call(String address, FrameType type, ByteBuf payload) throws IOException {
+  /** One request; the payload is made only once connected, so a failed connect leaves no buffer to release. */
+  private Frame call(String address, FrameType type, java.util.function.Supplier<ByteBuf> payload) throws IOException {
     CompletableFuture<PeerConnection> c = connections.computeIfAbsent(address, a -> PeerConnection.connect(group, a, token, timeout));
     try {
-      return c.thenCompose(pc -> pc.call(type, payload)).get(timeout.toMillis() * 3, TimeUnit.MILLISECONDS);
+      return c.thenCompose(pc -> pc.call(type, payload.get())).get(timeout.toMillis() * 3, TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
       connections.remove(address);
       throw new IOException(e.getCause().getMessage(), e.getCause());

@@ -88,7 +88,11 @@ public final class PeerDaemon implements Closeable, Admission {
         badKeys.put(java.util.HexFormat.of().formatHex(k.toBytes()), "corrupt on disk");
       }
       if (!closed) {
-        scheduler.execute(this::reportBad);
+        try {
+          scheduler.execute(this::reportBad);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          // closing: reported at the next start's audit instead
+        }
       }
     });
   }
@@ -118,14 +122,7 @@ public final class PeerDaemon implements Closeable, Admission {
     }
   }
 
-  /** The repair executor (for status displays). */
-  public RepairWorker repairWorker() {
-    return repair;
-  }
 
-  public Scrubber scrubber() {
-    return scrubber;
-  }
 
   /** Starts heartbeating and garbage collection, advertising the data server's bound port. */
   public void start(int boundPort) {

@@ -21,7 +21,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.RepairJob;
@@ -67,7 +66,6 @@ public final class RepairWorker implements Closeable {
   private final ExecutorService workers;
   private final Map<String, CompletableFuture<PeerConnection>> connections = new ConcurrentHashMap<>();
   private final AtomicBoolean running = new AtomicBoolean();
-  private final AtomicLong repairedBytes = new AtomicLong();
   private volatile boolean closed;
 
   public RepairWorker(String self, TrackerClient tracker, FragmentStore store, GridToken token, int threads, Throttle throttle,
@@ -81,11 +79,6 @@ public final class RepairWorker implements Closeable {
     this.timeout = timeout;
     this.mayWork = mayWork;
     this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, "repair-worker"));
-  }
-
-  /** Bytes of pieces this peer rebuilt and placed since it started. */
-  public long repairedBytes() {
-    return repairedBytes.get();
   }
 
   /** Jobs are waiting at the tracker: claim and run them unless already doing so. */
@@ -177,7 +170,6 @@ public final class RepairWorker implements Closeable {
         String problem = await(sends.get(j));
         if (problem == null) {
           placed.add(job.targets().get(j));
-          repairedBytes.addAndGet(rebuilt[j].serializedSize());
         } else {
           failures.add("piece " + job.targets().get(j).index() + " on " + job.targets().get(j).peer() + ": " + problem);
         }
@@ -291,9 +283,12 @@ public final class RepairWorker implements Closeable {
         return CompletableFuture.completedFuture("local store failed: " + e.getMessage());
       }
     }
-    ByteBuf batch = Unpooled.buffer(bytes.length + 16);
-    FragmentBatch.encode(List.of(bytes), batch);
-    return connection(t.address()).thenCompose(c -> c.call(FrameType.PUT, batch)).handle((answer, error) -> {
+    // the payload is made only once connected: a failed connect leaves no buffer to release
+    return connection(t.address()).thenCompose(c -> {
+      ByteBuf batch = Unpooled.buffer(bytes.length + 16);
+      FragmentBatch.encode(List.of(bytes), batch);
+      return c.call(FrameType.PUT, batch);
+    }).handle((answer, error) -> {
       if (error != null) {
         connections.remove(t.address());
         return error.getMessage();

@@ -31,8 +31,7 @@ public final class Scrubber implements Closeable {
   private final BooleanSupplier idle;
   private final Thread thread;
   private volatile boolean closed;
-  private volatile long passes;
-  private volatile long corruptFound;
+  private long passes;
 
   public Scrubber(FragmentStore store, Duration period, long maxRate, BooleanSupplier idle) {
     if (period.toMillis() < 1000) {
@@ -48,16 +47,6 @@ public final class Scrubber implements Closeable {
 
   public void start() {
     thread.start();
-  }
-
-  /** Completed passes since start. */
-  public long passes() {
-    return passes;
-  }
-
-  /** Corrupt fragments found since start. */
-  public long corruptFound() {
-    return corruptFound;
   }
 
   private void run() {
@@ -89,7 +78,6 @@ public final class Scrubber implements Closeable {
               }
             } catch (CorruptDataException e) {
               bad++;
-              corruptFound++;
               LOG.warn("scrub: {}", e.getMessage());
             } catch (java.io.IOException e) {
               LOG.warn("scrub: reading {} failed: {}", k, e.getMessage());
