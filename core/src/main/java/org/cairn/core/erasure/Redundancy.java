@@ -43,10 +43,25 @@ public interface Redundancy {
   /**
    * Parses {@code code:m+k}, {@code cauchy:m+k} or {@code replicate:r}.
    *
+   * Schemes are stateless and thread-safe, so a parsed one is cached: building a Reed-Solomon code
+   * (its matrix) per call would cost the tracker's repair scan, which asks every chunk for its m.
+   *
    * @throws IllegalArgumentException naming the bad spec and what is accepted
    */
   static Redundancy parse(String spec) {
     String s = spec == null ? "" : spec.trim().toLowerCase(Locale.ROOT);
+    Redundancy cached = Parsed.CACHE.get(s);
+    if (cached != null) {
+      return cached;
+    }
+    Redundancy r = parseNew(spec, s);
+    if (Parsed.CACHE.size() < 256) {
+      Parsed.CACHE.put(s, r);
+    }
+    return r;
+  }
+
+  private static Redundancy parseNew(String spec, String s) {
     int colon = s.indexOf(':');
     String name = colon < 0 ? s : s.substring(0, colon);
     String args = colon < 0 ? "" : s.substring(colon + 1);
@@ -94,5 +109,12 @@ public interface Redundancy {
       default:
         throw new IllegalArgumentException("unknown codec " + codec);
     }
+  }
+
+  /** Parsed schemes by normalised spec (bounded; only valid specs enter). */
+  final class Parsed {
+    static final java.util.Map<String, Redundancy> CACHE = new java.util.concurrent.ConcurrentHashMap<>();
+
+    private Parsed() {}
   }
 }
