@@ -8,6 +8,12 @@
 #   grid.sh exec HOST CMD...      run a command in a host's namespace (tracker, d1..dN, c1..cM)
 #   grid.sh cairn HOST ARGS...    run the cairn CLI in a host's namespace against the testbed's tracker
 #   grid.sh kill dI | start dI    SIGKILL / restart a donor (the eviction driver's verbs)
+#   grid.sh evict --rate R [--down D] [--for D] [--seed S] | evict --trace FILE
+#                                 eviction driver: kill a random donor R times per hour (exponential
+#                                 gaps), restart it D later; or replay "SECONDS DONOR DOWN_SECONDS" lines
+#   grid.sh load dI PCT           background disk I/O on dI's own disk for PCT % of the time (0 stops it;
+#                                 needs up --disks SIZE)
+#   grid.sh shape HOST RATE       change a host's link rate (both directions) while running
 #   grid.sh status                hosts, addresses, links and processes
 #   grid.sh down [--dir DIR]      stop everything and delete the namespaces (also after a failed up)
 set -Eeuo pipefail
@@ -66,11 +72,23 @@ start_tracker() {
   echo $! > "$DIR/tracker.pid"
 }
 
+# disk DONOR SIZE: the donor's data directory on its own loop device, so its disk load (the peer reads
+# /proc/diskstats for the device under its data directory) is its own and can be driven by `load`
+disk() {
+  local d=$1 size=$2 dev
+  mkdir -p "$DIR/disks" "$DIR/$d"
+  truncate -s "$size" "$DIR/disks/$d.img"
+  dev=$(losetup -f --show "$DIR/disks/$d.img") || die "losetup failed (no loop devices?); run up without --disks"
+  echo "$dev" > "$DIR/disks/$d.dev"
+  mkfs.ext4 -q -F "$dev" >/dev/null
+  mount "$dev" "$DIR/$d"
+}
+
 start_donor() {
   local d=$1 a; a=$(addr_of "$d")
   ip netns exec "$PREFIX-$d" "$JAVA" -Xmx256m -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "http://$(addr_of tracker):7600" \
     --data "$DIR/$d" --id "$d" --listen "$a:7700" --quota "${QUOTA:-20GiB}" --min-free 0 --token-file "$DIR/grid.token" \
-    --heartbeat-interval "${HEARTBEAT:-1s}" --gc-interval 30s --gc-grace 1m >> "$DIR/$d.log" 2>&1 &
+    --heartbeat-interval "${HEARTBEAT:-1s}" --gc-interval 30s --gc-grace 1m ${DONOR_ARGS:-} >> "$DIR/$d.log" 2>&1 &
   echo $! > "$DIR/$d.pid"
 }
 
@@ -89,7 +107,7 @@ peers_up() {
 }
 
 cmd_up() {
-  local donors=0 clients=1 slow="" rate=100mbit delay=1ms loss=0%
+  local donors=0 clients=1 slow="" rate=100mbit delay=1ms loss=0% disks=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --donors) donors=$2; shift 2 ;;
@@ -98,6 +116,7 @@ cmd_up() {
       --rate) rate=$2; shift 2 ;;
       --delay) delay=$2; shift 2 ;;
       --loss) loss=$2; shift 2 ;;
+      --disks) disks=$2; shift 2 ;;
       --dir) DIR=$2; shift 2 ;;
       *) die "unknown option '$1' for up" ;;
     esac
@@ -132,6 +151,7 @@ cmd_up() {
   for ((i = 1; i <= clients; i++)); do link "c$i" "$rate" "$delay" "$loss"; done
   start_tracker
   wait_http "http://$(addr_of tracker):7600/api/v1/health" 60 || die "the tracker did not start (see $DIR/tracker.log)"
+  if [ -n "$disks" ]; then for ((i = 1; i <= donors; i++)); do disk "d$i" "$disks"; done; fi
   for ((i = 1; i <= donors; i++)); do start_donor "d$i"; done
   for ((i = 0; i < 600; i++)); do [ "$(peers_up)" -ge "$donors" ] && break; sleep 0.1; done
   [ "$(peers_up)" -ge "$donors" ] || die "only $(peers_up) of $donors donors registered (see $DIR/d*.log)"
@@ -149,7 +169,7 @@ cmd_down() {
     esac
   done
   need_root
-  for pid in "$DIR"/*.pid; do
+  for pid in "$DIR"/*.pid "$DIR"/load-*.pid "$DIR"/evict.pid; do
     [ -f "$pid" ] && kill -9 "$(cat "$pid")" 2>/dev/null || true
   done
   # anything still running inside the testbed's namespaces
@@ -159,7 +179,14 @@ cmd_down() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^$PREFIX-" || true); do
     ip netns delete "$ns"
   done
-  rm -f "$DIR"/*.pid
+  for devf in "$DIR"/disks/*.dev; do
+    [ -f "$devf" ] || continue
+    local dev; dev=$(cat "$devf")
+    umount -l "$DIR/$(basename "$devf" .dev)" 2>/dev/null || true
+    losetup -d "$dev" 2>/dev/null || true
+    rm -f "$devf"
+  done
+  rm -f "$DIR"/*.pid "$DIR"/disks/*.img
   echo "testbed down"
 }
 
@@ -175,6 +202,85 @@ cmd_cairn() {
   local host=$1; shift
   exec ip netns exec "$PREFIX-$host" "$JAVA" -Xmx512m -jar "$ROOT/client-cli/target/cairn.jar" \
     --tracker "http://$(addr_of tracker):7600" --token-file "$DIR/grid.token" "$@"
+}
+
+# load dI PCT: a duty-cycle writer (direct I/O, so it reaches the device) busy PCT % of each 100 ms
+cmd_load() {
+  need_root
+  local d=$1 pct=$2 f="$DIR/load-$1.pid"
+  [ -f "$DIR/disks/$d.dev" ] || die "load needs the donor on its own disk: up --disks SIZE"
+  [ -f "$f" ] && { kill -9 "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
+  [ "$pct" -gt 0 ] 2>/dev/null || { echo "load on $d stopped"; return 0; }
+  [ "$pct" -le 100 ] || die "PCT is 0..100"
+  ( trap 'exit 0' TERM
+    on=$(awk -v p="$pct" 'BEGIN { printf "%.3f", p / 1000 }'); off=$(awk -v p="$pct" 'BEGIN { printf "%.3f", (100 - p) / 1000 }')
+    while :; do
+      timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen" bs=256k count=400 oflag=direct conv=notrunc 2>/dev/null || true
+      [ "$pct" -lt 100 ] && sleep "$off"
+    done ) &
+  echo $! > "$f"
+  echo "load on $d: $pct %"
+}
+
+# evict: the eviction driver (FALCON Table 2: 1.3 evictions per host per hour, scaled by --rate)
+cmd_evict() {
+  need_root
+  local rate="" down=30 dur=600 seed=1 trace="" n
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --rate) rate=$2; shift 2 ;;
+      --down) down=${2%s}; shift 2 ;;
+      --for) dur=${2%s}; shift 2 ;;
+      --seed) seed=$2; shift 2 ;;
+      --trace) trace=$2; shift 2 ;;
+      *) die "unknown option '$1' for evict" ;;
+    esac
+  done
+  n=$(cat "$DIR/donors")
+  echo $$ > "$DIR/evict.pid"
+  local start; start=$(date +%s.%N)
+  evict_one() { # donor down-seconds
+    if [ -f "$DIR/$1.pid" ]; then
+      kill -9 "$(cat "$DIR/$1.pid")" 2>/dev/null || true; rm -f "$DIR/$1.pid"
+      echo "$(date +%s.%N) evict $1 for $2 s" | tee -a "$DIR/evictions.log"
+      ( sleep "$2"; start_donor "$1"; echo "$(date +%s.%N) return $1" >> "$DIR/evictions.log" ) &
+    fi
+  }
+  if [ -n "$trace" ]; then
+    while read -r t d dd; do
+      case "$t" in ''|'#'*) continue ;; esac
+      local now; now=$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { print n - s }')
+      sleep "$(awk -v t="$t" -v n="$now" 'BEGIN { x = t - n; print (x > 0 ? x : 0) }')"
+      evict_one "$d" "$dd"
+    done < "$trace"
+  else
+    [ -n "$rate" ] || die "evict needs --rate EVICTIONS_PER_HOUR or --trace FILE"
+    # exponential gaps for the whole grid: n donors x rate per hour; awk's rand seeded for repeatability
+    awk -v seed="$seed" -v r="$rate" -v n="$n" -v dur="$dur" 'BEGIN { srand(seed); t = 0;
+        while (1) { t += -log(1 - rand()) * 3600 / (r * n); if (t > dur) break; printf "%.2f d%d\n", t, 1 + int(rand() * n) } }' > "$DIR/evict.plan"
+    while read -r t d; do
+      local now; now=$(awk -v s="$start" -v n="$(date +%s.%N)" 'BEGIN { print n - s }')
+      sleep "$(awk -v t="$t" -v n="$now" 'BEGIN { x = t - n; print (x > 0 ? x : 0) }')"
+      evict_one "$d" "$down"
+    done < "$DIR/evict.plan"
+  fi
+  wait
+  rm -f "$DIR/evict.pid"
+}
+
+cmd_shape() {
+  need_root
+  local host=$1 rate=$2 ns=$PREFIX-$1
+  addr_of "$host" >/dev/null
+  for side in "$ns eth0" "$HUB h-$host"; do
+    set -- $side
+    if ip netns exec "$1" tc qdisc show dev "$2" | grep -q netem; then
+      ip netns exec "$1" tc qdisc change dev "$2" parent 1: handle 2: tbf rate "$rate" burst 64kb latency 50ms
+    else
+      ip netns exec "$1" tc qdisc change dev "$2" root handle 1: tbf rate "$rate" burst 64kb latency 50ms
+    fi
+  done
+  echo "$host: $rate"
 }
 
 cmd_status() {
@@ -195,7 +301,10 @@ case "${1:-}" in
   cairn) shift; cmd_cairn "$@" ;;
   kill) need_root; kill -9 "$(cat "$DIR/$2.pid")"; rm -f "$DIR/$2.pid"; echo "killed $2" ;;
   start) need_root; start_donor "$2"; echo "started $2" ;;
+  evict) shift; cmd_evict "$@" ;;
+  load) shift; cmd_load "$@" ;;
+  shape) shift; cmd_shape "$@" ;;
   status) shift; cmd_status ;;
-  -h|--help|help|"") sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' ;;
-  *) die "unknown verb '$1' (up, down, exec, cairn, kill, start, status)" ;;
+  -h|--help|help|"") sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' ;;
+  *) die "unknown verb '$1' (up, down, exec, cairn, kill, start, evict, load, shape, status)" ;;
 esac

@@ -54,6 +54,11 @@ final class FetchCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "Worker threads (default: cores).")
   Integer threads;
 
+  @Option(names = "--read", defaultValue = "all", paramLabel = "MODE",
+      description = {"all (default): ask every holder of a chunk at once and decode from the first m pieces;",
+          "first-m: ask only m holders, one more per failure (slower when a holder is slow; for comparisons)."})
+  String read;
+
   @Option(names = "--json", description = "Print the result as JSON (on stderr when the data goes to stdout).")
   boolean json;
 
@@ -68,6 +73,9 @@ final class FetchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (!read.equals("all") && !read.equals("first-m")) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--read must be all or first-m, was '" + read + "'");
+    }
     CommandLine cl = spec.commandLine();
     if (output != null && output.toString().equals("-")) {
       output = null; // like curl and tar: '-' is standard output
@@ -77,7 +85,7 @@ final class FetchCommand implements Callable<Integer> {
     }
     int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
     try (GridAccess grid = GridAccess.open(root, cl)) {
-      Fetcher fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout);
+      Fetcher fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout, !read.equals("first-m"));
       JsonNode located = fetcher.locate(app, node, step);
       String kind = located.path("manifest").path("kind").asText(ImageSource.FILE);
       progressTotal = located.path("manifest").path("size").asLong();

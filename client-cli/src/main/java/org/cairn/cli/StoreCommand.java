@@ -59,8 +59,15 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "Worker threads (default: cores).")
   Integer threads;
 
-  @Option(names = "--placement", defaultValue = "falcon", description = "falcon, random[:SEED] or dedicated:HOST (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--placement", defaultValue = "falcon",
+      description = {"falcon, random[:SEED], dedicated:HOST, or pessimistic (FALCON's ranking after probing every",
+          "donor's bandwidth before the store; a baseline for experiments) (default: ${DEFAULT-VALUE})."})
   String placement;
+
+  @Option(names = "--probe-after", defaultValue = "10m", paramLabel = "DURATION",
+      description = {"Probe placed donors whose bandwidth was never measured or was measured longer ago than this,",
+          "then place again (FALCON §3.2.2); 'never' turns probing off (default: ${DEFAULT-VALUE})."})
+  String probeAfter;
 
   @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
       description = {"pessimistic (default): every piece is durable before the store succeeds;",
@@ -87,6 +94,12 @@ final class StoreCommand implements Callable<Integer> {
     if (!write.equals("pessimistic") && !write.equals("optimistic")) {
       throw new CommandLine.ParameterException(cl, "--write must be pessimistic or optimistic, was '" + write + "'");
     }
+    java.time.Duration probe;
+    try {
+      probe = probeAfter.equals("never") ? null : org.cairn.core.config.Durations.parse(probeAfter);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--probe-after: " + e.getMessage());
+    }
     if ((file == null) == (dir == null)) {
       throw new CommandLine.ParameterException(cl, "give exactly one of FILE, '-' or --dir DIR");
     }
@@ -106,16 +119,21 @@ final class StoreCommand implements Callable<Integer> {
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = new Storer(grid.tracker, grid.token, grid.group, grid.timeout).store(in, sizeHint,
-          new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic")));
+          new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
+              probe));
       progress.close();
       print(res);
     }
     return 0;
   }
 
-  /** This machine as the tracker knows compute hosts: its host name, made a valid id. */
+  /**
+   * This machine as the tracker knows compute hosts: $CAIRN_CLIENT_ID if set (several clients on one
+   * host name, e.g. in network namespaces), else its host name, made a valid id.
+   */
   static String clientId() {
-    return Storer.hostName().replaceAll("[^A-Za-z0-9._-]", "-");
+    String env = System.getenv("CAIRN_CLIENT_ID");
+    return (env != null && !env.isBlank() ? env : Storer.hostName()).replaceAll("[^A-Za-z0-9._-]", "-");
   }
 
   private void print(Storer.Result res) throws IOException {
@@ -135,6 +153,7 @@ final class StoreCommand implements Callable<Integer> {
       m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
       m.put("hosts", res.hosts());
       m.put("replaced", res.replaced());
+      m.put("probed", res.probed());
       out.println(Json.MAPPER.writeValueAsString(m));
     } else {
       out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%.0f MB/s)%n",

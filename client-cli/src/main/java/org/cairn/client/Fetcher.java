@@ -38,6 +38,9 @@ import org.slf4j.LoggerFactory;
 public final class Fetcher {
   private static final Logger LOG = LoggerFactory.getLogger(Fetcher.class);
 
+  /** Chunks fetched ahead of the writer are bounded by about this many bytes (pieces plus decoded chunks). */
+  static final long IN_FLIGHT_BYTES = 64L << 20;
+
   /** What a fetch did. */
   public record Result(String app, String node, long step, long size, String kind, double seconds) {}
 
@@ -49,11 +52,23 @@ public final class Fetcher {
   /** Bad pieces seen: holder id -> hex fragment key -> why; reported to the tracker after the fetch. */
   private final Map<String, Map<String, String>> bad = new ConcurrentHashMap<>();
 
+  private final boolean readAll;
+
   public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout) {
+    this(tracker, token, group, timeout, true);
+  }
+
+  /**
+   * @param readAll true (the default): ask every live holder of a chunk at once and use the first m
+   *     answers; false: ask m holders (data pieces first) and one more for each that fails, the
+   *     sequential baseline of FALCON Fig. 9, which waits for the slowest of the m it asked
+   */
+  public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout, boolean readAll) {
     this.tracker = tracker;
     this.token = token;
     this.group = group;
     this.timeout = timeout;
+    this.readAll = readAll;
   }
 
   /** The manifest of app/node/step (latest when step <= 0) with holders, from the tracker. */
@@ -65,8 +80,15 @@ public final class Fetcher {
     long start = System.nanoTime();
     Manifest manifest = Manifest.fromJson(TrackerHttp.JSON.writeValueAsString(located.get("manifest")));
     JsonNode holders = located.get("holders");
+    int m = org.cairn.core.erasure.Redundancy.parse(manifest.redundancy()).dataFragments();
     try {
-      long size = new FetchPipeline(threads).fetch(manifest.chunks(), (index, ref) -> fragments(ref, holders.path(ref.id().hex())), out);
+      int largest = 1;
+      for (org.cairn.core.manifest.ChunkRef ref : manifest.chunks()) {
+        largest = Math.max(largest, ref.length());
+      }
+      // chunks in flight: their pieces on the way plus decoded chunks waiting to be written stay near IN_FLIGHT_BYTES
+      int window = (int) Math.max(2L * threads, Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
+      long size = new FetchPipeline(threads, window).fetchAsync(manifest.chunks(), (index, ref) -> fragments(ref, holders.path(ref.id().hex()), m), out);
       return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9);
     } finally {
       for (CompletableFuture<PeerConnection> c : connections.values()) {
@@ -91,8 +113,8 @@ public final class Fetcher {
     bad.clear();
   }
 
-  /** Asks every live holder of the chunk at once; returns as soon as m fragments verify. */
-  private Fragment[] fragments(ChunkRef ref, JsonNode holders) throws IOException {
+  /** Asks every live holder of the chunk at once; completes as soon as m fragments verify. */
+  private CompletableFuture<Fragment[]> fragments(ChunkRef ref, JsonNode holders, int m) {
     int n = holders.size();
     List<String> problems = java.util.Collections.synchronizedList(new ArrayList<>());
     List<Integer> live = new ArrayList<>();
@@ -107,13 +129,17 @@ public final class Fetcher {
       }
     }
     if (live.isEmpty()) {
-      throw new IOException("chunk " + ref.id().shortHex() + ": no live holder (" + String.join("; ", problems) + ")");
+      return CompletableFuture.failedFuture(
+          new IOException("chunk " + ref.id().shortHex() + ": no live holder (" + String.join("; ", problems) + ")"));
     }
     Fragment[] got = new Fragment[n];
     int[] verified = {0};
     int[] answered = {0};
+    // asked[0]: how many of `live` have been asked; all at once, or (first-m) m, then one more per failure
+    int[] asked = {readAll ? live.size() : Math.min(live.size(), Math.max(1, m))};
     CompletableFuture<Void> done = new CompletableFuture<>();
-    for (int index : live) {
+    java.util.function.IntConsumer[] ask = new java.util.function.IntConsumer[1];
+    ask[0] = index -> {
       String address = holders.get(index).path("address").asText();
       connection(address)
           .thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(new FragmentKey(ref.id(), index).toBytes())))
@@ -143,40 +169,52 @@ public final class Fetcher {
                 frame.release();
               }
             }
+            int another = -1;
             synchronized (got) {
               if (f != null) {
                 got[index] = f;
                 verified[0]++;
               } else {
                 problems.add(problem);
+                if (asked[0] < live.size()) {
+                  another = live.get(asked[0]++);
+                }
               }
               answered[0]++;
               // enough to decode, or nobody left to answer: the decoder says if it is not enough
-              if ((f != null && verified[0] >= f.dataFragments()) || answered[0] == live.size()) {
+              if ((f != null && verified[0] >= f.dataFragments()) || (answered[0] == asked[0] && another < 0)) {
                 done.complete(null);
               }
             }
+            if (another >= 0) {
+              ask[0].accept(another);
+            }
           });
-    }
-    try {
-      done.get(timeout.toMillis() * 6, TimeUnit.MILLISECONDS);
-    } catch (ExecutionException | TimeoutException e) {
-      throw new IOException("chunk " + ref.id().shortHex() + ": holders did not answer in time (" + String.join("; ", problems) + ")");
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
+    };
+    int first;
     synchronized (got) {
-      if (!problems.isEmpty()) {
-        LOG.info("chunk {}: {}", ref.id().shortHex(), String.join("; ", problems));
-      }
-      int m = firstM(got);
-      if (m == 0 || verified[0] < m) {
-        throw new CorruptDataException("chunk " + ref.id().shortHex() + ": only " + verified[0] + " good fragments ("
-            + String.join("; ", problems) + ")");
-      }
-      return got.clone(); // later answers cannot change the decoder's copy
+      first = asked[0];
     }
+    for (int i = 0; i < first; i++) {
+      ask[0].accept(live.get(i));
+    }
+    return done.orTimeout(timeout.toMillis() * 6, TimeUnit.MILLISECONDS).handle((x, error) -> {
+      if (error != null) {
+        throw new java.util.concurrent.CompletionException(new IOException("chunk " + ref.id().shortHex()
+            + ": holders did not answer in time (" + String.join("; ", problems) + ")"));
+      }
+      synchronized (got) {
+        if (!problems.isEmpty()) {
+          LOG.info("chunk {}: {}", ref.id().shortHex(), String.join("; ", problems));
+        }
+        int need = firstM(got);
+        if (need == 0 || verified[0] < need) {
+          throw new java.util.concurrent.CompletionException(new CorruptDataException("chunk " + ref.id().shortHex()
+              + ": only " + verified[0] + " good fragments (" + String.join("; ", problems) + ")"));
+        }
+        return got.clone(); // later answers cannot change the decoder's copy
+      }
+    });
   }
 
   private static int firstM(Fragment[] got) {

@@ -186,6 +186,54 @@ class StoreFetchIT {
   }
 
   @Test
+  void theFirstStoreProbesUnmeasuredHosts_andTheTrackerKeepsTheMeasurement() throws Exception {
+    MiniGrid.Cli first = grid.cli("store", image.toString(), "--app", "probe", "--node", "n1", "--redundancy", "code:4+2", "--json");
+    assertThat(first.exit()).as(first.stderr()).isZero();
+    // six peers, never measured by this client: all are placed hosts and all are probed
+    assertThat(first.json().get("probed")).hasSize(6);
+    for (JsonNode p : first.json().get("probed")) {
+      assertThat(p.asText()).matches("p[0-5] [1-9][0-9]*");
+    }
+    // measured now (and by the store's own transfers): the next store probes nothing
+    MiniGrid.Cli second = grid.cli("store", image.toString(), "--app", "probe", "--node", "n2", "--redundancy", "code:4+2", "--json");
+    assertThat(second.exit()).as(second.stderr()).isZero();
+    assertThat(second.json().get("probed")).isEmpty();
+    // unless every measurement counts as stale
+    MiniGrid.Cli third = grid.cli("store", image.toString(), "--app", "probe", "--node", "n3", "--redundancy", "code:4+2",
+        "--probe-after", "0s", "--json");
+    assertThat(third.exit()).as(third.stderr()).isZero();
+    assertThat(third.json().get("probed")).hasSize(6);
+    MiniGrid.Cli never = grid.cli("store", image.toString(), "--app", "probe", "--node", "n4", "--redundancy", "code:4+2",
+        "--probe-after", "never", "--json");
+    assertThat(never.exit()).as(never.stderr()).isZero();
+    assertThat(never.json().get("probed")).isEmpty();
+    MiniGrid.Cli bad = grid.cli("store", image.toString(), "--app", "probe", "--node", "n5", "--probe-after", "soon");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.stderr()).contains("--probe-after");
+  }
+
+  @Test
+  void fetchFirstM_roundTrips_andAsksAnotherHolderWhenOneIsDead() throws Exception {
+    MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "seq", "--node", "n1", "--redundancy", "code:4+2", "--json");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    Path out = root.resolve("seq.img");
+    MiniGrid.Cli fetch = grid.cli("fetch", "--app", "seq", "--node", "n1", "-o", out.toString(), "--read", "first-m");
+    assertThat(fetch.exit()).as(fetch.stderr()).isZero();
+    assertThat(out).hasBinaryContent(first);
+    // the holder of data piece 0 dies without telling anyone: first-m asks it, fails, and asks a parity holder
+    String host0 = store.json().get("hosts").get(0).asText();
+    MiniGrid.Node victim = peers.stream().filter(p -> p.peerId().equals(host0)).findFirst().orElseThrow();
+    victim.kill();
+    Files.delete(out);
+    MiniGrid.Cli again = grid.cli("fetch", "--app", "seq", "--node", "n1", "-o", out.toString(), "--read", "first-m");
+    assertThat(again.exit()).as(again.stderr()).isZero();
+    assertThat(out).hasBinaryContent(first);
+    MiniGrid.Cli bad = grid.cli("fetch", "--app", "seq", "--node", "n1", "-o", out.toString(), "--read", "some");
+    assertThat(bad.exit()).isEqualTo(2);
+    assertThat(bad.stderr()).contains("--read must be all or first-m");
+  }
+
+  @Test
   void aPeerKilledMidStore_isReplacedAndTheVersionIsWhole() throws Exception {
     peers.add(grid.startPeer("spare", "--id", "p6")); // an alternate to replace the victim with
     MiniGrid.await("7 peers RUNNING", Duration.ofSeconds(30), () -> running() == 7);

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.fragment.Fragment;
@@ -19,6 +20,14 @@ public final class FetchPipeline {
   /** Supplies verified fragments of a chunk (any m or more; missing ones null). Thread-safe. */
   public interface FragmentSource {
     Fragment[] fragments(long chunkIndex, ChunkRef ref) throws IOException;
+  }
+
+  /**
+   * Supplies verified fragments of a chunk asynchronously (network answers), so the window's chunks
+   * are fetched concurrently while workers decode the ones that have arrived.
+   */
+  public interface AsyncFragmentSource {
+    CompletableFuture<Fragment[]> fragments(long chunkIndex, ChunkRef ref);
   }
 
   private final int threads;
@@ -39,6 +48,16 @@ public final class FetchPipeline {
   /** Writes the image described by {@code chunks} to {@code out}; returns the bytes written. */
   public long fetch(List<ChunkRef> chunks, FragmentSource source, OutputStream out) throws IOException {
     Objects.requireNonNull(source, "source");
+    return run(chunks, null, source, out);
+  }
+
+  /** As {@link #fetch}, with fragments that arrive asynchronously; decoding runs on the workers. */
+  public long fetchAsync(List<ChunkRef> chunks, AsyncFragmentSource source, OutputStream out) throws IOException {
+    Objects.requireNonNull(source, "source");
+    return run(chunks, source, null, out);
+  }
+
+  private long run(List<ChunkRef> chunks, AsyncFragmentSource async, FragmentSource source, OutputStream out) throws IOException {
     long[] written = {0};
     int largest = 1;
     for (ChunkRef ref : chunks) {
@@ -58,7 +77,17 @@ public final class FetchPipeline {
       for (int i = 0; i < chunks.size(); i++) {
         long index = i;
         ChunkRef ref = chunks.get(i);
-        stage.submit(() -> rebuild(index, ref, source, buffers));
+        if (async != null) {
+          stage.submitFuture(() -> async.fragments(index, ref).thenApplyAsync(f -> {
+            try {
+              return rebuild(index, ref, f, buffers);
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          }, workers));
+        } else {
+          stage.submit(() -> rebuild(index, ref, source.fragments(index, ref), buffers));
+        }
       }
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
@@ -70,8 +99,7 @@ public final class FetchPipeline {
     return written[0];
   }
 
-  private static Rebuilt rebuild(long index, ChunkRef ref, FragmentSource source, BufferPool buffers) throws IOException {
-    Fragment[] fragments = source.fragments(index, ref);
+  private static Rebuilt rebuild(long index, ChunkRef ref, Fragment[] fragments, BufferPool buffers) throws IOException {
     byte[] buffer = buffers.take();
     boolean handedOff = false;
     try {

@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
@@ -43,6 +44,18 @@ final class OrderedWindow<R> {
     inFlight.addLast(pool.submit(task));
   }
 
+  /**
+   * Adds a result that completes later (a task whose last step is asynchronous, e.g. a network
+   * acknowledgement), first waiting for the oldest one if the window is full; it still counts
+   * against the window until it completes.
+   */
+  void submitFuture(java.util.function.Supplier<? extends Future<R>> start) throws IOException {
+    while (inFlight.size() >= window) {
+      completeOldest();
+    }
+    inFlight.addLast(start.get()); // started only once it has a place in the window
+  }
+
   /** Waits for and handles every task in flight. */
   void drain() throws IOException {
     while (!inFlight.isEmpty()) {
@@ -70,6 +83,9 @@ final class OrderedWindow<R> {
       throw new InterruptedIOException("chunk task cancelled");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
+      while (cause instanceof CompletionException && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
       if (cause instanceof IOException) {
         throw (IOException) cause;
       }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.cairn.core.chunk.Chunk;
@@ -23,7 +24,10 @@ import org.cairn.core.manifest.ChunkRef;
  * `window` chunks are in flight (default 2 per worker), so memory stays near
  * window x (chunk + compressed + fragments) whatever the image size. Chunk buffers are recycled
  * through a small pool (a fresh 1 MiB array per chunk is a G1 humongous allocation). Chunk refs come back in image
- * order. A chunk already in the dedup index, or seen earlier in the same image, is referenced and
+ * order. With an {@link AsyncFragmentSink} a chunk stays in the window until its sink future
+ * completes, so workers go on encoding while fragments wait for acknowledgements (and a sink can
+ * batch the fragments of many chunks); the chunk buffer goes back to the pool as soon as the
+ * chunk is encoded, since fragments never share memory with it. A chunk already in the dedup index, or seen earlier in the same image, is referenced and
  * not sent.
  */
 public final class StorePipeline {
@@ -37,6 +41,14 @@ public final class StorePipeline {
   /** Receives the fragments of each new chunk. Called from worker threads; may block (backpressure). */
   public interface FragmentSink {
     void store(long chunkIndex, Fragment[] fragments) throws IOException;
+  }
+
+  /**
+   * Receives the fragments of each new chunk and answers with a future that completes when they
+   * are stored (or fails the store). Called from worker threads; should not block for long.
+   */
+  public interface AsyncFragmentSink {
+    CompletableFuture<?> store(long chunkIndex, Fragment[] fragments) throws IOException;
   }
 
   private final ChunkCodec codec;
@@ -59,6 +71,15 @@ public final class StorePipeline {
   }
 
   public Result store(InputStream in, DedupIndex dedup, FragmentSink sink) throws IOException {
+    Objects.requireNonNull(sink, "sink");
+    return storeAsync(in, dedup, (index, fragments) -> {
+      sink.store(index, fragments);
+      return CompletableFuture.completedFuture(null);
+    });
+  }
+
+  /** As {@link #store}, with a sink that acknowledges asynchronously. */
+  public Result storeAsync(InputStream in, DedupIndex dedup, AsyncFragmentSink sink) throws IOException {
     Objects.requireNonNull(dedup, "dedup");
     Objects.requireNonNull(sink, "sink");
     // window in flight + one being filled + one per worker finishing: the pool never runs dry
@@ -72,13 +93,15 @@ public final class StorePipeline {
       Chunk c;
       while ((c = chunker.next()) != null) {
         Chunk chunk = c;
-        stage.submit(() -> {
+        stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> {
           try {
             return process(chunk, dedup, seen, sink);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
           } finally {
             pool.give(chunk.data());
           }
-        });
+        }, workers).thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
       }
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
@@ -90,16 +113,18 @@ public final class StorePipeline {
     return result;
   }
 
-  private Outcome process(Chunk c, DedupIndex dedup, Set<ChunkId> seen, FragmentSink sink) throws IOException {
+  private Processed process(Chunk c, DedupIndex dedup, Set<ChunkId> seen, AsyncFragmentSink sink) throws IOException {
     ChunkId id = ChunkId.of(c.data(), 0, c.length());
     ChunkRef ref = new ChunkRef(id, c.length());
     if (dedup.contains(id) || !seen.add(id)) {
-      return new Outcome(ref, null);
+      return new Processed(new Outcome(ref, null), CompletableFuture.completedFuture(null));
     }
     Fragment[] fragments = codec.encode(id, c.data(), c.length());
-    sink.store(c.index(), fragments);
-    return new Outcome(ref, fragments);
+    CompletableFuture<?> acked = sink.store(c.index(), fragments);
+    return new Processed(new Outcome(ref, fragments), Objects.requireNonNull(acked, "sink future"));
   }
+
+  private record Processed(Outcome outcome, CompletableFuture<?> acked) {}
 
   private static final class Outcome {
     final ChunkRef ref;

@@ -27,6 +27,21 @@ public final class FragmentBatch {
     }
   }
 
+  /** As {@link #encode}, writing each fragment's header and payload straight into {@code out}. */
+  public static void encodeFragments(List<Fragment> fragments, ByteBuf out) {
+    if (fragments.isEmpty() || fragments.size() > MAX_FRAGMENTS) {
+      throw new IllegalArgumentException("a batch holds 1.." + MAX_FRAGMENTS + " fragments, was " + fragments.size());
+    }
+    out.writeShort(fragments.size());
+    byte[] header = new byte[Fragment.HEADER_SIZE];
+    for (Fragment f : fragments) {
+      out.writeInt(f.serializedSize());
+      f.writeHeader(header);
+      out.writeBytes(header);
+      out.writeBytes(f.payload());
+    }
+  }
+
   public static List<byte[]> decode(ByteBuf in) {
     if (in.readableBytes() < 2) {
       throw new CorruptedFrameException("truncated fragment batch");

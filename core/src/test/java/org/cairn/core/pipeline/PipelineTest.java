@@ -213,4 +213,75 @@ class PipelineTest {
     // reading never runs more than window + 1 chunks ahead of what has been handed to the sink
     assertThat(maxAhead.get()).isLessThanOrEqualTo(3 + 1 + 2);
   }
+
+  @Test
+  void asyncSinkAndSource_keepTheWindowOfUnacknowledgedChunks_andRoundTrip() throws Exception {
+    byte[] image = new byte[3 * 1024 * 1024];
+    new java.util.Random(17).nextBytes(image); // every chunk unique
+    MemoryGrid grid = new MemoryGrid();
+    // acknowledgements come later, from another thread, in batches: like a peer fsyncing a batch of pieces
+    java.util.concurrent.ScheduledExecutorService acker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    AtomicInteger unacked = new AtomicInteger();
+    AtomicInteger maxUnacked = new AtomicInteger();
+    try {
+      int window = 6;
+      StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:3+2")), CHUNK, 2, window);
+      StorePipeline.Result r = store.storeAsync(new ByteArrayInputStream(image), grid, (index, fragments) -> {
+        maxUnacked.accumulateAndGet(unacked.incrementAndGet(), Math::max);
+        java.util.concurrent.CompletableFuture<Void> ack = new java.util.concurrent.CompletableFuture<>();
+        acker.schedule(() -> {
+          grid.store(index, fragments);
+          unacked.decrementAndGet();
+          ack.complete(null);
+        }, 3, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return ack;
+      });
+      assertThat(r.newChunks()).isEqualTo(image.length / CHUNK);
+      assertThat(grid.chunksReceived.get()).isEqualTo(image.length / CHUNK);
+      // several chunks wait for acknowledgement at once, never more than the window
+      assertThat(maxUnacked.get()).isGreaterThan(1).isLessThanOrEqualTo(window);
+
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      AtomicInteger pending = new AtomicInteger();
+      AtomicInteger maxPending = new AtomicInteger();
+      long written = new FetchPipeline(2, window).fetchAsync(r.chunks(), (index, ref) -> {
+        maxPending.accumulateAndGet(pending.incrementAndGet(), Math::max);
+        java.util.concurrent.CompletableFuture<Fragment[]> f = new java.util.concurrent.CompletableFuture<>();
+        acker.schedule(() -> {
+          try {
+            Fragment[] got = grid.fragments(index, ref);
+            got[0] = null; // one piece missing: decode from the rest
+            pending.decrementAndGet();
+            f.complete(got);
+          } catch (IOException e) {
+            f.completeExceptionally(e);
+          }
+        }, 2, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return f;
+      }, out);
+      assertThat(written).isEqualTo(image.length);
+      assertThat(out.toByteArray()).isEqualTo(image);
+      assertThat(maxPending.get()).isGreaterThan(1).isLessThanOrEqualTo(window);
+    } finally {
+      acker.shutdownNow();
+    }
+  }
+
+  @Test
+  void asyncFailures_failTheStoreAndTheFetchWithTheirCause() {
+    byte[] image = MemoryImages.image(12, 1024 * 1024);
+    StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:3+2")), CHUNK, 2, 8);
+    AtomicInteger calls = new AtomicInteger();
+    assertThatThrownBy(() -> store.storeAsync(new ByteArrayInputStream(image), StorePipeline.DedupIndex.NONE, (index, fragments) ->
+        calls.incrementAndGet() == 4 ? java.util.concurrent.CompletableFuture.failedFuture(new IOException("no alternate host is left"))
+            : java.util.concurrent.CompletableFuture.completedFuture(null)))
+        .isInstanceOf(IOException.class).hasMessage("no alternate host is left");
+
+    java.util.List<org.cairn.core.manifest.ChunkRef> refs = java.util.List.of(
+        new org.cairn.core.manifest.ChunkRef(ChunkId.of(new byte[10], 0, 10), 10));
+    assertThatThrownBy(() -> new FetchPipeline(2, 4).fetchAsync(refs, (index, ref) ->
+        java.util.concurrent.CompletableFuture.failedFuture(new java.util.concurrent.CompletionException(
+            new IOException("chunk 0: holders did not answer in time"))), new ByteArrayOutputStream()))
+        .isInstanceOf(IOException.class).hasMessage("chunk 0: holders did not answer in time");
+  }
 }

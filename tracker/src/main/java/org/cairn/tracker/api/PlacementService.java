@@ -79,6 +79,15 @@ public final class PlacementService {
     return bw == null ? 0 : bw[0];
   }
 
+  /**
+   * Age in seconds of the client's bandwidth measurement to a peer, or -1 if it never reported one
+   * (the client probes hosts whose measurement is missing or stale before it stores).
+   */
+  public double bandwidthAgeSeconds(String client, String peer) {
+    double[] bw = bandwidth.getOrDefault(client, Map.of()).get(peer);
+    return bw == null ? -1 : Math.max(0, (clock.millis() - (long) bw[1]) / 1000.0);
+  }
+
   public Placement place(String client, PlacementPolicy policy, PlacementRequest request) throws IOException, NotEnoughHostsException {
     Map<String, Double> crlsByPeer = scores(client);
     Map<String, double[]> abw = bandwidth.getOrDefault(client, Map.of());

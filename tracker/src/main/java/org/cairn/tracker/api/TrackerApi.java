@@ -446,8 +446,17 @@ public final class TrackerApi {
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("policy", policy.name());
-    out.put("hosts", p.hosts().stream().map(h -> Map.of("id", h, "address", addresses.get(h))).toList());
-    out.put("alternates", p.alternates().stream().map(h -> Map.of("id", h, "address", addresses.get(h))).toList());
+    java.util.function.Function<String, Map<String, Object>> host = h -> {
+      Map<String, Object> e = new LinkedHashMap<>();
+      e.put("id", h);
+      e.put("address", addresses.get(h));
+      double age = placement.bandwidthAgeSeconds(client, h);
+      e.put("bytesPerSecond", age < 0 ? null : placement.bandwidth(client, h));
+      e.put("bandwidthAgeSeconds", age < 0 ? null : age);
+      return e;
+    };
+    out.put("hosts", p.hosts().stream().map(host).toList());
+    out.put("alternates", p.alternates().stream().map(host).toList());
     out.put("objective", Double.isNaN(p.objective()) ? null : p.objective());
     return json(200, out);
   }

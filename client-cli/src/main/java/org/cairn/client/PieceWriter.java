@@ -1,0 +1,238 @@
+package org.cairn.client;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.net.PeerConnection;
+import org.cairn.core.protocol.FragmentBatch;
+import org.cairn.core.protocol.Frame;
+import org.cairn.core.protocol.FrameType;
+import org.cairn.core.protocol.Refusal;
+
+/*
+ * Sends the pieces of one store, piece i of every chunk to the host currently in slot i, batching per
+ * slot. At most IN_FLIGHT PUTs per slot are outstanding; pieces that arrive meanwhile queue and
+ * leave together in the next PUT (up to maxBatchBytes), so a host that takes long to fsync receives
+ * larger batches, one fsync each, instead of a queue of small ones: group commit driven from the
+ * client. An idle slot sends a piece at once, so a small store is not delayed.
+ *
+ * A batch that is refused or fails is resent whole to the slot's replacement (only the pieces that
+ * were not acknowledged: FALCON §3.3 step 6). When no alternate is left the slot fails, and every
+ * piece queued or sent to it fails the store.
+ *
+ * For the passive bandwidth measurement (FALCON §3.2.2) each slot counts, per host, the bytes
+ * acknowledged and the time during which at least one PUT was outstanding, so overlapping PUTs
+ * are not counted twice.
+ */
+final class PieceWriter {
+  static final int IN_FLIGHT = Integer.getInteger("cairn.store.putsInFlight", 2);
+  static final int DEFAULT_BATCH_BYTES = 4 << 20;
+
+  /** Bytes acknowledged and busy nanoseconds, per host. */
+  static final class Traffic {
+    long bytes;
+    long busyNanos;
+  }
+
+  private final HostSet hosts;
+  private final Executor io;
+  private final int maxBatchBytes;
+  private final Slot[] slots;
+  private final Map<String, Traffic> traffic = new HashMap<>();
+
+  /**
+   * @param io runs connects and resends, which may block, away from the event loop
+   */
+  PieceWriter(HostSet hosts, Executor io, int maxBatchBytes) {
+    this.hosts = hosts;
+    this.io = io;
+    this.maxBatchBytes = maxBatchBytes;
+    this.slots = new Slot[hosts.size()];
+    for (int i = 0; i < slots.length; i++) {
+      slots[i] = new Slot(i);
+    }
+  }
+
+  /** Queues piece {@code f} for slot {@code slot}; the future completes with the id of the host that acknowledged it durable. */
+  CompletableFuture<String> send(int slot, Fragment f) {
+    return slots[slot].add(f);
+  }
+
+  /** A copy of the traffic counted so far, per host. */
+  Map<String, Traffic> traffic() {
+    synchronized (traffic) {
+      Map<String, Traffic> out = new HashMap<>();
+      traffic.forEach((h, t) -> {
+        Traffic c = new Traffic();
+        c.bytes = t.bytes;
+        c.busyNanos = t.busyNanos;
+        out.put(h, c);
+      });
+      return out;
+    }
+  }
+
+  private void count(String host, long bytes, long busyNanos) {
+    synchronized (traffic) {
+      Traffic t = traffic.computeIfAbsent(host, h -> new Traffic());
+      t.bytes += bytes;
+      t.busyNanos += busyNanos;
+    }
+  }
+
+  private record Piece(Fragment fragment, CompletableFuture<String> done) {}
+
+  private final class Slot {
+    private final int index;
+    private final ArrayDeque<Piece> queue = new ArrayDeque<>();
+    private int inFlight;
+    private long busySince;
+    private IOException failed;
+
+    Slot(int index) {
+      this.index = index;
+    }
+
+    CompletableFuture<String> add(Fragment f) {
+      CompletableFuture<String> done = new CompletableFuture<>();
+      List<Piece> batch;
+      synchronized (this) {
+        if (failed != null) {
+          done.completeExceptionally(failed);
+          return done;
+        }
+        queue.add(new Piece(f, done));
+        batch = nextBatch();
+      }
+      if (batch != null) {
+        put(hosts.slot(index), batch);
+      }
+      return done;
+    }
+
+    /** Takes the next batch if a PUT may start now; must hold the lock. */
+    private List<Piece> nextBatch() {
+      if (inFlight >= IN_FLIGHT || queue.isEmpty()) {
+        return null;
+      }
+      List<Piece> batch = new ArrayList<>();
+      long bytes = 0;
+      while (!queue.isEmpty() && batch.size() < FragmentBatch.MAX_FRAGMENTS
+          && (batch.isEmpty() || bytes + queue.peek().fragment().serializedSize() <= maxBatchBytes)) {
+        Piece p = queue.poll();
+        bytes += p.fragment().serializedSize();
+        batch.add(p);
+      }
+      if (inFlight++ == 0) {
+        busySince = System.nanoTime();
+      }
+      return batch;
+    }
+
+    /** Sends a batch to host h; called with the slot's PUT already counted in flight. */
+    private void put(HostSet.Host h, List<Piece> batch) {
+      CompletableFuture<Frame> answer;
+      try {
+        PeerConnection c = hosts.connection(h);
+        ByteBuf payload = Unpooled.buffer(encodedSize(batch));
+        FragmentBatch.encodeFragments(batch.stream().map(Piece::fragment).toList(), payload);
+        answer = c.call(FrameType.PUT, payload);
+      } catch (IOException | RuntimeException e) {
+        answer = CompletableFuture.failedFuture(e);
+      }
+      answer.whenComplete((frame, error) -> done(h, batch, frame, error));
+    }
+
+    private void done(HostSet.Host h, List<Piece> batch, Frame frame, Throwable error) {
+      String failure;
+      if (error != null) {
+        Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
+        failure = "failed: " + e.getMessage();
+      } else {
+        try {
+          if (frame.type() == FrameType.PUT_OK) {
+            failure = null;
+          } else if (frame.type() == FrameType.REFUSED) {
+            failure = "refused the pieces (" + Refusal.describe(frame.payload()) + ")";
+          } else {
+            failure = "answered " + frame.type() + ": " + frame.payload().toString(StandardCharsets.UTF_8);
+          }
+        } finally {
+          frame.release();
+        }
+      }
+      if (failure == null) {
+        long bytes = 0;
+        for (Piece p : batch) {
+          bytes += p.fragment().serializedSize();
+        }
+        List<Piece> next;
+        long busy = 0;
+        synchronized (this) {
+          if (--inFlight == 0) {
+            busy = System.nanoTime() - busySince;
+          } else {
+            // credit the time so far and go on measuring from now
+            long now = System.nanoTime();
+            busy = now - busySince;
+            busySince = now;
+          }
+          next = nextBatch();
+        }
+        count(h.id(), bytes, busy);
+        for (Piece p : batch) {
+          p.done().complete(h.id());
+        }
+        if (next != null) {
+          List<Piece> b = next;
+          io.execute(() -> put(hosts.slot(index), b));
+        }
+        return;
+      }
+      // replace the host (blocking bookkeeping, and perhaps a connect) away from the event loop
+      io.execute(() -> {
+        HostSet.Host replacement;
+        try {
+          replacement = hosts.replace(index, h, failure);
+        } catch (IOException e) {
+          fail(batch, e);
+          return;
+        }
+        put(replacement, batch);
+      });
+    }
+
+    private void fail(List<Piece> batch, IOException e) {
+      List<Piece> dropped;
+      synchronized (this) {
+        failed = e;
+        inFlight--;
+        dropped = new ArrayList<>(queue);
+        queue.clear();
+      }
+      for (Piece p : batch) {
+        p.done().completeExceptionally(e);
+      }
+      for (Piece p : dropped) {
+        p.done().completeExceptionally(e);
+      }
+    }
+  }
+
+  private static int encodedSize(List<Piece> batch) {
+    int n = 2;
+    for (Piece p : batch) {
+      n += 4 + p.fragment().serializedSize();
+    }
+    return n;
+  }
+}

@@ -1,0 +1,124 @@
+package org.cairn.client;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.api.TrackerHttp;
+import org.cairn.core.net.PeerConnection;
+import org.cairn.core.protocol.Frame;
+import org.cairn.core.protocol.FrameType;
+import org.cairn.core.security.GridToken;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Active bandwidth measurement (FALCON §3.2.2): the passive MABw only knows hosts this client has
+ * sent to, so a donor never used (a laptop on DSL, say) would be ranked with the default bandwidth.
+ * Before a store the client probes the placed hosts and alternates whose measurement is missing or
+ * older than the probe age: after a PING (round trip, and the connection's authentication), a
+ * PROBE request carrying PROBE_BYTES of filler, answered with an empty payload, times the upload
+ * direction, the one a store uses. Results go to the tracker like passive ones. Probes run in
+ * parallel and are bounded by a timeout: a host too slow to finish counts as at most
+ * PROBE_BYTES / timeout.
+ */
+final class Prober {
+  private static final Logger LOG = LoggerFactory.getLogger(Prober.class);
+  static final int PROBE_BYTES = 1 << 20;
+  static final Duration PROBE_TIMEOUT = Duration.ofSeconds(4);
+
+  private final TrackerHttp tracker;
+  private final GridToken token;
+  private final EventLoopGroup group;
+  private final Duration connectTimeout;
+  private final String client;
+
+  Prober(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration connectTimeout, String client) {
+    this.tracker = tracker;
+    this.token = token;
+    this.group = group;
+    this.connectTimeout = connectTimeout;
+    this.client = client;
+  }
+
+  /** Probes the hosts and alternates of a placement whose measurement is missing or older than {@code after}. */
+  List<String> probeStale(JsonNode placement, Duration after) {
+    Map<String, String> stale = new LinkedHashMap<>();
+    for (String part : List.of("hosts", "alternates")) {
+      for (JsonNode h : placement.path(part)) {
+        JsonNode age = h.path("bandwidthAgeSeconds");
+        if (age.isMissingNode() || age.isNull() || age.asDouble() > after.toSeconds()) {
+          stale.put(h.path("id").asText(), h.path("address").asText());
+        }
+      }
+    }
+    return probe(stale);
+  }
+
+  /** Probes every peer that accepts writes (the "pessimistic" baseline: re-measure before every store). */
+  List<String> probeAll() throws IOException {
+    Map<String, String> all = new LinkedHashMap<>();
+    for (JsonNode p : tracker.get("/api/v1/peers", Map.of())) {
+      String state = p.path("state").asText();
+      if (state.equals("RUNNING") || state.equals("LOADED")) {
+        all.put(p.path("id").asText(), p.path("address").asText());
+      }
+    }
+    return probe(all);
+  }
+
+  /** Probes in parallel and reports; returns "id bytes/s" for each host measured. */
+  private List<String> probe(Map<String, String> hosts) {
+    List<CompletableFuture<String>> runs = new ArrayList<>();
+    for (Map.Entry<String, String> h : hosts.entrySet()) {
+      runs.add(CompletableFuture.supplyAsync(() -> probeOne(h.getKey(), h.getValue())));
+    }
+    List<String> out = new ArrayList<>();
+    for (CompletableFuture<String> r : runs) {
+      String s = r.join();
+      if (s != null) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  private String probeOne(String id, String address) {
+    PeerConnection c = null;
+    try {
+      c = PeerConnection.connect(group, address, token, connectTimeout).get();
+      long t0 = System.nanoTime();
+      c.call(FrameType.PING, Unpooled.EMPTY_BUFFER).get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).release();
+      long rtt = System.nanoTime() - t0;
+      io.netty.buffer.ByteBuf payload = Unpooled.buffer(4 + PROBE_BYTES).writeInt(0).writeZero(PROBE_BYTES);
+      long t1 = System.nanoTime();
+      double bps;
+      try {
+        Frame answer = c.call(FrameType.PROBE, payload).get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        answer.release();
+        long nanos = Math.max(System.nanoTime() - t1 - rtt, 1_000);
+        bps = PROBE_BYTES / (nanos / 1e9);
+      } catch (java.util.concurrent.TimeoutException e) {
+        bps = PROBE_BYTES / (double) PROBE_TIMEOUT.toSeconds();
+      }
+      tracker.post("/api/v1/bandwidth", Map.of("client", client, "peer", id, "bytesPerSecond", bps));
+      LOG.debug("probed {}: {} MB/s", id, String.format("%.1f", bps / 1e6));
+      return id + " " + Math.round(bps);
+    } catch (Exception e) {
+      // an unreachable host is the heartbeats' business; placement will learn it is DOWN
+      LOG.debug("probe of {} failed: {}", id, e.getMessage());
+      return null;
+    } finally {
+      if (c != null) {
+        c.close();
+      }
+    }
+  }
+}

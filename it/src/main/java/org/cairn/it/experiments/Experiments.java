@@ -1,0 +1,577 @@
+package org.cairn.it.experiments;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+
+/*
+ * The seed papers' experiments on the emulated grid (issue #7). Each experiment is one command:
+ *
+ *   it/testbed/experiment.sh NAME [--out docs/benchmarks] [--work /tmp/cairn-exp] [--image-mb N]
+ *
+ * and writes docs/benchmarks/NAME.csv, NAME.md (the table, the command, notes) and NAME*.png
+ * (XChart). Checkpoint images are real process memory images (gcore of it/tools/memimage's
+ * mutator), made once per size into the work directory.
+ */
+public final class Experiments {
+  private static final String USAGE = """
+      usage: experiment.sh NAME [--out DIR] [--work DIR] [--image-mb N] [--root DIR]
+        concurrency  store time vs concurrent clients 1..8, falcon/random/dedicated/pessimistic (FALCON Fig. 6)
+        failures     store time with 0..3 donors killed during the store (Fig. 7)
+        load         store time with one donor under 0..100 % background I/O, with and without load balancing (Fig. 8)
+        retrieval    fetch time with 0..2 slow holders, parallel any-m vs first-m (Fig. 9)
+        stripe       stdchk OAB and ASB vs stripe width, pessimistic and optimistic writes (stdchk Fig. 2-6)
+        chunksize    dedup ratio and throughput for 64 KiB, 256 KiB, 1 MiB chunks on successive images (stdchk Table 3)
+        threads      pipeline throughput vs worker threads on this machine (Fig. 11-12)
+        makespan     makespan under evictions: Cairn vs dedicated-local vs dedicated-remote (Fig. 3)
+      """;
+
+  private final Path root;
+  private final Path out;
+  private final Path work;
+  private final int imageMb;
+
+  private Experiments(Path root, Path out, Path work, int imageMb) {
+    this.root = root;
+    this.out = out;
+    this.work = work;
+    this.imageMb = imageMb;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 0 || args[0].startsWith("-")) {
+      System.err.print(USAGE);
+      System.exit(2);
+    }
+    Path root = Path.of("").toAbsolutePath();
+    Path out = null;
+    Path work = Path.of("/tmp/cairn-exp");
+    int mb = 64;
+    for (int i = 1; i < args.length; i++) {
+      switch (args[i]) {
+        case "--out" -> out = Path.of(args[++i]);
+        case "--work" -> work = Path.of(args[++i]);
+        case "--image-mb" -> mb = Integer.parseInt(args[++i]);
+        case "--root" -> root = Path.of(args[++i]).toAbsolutePath();
+        default -> {
+          System.err.println("unknown option " + args[i] + "\n" + USAGE);
+          System.exit(2);
+        }
+      }
+    }
+    Experiments e = new Experiments(root, out == null ? root.resolve("docs/benchmarks") : out, work, mb);
+    Files.createDirectories(work);
+    switch (args[0]) {
+      case "concurrency" -> e.concurrency();
+      case "failures" -> e.failures();
+      case "load" -> e.load();
+      case "retrieval" -> e.retrieval();
+      case "stripe" -> e.stripe();
+      case "chunksize" -> e.chunksize();
+      case "threads" -> e.threads();
+      case "makespan" -> e.makespan();
+      default -> {
+        System.err.println("unknown experiment " + args[0] + "\n" + USAGE);
+        System.exit(2);
+      }
+    }
+  }
+
+  private String command(String name) {
+    return "it/testbed/experiment.sh " + name + (imageMb != 64 ? " --image-mb " + imageMb : "");
+  }
+
+  /**
+   * Real memory images of about {@code mb} MB each: gcore of the mutator at successive
+   * checkpoints. Made once and kept in the work directory.
+   */
+  private List<Path> images(int mb, int count) throws IOException, InterruptedException {
+    Path dir = work.resolve("images-" + mb + "mb");
+    List<Path> out = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      out.add(dir.resolve("image-" + i + ".core"));
+    }
+    if (out.stream().allMatch(Files::exists)) {
+      return out;
+    }
+    // grid, particles, table, scratch in MB: the mutator's regions; the rest of the core is small
+    int grid = Math.max(1, mb * 3 / 8);
+    int particles = Math.max(1, mb * 3 / 16);
+    int table = Math.max(1, mb / 16);
+    int scratch = Math.max(1, mb * 3 / 8);
+    Process p = new ProcessBuilder("bash", root.resolve("it/tools/memimage/make-images.sh").toString(), dir.toString(),
+        Integer.toString(count), Integer.toString(grid), Integer.toString(particles), Integer.toString(table),
+        Integer.toString(scratch)).inheritIO().start();
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException("make-images.sh failed (needs gcc and gdb)");
+    }
+    return out;
+  }
+
+  private static double mean(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).average().orElse(Double.NaN);
+  }
+
+  private static double max(List<Double> xs) {
+    return xs.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
+  }
+
+  /** Stores concurrently from clients c1..cN; returns each store's JSON. */
+  private List<JsonNode> storeConcurrently(Testbed tb, int clients, Path image, String appPrefix, String... extra)
+      throws IOException, InterruptedException {
+    List<Process> ps = new ArrayList<>();
+    List<Path> outs = new ArrayList<>();
+    for (int i = 1; i <= clients; i++) {
+      Path o = tb.dir().resolve("store-" + appPrefix + "-" + i + ".json");
+      List<String> args = new ArrayList<>(List.of("store", image.toString(), "--app", appPrefix + "-c" + i, "--node", "n", "--json"));
+      args.addAll(Arrays.asList(extra));
+      ps.add(tb.cairnAsync("c" + i, o, args.toArray(String[]::new)));
+      outs.add(o);
+    }
+    List<JsonNode> results = new ArrayList<>();
+    for (int i = 0; i < ps.size(); i++) {
+      int exit = ps.get(i).waitFor();
+      if (exit != 0) {
+        throw new IllegalStateException("store from c" + (i + 1) + " exited " + exit + ": "
+            + Files.readString(outs.get(i).resolveSibling(outs.get(i).getFileName() + ".err")));
+      }
+      results.add(Testbed.JSON.readTree(Files.readString(outs.get(i))));
+    }
+    return results;
+  }
+
+  // ---------------------------------------------------------------- 1: concurrency (FALCON Fig. 6)
+
+  void concurrency() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    Report r = new Report("concurrency", "policy", "clients", "meanStoreSeconds", "maxStoreSeconds", "storesUsingDsl", "imageMB");
+    try (Testbed tb = new Testbed(root, work.resolve("tb-concurrency"))) {
+      tb.up("--donors", "6", "--clients", "8", "--slow-donor", "8mbit");
+      String[] policies = {"falcon", "random", "dedicated:d1", "pessimistic"};
+      int run = 0;
+      for (String policy : policies) {
+        for (int clients : new int[] {1, 2, 4, 8}) {
+          run++;
+          String placement = policy.equals("random") ? "random:" + run : policy;
+          List<JsonNode> res = storeConcurrently(tb, clients, image, "conc" + run, "--placement", placement, "--redundancy", "code:3+2");
+          List<Double> secs = new ArrayList<>();
+          int dsl = 0;
+          for (JsonNode j : res) {
+            secs.add(j.path("seconds").asDouble());
+            if (j.path("hosts").toString().contains("\"d6\"")) {
+              dsl++;
+            }
+          }
+          r.row(policy, clients, mean(secs), max(secs), dsl + "/" + clients, Files.size(image) / 1e6);
+        }
+      }
+    }
+    r.note("Testbed: 6 donors (d1..d5 at 100 Mbit/s, d6 the \"laptop on DSL\" at 8 Mbit/s), 8 clients at 100 Mbit/s, all in network "
+        + "namespaces on this 2-core machine; code:3+2, compression auto; each client stores its own app (no dedup across clients). "
+        + "`dedicated:d1` sends all five pieces to one donor; `pessimistic` probes every donor before every store, then ranks as FALCON.");
+    r.note("FALCON's first store probes the hosts it has never measured (FALCON §3.2.2); that time is included.");
+    r.lineChart(out, "", "Store time vs concurrent clients (" + Math.round(Files.size(image) / 1e6) + " MB image, code:3+2)",
+        "policy", "clients", "meanStoreSeconds", "concurrent clients", "mean store time (s)");
+    r.write(out, "Experiment 1: store time as concurrent clients grow (FALCON Fig. 6)", command("concurrency"));
+  }
+
+  // ---------------------------------------------------------------- 2: failures (Fig. 7)
+
+  void failures() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    Report r = new Report("failures", "policy", "failedDonors", "storeSeconds", "hostsReplaced", "imageMB");
+    try (Testbed tb = new Testbed(root, work.resolve("tb-failures"))) {
+      tb.up("--donors", "8", "--clients", "1");
+      int run = 0;
+      for (String policy : new String[] {"falcon", "random"}) {
+        for (int failed = 0; failed <= 3; failed++) {
+          run++;
+          String placement = policy.equals("random") ? "random:" + (100 + run) : policy;
+          // a first store with the same placement learns which donors it uses (falcon's ranking and
+          // random:SEED are deterministic while every donor is up); the measured store loses `failed` of them
+          JsonNode dry = tb.cairn("c1", "store", image.toString(), "--app", "fdry" + run, "--node", "n", "--json", "--placement",
+              placement, "--redundancy", "code:3+2").check("store").json();
+          List<String> victims = new ArrayList<>();
+          dry.path("hosts").forEach(h -> victims.add(h.asText()));
+          List<String> kill = victims.subList(0, failed);
+          Path o = tb.dir().resolve("fail-" + run + ".json");
+          long t0 = System.nanoTime();
+          Process store = tb.cairnAsync("c1", o, "store", image.toString(), "--app", "fail" + run, "--node", "n", "--json",
+              "--placement", placement, "--redundancy", "code:3+2");
+          if (!kill.isEmpty()) {
+            Thread.sleep(1500); // into the transfer: the client has connected and is sending to every host
+            for (String d : kill) {
+              tb.grid("kill", d).check("kill " + d);
+            }
+          }
+          int exit = store.waitFor();
+          double wall = (System.nanoTime() - t0) / 1e9;
+          if (exit != 0) {
+            r.row(policy, failed, Double.NaN, "store failed: " + Files.readString(o.resolveSibling(o.getFileName() + ".err")).strip(),
+                Files.size(image) / 1e6);
+          } else {
+            JsonNode j = Testbed.JSON.readTree(Files.readString(o));
+            r.row(policy, failed, j.path("seconds").asDouble(), j.path("replaced").size(), Files.size(image) / 1e6);
+          }
+          for (String d : kill) {
+            tb.grid("start", d).check("start " + d);
+          }
+          tb.awaitRunning(8, 60);
+          System.out.printf(Locale.ROOT, "failures: run %d took %.1f s wall%n", run, wall);
+        }
+      }
+    }
+    r.note("Testbed: 8 donors and 1 client at 100 Mbit/s; code:3+2 (5 of the 8 donors hold a piece of every chunk). The donors killed "
+        + "(SIGKILL, 1.5 s into the store) are hosts of the store, learnt from an identical store just before. Each failed host is "
+        + "replaced by the next alternate and only its unacknowledged pieces are sent again (FALCON §3.3 step 6).");
+    r.lineChart(out, "", "Store time with donors failing during the store (code:3+2)", "policy", "failedDonors", "storeSeconds",
+        "donors killed during the store", "store time (s)");
+    r.write(out, "Experiment 2: store time with 0–3 donors failing during the store (FALCON Fig. 7)", command("failures"));
+  }
+
+  // ---------------------------------------------------------------- 3: load (Fig. 8)
+
+  void load() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    Report r = new Report("load", "balancing", "loadPercent", "storeSeconds", "loadedDonorUsed", "loadedDonorState");
+    for (boolean balancing : new boolean[] {true, false}) {
+      try (Testbed tb = new Testbed(root, work.resolve("tb-load"))) {
+        tb.up("--donors", "6", "--clients", "1", "--disks", "2G");
+        if (!balancing) {
+          // the same grid with the load states switched off: thresholds above 100 %
+          restartDonorsWith(tb, 6, "--tau1 1.5 --tau2 1.6");
+        }
+        int run = 0;
+        for (int pct : new int[] {0, 25, 50, 75, 90, 100}) {
+          run++;
+          tb.grid("load", "d1", Integer.toString(pct)).check("load");
+          String state = awaitState(tb, "d1", pct, balancing);
+          JsonNode j = tb.cairn("c1", "store", image.toString(), "--app", "load-" + balancing + "-" + run, "--node", "n", "--json",
+              "--redundancy", "code:3+2").check("store").json();
+          boolean used = j.path("hosts").toString().contains("\"d1\"");
+          r.row(balancing ? "with load balancing" : "without", pct, j.path("seconds").asDouble(), used, state);
+        }
+        tb.grid("load", "d1", "0");
+      }
+    }
+    r.note("Testbed: 6 donors and 1 client at 100 Mbit/s, each donor's data on its own loop device (grid.sh up --disks), code:3+2. "
+        + "d1's disk gets a duty-cycle direct-I/O writer (grid.sh load d1 PCT). With load balancing the donor reports LOADED at "
+        + "tau1 = 50 % and BUSY at tau2 = 80 % of disk busy time and placement avoids it; without, the thresholds are set above 100 %.");
+    r.lineChart(out, "", "Store time with one donor under background I/O load", "balancing", "loadPercent", "storeSeconds",
+        "background I/O load on one donor (% of time busy)", "store time (s)");
+    r.write(out, "Experiment 3: store time with one donor under background I/O load (FALCON Fig. 8)", command("load"));
+  }
+
+  private static void restartDonorsWith(Testbed tb, int donors, String args) throws IOException, InterruptedException {
+    for (int d = 1; d <= donors; d++) {
+      tb.grid("kill", "d" + d);
+    }
+    for (int d = 1; d <= donors; d++) {
+      tb.gridWithEnv(Map.of("DONOR_ARGS", args), "start", "d" + d).check("start d" + d);
+    }
+    tb.awaitRunning(donors, 60);
+  }
+
+  /** Waits (up to 20 s) for the donor's reported state to follow its load; returns the state seen. */
+  private static String awaitState(Testbed tb, String donor, int pct, boolean balancing) throws IOException, InterruptedException {
+    String want = !balancing || pct < 50 ? "RUNNING" : pct < 80 ? "LOADED" : "BUSY";
+    String state = "?";
+    for (int i = 0; i < 100; i++) {
+      for (JsonNode p : tb.peers()) {
+        if (donor.equals(p.path("id").asText())) {
+          state = p.path("state").asText();
+        }
+      }
+      if (state.equals(want)) {
+        return state;
+      }
+      Thread.sleep(200);
+    }
+    return state + " (expected " + want + ")";
+  }
+
+  // ---------------------------------------------------------------- 4: retrieval (Fig. 9)
+
+  void retrieval() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    Report r = new Report("retrieval", "read", "slowHolders", "fetchSeconds", "imageMB");
+    try (Testbed tb = new Testbed(root, work.resolve("tb-retrieval"))) {
+      tb.up("--donors", "5", "--clients", "1");
+      JsonNode stored = tb.cairn("c1", "store", image.toString(), "--app", "ret", "--node", "n", "--json", "--redundancy", "code:3+2")
+          .check("store").json();
+      List<String> hosts = new ArrayList<>();
+      stored.path("hosts").forEach(h -> hosts.add(h.asText()));
+      Path target = tb.dir().resolve("fetched.img");
+      for (int slow = 0; slow <= 2; slow++) {
+        // the holders of data pieces 0..slow-1 become slow (a loaded desktop): the worst case for reading only m
+        for (int i = 0; i < slow; i++) {
+          tb.grid("shape", hosts.get(i), "8mbit").check("shape");
+        }
+        for (String mode : new String[] {"all", "first-m"}) {
+          List<Double> secs = new ArrayList<>();
+          for (int rep = 0; rep < 2; rep++) {
+            JsonNode j = tb.cairn("c1", "fetch", "--app", "ret", "--node", "n", "-o", target.toString(), "--read", mode, "--json")
+                .check("fetch").json();
+            secs.add(j.path("seconds").asDouble());
+          }
+          r.row(mode.equals("all") ? "parallel any m of n" : "first m (sequential fallback)", slow, mean(secs), Files.size(image) / 1e6);
+        }
+        for (int i = 0; i < slow; i++) {
+          tb.grid("shape", hosts.get(i), "100mbit").check("shape");
+        }
+      }
+      Files.deleteIfExists(target);
+    }
+    r.note("Testbed: 5 donors and 1 client at 100 Mbit/s, code:3+2 (every donor holds one piece of every chunk). A slow holder's link is "
+        + "cut to 8 Mbit/s while the fetch runs (grid.sh shape), standing in for a loaded or distant desktop. Mean of 2 fetches.");
+    r.lineChart(out, "", "Fetch time with slow holders (code:3+2)", "read", "slowHolders", "fetchSeconds",
+        "slow holders (of 5)", "fetch time (s)");
+    r.write(out, "Experiment 4: retrieval with slow holders, parallel vs first-m (FALCON Fig. 9)", command("retrieval"));
+  }
+
+  // ---------------------------------------------------------------- 7: stripe width (stdchk)
+
+  void stripe() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    double mb = Files.size(image) / 1e6;
+    Report r = new Report("stripe", "write", "stripeWidth", "oabMBps", "asbMBps");
+    try (Testbed tb = new Testbed(root, work.resolve("tb-stripe"))) {
+      tb.up("--donors", "8", "--clients", "1", "--rate", "1gbit");
+      int run = 0;
+      for (int w = 1; w <= 7; w++) {
+        for (String write : new String[] {"pessimistic", "optimistic"}) {
+          run++;
+          String app = "stripe" + run;
+          long t0 = System.nanoTime();
+          JsonNode j = tb.cairn("c1", "store", image.toString(), "--app", app, "--node", "n", "--json", "--redundancy",
+              "code:" + w + "+1", "--write", write, "--compression", "none").check("store").json();
+          double oab = mb / j.path("seconds").asDouble();
+          double asb = oab;
+          if (write.equals("optimistic")) {
+            // achieved storage bandwidth: until the tracker has completed the redundancy (the version is healthy)
+            double started = (System.nanoTime() - t0) / 1e9 - j.path("seconds").asDouble();
+            for (int i = 0; i < 600; i++) {
+              JsonNode vs = tb.api("/api/v1/versions?app=" + app + "&node=n");
+              if (vs.size() > 0 && "healthy".equals(vs.get(0).path("status").asText())) {
+                break;
+              }
+              Thread.sleep(100);
+            }
+            asb = mb / ((System.nanoTime() - t0) / 1e9 - started);
+          }
+          r.row(write, w, oab, asb);
+        }
+      }
+    }
+    r.note("Testbed: 8 donors and 1 client, every link 1 Gbit/s; code:W+1 (W data pieces striped over W donors plus one parity "
+        + "piece; Cairn has no redundancy-free mode), compression none. OAB = image size / time until the store returns; ASB = image "
+        + "size / time until the data is stored with its full redundancy. Pessimistic: the store returns when all W+1 pieces are "
+        + "durable (OAB = ASB); optimistic: when the W data pieces are durable, the tracker's repair queue then adds the parity.");
+    r.lineChart(out, "oab", "Observed application bandwidth vs stripe width", "write", "stripeWidth", "oabMBps",
+        "stripe width W (data pieces, code:W+1)", "OAB (MB/s)");
+    r.lineChart(out, "asb", "Achieved storage bandwidth vs stripe width", "write", "stripeWidth", "asbMBps",
+        "stripe width W (data pieces, code:W+1)", "ASB (MB/s)");
+    r.write(out, "Experiment 7a: OAB and ASB vs stripe width (stdchk Fig. 2–6)", command("stripe"));
+  }
+
+  // ---------------------------------------------------------------- 7b: chunk size (stdchk Table 3)
+
+  void chunksize() throws Exception {
+    List<Path> imgs = images(imageMb, 5);
+    Report r = new Report("chunksize", "chunkSize", "image", "dedupPercent", "storeMBps", "sentMB");
+    Path jar = root.resolve("client-cli/target/cairn.jar");
+    Path gridDir = work.resolve("grid-chunksize");
+    run(List.of("java", "-jar", jar.toString(), "grid", "down", "--dir", gridDir.toString()));
+    deleteTree(gridDir);
+    String up = run(List.of("java", "-jar", jar.toString(), "grid", "up", "--dir", gridDir.toString(), "--peers", "4"));
+    String url = up.lines().filter(l -> l.startsWith("tracker:")).findFirst().orElseThrow().replace("tracker:", "").strip();
+    try {
+      for (String cs : new String[] {"64KiB", "256KiB", "1MiB"}) {
+        for (int i = 0; i < imgs.size(); i++) {
+          String json = run(List.of("java", "-jar", jar.toString(), "--tracker", url, "--token-file", gridDir.resolve("grid.token").toString(),
+              "store", imgs.get(i).toString(), "--app", "cs-" + cs, "--node", "n", "--chunk-size", cs, "--redundancy", "code:3+1", "--json"));
+          JsonNode j = Testbed.JSON.readTree(json.substring(json.indexOf('{')));
+          double dedup = 100.0 * (j.path("chunks").asLong() - j.path("newChunks").asLong()) / Math.max(1, j.path("chunks").asLong());
+          r.row(cs, i, dedup, j.path("mbPerSec").asDouble(), j.path("sentBytes").asLong() / 1e6);
+        }
+      }
+    } finally {
+      run(List.of("java", "-jar", jar.toString(), "grid", "down", "--dir", gridDir.toString()));
+    }
+    r.note("Local grid (`cairn grid up --peers 4`, loopback), code:3+1, compression auto; five successive gcore images of the mutator "
+        + "(about " + imageMb + " MB each). dedupPercent = share of the image's chunks already held by the grid for the app; "
+        + "image 0 has only duplicates within itself.");
+    r.barChart(out, "", "Chunks found by dedup, per successive image", "chunkSize", "image", "dedupPercent", "chunks deduplicated (%)");
+    r.write(out, "Experiment 7b: dedup and throughput vs chunk size on successive images (stdchk Table 3)", command("chunksize"));
+  }
+
+  // ---------------------------------------------------------------- 6: threads (Fig. 11-12)
+
+  void threads() throws Exception {
+    List<Path> imgs = images(imageMb, 1);
+    Report r = new Report("threads", "stage", "threads", "mbPerSec");
+    Path jar = root.resolve("client-cli/target/cairn.jar");
+    for (int t = 1; t <= 4; t++) {
+      String json = run(List.of("java", "-jar", jar.toString(), "benchmark", "pipeline", "--threads", Integer.toString(t), "--data-file",
+          imgs.get(0).toString(), "--redundancy", "code:3+2", "--json"));
+      for (String line : json.lines().toList()) {
+        if (!line.startsWith("{")) {
+          continue;
+        }
+        JsonNode j = Testbed.JSON.readTree(line);
+        r.row(j.path("stage").asText(), t, j.path("mbPerSec").asDouble());
+      }
+    }
+    r.note("`cairn benchmark pipeline` (chunk, hash, compress, code; and back) on one gcore image, code:3+2, with b worker threads on "
+        + "this 2-core machine.");
+    r.lineChart(out, "", "Pipeline throughput vs worker threads (2 cores)", "stage", "threads", "mbPerSec", "worker threads b",
+        "MB/s of image");
+    r.write(out, "Experiment 6: worker threads for the chunk pipeline (FALCON Fig. 11–12)", command("threads"));
+  }
+
+  // ---------------------------------------------------------------- 8: makespan (Fig. 3)
+
+  void makespan() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    double mb = Files.size(image) / 1e6;
+    double cairnStore;
+    double cairnFetch;
+    double remoteStore;
+    double remoteFetch;
+    int clients = 4;
+    try (Testbed tb = new Testbed(root, work.resolve("tb-makespan"))) {
+      // campus donors at 100 Mbit/s; the dedicated remote server d7 shares one 100 Mbit/s link among all jobs
+      tb.up("--donors", "7", "--clients", Integer.toString(clients));
+      List<Double> cs = new ArrayList<>();
+      for (JsonNode j : storeConcurrently(tb, clients, image, "mk-cairn", "--redundancy", "code:3+2")) {
+        cs.add(j.path("seconds").asDouble());
+      }
+      List<Double> rs = new ArrayList<>();
+      for (JsonNode j : storeConcurrently(tb, clients, image, "mk-remote", "--redundancy", "replicate:1", "--placement", "dedicated:d7")) {
+        rs.add(j.path("seconds").asDouble());
+      }
+      cairnStore = mean(cs);
+      remoteStore = mean(rs);
+      cairnFetch = fetchSeconds(tb, "mk-cairn-c1");
+      remoteFetch = fetchSeconds(tb, "mk-remote-c1");
+    }
+    Report m = new Report("makespan-costs", "target", "storeSeconds", "fetchSeconds");
+    m.row("cairn (code:3+2, falcon)", cairnStore, cairnFetch);
+    m.row("dedicated-remote (one server)", remoteStore, remoteFetch);
+    m.write(out, "Experiment 8 inputs: measured checkpoint and restart costs with " + clients + " concurrent jobs (" + Math.round(mb)
+        + " MB image)", command("makespan"));
+
+    // Monte Carlo over eviction traces (FALCON Table 2: 1.3 evictions per hour), costs scaled to a 2 GB image
+    double scale = 2000 / mb;
+    double work = 10 * 3600;
+    double rate = 1.3 / 3600;
+    double downtime = 20 * 60;
+    Report r = new Report("makespan", "strategy", "checkpointIntervalMin", "makespanHours", "improvementOverRemotePercent");
+    for (int ciMin : new int[] {15, 30, 60, 120}) {
+      double ci = ciMin * 60.0;
+      double remote = simulate(work, ci, rate, remoteStore * scale, remoteFetch * scale, false, downtime, 7);
+      double cairn = simulate(work, ci, rate, cairnStore * scale, cairnFetch * scale, false, downtime, 7);
+      double local = simulate(work, ci, rate, 2000 / 150.0, 2000 / 150.0, true, downtime, 7);
+      r.row("cairn", ciMin, cairn / 3600, 100 * (remote - cairn) / remote);
+      r.row("dedicated-local", ciMin, local / 3600, 100 * (remote - local) / remote);
+      r.row("dedicated-remote", ciMin, remote / 3600, 0.0);
+    }
+    r.note(String.format(Locale.ROOT, "Measured on the testbed (%d concurrent jobs, %.0f MB gcore image): Cairn stores in %.1f s and "
+        + "fetches in %.1f s; the dedicated remote server (one donor, one 100 Mbit/s link shared by all jobs) %.1f s and %.1f s. "
+        + "These are scaled linearly to a 2 GB image (x%.1f; the transfers are link-bound) and fed to a simulation of a 10-hour job "
+        + "under evictions (Poisson, 1.3 per hour, FALCON Table 2), 1,000 seeded traces per point. dedicated-local checkpoints to "
+        + "the local disk at 150 MB/s but after an eviction must wait for its own desktop to return (%.0f min) to restart; Cairn and "
+        + "dedicated-remote restart at once on another desktop.", clients, mb, cairnStore, cairnFetch, remoteStore, remoteFetch, scale,
+        downtime / 60));
+    r.lineChart(out, "", "Makespan of a 10-hour job under evictions (1.3/h), 2 GB checkpoints", "strategy", "checkpointIntervalMin",
+        "makespanHours", "checkpoint interval (min)", "makespan (h)");
+    r.write(out, "Experiment 8: makespan under evictions (FALCON Fig. 3)", command("makespan"));
+  }
+
+  private static double fetchSeconds(Testbed tb, String app) throws IOException, InterruptedException {
+    Path target = tb.dir().resolve("mk.img");
+    JsonNode j = tb.cairn("c1", "fetch", "--app", app, "--node", "n", "-o", target.toString(), "--json").check("fetch").json();
+    Files.deleteIfExists(target);
+    return j.path("seconds").asDouble();
+  }
+
+  /**
+   * Mean makespan of a job needing {@code work} seconds of computation, checkpointing every {@code ci}
+   * seconds (cost {@code store}, during which it does not compute), evicted at Poisson rate
+   * {@code rate}; after an eviction it restarts from its last checkpoint after {@code fetch} seconds
+   * (plus {@code downtime} when it must wait for the same host). An eviction during a checkpoint
+   * loses that checkpoint.
+   */
+  static double simulate(double work, double ci, double rate, double store, double fetch, boolean waitForHost, double downtime,
+      long seed) {
+    Random rnd = new Random(seed);
+    int runs = 1000;
+    double total = 0;
+    for (int run = 0; run < runs; run++) {
+      double t = 0;
+      double saved = 0; // work safely checkpointed
+      double next = -Math.log(1 - rnd.nextDouble()) / rate; // time of the next eviction
+      double done = 0; // work done since the last checkpoint
+      boolean restarting = false;
+      while (saved < work) {
+        if (restarting) {
+          double cost = fetch + (waitForHost ? downtime : 0);
+          if (saved == 0) {
+            cost = waitForHost ? downtime : 0; // nothing to fetch: start from the beginning
+          }
+          t += cost;
+          next = t + (-Math.log(1 - rnd.nextDouble()) / rate);
+          restarting = false;
+          done = 0;
+        }
+        double segment = Math.min(ci, work - saved) - done;
+        if (t + segment >= next) { // evicted while computing
+          t = next;
+          restarting = true;
+          continue;
+        }
+        t += segment;
+        done += segment;
+        if (saved + done >= work) {
+          saved = work;
+          break;
+        }
+        if (t + store >= next) { // evicted while checkpointing
+          t = next;
+          restarting = true;
+          continue;
+        }
+        t += store;
+        saved += done;
+        done = 0;
+      }
+      total += t;
+    }
+    return total / runs;
+  }
+
+  private static String run(List<String> cmd) throws IOException, InterruptedException {
+    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    String out = new String(p.getInputStream().readAllBytes());
+    if (p.waitFor() != 0) {
+      throw new IllegalStateException(String.join(" ", cmd) + " exited " + p.exitValue() + " (its errors are above)");
+    }
+    return out;
+  }
+
+  private static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (var s = Files.walk(dir)) {
+      s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+  }
+}
