@@ -78,7 +78,8 @@ disk() {
   local d=$1 size=$2 dev
   mkdir -p "$DIR/disks" "$DIR/$d"
   truncate -s "$size" "$DIR/disks/$d.img"
-  dev=$(losetup -f --show "$DIR/disks/$d.img") || die "losetup failed (no loop devices?); run up without --disks"
+  # direct I/O: the loop device's requests reach the real disk and take real time, so it shows busy
+  dev=$(losetup -f --show --direct-io=on "$DIR/disks/$d.img") || die "losetup failed (no loop devices?); run up without --disks"
   echo "$dev" > "$DIR/disks/$d.dev"
   mkfs.ext4 -q -F "$dev" >/dev/null
   mount "$dev" "$DIR/$d"
@@ -204,7 +205,7 @@ cmd_cairn() {
     --tracker "http://$(addr_of tracker):7600" --token-file "$DIR/grid.token" "$@"
 }
 
-# load dI PCT: a duty-cycle writer (direct I/O, so it reaches the device) busy PCT % of each 100 ms
+# load dI PCT: a duty-cycle writer (direct I/O, so it reaches the device) busy PCT % of each 500 ms
 cmd_load() {
   need_root
   local d=$1 pct=$2 f="$DIR/load-$1.pid"
@@ -212,10 +213,13 @@ cmd_load() {
   [ -f "$f" ] && { kill -9 "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
   [ "$pct" -gt 0 ] 2>/dev/null || { echo "load on $d stopped"; return 0; }
   [ "$pct" -le 100 ] || die "PCT is 0..100"
-  ( trap 'exit 0' TERM
-    on=$(awk -v p="$pct" 'BEGIN { printf "%.3f", p / 1000 }'); off=$(awk -v p="$pct" 'BEGIN { printf "%.3f", (100 - p) / 1000 }')
+  ( set +e; trap 'exit 0' TERM
+    on=$(awk -v p="$pct" 'BEGIN { printf "%.3f", p / 200 }'); off=$(awk -v p="$pct" 'BEGIN { printf "%.3f", (100 - p) / 200 }')
     while :; do
-      timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen" bs=256k count=400 oflag=direct conv=notrunc 2>/dev/null || true
+      # two writers, so the device always has a request in flight while the load is on
+      timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen1" bs=1M count=256 oflag=direct conv=notrunc 2>/dev/null &
+      timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen2" bs=1M count=256 oflag=direct conv=notrunc 2>/dev/null
+      wait
       [ "$pct" -lt 100 ] && sleep "$off"
     done ) &
   echo $! > "$f"

@@ -108,7 +108,7 @@ final class Prober {
       } catch (java.util.concurrent.TimeoutException e) {
         bps = PROBE_BYTES / (double) PROBE_TIMEOUT.toSeconds();
       }
-      tracker.post("/api/v1/bandwidth", Map.of("client", client, "peer", id, "bytesPerSecond", bps));
+      tracker.post("/api/v1/bandwidth", Map.of("client", client, "peer", id, "bytesPerSecond", bps, "source", "probe"));
       LOG.debug("probed {}: {} MB/s", id, String.format("%.1f", bps / 1e6));
       return id + " " + Math.round(bps);
     } catch (Exception e) {

@@ -221,6 +221,9 @@ public final class PeerDaemon implements Closeable, Admission {
     if (s == HostState.FULL) {
       return Refusal.FULL;
     }
+    if (store.outOfSpace() != null) {
+      return Refusal.DISK;
+    }
     if (store.usedBytes() + bytes > config.quotaBytes()) {
       return Refusal.QUOTA;
     }
@@ -271,6 +274,7 @@ public final class PeerDaemon implements Closeable, Admission {
   }
 
   private volatile String busyReason;
+  private String lastOutOfSpace;
   private final java.util.concurrent.atomic.AtomicLong servedBytes = new java.util.concurrent.atomic.AtomicLong();
 
   /**
@@ -304,6 +308,9 @@ public final class PeerDaemon implements Closeable, Admission {
 
   /** Bytes the peer may still accept: the tighter of the quota and the disk's free space less the reserve. */
   public long freeBytes() {
+    if (store.outOfSpace() != null) {
+      return 0; // the tracker places nothing here until writes work again
+    }
     long used = usedBytes();
     long byQuota = config.quotaBytes() - used;
     long byDisk;
@@ -324,6 +331,15 @@ public final class PeerDaemon implements Closeable, Admission {
     try {
       long now = clock.millis();
       load.observe(disk.available() ? disk.sample(now) : ownIo.sample(now));
+      String full = store.outOfSpace();
+      if (full != null) {
+        if (store.checkWritable()) {
+          LOG.info("the fragment store takes writes again (disk space returned)");
+        } else if (!full.equals(lastOutOfSpace)) {
+          LOG.warn("the disk is full: new pieces are refused until space returns ({})", full);
+        }
+      }
+      lastOutOfSpace = store.outOfSpace();
       HostState state = state();
       if (!registered.get()) {
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),

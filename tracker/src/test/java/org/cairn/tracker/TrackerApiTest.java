@@ -151,6 +151,30 @@ class TrackerApiTest {
   }
 
   @Test
+  void passiveBandwidth_remembersCapacityThroughContention_butProbesReplace() throws IOException {
+    register("bw2", "RUNNING");
+    call(200, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"bw2\",\"bytesPerSecond\":12000000}");
+    // eight clients at once: this store saw an eighth of the link
+    call(200, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"bw2\",\"bytesPerSecond\":1500000}");
+    assertThat(placement.bandwidth("job", "bw2")).isEqualTo(12_000_000.0);
+    // the remembered value halves every 10 minutes of age
+    clock.advance(Duration.ofMinutes(20));
+    call(200, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"bw2\",\"bytesPerSecond\":1500000}");
+    assertThat(placement.bandwidth("job", "bw2")).isCloseTo(3_000_000.0, org.assertj.core.data.Offset.offset(1.0));
+    assertThat(placement.bandwidthAgeSeconds("job", "bw2")).isZero();
+    // a probe measures the link alone: it replaces
+    call(200, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"bw2\",\"bytesPerSecond\":900000,\"source\":\"probe\"}");
+    assertThat(placement.bandwidth("job", "bw2")).isEqualTo(900_000.0);
+    assertThat(placement.bandwidthAgeSeconds("job", "never")).isEqualTo(-1);
+    // placement answers carry the measurement and its age
+    clock.advance(Duration.ofSeconds(30));
+    register("bw2", "RUNNING"); // alive again after the clock jumps
+    JsonNode p = call(200, "POST", "/api/v1/placement", "{\"client\":\"job\",\"imageBytes\":1000,\"m\":1,\"k\":0,\"alternates\":0}");
+    assertThat(p.get("hosts").get(0).get("bandwidthAgeSeconds").asDouble()).isEqualTo(30.0);
+    assertThat(p.get("hosts").get(0).get("bytesPerSecond").asDouble()).isEqualTo(900_000.0);
+  }
+
+  @Test
   void auth_isRequiredEverywhere() throws IOException {
     for (String path : new String[] {"/api/v1/peers", "/api/v1/health", "/metrics", "/api/v1/nothing"}) {
       call(401, "GET", path, Map.of(), null, null);

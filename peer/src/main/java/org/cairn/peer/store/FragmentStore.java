@@ -33,10 +33,20 @@ import org.rocksdb.WriteOptions;
  * after it is read; a fragment that fails on read is deleted and reported as missing, so it is never
  * served. Writes go in one WriteBatch with sync, so a PUT is durable before it is acknowledged.
  * One instance owns every native handle; close() is idempotent and closes handles, DB, options.
+ *
+ * A full disk: a write that fails with ENOSPC puts RocksDB into read-only mode (its background
+ * error). The store then says it is out of space (the peer refuses new pieces and reports no free
+ * bytes, reads go on). checkWritable(), called on the peer's heartbeat tick, tries a small synced
+ * write; RocksDB recovers some such errors by itself (the SstFileManager set on the DB polls for
+ * space), but a failed WAL write stays until the DB is reopened, so once 1 MiB can be written
+ * beside it again the DB is closed and reopened (readers wait on a lock for that moment).
  */
 public final class FragmentStore implements Closeable {
   static {
     RocksDB.loadLibrary();
+    // RocksJava unpacked its native library into the temporary directory; a killed process would leave it there
+    org.cairn.core.util.TempLibraries.unlinkLoaded("librocksdbjni");
+    org.cairn.core.util.TempLibraries.sweepStale("librocksdbjni", java.time.Duration.ofMinutes(10));
   }
 
   private final DBOptions dbOptions;
@@ -44,18 +54,32 @@ public final class FragmentStore implements Closeable {
   private final ColumnFamilyOptions plainOptions;
   private final WriteOptions syncWrites;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
-  private final RocksDB db;
-  private final ColumnFamilyHandle fragments;
-  private final ColumnFamilyHandle sizes;
+  private RocksDB db;
+  private ColumnFamilyHandle fragments;
+  private ColumnFamilyHandle sizes;
+  private final Path dir;
+  private final List<ColumnFamilyDescriptor> descriptors;
+  /** Readers hold it shared; reopening the DB after a full disk holds it exclusively. */
+  private final java.util.concurrent.locks.ReentrantReadWriteLock reopenLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
   private final AtomicLong usedBytes = new AtomicLong();
   private final AtomicLong count = new AtomicLong();
   /** Bytes written and read since open (the load monitor's fallback measure). */
   private final AtomicLong ioBytes = new AtomicLong();
   private volatile java.util.function.Consumer<FragmentKey> corruptionListener = k -> { };
+  private final org.rocksdb.SstFileManager sstFiles;
+  /** Why writes fail for lack of space (null while they do not). */
+  private volatile String outOfSpace;
   private boolean closed;
 
   private FragmentStore(Path dir) throws IOException {
-    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+    this.dir = dir;
+    try {
+      sstFiles = new org.rocksdb.SstFileManager(org.rocksdb.Env.getDefault());
+    } catch (RocksDBException e) {
+      throw new IOException("creating RocksDB's file manager failed: " + e.getMessage(), e);
+    }
+    // with an SstFileManager RocksDB recovers from an out-of-space background error when space returns
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setSstFileManager(sstFiles);
     blobOptions = new ColumnFamilyOptions()
         .setEnableBlobFiles(true)
         .setMinBlobSize(4096)
@@ -64,7 +88,7 @@ public final class FragmentStore implements Closeable {
         .setEnableBlobGarbageCollection(true);
     plainOptions = new ColumnFamilyOptions();
     syncWrites = new WriteOptions().setSync(true);
-    List<ColumnFamilyDescriptor> descriptors = List.of(
+    descriptors = List.of(
         new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
         new ColumnFamilyDescriptor("fragments".getBytes(StandardCharsets.UTF_8), blobOptions),
         new ColumnFamilyDescriptor("sizes".getBytes(StandardCharsets.UTF_8), plainOptions));
@@ -131,6 +155,7 @@ public final class FragmentStore implements Closeable {
       }
       db.write(syncWrites, batch);
     } catch (RocksDBException e) {
+      noteFailure(e);
       throw new IOException("storing " + serialized.size() + " fragments failed: " + e.getMessage(), e);
     }
     for (byte[] v : serialized) {
@@ -147,9 +172,18 @@ public final class FragmentStore implements Closeable {
    */
   public byte[] get(FragmentKey key) throws IOException {
     byte[] value;
+    RocksDBException failure = null;
+    reopenLock.readLock().lock();
     try {
       value = db.get(fragments, key.toBytes());
     } catch (RocksDBException e) {
+      failure = e;
+      value = null;
+    } finally {
+      reopenLock.readLock().unlock();
+    }
+    if (failure != null) {
+      RocksDBException e = failure;
       if (e.getStatus() != null && e.getStatus().getCode() == org.rocksdb.Status.Code.Corruption) {
         // the blob's own checksum failed: the same as our CRC failing
         delete(List.of(key));
@@ -181,10 +215,13 @@ public final class FragmentStore implements Closeable {
   }
 
   public boolean contains(FragmentKey key) throws IOException {
+    reopenLock.readLock().lock();
     try {
       return db.get(sizes, key.toBytes()) != null;
     } catch (RocksDBException e) {
       throw new IOException("looking up " + key + " failed: " + e.getMessage(), e);
+    } finally {
+      reopenLock.readLock().unlock();
     }
   }
 
@@ -205,6 +242,7 @@ public final class FragmentStore implements Closeable {
       }
       db.write(syncWrites, batch);
     } catch (RocksDBException e) {
+      noteFailure(e);
       throw new IOException("deleting " + keys.size() + " fragments failed: " + e.getMessage(), e);
     }
     usedBytes.addAndGet(-freed);
@@ -212,9 +250,80 @@ public final class FragmentStore implements Closeable {
     return deleted;
   }
 
+  /** Why writes fail for lack of disk space, or null if they do not. */
+  public String outOfSpace() {
+    return outOfSpace;
+  }
+
+  /**
+   * While out of space: tries a small synced write, and if it succeeds (RocksDB has recovered, or the
+   * error has cleared), the store takes writes again. Returns whether writes work.
+   */
+  public synchronized boolean checkWritable() {
+    if (outOfSpace == null) {
+      return true;
+    }
+    if (closed) {
+      return false;
+    }
+    if (probeWrite()) {
+      outOfSpace = null;
+      return true;
+    }
+    // RocksDB keeps a failed WAL write as a background error (read-only) until the DB is reopened:
+    // reopen it, excluding readers meanwhile, once the probe says there is room again
+    try {
+      Path probe = dir.resolve("space-probe");
+      Files.write(probe, new byte[1 << 20]);
+      Files.delete(probe);
+    } catch (IOException e) {
+      return false; // still no room
+    }
+    reopenLock.writeLock().lock();
+    try {
+      for (ColumnFamilyHandle h : handles) {
+        h.close();
+      }
+      handles.clear();
+      db.close();
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      fragments = handles.get(1);
+      sizes = handles.get(2);
+    } catch (RocksDBException e) {
+      outOfSpace = "reopening after a full disk failed: " + e.getMessage();
+      return false;
+    } finally {
+      reopenLock.writeLock().unlock();
+    }
+    if (probeWrite()) {
+      outOfSpace = null;
+      return true;
+    }
+    return false;
+  }
+
+  private boolean probeWrite() {
+    try {
+      db.put(handles.get(0), syncWrites, "writable-probe".getBytes(StandardCharsets.UTF_8),
+          Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8));
+      return true;
+    } catch (RocksDBException e) {
+      return false;
+    }
+  }
+
+  private void noteFailure(RocksDBException e) {
+    boolean noSpace = (e.getStatus() != null && e.getStatus().getSubCode() == org.rocksdb.Status.SubCode.NoSpace)
+        || String.valueOf(e.getMessage()).contains("No space left");
+    if (noSpace) {
+      outOfSpace = e.getMessage();
+    }
+  }
+
   /** Up to {@code limit} held keys after {@code after} (null: from the start), in key order. */
   public List<FragmentKey> inventory(FragmentKey after, int limit) {
     List<FragmentKey> out = new ArrayList<>();
+    reopenLock.readLock().lock();
     try (RocksIterator it = db.newIterator(sizes)) {
       if (after == null) {
         it.seekToFirst();
@@ -227,6 +336,8 @@ public final class FragmentStore implements Closeable {
       for (; it.isValid() && out.size() < limit; it.next()) {
         out.add(FragmentKey.fromBytes(it.key()));
       }
+    } finally {
+      reopenLock.readLock().unlock();
     }
     return out;
   }
@@ -245,6 +356,7 @@ public final class FragmentStore implements Closeable {
   }
 
   private void closeOptions() {
+    sstFiles.close();
     syncWrites.close();
     plainOptions.close();
     blobOptions.close();

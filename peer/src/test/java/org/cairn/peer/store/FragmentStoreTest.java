@@ -123,4 +123,69 @@ public class FragmentStoreTest {
       assertThat(all).hasSize(25).isSorted().doesNotHaveDuplicates();
     }
   }
+
+  /**
+   * A disk that fills up (ENOSPC inside RocksDB) on a real small file system: a tmpfs of 24 MiB,
+   * mounted for the test, which needs root (skipped otherwise; CI runs as root).
+   */
+  @Test
+  void aFullDisk_isReported_andWritesWorkAgainWhenSpaceReturns() throws Exception {
+    org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name"))
+        && java.nio.file.Files.isExecutable(Path.of("/bin/mount")), "needs root to mount a small tmpfs");
+    Path mnt = java.nio.file.Files.createDirectories(dir.resolve("small"));
+    Process mount = new ProcessBuilder("/bin/mount", "-t", "tmpfs", "-o", "size=24m", "tmpfs", mnt.toString()).inheritIO().start();
+    org.junit.jupiter.api.Assumptions.assumeTrue(mount.waitFor() == 0, "mount -t tmpfs is not allowed here");
+    try {
+      Path filler = mnt.resolve("filler");
+      java.nio.file.Files.write(filler, new byte[8 << 20]); // someone else's 8 MiB, deleted later
+      try (FragmentStore store = FragmentStore.open(mnt.resolve("db"))) {
+        IOException failure = null;
+        int stored = 0;
+        for (int i = 0; i < 400 && failure == null; i++) {
+          try {
+            store.putAll(fragmentsOf(1000 + i, 300_000));
+            stored++;
+          } catch (IOException e) {
+            failure = e;
+          }
+        }
+        assertThat(failure).as("the disk filled up").isNotNull();
+        assertThat(stored).isPositive();
+        assertThat(store.outOfSpace()).contains("No space left");
+        assertThat(store.checkWritable()).as("still full").isFalse();
+        // what was stored before is still served
+        byte[] first = fragmentsOf(1000, 300_000).get(0);
+        assertThat(store.get(keyOf(first))).isEqualTo(first);
+
+        java.nio.file.Files.delete(filler);
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!store.checkWritable() && System.nanoTime() < deadline) {
+          Thread.sleep(100); // RocksDB's SstFileManager polls for space and clears its background error
+        }
+        assertThat(store.outOfSpace()).as("writable again once space returned").isNull();
+        store.putAll(fragmentsOf(5000, 100_000));
+        assertThat(store.get(keyOf(fragmentsOf(5000, 100_000).get(0)))).isNotNull();
+      }
+    } finally {
+      new ProcessBuilder("/bin/umount", "-l", mnt.toString()).inheritIO().start().waitFor();
+    }
+  }
+
+  @Test
+  void rocksDbsUnpackedLibrary_isNotLeftInTheTemporaryDirectory() throws Exception {
+    try (FragmentStore store = FragmentStore.open(dir.resolve("lib"))) {
+      Path maps = Path.of("/proc/self/maps");
+      org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.isReadable(maps), "needs /proc (Linux)");
+      boolean mapped = false;
+      for (String line : java.nio.file.Files.readAllLines(maps)) {
+        if (line.contains("librocksdbjni")) {
+          mapped = true;
+          // loaded, and its file already unlinked: a killed peer leaves nothing behind
+          String path = line.substring(line.indexOf('/')).replace(" (deleted)", "").trim();
+          assertThat(Path.of(path)).as(line).doesNotExist();
+        }
+      }
+      assertThat(mapped).as("RocksDB's native library is mapped").isTrue();
+    }
+  }
 }

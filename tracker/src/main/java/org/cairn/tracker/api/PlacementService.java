@@ -59,8 +59,26 @@ public final class PlacementService {
     });
   }
 
+  /**
+   * How fast an earlier, higher measurement fades (half-life). A store measures its share of the
+   * link; when 8 clients store at once, each sees an eighth of a campus donor's bandwidth, which is
+   * no more than an idle DSL laptop gives, and FALCON would start placing on the laptop (measured on
+   * the testbed: 5 of 16 stores). So the value kept is the larger of the new measurement and the old
+   * one decayed by its age: a donor's capacity is remembered through contention, and a donor that
+   * really became slow is ranked down within a few half-lives (or at once by a probe, which replaces).
+   */
+  static final java.time.Duration BANDWIDTH_HALF_LIFE = java.time.Duration.ofMinutes(10);
+
   /** Records a client's measured available bandwidth to a peer (FALCON §3.2.2), persistently. */
   public void reportBandwidth(String client, String peer, double bytesPerSecond) throws IOException {
+    reportBandwidth(client, peer, bytesPerSecond, false);
+  }
+
+  /**
+   * As {@link #reportBandwidth(String, String, double)}; {@code replace} (an active probe, which
+   * measures the link alone) replaces the old value instead of keeping the larger of the two.
+   */
+  public void reportBandwidth(String client, String peer, double bytesPerSecond, boolean replace) throws IOException {
     if (!(bytesPerSecond > 0)) {
       throw new IllegalArgumentException("bytesPerSecond must be positive, was " + bytesPerSecond);
     }
@@ -68,6 +86,12 @@ public final class PlacementService {
       throw new IllegalArgumentException("client and peer ids cannot contain NUL");
     }
     long now = clock.millis();
+    double[] old = bandwidth.getOrDefault(client, Map.of()).get(peer);
+    if (!replace && old != null) {
+      double age = Math.max(0, now - (long) old[1]);
+      double decayed = old[0] * Math.pow(0.5, age / BANDWIDTH_HALF_LIFE.toMillis());
+      bytesPerSecond = Math.max(bytesPerSecond, decayed);
+    }
     store.put(TrackerStore.Family.BANDWIDTH, (client + "\u0000" + peer).getBytes(StandardCharsets.UTF_8),
         ByteBuffer.allocate(16).putDouble(bytesPerSecond).putLong(now).array());
     bandwidth.computeIfAbsent(client, c -> new ConcurrentHashMap<>()).put(peer, new double[] {bytesPerSecond, now});

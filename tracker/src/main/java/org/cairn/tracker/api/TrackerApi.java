@@ -423,7 +423,7 @@ public final class TrackerApi {
     JsonNode n = JSON.readTree(body);
     String client = text(n, "client");
     String peer = text(n, "peer");
-    placement.reportBandwidth(client, peer, n.path("bytesPerSecond").asDouble(0));
+    placement.reportBandwidth(client, peer, n.path("bytesPerSecond").asDouble(0), "probe".equals(n.path("source").asText()));
     return json(200, Map.of("client", client, "peer", peer));
   }
 

@@ -38,6 +38,9 @@ public final class TrackerStore implements Closeable {
 
   static {
     RocksDB.loadLibrary();
+    // RocksJava unpacked its native library into the temporary directory; a killed process would leave it there
+    org.cairn.core.util.TempLibraries.unlinkLoaded("librocksdbjni");
+    org.cairn.core.util.TempLibraries.sweepStale("librocksdbjni", java.time.Duration.ofMinutes(10));
   }
 
   private final DBOptions dbOptions;
