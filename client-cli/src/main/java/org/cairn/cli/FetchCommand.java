@@ -56,8 +56,14 @@ final class FetchCommand implements Callable<Integer> {
 
   @Option(names = "--read", defaultValue = "all", paramLabel = "MODE",
       description = {"all (default): ask every holder of a chunk at once and decode from the first m pieces;",
-          "first-m: ask only m holders, one more per failure (slower when a holder is slow; for comparisons)."})
+          "hedged: ask m holders, and one more whenever one fails or no piece arrives for twice the chunk's time so far",
+          "(moves m/n of the bytes of 'all' when nothing is slow);",
+          "first-m: ask only m holders, one more per failure (slow when a holder is slow; for comparisons)."})
   String read;
+
+  @Option(names = "--in-flight", defaultValue = "0", paramLabel = "CHUNKS",
+      description = "Chunks fetched ahead of the writer; 0 (default): as many as fit in 64 MiB (at least 2 per thread).")
+  int inFlight;
 
   @Option(names = "--json", description = "Print the result as JSON (on stderr when the data goes to stdout).")
   boolean json;
@@ -73,8 +79,11 @@ final class FetchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (!read.equals("all") && !read.equals("first-m")) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--read must be all or first-m, was '" + read + "'");
+    Fetcher.ReadMode readMode;
+    try {
+      readMode = Fetcher.ReadMode.parse(read);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--read: " + e.getMessage());
     }
     CommandLine cl = spec.commandLine();
     if (output != null && output.toString().equals("-")) {
@@ -85,7 +94,12 @@ final class FetchCommand implements Callable<Integer> {
     }
     int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
     try (GridAccess grid = GridAccess.open(root, cl)) {
-      Fetcher fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout, !read.equals("first-m"));
+      Fetcher fetcher;
+      try {
+        fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout, readMode).inFlightChunks(inFlight);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--in-flight: " + e.getMessage());
+      }
       JsonNode located = fetcher.locate(app, node, step);
       String kind = located.path("manifest").path("kind").asText(ImageSource.FILE);
       progressTotal = located.path("manifest").path("size").asLong();

@@ -52,23 +52,60 @@ public final class Fetcher {
   /** Bad pieces seen: holder id -> hex fragment key -> why; reported to the tracker after the fetch. */
   private final Map<String, Map<String, String>> bad = new ConcurrentHashMap<>();
 
-  private final boolean readAll;
+  /** How a chunk's pieces are asked for. */
+  public enum ReadMode {
+    /** every live holder at once; the first m answers are used */
+    ALL,
+    /** m holders (data pieces first), one more for each that fails */
+    FIRST_M,
+    /** m holders, one more for each that fails or is slower than a few typical piece times */
+    HEDGED;
+
+    public static ReadMode parse(String s) {
+      switch (s) {
+        case "all":
+          return ALL;
+        case "first-m":
+          return FIRST_M;
+        case "hedged":
+          return HEDGED;
+        default:
+          throw new IllegalArgumentException("read mode must be all, first-m or hedged, was '" + s + "'");
+      }
+    }
+  }
+
+  private final ReadMode mode;
+  private int inFlightChunks;
+
+  /** Chunks fetched ahead of the writer; 0 (the default) sizes the window from IN_FLIGHT_BYTES. */
+  public Fetcher inFlightChunks(int chunks) {
+    if (chunks < 0 || chunks > 1024) {
+      throw new IllegalArgumentException("chunks in flight must be 0 (auto) to 1024, was " + chunks);
+    }
+    this.inFlightChunks = chunks;
+    return this;
+  }
+  /** Smoothed time each holder (by address) took to deliver a piece in this fetch: hedged reads ask the fastest first. */
+  private final Map<String, Long> holderNanos = new ConcurrentHashMap<>();
 
   public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout) {
-    this(tracker, token, group, timeout, true);
+    this(tracker, token, group, timeout, ReadMode.ALL);
   }
 
   /**
-   * @param readAll true (the default): ask every live holder of a chunk at once and use the first m
-   *     answers; false: ask m holders (data pieces first) and one more for each that fails, the
-   *     sequential baseline of FALCON Fig. 9, which waits for the slowest of the m it asked
+   * @param mode ALL: ask every live holder of a chunk at once and use the first m answers;
+   *     FIRST_M: ask m holders (data pieces first) and one more for each that fails, the sequential
+   *     baseline of FALCON Fig. 9, which waits for the slowest of the m it asked; HEDGED: as FIRST_M,
+   *     and one more holder when, after a piece arrived, none follows for HEDGE_FACTOR times the chunk's
+   *     time so far; the m asked first are the holders that have answered fastest in this fetch
    */
-  public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout, boolean readAll) {
+  public Fetcher(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout, ReadMode mode) {
     this.tracker = tracker;
     this.token = token;
     this.group = group;
     this.timeout = timeout;
-    this.readAll = readAll;
+    this.mode = mode;
   }
 
   /** The manifest of app/node/step (latest when step <= 0) with holders, from the tracker. */
@@ -87,7 +124,8 @@ public final class Fetcher {
         largest = Math.max(largest, ref.length());
       }
       // chunks in flight: their pieces on the way plus decoded chunks waiting to be written stay near IN_FLIGHT_BYTES
-      int window = (int) Math.max(2L * threads, Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
+      int window = inFlightChunks > 0 ? inFlightChunks
+          : (int) Math.max(2L * threads, Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
       long size = new FetchPipeline(threads, window).fetchAsync(manifest.chunks(), (index, ref) -> fragments(ref, holders.path(ref.id().hex()), m), out);
       return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9);
     } finally {
@@ -132,15 +170,21 @@ public final class Fetcher {
       return CompletableFuture.failedFuture(
           new IOException("chunk " + ref.id().shortHex() + ": no live holder (" + String.join("; ", problems) + ")"));
     }
+    if (mode == ReadMode.HEDGED) {
+      // the holders that answered fastest so far in this fetch first (unknown ones first, data pieces before parity on ties)
+      live.sort(java.util.Comparator.comparingLong(i -> holderNanos.getOrDefault(holders.get(i).path("address").asText(), 0L)));
+    }
     Fragment[] got = new Fragment[n];
     int[] verified = {0};
     int[] answered = {0};
     // asked[0]: how many of `live` have been asked; all at once, or (first-m) m, then one more per failure
-    int[] asked = {readAll ? live.size() : Math.min(live.size(), Math.max(1, m))};
+    int[] asked = {mode == ReadMode.ALL ? live.size() : Math.min(live.size(), Math.max(1, m))};
     CompletableFuture<Void> done = new CompletableFuture<>();
+    long start = System.nanoTime();
     java.util.function.IntConsumer[] ask = new java.util.function.IntConsumer[1];
     ask[0] = index -> {
       String address = holders.get(index).path("address").asText();
+      long askedAt = System.nanoTime();
       connection(address)
           .thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(new FragmentKey(ref.id(), index).toBytes())))
           .whenComplete((frame, error) -> {
@@ -170,6 +214,11 @@ public final class Fetcher {
               }
             }
             int another = -1;
+            if (f != null) {
+              long took = System.nanoTime() - askedAt;
+              holderNanos.merge(address, took, (old, now) -> (old * 3 + now) / 4);
+            }
+            int verifiedNow;
             synchronized (got) {
               if (f != null) {
                 got[index] = f;
@@ -181,6 +230,7 @@ public final class Fetcher {
                 }
               }
               answered[0]++;
+              verifiedNow = verified[0];
               // enough to decode, or nobody left to answer: the decoder says if it is not enough
               if ((f != null && verified[0] >= f.dataFragments()) || (answered[0] == asked[0] && another < 0)) {
                 done.complete(null);
@@ -188,6 +238,9 @@ public final class Fetcher {
             }
             if (another >= 0) {
               ask[0].accept(another);
+            }
+            if (mode == ReadMode.HEDGED && f != null && verifiedNow < f.dataFragments()) {
+              hedge(ask[0], live, asked, got, verified, verifiedNow, done, System.nanoTime() - start);
             }
           });
     };
@@ -198,6 +251,7 @@ public final class Fetcher {
     for (int i = 0; i < first; i++) {
       ask[0].accept(live.get(i));
     }
+
     return done.orTimeout(timeout.toMillis() * 6, TimeUnit.MILLISECONDS).handle((x, error) -> {
       if (error != null) {
         throw new java.util.concurrent.CompletionException(new IOException("chunk " + ref.id().shortHex()
@@ -215,6 +269,31 @@ public final class Fetcher {
         return got.clone(); // later answers cannot change the decoder's copy
       }
     });
+  }
+
+  /**
+   * Hedged reads: after a piece arrives, if no further piece arrives within HEDGE_FACTOR times the
+   * time the chunk has taken so far, one more holder is asked (and so on). The chunk's own first
+   * answers set the pace, so a holder many times slower than its peers is worked around after about
+   * three of their piece times, and nothing extra is asked while pieces keep arriving.
+   */
+  static final int HEDGE_FACTOR = 2;
+
+  private void hedge(java.util.function.IntConsumer ask, List<Integer> live, int[] asked, Fragment[] got, int[] verified, int seen,
+      CompletableFuture<Void> done, long elapsed) {
+    long delay = Math.max(TimeUnit.MILLISECONDS.toNanos(10), HEDGE_FACTOR * elapsed);
+    group.schedule(() -> {
+      int another = -1;
+      synchronized (got) {
+        if (!done.isDone() && verified[0] == seen && asked[0] < live.size()) {
+          another = live.get(asked[0]++);
+        }
+      }
+      if (another >= 0) {
+        ask.accept(another);
+        hedge(ask, live, asked, got, verified, seen, done, elapsed + delay);
+      }
+    }, delay, TimeUnit.NANOSECONDS);
   }
 
   private static int firstM(Fragment[] got) {

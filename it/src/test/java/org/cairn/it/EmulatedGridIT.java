@@ -83,6 +83,9 @@ class EmulatedGridIT {
     assertThat(store.exit()).as(store.out()).isZero();
     JsonNode r = new ObjectMapper().readTree(store.out().substring(store.out().indexOf('{')));
     assertThat(r.get("hosts")).hasSize(3);
+    // FALCON probed the donors it never measured, and left the one on the slow link out
+    assertThat(r.get("probed").toString()).contains("d4");
+    assertThat(r.get("hosts").toString()).doesNotContain("d4");
 
     // evict a donor that holds data: the fetch reads from the other two
     String victim = r.get("hosts").get(0).asText();
@@ -92,6 +95,15 @@ class EmulatedGridIT {
     assertThat(fetch.exit()).as(fetch.out()).isZero();
     assertThat(out).hasBinaryContent(image);
     assertThat(run(30, "start", victim).exit()).isZero();
+
+    // a link changes while everything runs
+    assertThat(run(30, "shape", "d3", "20mbit").exit()).isZero();
+    assertThat(run(30, "exec", "d3", "tc", "qdisc", "show", "dev", "eth0").out()).contains("rate 20Mbit");
+    // the eviction driver replays a trace: d2 evicted at once, back 1 s later
+    Path trace = Files.writeString(root.resolve("trace"), "# seconds donor down\n0 d2 1\n");
+    Run evict = run(60, "evict", "--trace", trace.toString());
+    assertThat(evict.exit()).as(evict.out()).isZero();
+    assertThat(Files.readString(dir.resolve("evictions.log"))).contains("evict d2 for 1 s").contains("return d2");
 
     Run down = run(60, "down");
     dir = null;

@@ -213,7 +213,7 @@ class StoreFetchIT {
   }
 
   @Test
-  void fetchFirstM_roundTrips_andAsksAnotherHolderWhenOneIsDead() throws Exception {
+  void fetchFirstMAndHedged_roundTrip_andAskAnotherHolderWhenOneIsDead() throws Exception {
     MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "seq", "--node", "n1", "--redundancy", "code:4+2", "--json");
     assertThat(store.exit()).as(store.stderr()).isZero();
     Path out = root.resolve("seq.img");
@@ -228,9 +228,13 @@ class StoreFetchIT {
     MiniGrid.Cli again = grid.cli("fetch", "--app", "seq", "--node", "n1", "-o", out.toString(), "--read", "first-m");
     assertThat(again.exit()).as(again.stderr()).isZero();
     assertThat(out).hasBinaryContent(first);
+    Files.delete(out);
+    MiniGrid.Cli hedged = grid.cli("fetch", "--app", "seq", "--node", "n1", "-o", out.toString(), "--read", "hedged");
+    assertThat(hedged.exit()).as(hedged.stderr()).isZero();
+    assertThat(out).hasBinaryContent(first);
     MiniGrid.Cli bad = grid.cli("fetch", "--app", "seq", "--node", "n1", "-o", out.toString(), "--read", "some");
     assertThat(bad.exit()).isEqualTo(2);
-    assertThat(bad.stderr()).contains("--read must be all or first-m");
+    assertThat(bad.stderr()).contains("read mode must be all, first-m or hedged");
   }
 
   @Test
