@@ -76,18 +76,28 @@ final class Prober {
 
   /** Probes in parallel and reports; returns "id bytes/s" for each host measured. */
   private List<String> probe(Map<String, String> hosts) {
-    List<CompletableFuture<String>> runs = new ArrayList<>();
-    for (Map.Entry<String, String> h : hosts.entrySet()) {
-      runs.add(CompletableFuture.supplyAsync(() -> probeOne(h.getKey(), h.getValue())));
+    if (hosts.isEmpty()) {
+      return List.of();
     }
-    List<String> out = new ArrayList<>();
-    for (CompletableFuture<String> r : runs) {
-      String s = r.join();
-      if (s != null) {
-        out.add(s);
+    // one thread per host (the common pool has a single thread on 2 cores: probes would run one by one)
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(hosts.size(), 32),
+        Storer.daemon("cairn-probe"));
+    try {
+      List<CompletableFuture<String>> runs = new ArrayList<>();
+      for (Map.Entry<String, String> h : hosts.entrySet()) {
+        runs.add(CompletableFuture.supplyAsync(() -> probeOne(h.getKey(), h.getValue()), pool));
       }
+      List<String> out = new ArrayList<>();
+      for (CompletableFuture<String> r : runs) {
+        String s = r.join();
+        if (s != null) {
+          out.add(s);
+        }
+      }
+      return out;
+    } finally {
+      pool.shutdownNow();
     }
-    return out;
   }
 
   private String probeOne(String id, String address) {
@@ -111,6 +121,9 @@ final class Prober {
       tracker.post("/api/v1/bandwidth", Map.of("client", client, "peer", id, "bytesPerSecond", bps, "source", "probe"));
       LOG.debug("probed {}: {} MB/s", id, String.format("%.1f", bps / 1e6));
       return id + " " + Math.round(bps);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
     } catch (Exception e) {
       // an unreachable host is the heartbeats' business; placement will learn it is DOWN
       LOG.debug("probe of {} failed: {}", id, e.getMessage());
