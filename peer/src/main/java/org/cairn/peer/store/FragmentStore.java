@@ -69,6 +69,8 @@ public final class FragmentStore implements Closeable {
   private final org.rocksdb.SstFileManager sstFiles;
   /** Why writes fail for lack of space (null while they do not). */
   private volatile String outOfSpace;
+  /** Set when a reopen failed: the DB handle is closed and must not be touched. */
+  private volatile String unusable;
   private boolean closed;
 
   private FragmentStore(Path dir) throws IOException {
@@ -132,6 +134,7 @@ public final class FragmentStore implements Closeable {
    * fails verification). Returns the bytes newly added (fragments already held are not counted twice).
    */
   public synchronized long putAll(List<byte[]> serialized) throws IOException {
+    requireUsable();
     List<FragmentKey> keys = new ArrayList<>(serialized.size());
     for (byte[] bytes : serialized) {
       Fragment f = Fragment.parse(bytes); // throws CorruptDataException naming what is wrong
@@ -175,6 +178,7 @@ public final class FragmentStore implements Closeable {
     RocksDBException failure = null;
     reopenLock.readLock().lock();
     try {
+      requireUsable();
       value = db.get(fragments, key.toBytes());
     } catch (RocksDBException e) {
       failure = e;
@@ -217,6 +221,7 @@ public final class FragmentStore implements Closeable {
   public boolean contains(FragmentKey key) throws IOException {
     reopenLock.readLock().lock();
     try {
+      requireUsable();
       return db.get(sizes, key.toBytes()) != null;
     } catch (RocksDBException e) {
       throw new IOException("looking up " + key + " failed: " + e.getMessage(), e);
@@ -227,6 +232,7 @@ public final class FragmentStore implements Closeable {
 
   /** Deletes the keys held; returns how many were. */
   public synchronized int delete(List<FragmentKey> keys) throws IOException {
+    requireUsable();
     int deleted = 0;
     long freed = 0;
     try (WriteBatch batch = new WriteBatch()) {
@@ -263,7 +269,7 @@ public final class FragmentStore implements Closeable {
     if (outOfSpace == null) {
       return true;
     }
-    if (closed) {
+    if (closed || unusable != null) {
       return false;
     }
     if (probeWrite()) {
@@ -290,7 +296,9 @@ public final class FragmentStore implements Closeable {
       fragments = handles.get(1);
       sizes = handles.get(2);
     } catch (RocksDBException e) {
-      outOfSpace = "reopening after a full disk failed: " + e.getMessage();
+      // the old DB is closed and no new one is open: every call now fails with this message
+      unusable = "the fragment store could not be reopened after a full disk (" + e.getMessage() + "); restart the peer";
+      outOfSpace = unusable;
       return false;
     } finally {
       reopenLock.writeLock().unlock();
@@ -300,6 +308,12 @@ public final class FragmentStore implements Closeable {
       return true;
     }
     return false;
+  }
+
+  private void requireUsable() throws IOException {
+    if (unusable != null) {
+      throw new IOException(unusable);
+    }
   }
 
   private boolean probeWrite() {
@@ -324,6 +338,10 @@ public final class FragmentStore implements Closeable {
   public List<FragmentKey> inventory(FragmentKey after, int limit) {
     List<FragmentKey> out = new ArrayList<>();
     reopenLock.readLock().lock();
+    if (unusable != null) {
+      reopenLock.readLock().unlock();
+      throw new java.io.UncheckedIOException(new IOException(unusable));
+    }
     try (RocksIterator it = db.newIterator(sizes)) {
       if (after == null) {
         it.seekToFirst();
