@@ -44,10 +44,6 @@ final class Report {
     System.out.println(name + ": " + text);
   }
 
-  List<List<Object>> rows() {
-    return rows;
-  }
-
   /** Values of column {@code y} against column {@code x}, one series per distinct value of column {@code series}. */
   Map<String, double[][]> series(String series, String x, String y) {
     int s = columns.indexOf(series);

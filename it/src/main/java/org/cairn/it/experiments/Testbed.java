@@ -72,15 +72,6 @@ final class Testbed implements AutoCloseable {
     return run(cmd, null, env);
   }
 
-  /** Starts {@code grid.sh VERB ARGS...} in the background (the eviction driver). */
-  Process background(String... args) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of("bash", script.toString()));
-    cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("background.log").toFile());
-    pb.environment().put("CAIRN_TESTBED_DIR", dir.toString());
-    return pb.start();
-  }
-
   /** The cairn CLI on a client host, with CAIRN_CLIENT_ID = the host's name (so bandwidth is measured per client). */
   Run cairn(String host, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("bash", script.toString(), "cairn", host));
