@@ -173,6 +173,8 @@ cmd_down() {
   for pid in "$DIR"/*.pid "$DIR"/load-*.pid "$DIR"/evict.pid; do
     [ -f "$pid" ] && kill -9 "$(cat "$pid")" 2>/dev/null || true
   done
+  # the eviction driver's pending returns (sleeping subshells of `grid.sh evict`) would restart donors later
+  pkill -9 -f "testbed/grid.sh evict" 2>/dev/null || true
   # anything still running inside the testbed's namespaces
   for ns in $(ip netns list | awk '{print $1}' | grep "^$PREFIX-" || true); do
     for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
