@@ -14,7 +14,8 @@ import org.cairn.core.manifest.ChunkRef;
  * Fetch side of the data path: for each chunk of the map, fragments from the source -> decode ->
  * decompress -> verify content id -> write in order. Workers rebuild up to `window` chunks at once
  * into pooled buffers; the calling thread writes them in order and returns the buffers, so memory
- * stays bounded by the window.
+ * stays bounded by the window. A chunk the map references more than once (a zero page) is fetched
+ * once; a copy of it (at most REPEAT_CACHE_BYTES of such copies) serves its later references.
  */
 public final class FetchPipeline {
   /** Supplies verified fragments of a chunk (any m or more; missing ones null). Thread-safe. */
@@ -32,17 +33,24 @@ public final class FetchPipeline {
 
   private final int threads;
   private final int window;
+  private final long repeatCacheBytes;
 
   public FetchPipeline(int threads) {
     this(threads, 2 * threads);
   }
 
   public FetchPipeline(int threads, int window) {
+    this(threads, window, REPEAT_CACHE_BYTES);
+  }
+
+  /** With {@code repeatCacheBytes} for copies of chunks the map references again (0: fetch every reference). */
+  public FetchPipeline(int threads, int window, long repeatCacheBytes) {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, was " + threads);
     }
     this.threads = threads;
     this.window = window;
+    this.repeatCacheBytes = repeatCacheBytes;
   }
 
   /** Writes the image described by {@code chunks} to {@code out}; returns the bytes written. */
@@ -57,12 +65,22 @@ public final class FetchPipeline {
     return run(chunks, source, null, out);
   }
 
+  /** Default bytes of decoded chunks kept for later references to the same chunk (zero pages recur throughout a memory image). */
+  public static final long REPEAT_CACHE_BYTES = 64L << 20;
+
   private long run(List<ChunkRef> chunks, AsyncFragmentSource async, FragmentSource source, OutputStream out) throws IOException {
     long[] written = {0};
     int largest = 1;
+    // references left to each chunk that recurs in the map: its first reference is fetched and decoded, and
+    // a copy serves the later ones (while the copies fit in REPEAT_CACHE_BYTES; beyond that they are fetched again)
+    java.util.Map<org.cairn.core.hash.ChunkId, Integer> refsLeft = new java.util.HashMap<>();
     for (ChunkRef ref : chunks) {
       largest = Math.max(largest, ref.length());
+      refsLeft.merge(ref.id(), 1, Integer::sum);
     }
+    refsLeft.values().removeIf(n -> n < 2);
+    java.util.Map<org.cairn.core.hash.ChunkId, CompletableFuture<byte[]>> copies = new java.util.HashMap<>();
+    long cached = 0;
     BufferPool buffers = new BufferPool(largest, window + threads + 1);
     ExecutorService workers = Pools.workers("fetch", threads);
     OrderedWindow<Rebuilt> stage = new OrderedWindow<>(workers, window, chunk -> {
@@ -77,16 +95,56 @@ public final class FetchPipeline {
       for (int i = 0; i < chunks.size(); i++) {
         long index = i;
         ChunkRef ref = chunks.get(i);
+        Integer left = refsLeft.get(ref.id());
+        CompletableFuture<byte[]> copy = left == null ? null : copies.get(ref.id());
+        if (left != null) {
+          if (left == 1) {
+            refsLeft.remove(ref.id());
+            if (copies.remove(ref.id()) != null) {
+              cached -= ref.length();
+            }
+          } else {
+            refsLeft.put(ref.id(), left - 1);
+          }
+        }
+        if (copy != null) {
+          stage.submitFuture(() -> copy.thenApplyAsync(bytes -> {
+            byte[] buffer = buffers.take();
+            System.arraycopy(bytes, 0, buffer, 0, bytes.length);
+            return new Rebuilt(buffer, bytes.length);
+          }, workers));
+          continue;
+        }
+        CompletableFuture<byte[]> keep = null;
+        if (left != null && left > 1 && cached + ref.length() <= repeatCacheBytes) {
+          keep = new CompletableFuture<>();
+          copies.put(ref.id(), keep);
+          cached += ref.length();
+        }
+        CompletableFuture<byte[]> publish = keep;
         if (async != null) {
           stage.submitFuture(() -> async.fragments(index, ref).thenApplyAsync(f -> {
             try {
-              return rebuild(index, ref, f, buffers);
+              return kept(rebuild(index, ref, f, buffers), publish);
             } catch (IOException e) {
               throw new java.io.UncheckedIOException(e);
             }
-          }, workers));
+          }, workers).whenComplete((r, e) -> {
+            if (e != null && publish != null) {
+              publish.completeExceptionally(e);
+            }
+          }));
         } else {
-          stage.submit(() -> rebuild(index, ref, source.fragments(index, ref), buffers));
+          stage.submit(() -> {
+            try {
+              return kept(rebuild(index, ref, source.fragments(index, ref), buffers), publish);
+            } catch (IOException | RuntimeException e) {
+              if (publish != null) {
+                publish.completeExceptionally(e);
+              }
+              throw e;
+            }
+          });
         }
       }
       stage.drain();
@@ -97,6 +155,14 @@ public final class FetchPipeline {
       Pools.shutdown(workers);
     }
     return written[0];
+  }
+
+  /** Hands a copy of a decoded chunk to the later references waiting for it. */
+  private static Rebuilt kept(Rebuilt chunk, CompletableFuture<byte[]> publish) {
+    if (publish != null) {
+      publish.complete(java.util.Arrays.copyOf(chunk.buffer, chunk.length));
+    }
+    return chunk;
   }
 
   private static Rebuilt rebuild(long index, ChunkRef ref, Fragment[] fragments, BufferPool buffers) throws IOException {

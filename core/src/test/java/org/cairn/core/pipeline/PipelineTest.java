@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.cairn.core.CorruptDataException;
@@ -124,6 +125,60 @@ class PipelineTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     new FetchPipeline(2).fetch(r.chunks(), grid, out);
     assertThat(out.toByteArray()).isEqualTo(image);
+  }
+
+  @ParameterizedTest(name = "async={0} cache={1}")
+  @CsvSource({"false,67108864", "true,67108864", "false,0", "true,0", "true,65536"})
+  void fetch_getsAChunkThatRecursOnce_whileItsCopiesFitTheCache(boolean async, long cacheBytes) throws Exception {
+    // zero pages everywhere, and a pattern that recurs far apart: A B C A B C
+    byte[] image = new byte[24 * CHUNK];
+    java.util.Random rnd = new java.util.Random(4);
+    byte[][] abc = new byte[3][CHUNK];
+    for (byte[] x : abc) {
+      rnd.nextBytes(x);
+    }
+    for (int c = 0; c < 24; c++) {
+      if (c % 4 == 1) {
+        System.arraycopy(abc[(c / 4) % 3], 0, image, c * CHUNK, CHUNK);
+      } else if (c % 4 == 3) {
+        byte[] unique = new byte[CHUNK];
+        rnd.nextBytes(unique);
+        System.arraycopy(unique, 0, image, c * CHUNK, CHUNK);
+      } // else: a zero page
+    }
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:3"), Redundancy.parse("code:3+2")), CHUNK, 2)
+        .store(new ByteArrayInputStream(image), grid, grid);
+    Map<ChunkId, AtomicInteger> asked = new ConcurrentHashMap<>();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FetchPipeline fetch = new FetchPipeline(2, 4, cacheBytes);
+    if (async) {
+      fetch.fetchAsync(r.chunks(), (index, ref) -> {
+        asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
+        return CompletableFuture.supplyAsync(() -> {
+          try {
+            return grid.fragments(index, ref);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        });
+      }, out);
+    } else {
+      fetch.fetch(r.chunks(), (index, ref) -> {
+        asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
+        return grid.fragments(index, ref);
+      }, out);
+    }
+    assertThat(out.toByteArray()).isEqualTo(image);
+    int references = asked.values().stream().mapToInt(AtomicInteger::get).sum();
+    if (cacheBytes >= 4 * CHUNK) {
+      assertThat(asked.values()).as("each distinct chunk fetched once").allMatch(n -> n.get() == 1);
+    } else if (cacheBytes == 0) {
+      assertThat(references).as("without a cache every reference is fetched").isEqualTo(r.chunks().size());
+    } else {
+      // room for one copy: the zero page (first to recur) is kept, the A B C copies do not fit and are fetched again
+      assertThat(references).isGreaterThan(asked.size()).isLessThan(r.chunks().size());
+    }
   }
 
   @Test
