@@ -182,9 +182,10 @@ public final class Fetcher {
     java.util.function.IntConsumer[] ask = new java.util.function.IntConsumer[1];
     ask[0] = index -> {
       String address = holders.get(index).path("address").asText();
+      FragmentKey key = new FragmentKey(ref.id(), index, FragmentKey.parseTag(holders.get(index).path("tag").asText()));
       long askedAt = System.nanoTime();
       connection(address)
-          .thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(new FragmentKey(ref.id(), index).toBytes())))
+          .thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(key.toBytes())))
           .whenComplete((frame, error) -> {
             Fragment f = null;
             String problem = null;
@@ -198,7 +199,7 @@ public final class Fetcher {
                       + frame.payload().toString(java.nio.charset.StandardCharsets.UTF_8);
                 } else {
                   f = Fragment.parse(ByteBufUtil.getBytes(frame.payload()));
-                  if (!f.chunkId().equals(ref.id()) || f.index() != index) {
+                  if (!f.chunkId().equals(ref.id()) || f.index() != index || f.tag() != key.tag()) {
                     problem = "fragment " + index + " from " + address + " is another fragment";
                     f = null;
                   }
@@ -206,7 +207,7 @@ public final class Fetcher {
               } catch (CorruptDataException e) {
                 problem = "fragment " + index + " from " + address + " is corrupt: " + e.getMessage();
                 bad.computeIfAbsent(holders.get(index).path("id").asText(), x -> new ConcurrentHashMap<>())
-                    .put(java.util.HexFormat.of().formatHex(new FragmentKey(ref.id(), index).toBytes()), "corrupt on arrival: " + e.getMessage());
+                    .put(java.util.HexFormat.of().formatHex(key.toBytes()), "corrupt on arrival: " + e.getMessage());
               } finally {
                 frame.release();
               }

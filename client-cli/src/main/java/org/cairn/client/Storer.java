@@ -24,6 +24,7 @@ import org.cairn.core.compress.Compressor;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
+import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.StorePipeline;
 import org.cairn.core.security.GridToken;
@@ -114,6 +115,10 @@ public final class Storer {
     Map<String, PieceWriter.Traffic> reported = new HashMap<>();
     mabw.scheduleAtFixedRate(() -> reportBandwidth(o.clientId(), writer, reported), MABW_PERIOD.toMillis(), MABW_PERIOD.toMillis(),
         TimeUnit.MILLISECONDS);
+    // chunks are named to the tracker before their pieces leave, so GC spares them until the commit
+    PendingChunks pending = new PendingChunks(tracker, java.util.UUID.randomUUID().toString(), io);
+    mabw.scheduleAtFixedRate(pending::keepAlive, 30, 30, TimeUnit.SECONDS);
+    boolean versionCommitted = false;
     // Dedup: the chunk ids the app holds, fetched once (chunks committed by others meanwhile are
     // merely sent again; the commit keeps the index's holders and the extra fragments become garbage).
     java.util.Set<ChunkId> held = new java.util.HashSet<>();
@@ -132,14 +137,18 @@ public final class Storer {
       StorePipeline.Result res = pipeline.storeAsync(in, held::contains, (index, fragments) -> {
         @SuppressWarnings("unchecked")
         CompletableFuture<String>[] acks = new CompletableFuture[count];
-        for (int i = 0; i < count; i++) {
-          acks[i] = writer.send(i, fragments[i]);
-        }
-        return CompletableFuture.allOf(acks).thenRun(() -> {
+        return pending.register(fragments[0].chunkId()).thenCompose(named -> {
+          for (int i = 0; i < count; i++) {
+            acks[i] = writer.send(i, fragments[i]);
+          }
+          return CompletableFuture.allOf(acks);
+        }).thenRun(() -> {
           String[] holders = new String[fragments.length];
+          String[] tags = new String[fragments.length];
           long bytes = 0;
           for (int i = 0; i < fragments.length; i++) {
             bytes += fragments[i].serializedSize();
+            tags[i] = FragmentKey.tagHex(fragments[i].tag());
             if (i < count) {
               holders[i] = acks[i].join();
               sentBytes.addAndGet(fragments[i].serializedSize());
@@ -148,6 +157,7 @@ public final class Storer {
           Map<String, Object> c = new LinkedHashMap<>();
           c.put("id", fragments[0].chunkId().hex());
           c.put("holders", java.util.Arrays.asList(holders));
+          c.put("tags", java.util.Arrays.asList(tags));
           c.put("storedBytes", bytes);
           sent.add(c);
         });
@@ -158,7 +168,9 @@ public final class Storer {
       Map<String, Object> commit = new LinkedHashMap<>();
       commit.put("manifest", TrackerHttp.JSON.readTree(manifest.toJson()));
       commit.put("chunks", sent);
+      commit.put("session", pending.session());
       long step = tracker.post("/api/v1/versions", commit).path("step").asLong();
+      versionCommitted = true;
       long committed = System.nanoTime();
       LOG.debug("store {}.{}: placement and probes {} ms, dedup index {} ms, pipeline {} ms, commit {} ms", o.app(), o.node(),
           (placed - start) / 1_000_000, (indexed - placed) / 1_000_000, (piped - indexed) / 1_000_000, (committed - piped) / 1_000_000);
@@ -168,6 +180,9 @@ public final class Storer {
           (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed);
     } finally {
       mabw.shutdownNow();
+      if (!versionCommitted) {
+        pending.abandon();
+      }
       io.shutdown();
       hosts.close();
     }

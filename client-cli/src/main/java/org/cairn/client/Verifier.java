@@ -129,13 +129,14 @@ public final class Verifier {
 
   /** HAS per live holder, batched; returns pieces asked about. */
   private long askHolders(Set<String> ids, JsonNode holders, Map<String, Integer> good, List<String> problems) throws IOException {
-    Map<String, List<String[]>> byAddress = new LinkedHashMap<>(); // address -> [chunk id, index]
+    Map<String, List<String[]>> byAddress = new LinkedHashMap<>(); // address -> [chunk id, index, tag]
     for (String id : ids) {
       JsonNode hs = holders.path(id);
       for (int i = 0; i < hs.size(); i++) {
         JsonNode h = hs.get(i);
         if (h != null && !h.isNull() && !"DOWN".equals(h.path("state").asText())) {
-          byAddress.computeIfAbsent(h.path("address").asText(), a -> new ArrayList<>()).add(new String[] {id, Integer.toString(i)});
+          byAddress.computeIfAbsent(h.path("address").asText(), a -> new ArrayList<>())
+              .add(new String[] {id, Integer.toString(i), h.path("tag").asText()});
         }
       }
     }
@@ -146,7 +147,7 @@ public final class Verifier {
         List<String[]> batch = pieces.subList(from, Math.min(pieces.size(), from + 10_000));
         List<FragmentKey> keys = new ArrayList<>();
         for (String[] p : batch) {
-          keys.add(new FragmentKey(ChunkId.parse(p[0]), Integer.parseInt(p[1])));
+          keys.add(new FragmentKey(ChunkId.parse(p[0]), Integer.parseInt(p[1]), FragmentKey.parseTag(p[2])));
         }
         asked += keys.size();
         Frame answer;
@@ -191,7 +192,7 @@ public final class Verifier {
         continue;
       }
       read++;
-      FragmentKey key = new FragmentKey(id, i);
+      FragmentKey key = new FragmentKey(id, i, FragmentKey.parseTag(h.path("tag").asText()));
       try {
         Frame answer = call(h.path("address").asText(), FrameType.GET, () -> Unpooled.wrappedBuffer(key.toBytes()));
         try {
@@ -202,7 +203,7 @@ public final class Verifier {
             continue;
           }
           Fragment f = Fragment.parse(ByteBufUtil.getBytes(answer.payload()));
-          if (!f.chunkId().equals(id) || f.index() != i) {
+          if (!f.chunkId().equals(id) || f.index() != i || f.tag() != key.tag()) {
             throw new CorruptDataException("holds another fragment under this key");
           }
           got[i] = f;

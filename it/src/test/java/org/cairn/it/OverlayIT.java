@@ -252,7 +252,7 @@ class OverlayIT {
 
   private static byte[] key(byte[] fragment) throws Exception {
     org.cairn.core.fragment.Fragment f = org.cairn.core.fragment.Fragment.parse(fragment);
-    return new org.cairn.core.protocol.FragmentKey(f.chunkId(), f.index()).toBytes();
+    return org.cairn.core.protocol.FragmentKey.of(f).toBytes();
   }
 
   /** An authenticated data connection speaking raw frames. */

@@ -303,17 +303,23 @@ class TrackerApiTest {
 
     // a chunk neither held nor sent: refused, and nothing is committed
     assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a, b) + ",\"chunks\":[{\"id\":\"" + a
-        + "\",\"holders\":[\"h1\",\"h22\",null],\"storedBytes\":300}]}").get("error").asText()).contains("is neither held for app heat nor sent");
+        + "\",\"holders\":[\"h1\",\"h22\",null],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":300}]}").get("error").asText()).contains("is neither held for app heat nor sent");
     assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).isEmpty();
 
-    String sent = ",\"chunks\":[{\"id\":\"" + a + "\",\"holders\":[\"h1\",\"h22\",null],\"storedBytes\":300},"
-        + "{\"id\":\"" + b + "\",\"holders\":[\"h1\",\"h22\",\"h1\"],\"storedBytes\":200}]}";
+    // every new chunk names its fragments' tags (their keys on the peers), one per holder
+    assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"h1\",\"h22\",null],\"storedBytes\":300}]}").get("error").asText()).contains("needs one tag per fragment");
+    assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"h1\",\"h22\",null],\"tags\":[\"1\",\"2\",\"3\"],\"storedBytes\":300}]}").get("error").asText())
+        .contains("8 hex digits");
+    String sent = ",\"chunks\":[{\"id\":\"" + a + "\",\"holders\":[\"h1\",\"h22\",null],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":300},"
+        + "{\"id\":\"" + b + "\",\"holders\":[\"h1\",\"h22\",\"h1\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":200}]}";
     assertThat(call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a, b) + sent).get("step").asLong()).isEqualTo(1);
     held = call(200, "POST", "/api/v1/chunks/lookup", "{\"app\":\"heat\",\"ids\":[\"" + a + "\",\"" + c + "\"]}");
     assertThat(held.get("held").toString()).isEqualTo("[true,false]");
     // the next version reuses a and sends only c; step defaults to the next one
     String second = "{\"manifest\":" + manifestJson(0, a, c) + ",\"chunks\":[{\"id\":\"" + c
-        + "\",\"holders\":[\"h22\",\"h1\",\"h22\"],\"storedBytes\":150}]}";
+        + "\",\"holders\":[\"h22\",\"h1\",\"h22\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":150}]}";
     assertThat(call(200, "POST", "/api/v1/versions", second).get("step").asLong()).isEqualTo(2);
     assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(2, a) + "}").get("error").asText())
         .contains("already exists");
@@ -329,6 +335,7 @@ class TrackerApiTest {
     assertThat(latest.get("manifest").get("step").asLong()).isEqualTo(2);
     assertThat(latest.get("holders").get(c).get(0).get("id").asText()).isEqualTo("h22");
     assertThat(latest.get("holders").get(c).get(0).get("address").asText()).startsWith("127.0.0.1:");
+    assertThat(latest.get("holders").get(c).get(1).get("tag").asText()).isEqualTo("0000000b");
     assertThat(latest.get("holders").get(a).get(2).isNull()).isTrue();
     call(404, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n9"), null, AUTH);
     assertThat(call(200, "GET", "/api/v1/apps", null).get(0).get("nodes").get("n1").asInt()).isEqualTo(2);
@@ -352,18 +359,51 @@ class TrackerApiTest {
     String a = org.cairn.core.hash.ChunkId.of(new byte[] {7}).hex();
     String b = org.cairn.core.hash.ChunkId.of(new byte[] {8}).hex();
     call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
-        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"storedBytes\":3}]}");
-    // g1 holds fragment 0 of a (wanted), fragment 1 of a (assigned to x) and fragment 0 of b (no chunk)
-    String inventory = "{\"keys\":[\"" + a + "00\",\"" + a + "01\",\"" + b + "00\"]}";
+        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":3}]}");
+    // g1 holds fragment 0 of a (wanted), fragment 0 of a made another way (another tag: another app's piece, not
+    // this one), fragment 1 of a (assigned to x) and fragment 0 of b (no chunk)
+    String inventory = "{\"keys\":[\"" + a + "000000000a\",\"" + a + "00ffffffff\",\"" + a + "010000000b\",\"" + b + "000000000a\"]}";
     JsonNode g = call(200, "POST", "/api/v1/peers/g1/inventory", inventory);
-    assertThat(g.get("garbage").toString()).doesNotContain(a + "00").contains(a + "01").contains(b + "00");
+    assertThat(g.get("garbage").toString()).doesNotContain(a + "000000000a").contains(a + "00ffffffff").contains(a + "010000000b")
+        .contains(b + "000000000a");
     // replace: the next version deletes step 1, so a's fragments become garbage too
     call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, b) + ",\"chunks\":[{\"id\":\"" + b
-        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"storedBytes\":3}]}");
+        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":3}]}");
     assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).hasSize(1);
     g = call(200, "POST", "/api/v1/peers/g1/inventory", inventory);
-    assertThat(g.get("garbage").toString()).contains(a + "00").contains(a + "01").doesNotContain(b + "00");
+    assertThat(g.get("garbage").toString()).contains(a + "000000000a").contains(a + "010000000b").doesNotContain(b + "000000000a");
     call(404, "POST", "/api/v1/peers/nobody/inventory", inventory);
+  }
+
+  @Test
+  void inventoryGc_sparesTheChunksOfAStoreInFlight_untilItCommitsOrGoesSilent() throws IOException {
+    register("g1", "RUNNING");
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {11}).hex();
+    String b = org.cairn.core.hash.ChunkId.of(new byte[] {12}).hex();
+    String inventory = "{\"keys\":[\"" + a + "000000000a\",\"" + b + "000000000a\"]}";
+    assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).hasSize(2);
+    // a store names a and b before sending their pieces: not garbage while it runs
+    assertThat(call(200, "POST", "/api/v1/stores/s-1/pending", "{\"chunks\":[\"" + a + "\",\"" + b + "\"]}").get("pending").asInt())
+        .isEqualTo(2);
+    assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).isEmpty();
+    // its commit indexes a only (b was not needed after all) and ends the session
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"session\":\"s-1\",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":3}]}");
+    assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage").toString()).doesNotContain(a).contains(b);
+    // a session kept alive with empty calls stays; one whose client went silent expires after 2 minutes
+    call(200, "POST", "/api/v1/stores/s-2/pending", "{\"chunks\":[\"" + b + "\"]}");
+    clock.advance(Duration.ofSeconds(90));
+    call(200, "POST", "/api/v1/stores/s-2/pending", "{\"chunks\":[]}");
+    clock.advance(Duration.ofSeconds(90));
+    assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).isEmpty();
+    clock.advance(Duration.ofSeconds(121));
+    assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage").toString()).contains(b);
+    // a store that gives up ends its session at once
+    call(200, "POST", "/api/v1/stores/s-3/pending", "{\"chunks\":[\"" + b + "\"]}");
+    assertThat(call(200, "DELETE", "/api/v1/stores/s-3", null).get("closed").asBoolean()).isTrue();
+    assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage").toString()).contains(b);
+    assertThat(call(400, "POST", "/api/v1/stores/bad%20id/pending", "{\"chunks\":[]}").get("error").asText()).contains("session id");
+    assertThat(call(400, "POST", "/api/v1/stores/s-4/pending", "{\"chunks\":[\"zz\"]}").get("error").asText()).contains("64 hex digits");
   }
 
   private void beat(String state, String... ids) throws IOException {
@@ -379,7 +419,7 @@ class TrackerApiTest {
     }
     String a = org.cairn.core.hash.ChunkId.of(new byte[] {7}).hex();
     call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
-        + "\",\"holders\":[\"r1\",\"r2\",\"r3\"],\"storedBytes\":300}]}");
+        + "\",\"holders\":[\"r1\",\"r2\",\"r3\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":300}]}");
     JsonNode d = call(200, "GET", "/api/v1/durability", null);
     assertThat(d.get("chunks").asLong()).isEqualTo(1);
     assertThat(d.get("healthy").asLong()).isEqualTo(1);
@@ -411,6 +451,7 @@ class TrackerApiTest {
     assertThat(job.get("targets")).hasSize(1);
     assertThat(job.get("targets").get(0).get("index").asInt()).isEqualTo(2);
     assertThat(job.get("targets").get(0).get("peer").asText()).isEqualTo("r4");
+    assertThat(job.get("tags").toString()).isEqualTo("[\"0000000a\",\"0000000b\",\"0000000c\"]");
     // a second claim does not hand out the same job
     assertThat(call(200, "POST", "/api/v1/peers/r1/repair", "{}").get("jobs")).isEmpty();
 
@@ -430,13 +471,13 @@ class TrackerApiTest {
     assertThat(events.since(0, 100).stream().map(org.cairn.tracker.events.EventLog.Event::kind)).contains("committed", "repaired");
 
     // a bad fragment leaves the index at once and is queued without a grace period
-    call(200, "POST", "/api/v1/peers/r2/bad", "{\"fragments\":[{\"key\":\"" + a + "01\",\"reason\":\"crc\"}]}");
+    call(200, "POST", "/api/v1/peers/r2/bad", "{\"fragments\":[{\"key\":\"" + a + "010000000b\",\"reason\":\"crc\"}]}");
     repair.scan();
     d = call(200, "GET", "/api/v1/durability", null);
     assertThat(d.get("degraded").asLong()).isEqualTo(1);
     assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
     assertThat(call(400, "POST", "/api/v1/peers/r2/bad", "{\"fragments\":[{\"key\":\"abc\"}]}").get("error").asText())
-        .contains("66 hex digits");
+        .contains("74 hex digits");
     JsonNode versions = call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH);
     assertThat(versions.get(0).get("status").asText()).isEqualTo("degraded");
 
@@ -476,7 +517,7 @@ class TrackerApiTest {
     }
     String a = org.cairn.core.hash.ChunkId.of(new byte[] {9}).hex();
     call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
-        + "\",\"holders\":[\"f1\",\"f2\",\"f3\"],\"storedBytes\":300}]}");
+        + "\",\"holders\":[\"f1\",\"f2\",\"f3\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":300}]}");
     call(200, "POST", "/api/v1/peers/f3/leave", "{}"); // a graceful leave is repaired at once
     repair.scan();
     JsonNode first = call(200, "POST", "/api/v1/peers/f4/repair", "{}").get("jobs").get(0);

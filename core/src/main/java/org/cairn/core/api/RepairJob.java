@@ -7,10 +7,20 @@ import java.util.List;
  * One chunk's repair as the tracker hands it to a peer ({@code POST /api/v1/peers/{id}/repair}):
  * read m pieces from {@code sources} (in order, RUNNING holders first), rebuild the pieces named in
  * {@code targets} and store each durably on its peer, then report a {@link RepairOutcome}.
+ * {@code tags} holds each fragment's tag (8 hex digits, by index): sources are read by chunk, index
+ * and tag, and a rebuilt piece must come out with its index's tag.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RepairJob(String id, String app, String chunk, String redundancy, long fragmentBytes, List<Piece> sources,
-    List<Piece> targets) {
+    List<Piece> targets, List<String> tags) {
+
+  /** Fragment {@code index}'s tag. */
+  public int tag(int index) {
+    if (tags == null || index < 0 || index >= tags.size()) {
+      throw new IllegalArgumentException("repair job " + id + " has no tag for fragment " + index);
+    }
+    return org.cairn.core.protocol.FragmentKey.parseTag(tags.get(index));
+  }
 
   /** Fragment {@code index} of the chunk, on {@code peer} at {@code address}. */
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -32,6 +32,12 @@ import org.cairn.core.hash.ChunkId;
  * 64    ...   payload
  * </pre>
  * All integers big-endian.
+ *
+ * <p>The header's CRC (bytes 60..63) is also the fragment's <em>tag</em>: it covers the scheme
+ * (codec, compression, m, k), the lengths and the payload's CRC, so two pieces with the same chunk
+ * id and index but made differently (another app's redundancy or compression) have different tags.
+ * Peers key fragments by chunk id, index and tag ({@code FragmentKey}), so such pieces never replace
+ * each other.
  */
 public final class Fragment {
   public static final int MAGIC = 0x43524E46; // "CRNF"
@@ -84,6 +90,18 @@ public final class Fragment {
           + " (" + encodedLength + " encoded) exceeds the format's limits");
     }
     return new Fragment(chunkId, codec, compression, index, m, k, chunkLength, encodedLength, payload, crc(payload, 0, payload.length));
+  }
+
+  /** The header's CRC32C: identifies this exact piece among pieces of the same chunk and index. */
+  public int tag() {
+    byte[] h = new byte[HEADER_SIZE];
+    writeHeader(h);
+    return ByteBuffer.wrap(h, 60, 4).getInt();
+  }
+
+  /** The tag of a serialised fragment whose header has been verified ({@link #parseHeader}). */
+  public static int tagOf(byte[] bytes, int offset) {
+    return ByteBuffer.wrap(bytes, offset + 60, 4).getInt();
   }
 
   /** Serialises header and payload into one new array. */
@@ -186,7 +204,7 @@ public final class Fragment {
           + ", encoded " + encodedLength + ", payload " + payloadLength + ")");
     }
     ChunkId id = ChunkId.fromBytes(bytes, offset + 28);
-    return new Header(id, codec, compression, index, m, k, chunkLength, encodedLength, payloadLength, payloadCrc);
+    return new Header(id, codec, compression, index, m, k, chunkLength, encodedLength, payloadLength, payloadCrc, headerCrc);
   }
 
   static int crc(byte[] b, int off, int len) {
@@ -275,9 +293,11 @@ public final class Fragment {
     public final int encodedLength;
     public final int payloadLength;
     public final int payloadCrc;
+    /** The header's CRC, the fragment's tag. */
+    public final int tag;
 
     Header(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k, int chunkLength,
-        int encodedLength, int payloadLength, int payloadCrc) {
+        int encodedLength, int payloadLength, int payloadCrc, int tag) {
       this.chunkId = chunkId;
       this.codec = codec;
       this.compression = compression;
@@ -288,6 +308,7 @@ public final class Fragment {
       this.encodedLength = encodedLength;
       this.payloadLength = payloadLength;
       this.payloadCrc = payloadCrc;
+      this.tag = tag;
     }
   }
 }

@@ -160,6 +160,13 @@ public final class RepairWorker implements Closeable {
       Fragment[] pieces = gather(job, id);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
       Fragment[] rebuilt = ChunkCodec.rebuild(id, pieces, indices);
+      for (int j = 0; j < rebuilt.length; j++) {
+        // a rebuilt piece is byte for byte the one lost, so it has its tag; anything else would be stored under a key no one reads
+        if (rebuilt[j].tag() != job.tag(indices[j])) {
+          throw new IOException("rebuilt piece " + indices[j] + " of " + id.shortHex() + " has tag " + FragmentKey.tagHex(rebuilt[j].tag())
+              + ", the index says " + job.tags().get(indices[j]));
+        }
+      }
       List<String> failures = new ArrayList<>();
       List<CompletableFuture<String>> sends = new ArrayList<>();
       for (int j = 0; j < rebuilt.length; j++) {
@@ -199,7 +206,7 @@ public final class RepairWorker implements Closeable {
       while (round.size() < m - have && !remaining.isEmpty()) {
         RepairJob.Piece s = remaining.pollFirst();
         round.add(s);
-        reads.add(read(s, new FragmentKey(id, s.index())));
+        reads.add(read(s, new FragmentKey(id, s.index(), job.tag(s.index()))));
       }
       for (int j = 0; j < round.size(); j++) {
         RepairJob.Piece s = round.get(j);
@@ -207,12 +214,12 @@ public final class RepairWorker implements Closeable {
           byte[] bytes = reads.get(j).get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
           if (bytes == null) {
             problems.add(s.peer() + " does not hold piece " + s.index());
-            reportMissing(s, new FragmentKey(id, s.index()));
+            reportMissing(s, new FragmentKey(id, s.index(), job.tag(s.index())));
             continue;
           }
           throttle.acquire(bytes.length);
           Fragment f = Fragment.parse(bytes);
-          if (!f.chunkId().equals(id) || f.index() != s.index()) {
+          if (!f.chunkId().equals(id) || f.index() != s.index() || f.tag() != job.tag(s.index())) {
             problems.add(s.peer() + " sent another fragment for piece " + s.index());
             continue;
           }

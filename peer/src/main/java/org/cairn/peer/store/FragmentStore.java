@@ -26,7 +26,8 @@ import org.rocksdb.WriteOptions;
 /*
  * Fragments on the donor's disk, in RocksDB with blob files: values (the serialised fragment, header
  * + payload) of 4 KiB or more go to blob files, so compaction moves keys, not fragment bytes. Key =
- * FragmentKey (chunk id + index). A second column family keeps each fragment's size so the store
+ * FragmentKey (chunk id + index + tag, the header's CRC: two apps' differently made pieces of one
+ * chunk are two entries, never one replacing the other). A second column family keeps each fragment's size so the store
  * knows its usage on open without reading any blob.
  *
  * Every fragment is verified (Fragment.parse: header and payload CRC32C) before it is written and
@@ -103,11 +104,42 @@ public final class FragmentStore implements Closeable {
     }
     fragments = handles.get(1);
     sizes = handles.get(2);
+    try {
+      checkFormat();
+    } catch (IOException e) {
+      close();
+      throw e;
+    }
     try (RocksIterator it = db.newIterator(sizes)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
         usedBytes.addAndGet(ByteBuffer.wrap(it.value()).getInt() & 0xFFFFFFFFL);
         count.incrementAndGet();
       }
+    }
+  }
+
+  /** The key format: 2 since keys carry the fragment's tag (37 bytes); 1 (unmarked) had 33-byte keys. */
+  static final int FORMAT = 2;
+  private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
+
+  private void checkFormat() throws IOException {
+    try {
+      byte[] v = db.get(handles.get(0), FORMAT_KEY);
+      if (v == null) {
+        try (RocksIterator it = db.newIterator(sizes)) {
+          it.seekToFirst();
+          if (it.isValid()) {
+            throw new IOException("the fragment store in " + dir + " is from an older Cairn (" + it.key().length
+                + "-byte keys, format 1); this build reads format " + FORMAT + ". Move the directory away and let repair refill the peer");
+          }
+        }
+        db.put(handles.get(0), syncWrites, FORMAT_KEY, Integer.toString(FORMAT).getBytes(StandardCharsets.UTF_8));
+      } else if (!new String(v, StandardCharsets.UTF_8).equals(Integer.toString(FORMAT))) {
+        throw new IOException("the fragment store in " + dir + " has format " + new String(v, StandardCharsets.UTF_8)
+            + "; this build reads format " + FORMAT);
+      }
+    } catch (RocksDBException e) {
+      throw new IOException("reading the fragment store's format in " + dir + " failed: " + e.getMessage(), e);
     }
   }
 
@@ -138,7 +170,7 @@ public final class FragmentStore implements Closeable {
     List<FragmentKey> keys = new ArrayList<>(serialized.size());
     for (byte[] bytes : serialized) {
       Fragment f = Fragment.parse(bytes); // throws CorruptDataException naming what is wrong
-      keys.add(new FragmentKey(f.chunkId(), f.index()));
+      keys.add(new FragmentKey(f.chunkId(), f.index(), Fragment.tagOf(bytes, 0)));
     }
     long added = 0;
     long addedCount = 0;
@@ -202,8 +234,9 @@ public final class FragmentStore implements Closeable {
     ioBytes.addAndGet(value.length);
     try {
       Fragment f = Fragment.parse(value);
-      if (!f.chunkId().equals(key.chunkId()) || f.index() != key.index()) {
-        throw new CorruptDataException("stored under " + key + " but is fragment " + f.index() + " of " + f.chunkId().shortHex());
+      if (!f.chunkId().equals(key.chunkId()) || f.index() != key.index() || Fragment.tagOf(value, 0) != key.tag()) {
+        throw new CorruptDataException("stored under " + key + " but is fragment " + f.index() + " of " + f.chunkId().shortHex()
+            + " with tag " + FragmentKey.tagHex(Fragment.tagOf(value, 0)));
       }
     } catch (CorruptDataException e) {
       delete(List.of(key));

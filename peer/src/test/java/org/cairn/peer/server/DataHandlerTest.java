@@ -116,7 +116,7 @@ class DataHandlerTest {
     assertThat(ByteBufUtil.getBytes(got.payload())).isEqualTo(fragments.get(0));
     got.release();
 
-    FragmentKey absent = new FragmentKey(k0.chunkId(), 9);
+    FragmentKey absent = new FragmentKey(k0.chunkId(), 9, k0.tag());
     ByteBuf list = Unpooled.buffer();
     FragmentKey.encodeList(List.of(k0, absent), list);
     Frame has = ask(ch, FrameType.HAS, 4, list);

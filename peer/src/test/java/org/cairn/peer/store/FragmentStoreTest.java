@@ -36,7 +36,51 @@ public class FragmentStoreTest {
 
   public static FragmentKey keyOf(byte[] fragment) throws CorruptDataException {
     Fragment f = Fragment.parse(fragment);
-    return new FragmentKey(f.chunkId(), f.index());
+    return FragmentKey.of(f);
+  }
+
+  @Test
+  void theSameChunkMadeTwoWays_isTwoFragments_neitherReplacesTheOther() throws IOException {
+    // two apps store one chunk, one compressed and 3+2, the other raw and 4+1: dedup is per app, so both
+    // pieces with index 0 may land on this peer, and each app must read back its own
+    byte[] chunk = new byte[200_000];
+    new Random(9).nextBytes(chunk);
+    java.util.Arrays.fill(chunk, 0, 100_000, (byte) 0); // compressible half
+    ChunkId id = ChunkId.of(chunk);
+    Fragment a = new ChunkCodec(Compressor.parse("zstd:3"), Redundancy.parse("code:3+2")).encode(id, chunk, chunk.length)[0];
+    Fragment b = new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:4+1")).encode(id, chunk, chunk.length)[0];
+    assertThat(FragmentKey.of(a)).isNotEqualTo(FragmentKey.of(b));
+    assertThat(FragmentKey.of(a).index()).isEqualTo(FragmentKey.of(b).index());
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      store.putAll(List.of(a.toBytes()));
+      store.putAll(List.of(b.toBytes()));
+      assertThat(store.fragmentCount()).isEqualTo(2);
+      assertThat(store.get(FragmentKey.of(a))).isEqualTo(a.toBytes());
+      assertThat(store.get(FragmentKey.of(b))).isEqualTo(b.toBytes());
+      assertThat(store.delete(List.of(FragmentKey.of(a)))).isEqualTo(1);
+      assertThat(store.get(FragmentKey.of(b))).as("the other app's piece stays").isEqualTo(b.toBytes());
+    }
+  }
+
+  @Test
+  void aStoreOfTheOlderKeyFormat_isRefusedWithWhatToDo() throws Exception {
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      store.putAll(fragmentsOf(2, 10_000));
+    }
+    // make it look like format 1: fragments, and no format marker
+    List<org.rocksdb.ColumnFamilyDescriptor> cfs = new ArrayList<>();
+    try (org.rocksdb.Options listing = new org.rocksdb.Options()) {
+      for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+        cfs.add(new org.rocksdb.ColumnFamilyDescriptor(name));
+      }
+    }
+    List<org.rocksdb.ColumnFamilyHandle> hs = new ArrayList<>();
+    try (org.rocksdb.DBOptions o = new org.rocksdb.DBOptions(); RocksDB db = RocksDB.open(o, dir.toString(), cfs, hs)) {
+      db.delete(hs.get(0), "format".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      hs.forEach(org.rocksdb.ColumnFamilyHandle::close);
+    }
+    assertThatThrownBy(() -> FragmentStore.open(dir)).isInstanceOf(IOException.class).hasMessageContaining("older Cairn")
+        .hasMessageContaining("Move the directory away");
   }
 
   @Test

@@ -23,6 +23,7 @@ import org.cairn.core.availability.HostState;
 import org.cairn.core.availability.StateSeries;
 import org.cairn.core.config.Durations;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.placement.NotEnoughHostsException;
 import org.cairn.core.placement.Placement;
 import org.cairn.core.placement.PlacementPolicy;
@@ -201,6 +202,8 @@ public final class TrackerApi {
         return lookup(body);
       case "versions":
         return versions(method, query, body);
+      case "stores":
+        return stores(method, id, action, body);
       case "manifest":
         requireMethod(method, "GET");
         return manifest(query);
@@ -323,8 +326,8 @@ public final class TrackerApi {
         Map<byte[], String> fragments = new LinkedHashMap<>();
         for (JsonNode f : n.path("fragments")) {
           String hex = f.path("key").asText("");
-          if (hex.length() != 2 * (ChunkId.LENGTH + 1)) {
-            throw new ApiException(400, "fragment key must be 66 hex digits (chunk id + index), was '" + hex + "'");
+          if (hex.length() != 2 * FragmentKey.SIZE || !hex.matches("[0-9a-fA-F]*")) {
+            throw new ApiException(400, "fragment key must be " + 2 * FragmentKey.SIZE + " hex digits (chunk id + index + tag), was '" + hex + "'");
           }
           fragments.put(java.util.HexFormat.of().parseHex(hex), f.path("reason").asText("bad"));
         }
@@ -498,9 +501,19 @@ public final class TrackerApi {
           for (JsonNode h : c.path("holders")) {
             holders.add(h.isNull() ? null : h.asText());
           }
-          chunks.add(new Catalog.NewChunk(ChunkId.parse(c.path("id").asText()), holders, c.path("storedBytes").asLong()));
+          List<String> tags = null;
+          if (c.has("tags")) {
+            tags = new java.util.ArrayList<>();
+            for (JsonNode t : c.path("tags")) {
+              tags.add(t.asText());
+            }
+          }
+          chunks.add(new Catalog.NewChunk(ChunkId.parse(c.path("id").asText()), holders, c.path("storedBytes").asLong(), tags));
         }
         long step = catalog.commit(manifest, chunks);
+        if (n.hasNonNull("session")) {
+          catalog.pending().close(n.get("session").asText()); // committed: the index now names its pieces
+        }
         return json(200, Map.of("app", manifest.path("app").asText(), "node", manifest.path("node").asText(), "step", step));
       }
       case "DELETE": {
@@ -515,7 +528,32 @@ public final class TrackerApi {
     }
   }
 
-  /** The manifest plus, per chunk, its holders with their current address and state. */
+  /**
+   * A store in flight names the chunks it sends before sending them, so GC spares their pieces until
+   * the commit: {@code POST /api/v1/stores/{session}/pending {"chunks":[hex...]}} (an empty list keeps
+   * the session alive), {@code DELETE /api/v1/stores/{session}} when the store gives up.
+   */
+  private Response stores(String method, String session, String action, byte[] body) throws ApiException, IOException {
+    if (session == null) {
+      throw new ApiException(404, "no such endpoint; use POST /api/v1/stores/{session}/pending or DELETE /api/v1/stores/{session}");
+    }
+    if (action == null) {
+      requireMethod(method, "DELETE");
+      return json(200, Map.of("closed", catalog.pending().close(session)));
+    }
+    if (!action.equals("pending")) {
+      throw new ApiException(404, "no such endpoint; use POST /api/v1/stores/{session}/pending");
+    }
+    requireMethod(method, "POST");
+    JsonNode n = JSON.readTree(body);
+    List<ChunkId> ids = new java.util.ArrayList<>();
+    for (JsonNode c : n.path("chunks")) {
+      ids.add(ChunkId.parse(c.asText()));
+    }
+    return json(200, Map.of("session", session, "pending", catalog.pending().add(session, ids)));
+  }
+
+  /** The manifest plus, per chunk, its holders with their current address, state and the piece's tag. */
   private Response manifest(Map<String, String> query) throws IOException, ApiException {
     String step = query.getOrDefault("step", "latest");
     Map<String, Object> m = catalog.manifest(required(query, "app"), required(query, "node"),
@@ -530,12 +568,16 @@ public final class TrackerApi {
     }
     @SuppressWarnings("unchecked")
     Map<String, List<String>> holders = (Map<String, List<String>>) m.get("holders");
+    @SuppressWarnings("unchecked")
+    Map<String, List<String>> tags = (Map<String, List<String>>) m.get("tags");
     Map<String, Object> located = new LinkedHashMap<>();
     for (Map.Entry<String, List<String>> e : holders.entrySet()) {
       List<Object> list = new java.util.ArrayList<>();
-      for (String h : e.getValue()) {
+      List<String> t = tags.getOrDefault(e.getKey(), List.of());
+      for (int i = 0; i < e.getValue().size(); i++) {
+        String h = e.getValue().get(i);
         PeerView v = h == null ? null : peers.get(h);
-        list.add(v == null ? null : Map.of("id", v.id(), "address", v.address(), "state", v.state()));
+        list.add(v == null || i >= t.size() ? null : Map.of("id", v.id(), "address", v.address(), "state", v.state(), "tag", t.get(i)));
       }
       located.put(e.getKey(), list);
     }

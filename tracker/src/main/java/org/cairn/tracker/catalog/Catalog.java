@@ -20,6 +20,7 @@ import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
+import org.cairn.core.protocol.FragmentKey;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
@@ -42,6 +43,7 @@ public final class Catalog {
   private final TrackerStore store;
   private final Clock clock;
   private final EventLog events;
+  private final PendingStores pending;
 
   public Catalog(TrackerStore store, Clock clock) {
     this(store, clock, new EventLog(clock, 100));
@@ -51,6 +53,12 @@ public final class Catalog {
     this.events = events;
     this.store = store;
     this.clock = clock;
+    this.pending = new PendingStores(clock);
+  }
+
+  /** Stores in flight, whose chunks GC spares until they commit. */
+  public PendingStores pending() {
+    return pending;
   }
 
   /** An app's folder policy (stdchk §IV.E): keep-all, replace, or purge-after=DURATION. */
@@ -111,8 +119,9 @@ public final class Catalog {
   }
 
   /**
-   * Inventory GC (stdchk §IV.A): which of a peer's fragments no chunk-index entry assigns to it.
-   * Keys are 33-byte fragment keys (chunk id + index).
+   * Inventory GC (stdchk §IV.A): which of a peer's fragments no chunk-index entry assigns to it and
+   * no store in flight has named ({@link PendingStores}).
+   * Keys are 37-byte fragment keys (chunk id + index + tag).
    */
   public List<byte[]> garbage(String peerId, List<byte[]> keys) throws IOException {
     List<String> apps = new ArrayList<>();
@@ -121,17 +130,15 @@ public final class Catalog {
     }
     List<byte[]> out = new ArrayList<>();
     for (byte[] key : keys) {
-      if (key.length != ChunkId.LENGTH + 1) {
-        throw new IllegalArgumentException("fragment keys are 33 bytes, got " + key.length);
+      if (key.length != FragmentKey.SIZE) {
+        throw new IllegalArgumentException("fragment keys are " + FragmentKey.SIZE + " bytes, got " + key.length);
       }
-      ChunkId id = ChunkId.fromBytes(key, 0);
-      int index = key[ChunkId.LENGTH] & 0xFF;
-      boolean wanted = false;
-      for (String app : apps) {
-        byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, id));
+      FragmentKey fk = FragmentKey.fromBytes(key);
+      boolean wanted = pending.pending(fk.chunkId());
+      for (int a = 0; a < apps.size() && !wanted; a++) {
+        byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(apps.get(a), fk.chunkId()));
         if (v != null) {
-          List<String> holders = JSON.readValue(v, ChunkRecord.class).holders();
-          if (index < holders.size() && peerId.equals(holders.get(index))) {
+          if (JSON.readValue(v, ChunkRecord.class).assigns(peerId, fk.index(), fk.tag())) {
             wanted = true;
             break;
           }
@@ -167,7 +174,7 @@ public final class Catalog {
   }
 
   /** A new chunk's placement, sent with the commit. */
-  public record NewChunk(ChunkId id, List<String> holders, long storedBytes) {}
+  public record NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags) {}
 
   /**
    * Commits a version atomically. A step of 0 or less takes the next one after the node's latest.
@@ -216,7 +223,14 @@ public final class Catalog {
           throw new IllegalArgumentException("chunk " + id.shortHex() + " has " + c.holders().size() + " holders, but "
               + m.redundancy() + " makes " + Redundancy.parse(m.redundancy()).totalFragments() + " fragments");
         }
-        record = new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), 1, m.redundancy(), m.clientHost());
+        if (c.tags() == null || c.tags().size() != c.holders().size()) {
+          throw new IllegalArgumentException("chunk " + id.shortHex() + " needs one tag per fragment (" + c.holders().size() + "), got "
+              + (c.tags() == null ? "none" : c.tags().size()));
+        }
+        for (String t : c.tags()) {
+          FragmentKey.parseTag(t); // 8 hex digits, or IllegalArgumentException
+        }
+        record = new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), 1, m.redundancy(), m.clientHost(), new ArrayList<>(c.tags()));
         storedBytes += c.storedBytes();
         added++;
       }
@@ -272,7 +286,7 @@ public final class Catalog {
     return out;
   }
 
-  /** The manifest of a version (latest when step <= 0) and, per chunk, its holders; null if none. */
+  /** The manifest of a version (latest when step <= 0) and, per chunk, its holders and their tags; null if none. */
   public Map<String, Object> manifest(String app, String node, long step) throws IOException {
     checkName("app", app);
     checkName("node", node);
@@ -286,16 +300,20 @@ public final class Catalog {
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
     Map<String, List<String>> holders = new TreeMap<>();
+    Map<String, List<String>> tags = new TreeMap<>();
     for (JsonNode c : r.manifest().path("chunks")) {
       String id = c.path("id").asText();
       if (!holders.containsKey(id)) {
         byte[] chunk = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, ChunkId.parse(id)));
-        holders.put(id, chunk == null ? List.of() : JSON.readValue(chunk, ChunkRecord.class).holders());
+        ChunkRecord cr = chunk == null ? null : JSON.readValue(chunk, ChunkRecord.class);
+        holders.put(id, cr == null ? List.of() : cr.holders());
+        tags.put(id, cr == null || cr.tags() == null ? List.of() : cr.tags());
       }
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("manifest", r.manifest());
     out.put("holders", holders);
+    out.put("tags", tags);
     return out;
   }
 
@@ -372,7 +390,7 @@ public final class Catalog {
   }
 
   /**
-   * Repair's commit: fragment {@code index} of the chunk is now held by {@code peer}, if the entry
+   * Repair's commit: fragment {@code index} of the chunk (with the same tag) is now held by {@code peer}, if the entry
    * still names {@code expected} there (compare and set: a chunk deleted or repaired meanwhile is
    * left alone, and the new fragment becomes garbage for GC).
    */
@@ -386,8 +404,8 @@ public final class Catalog {
   }
 
   /**
-   * Bad or lost fragments of one peer, as 33-byte fragment keys: every entry (of any app) that says
-   * {@code peer} holds fragment index of the chunk forgets it, so repair rebuilds it elsewhere.
+   * Bad or lost fragments of one peer, as 37-byte fragment keys: every entry (of any app) that says
+   * {@code peer} holds that fragment (chunk, index and tag) forgets it, so repair rebuilds it elsewhere.
    * Returns how many entries changed.
    */
   public synchronized int dropHolder(String peer, List<byte[]> keys) throws IOException {
@@ -397,12 +415,11 @@ public final class Catalog {
     }
     int changed = 0;
     for (byte[] key : keys) {
-      ChunkId id = ChunkId.fromBytes(key, 0);
-      int index = key[ChunkId.LENGTH] & 0xFF;
+      FragmentKey fk = FragmentKey.fromBytes(key);
       for (String app : apps) {
-        ChunkRecord r = chunk(app, id);
-        if (r != null && index < r.holders().size() && peer.equals(r.holders().get(index))) {
-          store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), JSON.writeValueAsBytes(r.withHolder(index, null)));
+        ChunkRecord r = chunk(app, fk.chunkId());
+        if (r != null && r.assigns(peer, fk.index(), fk.tag())) {
+          store.put(TrackerStore.Family.CHUNKS, chunkKey(app, fk.chunkId()), JSON.writeValueAsBytes(r.withHolder(fk.index(), null)));
           changed++;
         }
       }
@@ -412,7 +429,7 @@ public final class Catalog {
 
   /**
    * A page of the fragments the index assigns to {@code peer} (for the peer's audit of what it should
-   * hold): 33-byte fragment keys as hex, and the cursor to continue after (null at the end). Scans
+   * hold): 37-byte fragment keys as hex, and the cursor to continue after (null at the end). Scans
    * the chunk index from {@code cursor}; at most {@code limit} keys, and at most 100,000 entries per call.
    */
   public Map<String, Object> assigned(String peer, String cursor, int limit) throws IOException {
@@ -422,12 +439,11 @@ public final class Catalog {
     byte[] start = cursor == null || cursor.isEmpty() ? new byte[0] : java.util.HexFormat.of().parseHex(cursor);
     store.scanAfter(TrackerStore.Family.CHUNKS, start, (key, value) -> {
       scanned[0]++;
-      List<String> holders = JSON.readValue(value, ChunkRecord.class).holders();
-      byte[] fk = Arrays.copyOfRange(key, key.length - ChunkId.LENGTH, key.length + 1);
-      for (int i = 0; i < holders.size(); i++) {
-        if (peer.equals(holders.get(i))) {
-          fk[ChunkId.LENGTH] = (byte) i;
-          keys.add(java.util.HexFormat.of().formatHex(fk));
+      ChunkRecord cr = JSON.readValue(value, ChunkRecord.class);
+      ChunkId id = ChunkId.fromBytes(key, key.length - ChunkId.LENGTH);
+      for (int i = 0; i < cr.holders().size(); i++) {
+        if (peer.equals(cr.holders().get(i)) && cr.tag(i) != null) {
+          keys.add(java.util.HexFormat.of().formatHex(new FragmentKey(id, i, FragmentKey.parseTag(cr.tag(i))).toBytes()));
         }
       }
       if (keys.size() >= limit || scanned[0] >= 100_000) {

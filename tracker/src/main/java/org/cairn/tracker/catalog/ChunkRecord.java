@@ -8,19 +8,33 @@ import org.cairn.core.erasure.Redundancy;
 /**
  * A chunk held for an app: who holds fragment i ({@code holders.get(i)}, null if none), the bytes
  * of its fragments, how many committed versions reference it, the redundancy it was coded with
- * (e.g. {@code code:4+2}) and the compute host that stored it (placement of repairs ranks against it).
+ * (e.g. {@code code:4+2}), the compute host that stored it (placement of repairs ranks against it)
+ * and each fragment's tag (8 hex digits, {@code Fragment.tag()}): with the chunk id and index it is
+ * the fragment's key on its peer.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ChunkRecord(List<String> holders, long storedBytes, int refs, String redundancy, String client) {
+public record ChunkRecord(List<String> holders, long storedBytes, int refs, String redundancy, String client, List<String> tags) {
 
   ChunkRecord withRefs(int n) {
-    return new ChunkRecord(holders, storedBytes, n, redundancy, client);
+    return new ChunkRecord(holders, storedBytes, n, redundancy, client, tags);
   }
 
   ChunkRecord withHolder(int index, String peer) {
     List<String> h = new ArrayList<>(holders);
     h.set(index, peer);
-    return new ChunkRecord(h, storedBytes, refs, redundancy, client);
+    return new ChunkRecord(h, storedBytes, refs, redundancy, client, tags);
+  }
+
+  /** Fragment {@code index}'s tag, or null if the record has none (written before tags existed). */
+  public String tag(int index) {
+    return tags == null || index >= tags.size() ? null : tags.get(index);
+  }
+
+  /** Whether this record says {@code peer} holds the fragment with this index and tag. */
+  public boolean assigns(String peer, int index, int tag) {
+    String t = tag(index);
+    return index < holders.size() && peer.equals(holders.get(index)) && t != null
+        && t.equals(org.cairn.core.protocol.FragmentKey.tagHex(tag));
   }
 
   /** m: pieces needed to rebuild the chunk (all of them if the record predates the redundancy field). */

@@ -294,7 +294,7 @@ public final class RepairService {
 
   /**
    * Bad fragments of one peer (found by its scrubber, read path or audit, by a repair, or by a client's
-   * fetch), as 33-byte fragment keys with why: the index forgets them and repair rebuilds them.
+   * fetch), as 37-byte fragment keys with why: the index forgets them and repair rebuilds them.
    * {@code reporter} is who noticed. Returns how many index entries changed.
    */
   public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
@@ -316,8 +316,8 @@ public final class RepairService {
 
   private Planned plan(Pending p, String executor, Map<String, PeerView> peers, long now) throws IOException {
     ChunkRecord r = catalog.chunk(p.app(), p.id());
-    if (r == null) {
-      return null;
+    if (r == null || r.tags() == null) {
+      return null; // gone, or indexed before fragments had tags (its pieces cannot be named on the peers)
     }
     Health h = health(r, peers, now);
     if (h.missing.isEmpty() || h.live < r.needed()) {
@@ -369,7 +369,7 @@ public final class RepairService {
     // read from RUNNING holders first, loaded and busy ones last
     sources.sort(Comparator.comparingInt(s -> preference(peers.get(s.peer()).state())));
     String jobId = k;
-    return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets), expected);
+    return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
   }
 
   private static int preference(String state) {

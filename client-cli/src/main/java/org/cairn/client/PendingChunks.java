@@ -1,0 +1,103 @@
+package org.cairn.client;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.cairn.core.api.TrackerHttp;
+import org.cairn.core.hash.ChunkId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Names each new chunk to the tracker before its pieces are sent ({@code POST
+ * /api/v1/stores/{session}/pending}), so the peers' inventory GC spares them until the commit, however
+ * long the store takes. Chunks that arrive while a call is out go together in the next call. A call
+ * that fails is logged and the pieces are sent anyway: they are then protected by the peers' grace
+ * period only (default 1 h), and a tracker that stays unreachable fails the commit.
+ */
+final class PendingChunks {
+  private static final Logger LOG = LoggerFactory.getLogger(PendingChunks.class);
+
+  private final TrackerHttp tracker;
+  private final String session;
+  private final Executor io;
+  private final List<ChunkId> queued = new ArrayList<>();
+  private List<CompletableFuture<Void>> waiting = new ArrayList<>();
+  private boolean calling;
+  private volatile boolean warned;
+
+  PendingChunks(TrackerHttp tracker, String session, Executor io) {
+    this.tracker = tracker;
+    this.session = session;
+    this.io = io;
+  }
+
+  String session() {
+    return session;
+  }
+
+  /** Completes once the tracker has been told of the chunk (or telling it failed). */
+  CompletableFuture<Void> register(ChunkId id) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    synchronized (this) {
+      queued.add(id);
+      waiting.add(done);
+      if (calling) {
+        return done;
+      }
+      calling = true;
+    }
+    io.execute(this::drain);
+    return done;
+  }
+
+  /** Keeps the session open while the store runs without new chunks (the tracker drops it after 2 min of silence). */
+  void keepAlive() {
+    call(List.of());
+  }
+
+  /** Ends the session when the store gives up (after a commit the tracker ends it itself). */
+  void abandon() {
+    try {
+      tracker.delete("/api/v1/stores/" + session, Map.of());
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("could not end store session {}: {}", session, e.getMessage());
+    }
+  }
+
+  private void drain() {
+    while (true) {
+      List<ChunkId> ids;
+      List<CompletableFuture<Void>> done;
+      synchronized (this) {
+        if (queued.isEmpty()) {
+          calling = false;
+          return;
+        }
+        ids = new ArrayList<>(queued);
+        queued.clear();
+        done = waiting;
+        waiting = new ArrayList<>();
+      }
+      call(ids);
+      done.forEach(f -> f.complete(null));
+    }
+  }
+
+  private void call(List<ChunkId> ids) {
+    List<String> hex = new ArrayList<>(ids.size());
+    ids.forEach(id -> hex.add(id.hex()));
+    try {
+      tracker.post("/api/v1/stores/" + session + "/pending", Map.of("chunks", hex));
+    } catch (IOException | RuntimeException e) {
+      if (!warned) {
+        warned = true;
+        LOG.warn("could not tell the tracker which chunks this store is sending ({}); their pieces are protected from "
+            + "garbage collection by the peers' grace period only until the commit", e.getMessage());
+      }
+    }
+  }
+}

@@ -1,0 +1,96 @@
+package org.cairn.tracker.catalog;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Set;
+import org.cairn.core.hash.ChunkId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * Stores in flight (sessions) and the chunks each has sent or is about to send. Until a store
+ * commits, no index entry names its pieces, so the peers' inventory GC would see them as garbage;
+ * a store longer than the peers' --gc-grace would lose its first pieces before its commit. The
+ * client names each chunk here before sending its pieces, and GC spares every piece of a pending
+ * chunk. A session ends with its commit (or DELETE), or expires EXPIRY after the client was last
+ * heard from (a crashed client): its pieces then become garbage as usual.
+ *
+ * In memory only: a tracker restart forgets pending chunks, and pieces written before it are then
+ * protected only by the peers' grace period (default 1 h) until the store commits.
+ */
+public final class PendingStores {
+  private static final Logger LOG = LoggerFactory.getLogger(PendingStores.class);
+  /** A session the client has not touched for this long is dropped. Clients refresh every 30 s. */
+  public static final Duration EXPIRY = Duration.ofMinutes(2);
+  /** Chunks one session may name (a 16 TiB image of 1 MiB chunks). */
+  static final int MAX_CHUNKS = 16 << 20;
+
+  private final Clock clock;
+  private final Map<String, Session> sessions = new HashMap<>();
+
+  private static final class Session {
+    long lastSeen;
+    final Set<ChunkId> chunks = new HashSet<>();
+  }
+
+  public PendingStores(Clock clock) {
+    this.clock = clock;
+  }
+
+  /** Opens or refreshes a session and adds chunks to it; returns how many it names. */
+  public synchronized int add(String session, Collection<ChunkId> ids) {
+    if (session == null || !session.matches("[A-Za-z0-9._-]{1,64}")) {
+      throw new IllegalArgumentException("a store session id is 1-64 letters, digits, '.', '_' or '-', was '" + session + "'");
+    }
+    expire();
+    Session s = sessions.computeIfAbsent(session, k -> {
+      LOG.debug("store session {} opened", k);
+      return new Session();
+    });
+    if (s.chunks.size() + ids.size() > MAX_CHUNKS) {
+      throw new IllegalArgumentException("store session " + session + " would name more than " + MAX_CHUNKS + " chunks");
+    }
+    s.lastSeen = clock.millis();
+    s.chunks.addAll(ids);
+    return s.chunks.size();
+  }
+
+  /** Ends a session (its store committed or gave up); returns whether it was open. */
+  public synchronized boolean close(String session) {
+    return sessions.remove(session) != null;
+  }
+
+  /** Whether an open session names the chunk. */
+  public synchronized boolean pending(ChunkId id) {
+    expire();
+    for (Session s : sessions.values()) {
+      if (s.chunks.contains(id)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Open sessions. */
+  public synchronized int open() {
+    expire();
+    return sessions.size();
+  }
+
+  private void expire() {
+    long now = clock.millis();
+    for (Iterator<Map.Entry<String, Session>> it = sessions.entrySet().iterator(); it.hasNext();) {
+      Map.Entry<String, Session> e = it.next();
+      if (now - e.getValue().lastSeen > EXPIRY.toMillis()) {
+        LOG.info("store session {} expired (no word from its client for {}); its {} chunks are no longer spared by GC", e.getKey(),
+            EXPIRY, e.getValue().chunks.size());
+        it.remove();
+      }
+    }
+  }
+}
