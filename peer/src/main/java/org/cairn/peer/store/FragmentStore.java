@@ -72,7 +72,7 @@ public final class FragmentStore implements Closeable {
   private volatile String outOfSpace;
   /** Set when a reopen failed: the DB handle is closed and must not be touched. */
   private volatile String unusable;
-  private boolean closed;
+  private volatile boolean closed;
 
   private FragmentStore(Path dir) throws IOException {
     this.dir = dir;
@@ -164,21 +164,28 @@ public final class FragmentStore implements Closeable {
   /**
    * Verifies every fragment, then stores all of them durably in one batch (nothing is stored if any
    * fails verification). Returns the bytes newly added (fragments already held are not counted twice).
+   *
+   * <p>Batches from different connections run concurrently, so RocksDB commits their synced writes
+   * as a group (one WAL fsync for several). Two batches that share a key take turns ({@link #claim}),
+   * so the usage accounting, which reads each key's old size, stays exact.
    */
-  public synchronized long putAll(List<byte[]> serialized) throws IOException {
-    requireUsable();
-    List<FragmentKey> keys = new ArrayList<>(serialized.size());
+  public long putAll(List<byte[]> serialized) throws IOException {
+    java.util.Map<FragmentKey, byte[]> byKey = new java.util.LinkedHashMap<>(); // a key twice in one batch: once
     for (byte[] bytes : serialized) {
       Fragment f = Fragment.parse(bytes); // throws CorruptDataException naming what is wrong
-      keys.add(new FragmentKey(f.chunkId(), f.index(), Fragment.tagOf(bytes, 0)));
+      byKey.put(new FragmentKey(f.chunkId(), f.index(), Fragment.tagOf(bytes, 0)), bytes);
     }
+    List<FragmentKey> keys = new ArrayList<>(byKey.keySet());
+    java.util.concurrent.CompletableFuture<Void> mine = claim(keys);
     long added = 0;
     long addedCount = 0;
+    reopenLock.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
-      for (int i = 0; i < serialized.size(); i++) {
-        byte[] key = keys.get(i).toBytes();
+      requireUsable();
+      for (FragmentKey k : keys) {
+        byte[] key = k.toBytes();
         byte[] oldSize = db.get(sizes, key);
-        byte[] value = serialized.get(i);
+        byte[] value = byKey.get(k);
         batch.put(fragments, key, value);
         batch.put(sizes, key, ByteBuffer.allocate(4).putInt(value.length).array());
         if (oldSize == null) {
@@ -189,16 +196,61 @@ public final class FragmentStore implements Closeable {
         }
       }
       db.write(syncWrites, batch);
+      usedBytes.addAndGet(added);
+      count.addAndGet(addedCount);
     } catch (RocksDBException e) {
       noteFailure(e);
       throw new IOException("storing " + serialized.size() + " fragments failed: " + e.getMessage(), e);
+    } finally {
+      reopenLock.readLock().unlock();
+      release(keys, mine);
     }
-    for (byte[] v : serialized) {
+    for (byte[] v : byKey.values()) {
       ioBytes.addAndGet(v.length);
     }
-    usedBytes.addAndGet(added);
-    count.addAndGet(addedCount);
     return added;
+  }
+
+  /** Keys some write or delete is working on, each with the future that completes when it is done. */
+  private final java.util.concurrent.ConcurrentHashMap<FragmentKey, java.util.concurrent.CompletableFuture<Void>> busyKeys =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Claims every key for this call, waiting (without holding any) while another call has one of them. */
+  private java.util.concurrent.CompletableFuture<Void> claim(List<FragmentKey> keys) throws IOException {
+    java.util.concurrent.CompletableFuture<Void> mine = new java.util.concurrent.CompletableFuture<>();
+    while (true) {
+      java.util.concurrent.CompletableFuture<Void> other = null;
+      List<FragmentKey> claimed = new ArrayList<>(keys.size());
+      for (FragmentKey k : keys) {
+        java.util.concurrent.CompletableFuture<Void> prev = busyKeys.putIfAbsent(k, mine);
+        if (prev != null) {
+          other = prev;
+          break;
+        }
+        claimed.add(k);
+      }
+      if (other == null) {
+        return mine;
+      }
+      for (FragmentKey k : claimed) {
+        busyKeys.remove(k, mine);
+      }
+      try {
+        other.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted waiting for another write of the same fragment");
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new IllegalStateException(e); // claims complete normally
+      }
+    }
+  }
+
+  private void release(List<FragmentKey> keys, java.util.concurrent.CompletableFuture<Void> mine) {
+    for (FragmentKey k : keys) {
+      busyKeys.remove(k, mine);
+    }
+    mine.complete(null);
   }
 
   /**
@@ -264,12 +316,15 @@ public final class FragmentStore implements Closeable {
   }
 
   /** Deletes the keys held; returns how many were. */
-  public synchronized int delete(List<FragmentKey> keys) throws IOException {
-    requireUsable();
+  public int delete(List<FragmentKey> keys) throws IOException {
+    List<FragmentKey> unique = new ArrayList<>(new java.util.LinkedHashSet<>(keys));
+    java.util.concurrent.CompletableFuture<Void> mine = claim(unique);
     int deleted = 0;
     long freed = 0;
+    reopenLock.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
-      for (FragmentKey k : keys) {
+      requireUsable();
+      for (FragmentKey k : unique) {
         byte[] key = k.toBytes();
         byte[] size = db.get(sizes, key);
         if (size != null) {
@@ -280,12 +335,15 @@ public final class FragmentStore implements Closeable {
         }
       }
       db.write(syncWrites, batch);
+      usedBytes.addAndGet(-freed);
+      count.addAndGet(-deleted);
     } catch (RocksDBException e) {
       noteFailure(e);
       throw new IOException("deleting " + keys.size() + " fragments failed: " + e.getMessage(), e);
+    } finally {
+      reopenLock.readLock().unlock();
+      release(unique, mine);
     }
-    usedBytes.addAndGet(-freed);
-    count.addAndGet(-deleted);
     return deleted;
   }
 
@@ -343,7 +401,11 @@ public final class FragmentStore implements Closeable {
     return false;
   }
 
+  /** Call with the reopen lock held (shared): the DB is open and usable, or this throws. */
   private void requireUsable() throws IOException {
+    if (closed) {
+      throw new IOException("the fragment store is closed");
+    }
     if (unusable != null) {
       throw new IOException(unusable);
     }
@@ -371,9 +433,9 @@ public final class FragmentStore implements Closeable {
   public List<FragmentKey> inventory(FragmentKey after, int limit) {
     List<FragmentKey> out = new ArrayList<>();
     reopenLock.readLock().lock();
-    if (unusable != null) {
+    if (closed || unusable != null) {
       reopenLock.readLock().unlock();
-      throw new java.io.UncheckedIOException(new IOException(unusable));
+      throw new java.io.UncheckedIOException(new IOException(closed ? "the fragment store is closed" : unusable));
     }
     try (RocksIterator it = db.newIterator(sizes)) {
       if (after == null) {
@@ -395,15 +457,21 @@ public final class FragmentStore implements Closeable {
 
   @Override
   public synchronized void close() {
-    if (closed) {
-      return;
+    // exclusive: no read, write or delete is inside RocksDB while its handles close
+    reopenLock.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (ColumnFamilyHandle h : handles) {
+        h.close();
+      }
+      db.close();
+      closeOptions();
+    } finally {
+      reopenLock.writeLock().unlock();
     }
-    closed = true;
-    for (ColumnFamilyHandle h : handles) {
-      h.close();
-    }
-    db.close();
-    closeOptions();
   }
 
   private void closeOptions() {

@@ -107,6 +107,65 @@ public class FragmentStoreTest {
   }
 
   @Test
+  void concurrentOverlappingWritesAndDeletes_keepTheUsageExact() throws Exception {
+    // 4 threads write batches drawn from the same 12 chunks (so batches share keys), some with a key twice,
+    // and delete some; afterwards the running totals must equal what a fresh open counts from disk
+    List<List<byte[]>> chunks = new ArrayList<>();
+    for (int c = 0; c < 12; c++) {
+      chunks.add(fragmentsOf(100 + c, 20_000));
+    }
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+      List<java.util.concurrent.Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        int seed = t;
+        done.add(pool.submit(() -> {
+          Random rnd = new Random(seed);
+          for (int round = 0; round < 60; round++) {
+            List<byte[]> batch = new ArrayList<>();
+            for (int j = 0; j < 4; j++) {
+              List<byte[]> c = chunks.get(rnd.nextInt(chunks.size()));
+              batch.add(c.get(rnd.nextInt(c.size())));
+            }
+            batch.add(batch.get(0));
+            if (rnd.nextInt(4) == 0) {
+              List<FragmentKey> gone = new ArrayList<>();
+              for (byte[] f : batch) {
+                gone.add(keyOf(f));
+              }
+              store.delete(gone);
+            } else {
+              store.putAll(batch);
+            }
+          }
+          return null;
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get();
+      }
+      pool.shutdown();
+      long used = store.usedBytes();
+      long count = store.fragmentCount();
+      store.close();
+      try (FragmentStore again = FragmentStore.open(dir)) {
+        assertThat(again.usedBytes()).isEqualTo(used);
+        assertThat(again.fragmentCount()).isEqualTo(count).isPositive();
+      }
+    }
+  }
+
+  @Test
+  void aClosedStore_refusesCallsInsteadOfTouchingTheClosedDb() throws IOException {
+    FragmentStore store = FragmentStore.open(dir);
+    List<byte[]> fragments = fragmentsOf(3, 10_000);
+    store.close();
+    assertThatThrownBy(() -> store.putAll(fragments)).hasMessageContaining("closed");
+    assertThatThrownBy(() -> store.get(keyOf(fragments.get(0)))).hasMessageContaining("closed");
+    assertThatThrownBy(() -> store.delete(List.of(keyOf(fragments.get(0))))).hasMessageContaining("closed");
+  }
+
+  @Test
   void putAll_storesNothingIfAnyFragmentIsBad() throws IOException {
     List<byte[]> fragments = fragmentsOf(2, 50_000);
     byte[] bad = fragments.get(3).clone();
