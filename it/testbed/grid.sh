@@ -5,6 +5,7 @@
 # both directions of each host's link. Runs as root; see it/testbed/README.md.
 #
 #   grid.sh up --donors N [--clients M] [--slow-donor RATE] [--rate RATE] [--delay D] [--loss P] [--dir DIR]
+#              [--disks SIZE [--disk-rate BYTES_PER_SEC]]
 #   grid.sh exec HOST CMD...      run a command in a host's namespace (tracker, d1..dN, c1..cM)
 #   grid.sh cairn HOST ARGS...    run the cairn CLI in a host's namespace against the testbed's tracker
 #   grid.sh kill dI | start dI    SIGKILL / restart a donor (the eviction driver's verbs)
@@ -14,6 +15,7 @@
 #   grid.sh load dI PCT           background disk I/O on dI's own disk for PCT % of the time (0 stops it;
 #                                 needs up --disks SIZE)
 #   grid.sh shape HOST RATE       change a host's link rate (both directions) while running
+#   grid.sh disk-rate dI BYTES_PER_SEC  change a donor's disk rate (needs up --disks; 0 lifts the limit)
 #   grid.sh status                hosts, addresses, links and processes
 #   grid.sh down [--dir DIR]      stop everything and delete the namespaces (also after a failed up)
 set -Eeuo pipefail
@@ -85,12 +87,50 @@ disk() {
   mount "$dev" "$DIR/$d"
 }
 
+# A donor's slow disk: the donor and its load generator share a blkio cgroup whose reads and writes to
+# the real disk under the loop devices are throttled (cgroup v1 blk-throttle). Throttling the backing
+# disk, not the loop device, keeps the loop device's requests in flight while they wait, so the donor's
+# disk-busy measure (/proc/diskstats) sees a slow disk, as it would on a desktop.
+BLKIO=/sys/fs/cgroup/blkio
+cgroup_of() { echo "$BLKIO/$PREFIX-$1"; }
+
+to_bytes() { # 10MB, 20MiB, 5000000
+  local v=$1
+  case "$v" in
+    *MiB) echo $(( ${v%MiB} * 1048576 )) ;; *KiB) echo $(( ${v%KiB} * 1024 )) ;;
+    *MB) echo $(( ${v%MB} * 1000000 )) ;; *KB|*kB) echo $(( ${v%?B} * 1000 )) ;;
+    *[!0-9]*) die "disk rate '$v': use bytes per second, e.g. 10MB or 20MiB" ;;
+    *) echo "$v" ;;
+  esac
+}
+
+set_disk_rate() { # donor bytes-per-second (0: unlimited)
+  local d=$1 bps; bps=$(to_bytes "$2")
+  local cg; cg=$(cgroup_of "$d")
+  [ -d "$cg" ] || die "$d has no disk cgroup: up --disks SIZE --disk-rate RATE"
+  local mm; mm=$(cat "$DIR/disks/backing")
+  echo "$mm $bps" > "$cg/blkio.throttle.write_bps_device"
+  echo "$mm $bps" > "$cg/blkio.throttle.read_bps_device"
+}
+
+disk_cgroup() { # donor rate
+  [ -d "$BLKIO" ] || die "--disk-rate needs the cgroup v1 blkio controller at $BLKIO"
+  local mm; mm=$(findmnt -n -o MAJ:MIN --target "$DIR/disks" | head -1 | tr -d ' ')
+  [ -n "$mm" ] && [ -e "/sys/dev/block/$mm" ] || die "--disk-rate: $DIR/disks is not on a block device (it is on $mm)"
+  echo "$mm" > "$DIR/disks/backing"
+  mkdir -p "$(cgroup_of "$1")"
+  set_disk_rate "$1" "$2"
+  echo "$2" > "$DIR/disks/$1.rate"
+}
+
 start_donor() {
   local d=$1 a; a=$(addr_of "$d")
   ip netns exec "$PREFIX-$d" "$JAVA" -Xmx256m -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "http://$(addr_of tracker):7600" \
     --data "$DIR/$d" --id "$d" --listen "$a:7700" --quota "${QUOTA:-20GiB}" --min-free 0 --token-file "$DIR/grid.token" \
     --heartbeat-interval "${HEARTBEAT:-1s}" --gc-interval 30s --gc-grace 1m ${DONOR_ARGS:-} >> "$DIR/$d.log" 2>&1 &
   echo $! > "$DIR/$d.pid"
+  # all the JVM's threads, and those it starts later, go to the donor's disk cgroup
+  if [ -d "$(cgroup_of "$d")" ]; then echo $! > "$(cgroup_of "$d")/cgroup.procs"; fi
 }
 
 wait_http() { # url seconds
@@ -108,7 +148,7 @@ peers_up() {
 }
 
 cmd_up() {
-  local donors=0 clients=1 slow="" rate=100mbit delay=1ms loss=0% disks=""
+  local donors=0 clients=1 slow="" rate=100mbit delay=1ms loss=0% disks="" diskrate=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --donors) donors=$2; shift 2 ;;
@@ -118,11 +158,14 @@ cmd_up() {
       --delay) delay=$2; shift 2 ;;
       --loss) loss=$2; shift 2 ;;
       --disks) disks=$2; shift 2 ;;
+      --disk-rate) diskrate=$2; shift 2 ;;
       --dir) DIR=$2; shift 2 ;;
       *) die "unknown option '$1' for up" ;;
     esac
   done
   [ "$donors" -ge 1 ] 2>/dev/null || die "--donors N (N >= 1) is required"
+  [ -z "$diskrate" ] || [ -n "$disks" ] || die "--disk-rate needs --disks SIZE (each donor on its own disk)"
+  [ -z "$diskrate" ] || to_bytes "$diskrate" >/dev/null
   need_root
   for jar in tracker/target/cairn-tracker.jar peer/target/cairn-peer.jar client-cli/target/cairn.jar; do
     [ -f "$ROOT/$jar" ] || die "$jar is missing: build first (./mvnw -B -q -DskipTests package)"
@@ -153,6 +196,7 @@ cmd_up() {
   start_tracker
   wait_http "http://$(addr_of tracker):7600/api/v1/health" 60 || die "the tracker did not start (see $DIR/tracker.log)"
   if [ -n "$disks" ]; then for ((i = 1; i <= donors; i++)); do disk "d$i" "$disks"; done; fi
+  if [ -n "$diskrate" ]; then for ((i = 1; i <= donors; i++)); do disk_cgroup "d$i" "$diskrate"; done; fi
   for ((i = 1; i <= donors; i++)); do start_donor "d$i"; done
   for ((i = 0; i < 600; i++)); do [ "$(peers_up)" -ge "$donors" ] && break; sleep 0.1; done
   [ "$(peers_up)" -ge "$donors" ] || die "only $(peers_up) of $donors donors registered (see $DIR/d*.log)"
@@ -189,7 +233,13 @@ cmd_down() {
     losetup -d "$dev" 2>/dev/null || true
     rm -f "$devf"
   done
-  rm -f "$DIR"/*.pid "$DIR"/disks/*.img
+  rm -f "$DIR"/*.pid "$DIR"/disks/*.img "$DIR"/disks/*.rate
+  # the donors' disk cgroups, once their (killed) processes are gone
+  for cg in "$BLKIO/$PREFIX"-*; do
+    [ -d "$cg" ] || continue
+    for ((i = 0; i < 50; i++)); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
+    [ -d "$cg" ] && echo "grid.sh: could not remove $cg (processes still in it?)" >&2
+  done
   echo "testbed down"
 }
 
@@ -216,6 +266,8 @@ cmd_load() {
   [ "$pct" -gt 0 ] 2>/dev/null || { echo "load on $d stopped"; return 0; }
   [ "$pct" -le 100 ] || die "PCT is 0..100"
   ( set +e; trap 'exit 0' TERM
+    # the load shares the donor's (slow) disk cgroup, when it has one
+    if [ -d "$(cgroup_of "$d")" ]; then echo "$BASHPID" > "$(cgroup_of "$d")/cgroup.procs"; fi
     on=$(awk -v p="$pct" 'BEGIN { printf "%.3f", p / 200 }'); off=$(awk -v p="$pct" 'BEGIN { printf "%.3f", (100 - p) / 200 }')
     while :; do
       # two writers, so the device always has a request in flight while the load is on
@@ -310,6 +362,7 @@ case "${1:-}" in
   evict) shift; cmd_evict "$@" ;;
   load) shift; cmd_load "$@" ;;
   shape) shift; cmd_shape "$@" ;;
+  disk-rate) shift; need_root; [ $# = 2 ] || die "usage: disk-rate dI BYTES_PER_SEC"; set_disk_rate "$1" "$2"; echo "$2" > "$DIR/disks/$1.rate"; echo "disk of $1: $2 per second" ;;
   status) shift; cmd_status ;;
   -h|--help|help|"") sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' ;;
   *) die "unknown verb '$1' (up, down, exec, cairn, kill, start, evict, load, shape, status)" ;;

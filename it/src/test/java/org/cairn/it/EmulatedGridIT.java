@@ -110,4 +110,30 @@ class EmulatedGridIT {
     assertThat(down.exit()).as(down.out()).isZero();
     assertThat(netns()).doesNotContain("cairntb-");
   }
+
+  @Test
+  void aDonorsSlowDisk_isAThrottledCgroupThatDownRemoves() throws Exception {
+    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
+        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
+    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
+        "the testbed needs root");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/sys/fs/cgroup/blkio")),
+        "--disk-rate needs the cgroup v1 blkio controller (/sys/fs/cgroup/blkio), which this kernel does not mount");
+    dir = root.resolve("testbed");
+    Run up = run(180, "up", "--donors", "1", "--disks", "256M", "--disk-rate", "10MB");
+    assertThat(up.exit()).as(up.out()).isZero();
+    Path cg = Path.of("/sys/fs/cgroup/blkio/cairntb-d1");
+    assertThat(Files.readString(cg.resolve("blkio.throttle.write_bps_device"))).contains(" 10000000");
+    assertThat(Files.readString(cg.resolve("blkio.throttle.read_bps_device"))).contains(" 10000000");
+    String pid = Files.readString(dir.resolve("d1.pid")).strip();
+    assertThat(Files.readAllLines(cg.resolve("cgroup.procs"))).contains(pid);
+    assertThat(run(30, "disk-rate", "d1", "20MiB").exit()).isZero();
+    assertThat(Files.readString(cg.resolve("blkio.throttle.write_bps_device"))).contains(" 20971520");
+    assertThat(run(30, "disk-rate", "d1", "fast").exit()).isNotZero();
+    Run down = run(60, "down");
+    dir = null;
+    assertThat(down.exit()).as(down.out()).isZero();
+    assertThat(cg).doesNotExist();
+    assertThat(netns()).doesNotContain("cairntb-");
+  }
 }

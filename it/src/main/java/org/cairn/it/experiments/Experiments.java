@@ -34,6 +34,10 @@ public final class Experiments {
         chunksize    dedup ratio and throughput for 64 KiB, 256 KiB, 1 MiB chunks on successive images (stdchk Table 3)
         threads      pipeline throughput vs worker threads on this machine (Fig. 11-12)
         makespan     makespan under evictions: Cairn vs dedicated-local vs dedicated-remote (Fig. 3)
+        tau2         store time with one slow-disk donor under 0..100 % background I/O, used or avoided (the tau2 question);
+                     --disk-rate BYTES_PER_SEC (default 20MB) is every donor's disk
+        sizes        store (falcon/random/dedicated) and fetch (any-m, first-m, one slow holder) time vs image size;
+                     --sizes MB,MB,... gives the mutator working sets (default 16,256,1024: about 86 MB, 0.3 GB, 1.1 GB images)
       """;
 
   private final Path root;
@@ -42,6 +46,10 @@ public final class Experiments {
   private final int imageMb;
   /** Compression for the network experiments: none by default, so the wire carries the whole image (gcore images are mostly zero pages). */
   private final String compression;
+  /** Mutator working sets (MB) for the sizes experiment. */
+  private int[] sizes = {16, 256, 1024};
+  /** Every donor's disk rate in the tau2 experiment (grid.sh up --disk-rate). */
+  private String diskRate = "20MB";
 
   private Experiments(Path root, Path out, Path work, int imageMb, String compression) {
     this.root = root;
@@ -61,6 +69,8 @@ public final class Experiments {
     Path work = Path.of("/tmp/cairn-exp");
     int mb = 16;
     String compression = "none";
+    int[] sizes = null;
+    String diskRate = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
@@ -68,6 +78,8 @@ public final class Experiments {
         case "--image-mb" -> mb = Integer.parseInt(args[++i]);
         case "--compression" -> compression = args[++i];
         case "--root" -> root = Path.of(args[++i]).toAbsolutePath();
+        case "--disk-rate" -> diskRate = args[++i];
+        case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         default -> {
           System.err.println("unknown option " + args[i] + "\n" + USAGE);
           System.exit(2);
@@ -75,6 +87,12 @@ public final class Experiments {
       }
     }
     Experiments e = new Experiments(root, out == null ? root.resolve("docs/benchmarks") : out, work, mb, compression);
+    if (sizes != null) {
+      e.sizes = sizes;
+    }
+    if (diskRate != null) {
+      e.diskRate = diskRate;
+    }
     Files.createDirectories(work);
     switch (args[0]) {
       case "concurrency" -> e.concurrency();
@@ -86,6 +104,8 @@ public final class Experiments {
       case "chunksize" -> e.chunksize();
       case "threads" -> e.threads();
       case "makespan" -> e.makespan();
+      case "sizes" -> e.sizes();
+      case "tau2" -> e.tau2();
       default -> {
         System.err.println("unknown experiment " + args[0] + "\n" + USAGE);
         System.exit(2);
@@ -308,6 +328,108 @@ public final class Experiments {
     r.write(out, "Experiment 3: store time with one donor under background I/O load (FALCON Fig. 8)", command("load"));
   }
 
+  // ---------------------------------------------------------------- 3b: the tau2 threshold on slow disks
+
+  /**
+   * Experiment 3 showed the states but no cost, because the loop devices on this machine's disk are
+   * far faster than the links. Here every donor's disk is throttled (grid.sh --disk-rate, shared with
+   * its load generator), so a loaded donor really is slow. For each load level on d1 (the donor with
+   * the best link, which placement prefers) the store is timed with d1 forced in (thresholds off) and
+   * with FALCON's thresholds; the time without d1 (d1 down) is the bar: the load at which using d1
+   * starts to cost more than leaving it out is the best threshold for this disk and link.
+   */
+  void tau2() throws Exception {
+    Path image = images(imageMb, 1).get(0);
+    Report r = new Report("tau2", "variant", "loadPercent", "storeSeconds", "d1BusyPercent", "d1Used", "d1State");
+    try (Testbed tb = new Testbed(root, work.resolve("tb-tau2"))) {
+      tb.up("--donors", "6", "--clients", "1", "--disks", "4G", "--disk-rate", diskRate);
+      tb.grid("shape", "d1", "1gbit").check("shape");
+      tb.grid("shape", "c1", "1gbit").check("shape");
+      String loop = Files.readString(tb.dir().resolve("disks/d1.dev")).strip().replace("/dev/", "");
+      int[] run = {0};
+      // the bar: d1 down, so the store goes to the other five
+      java.util.function.Supplier<Double> withoutD1 = () -> {
+        try {
+          tb.grid("kill", "d1").check("kill d1");
+          awaitStateOf(tb, "d1", "DOWN");
+          double t = store(tb, image, "tau2-" + (++run[0])).path("seconds").asDouble();
+          tb.grid("start", "d1").check("start d1");
+          tb.awaitRunning(6, 60);
+          return t;
+        } catch (IOException | InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      };
+      double bar = withoutD1.get();
+      int[] levels = {0, 25, 50, 60, 70, 80, 90, 100};
+      for (String variant : new String[] {"d1 always used (no thresholds)", "FALCON thresholds (tau1 50 %, tau2 80 %)"}) {
+        restartDonorsWith(tb, 6, variant.startsWith("d1 always") ? "--tau1 0.999 --tau2 1" : "");
+        for (int pct : levels) {
+          tb.grid("load", "d1", Integer.toString(pct)).check("load");
+          Thread.sleep(4000); // the peer's load state follows a few heartbeats later (1 s each)
+          double busy = busyPercent(loop, 3000);
+          String state = stateOf(tb, "d1");
+          JsonNode j = store(tb, image, "tau2-" + (++run[0]));
+          r.row(variant, pct, j.path("seconds").asDouble(), busy, j.path("hosts").toString().contains("\"d1\""), state);
+        }
+        tb.grid("load", "d1", "0").check("load off");
+      }
+      double bar2 = withoutD1.get();
+      for (int pct : levels) {
+        r.row("without d1 (d1 down)", pct, (bar + bar2) / 2, Double.NaN, false, "DOWN");
+      }
+      r.note(String.format(Locale.ROOT, "Without d1 the store took %.1f s and %.1f s (before and after the load runs); the flat line is their mean.", bar, bar2));
+    }
+    r.note("Testbed: 6 donors, each on its own loop device whose backing-disk reads and writes are throttled to " + diskRate
+        + "/s (blkio cgroup shared with the donor's load generator); d1 and the client at 1 Gbit/s, d2..d6 at 100 Mbit/s; code:3+2, "
+        + "compression " + compression + ", the " + Math.round(Files.size(image) / 1e6) + " MB gcore image, each store a new app. "
+        + "loadPercent is the load generator's duty cycle on d1 (grid.sh load); d1BusyPercent is d1's disk busy time measured from "
+        + "/proc/diskstats over 3 s just before the store (what the peer compares with tau1 and tau2). One store per point.");
+    r.lineChart(out, "", "Store time with one slow-disk donor under load", "variant", "loadPercent", "storeSeconds",
+        "background I/O duty cycle on d1 (%)", "store time (s)");
+    r.write(out, "Experiment 3b: the tau2 threshold with slow donor disks (FALCON Fig. 8, §3.2.1)", "it/testbed/experiment.sh tau2"
+        + (imageMb != 16 ? " --image-mb " + imageMb : "") + (diskRate.equals("20MB") ? "" : " --disk-rate " + diskRate));
+  }
+
+  private JsonNode store(Testbed tb, Path image, String app) throws IOException, InterruptedException {
+    return tb.cairn("c1", "store", image.toString(), "--app", app, "--node", "n", "--json", "--compression", compression,
+        "--redundancy", "code:3+2").check("store").json();
+  }
+
+  /** The device's busy time over the next {@code millis} ms, in percent, from /proc/diskstats (field 13, io_ticks). */
+  private static double busyPercent(String device, long millis) throws IOException, InterruptedException {
+    long t0 = ioTicks(device);
+    long start = System.nanoTime();
+    Thread.sleep(millis);
+    long t1 = ioTicks(device);
+    return 100.0 * (t1 - t0) / ((System.nanoTime() - start) / 1e6);
+  }
+
+  private static long ioTicks(String device) throws IOException {
+    for (String line : Files.readAllLines(Path.of("/proc/diskstats"))) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length >= 13 && f[2].equals(device)) {
+        return Long.parseLong(f[12]);
+      }
+    }
+    throw new IOException("no device " + device + " in /proc/diskstats");
+  }
+
+  private static String stateOf(Testbed tb, String donor) throws IOException, InterruptedException {
+    for (JsonNode p : tb.peers()) {
+      if (donor.equals(p.path("id").asText())) {
+        return p.path("state").asText();
+      }
+    }
+    return "?";
+  }
+
+  private static void awaitStateOf(Testbed tb, String donor, String want) throws IOException, InterruptedException {
+    for (int i = 0; i < 300 && !stateOf(tb, donor).equals(want); i++) {
+      Thread.sleep(100);
+    }
+  }
+
   private static void restartDonorsWith(Testbed tb, int donors, String args) throws IOException, InterruptedException {
     for (int d = 1; d <= donors; d++) {
       tb.grid("kill", "d" + d);
@@ -335,6 +457,58 @@ public final class Experiments {
       Thread.sleep(200);
     }
     return state + " (expected " + want + ")";
+  }
+
+  // ---------------------------------------------------------------- 1+4 at several image sizes
+
+  void sizes() throws Exception {
+    Report r = new Report("sizes", "variant", "imageMB", "seconds", "imageMBps", "usedDsl");
+    try (Testbed tb = new Testbed(root, work.resolve("tb-sizes"))) {
+      tb.up("--donors", "6", "--clients", "1", "--slow-donor", "8mbit");
+      // the client's first store probes the donors (a one-time cost, measured in experiment 1), so it is not measured here
+      tb.cairn("c1", "store", images(sizes[0], 1).get(0).toString(), "--app", "warm", "--node", "n", "--json", "--compression", compression,
+          "--redundancy", "code:3+2").check("warm-up store");
+      Path target = tb.dir().resolve("fetched.img");
+      int run = 0;
+      for (int mb : sizes) {
+        Path image = images(mb, 1).get(0);
+        double sizeMb = Files.size(image) / 1e6;
+        List<String> falconHosts = new ArrayList<>();
+        String falconApp = null;
+        for (String policy : new String[] {"falcon", "random", "dedicated:d1"}) {
+          run++;
+          String app = "size" + run;
+          String placement = policy.equals("random") ? "random:" + run : policy;
+          JsonNode j = tb.cairn("c1", "store", image.toString(), "--app", app, "--node", "n", "--json", "--compression", compression,
+              "--placement", placement, "--redundancy", "code:3+2").check("store").json();
+          double s = j.path("seconds").asDouble();
+          r.row("store, " + policy, sizeMb, s, sizeMb / s, j.path("hosts").toString().contains("\"d6\""));
+          if (policy.equals("falcon")) {
+            falconApp = app;
+            j.path("hosts").forEach(h -> falconHosts.add(h.asText()));
+          }
+        }
+        for (int slow = 0; slow <= 1; slow++) {
+          // holder of data piece 0 of every chunk cut to 8 Mbit/s: the worst case for reading only m
+          tb.grid("shape", falconHosts.get(0), slow == 1 ? "8mbit" : "100mbit").check("shape");
+          for (String mode : slow == 0 ? new String[] {"all"} : new String[] {"all", "first-m"}) {
+            JsonNode j = tb.cairn("c1", "fetch", "--app", falconApp, "--node", "n", "-o", target.toString(), "--read", mode, "--json")
+                .check("fetch").json();
+            double s = j.path("seconds").asDouble();
+            r.row("fetch " + mode + (slow == 1 ? ", 1 slow holder" : ""), sizeMb, s, sizeMb / s, false);
+          }
+        }
+        tb.grid("shape", falconHosts.get(0), "100mbit").check("shape");
+        Files.deleteIfExists(target);
+      }
+    }
+    r.note("Testbed as in experiment 1 (6 donors, d6 the DSL laptop at 8 Mbit/s, others and the client at 100 Mbit/s), one client, "
+        + "code:3+2, compression " + compression + ". Images: gcore of the mutator with working sets of " + Arrays.toString(sizes)
+        + " MB. Each store is a new app (no dedup against earlier stores; zero pages still dedup within the image). Fetches read the "
+        + "falcon-placed version; with one slow holder, the holder of data piece 0 of every chunk is cut to 8 Mbit/s. One run per point.");
+    r.lineChart(out, "", "Store and fetch time vs image size (code:3+2)", "variant", "imageMB", "seconds", "image size (MB)", "time (s)");
+    r.write(out, "Experiments 1 and 4 at several image sizes", "it/testbed/experiment.sh sizes --sizes "
+        + String.join(",", Arrays.stream(sizes).mapToObj(Integer::toString).toList()));
   }
 
   // ---------------------------------------------------------------- 4: retrieval (Fig. 9)
@@ -386,9 +560,9 @@ public final class Experiments {
     Report r = new Report("ablation", "variant", "slowHolders", "recoverySeconds");
     try (Testbed tb = new Testbed(root, work.resolve("tb-ablation"))) {
       tb.up("--donors", "5", "--clients", "1");
-      // The same image stored uncompressed, measured, then compressed, measured: one after the other, because
-      // peers key pieces by chunk id and index, so the second store overwrites the first's pieces where
-      // placement chose the same peer for an index (see the note on issue #4).
+      // The same image stored uncompressed, measured, then compressed, measured. (Until session 4 peers keyed
+      // pieces by chunk id and index only, so the second app's pieces replaced the first's; keys now carry the
+      // piece's tag, and both stay.)
       Path target = tb.dir().resolve("restored.img");
       String[][] variants = {
           {"Cairn (compression, hedged any-m reads, pipelined)", "auto", "hedged", "0"},
