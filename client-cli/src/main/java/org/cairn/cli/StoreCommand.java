@@ -64,6 +64,11 @@ final class StoreCommand implements Callable<Integer> {
           "donor's bandwidth before the store; a baseline for experiments) (default: ${DEFAULT-VALUE})."})
   String placement;
 
+  @Option(names = "--commit-timeout", defaultValue = "30s", paramLabel = "DURATION",
+      description = {"Once every piece is stored, keep trying to commit this long while the tracker is unreachable",
+          "(a restart); then give up, leaving no version (default: ${DEFAULT-VALUE})."})
+  String commitTimeout;
+
   @Option(names = "--probe-after", defaultValue = "10m", paramLabel = "DURATION",
       description = {"Probe placed donors whose bandwidth was never measured or was measured longer ago than this,",
           "then place again (FALCON §3.2.2); 'never' turns probing off (default: ${DEFAULT-VALUE})."})
@@ -100,6 +105,12 @@ final class StoreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--probe-after: " + e.getMessage());
     }
+    java.time.Duration commitWait;
+    try {
+      commitWait = org.cairn.core.config.Durations.parse(commitTimeout);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--commit-timeout: " + e.getMessage());
+    }
     if ((file == null) == (dir == null)) {
       throw new CommandLine.ParameterException(cl, "give exactly one of FILE, '-' or --dir DIR");
     }
@@ -120,7 +131,7 @@ final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = new Storer(grid.tracker, grid.token, grid.group, grid.timeout).store(in, sizeHint,
           new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe));
+              probe, commitWait));
       progress.close();
       print(res);
     }

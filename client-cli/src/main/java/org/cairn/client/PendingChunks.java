@@ -14,9 +14,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Names each new chunk to the tracker before its pieces are sent ({@code POST
  * /api/v1/stores/{session}/pending}), so the peers' inventory GC spares them until the commit, however
- * long the store takes. Chunks that arrive while a call is out go together in the next call. A call
- * that fails is logged and the pieces are sent anyway: they are then protected by the peers' grace
- * period only (default 1 h), and a tracker that stays unreachable fails the commit.
+ * long the store takes. Chunks that arrive while a call is out go together in the next call. The
+ * tracker keeps sessions in memory: when an answer says it knows fewer chunks than were named (it
+ * restarted), the whole list is named again. A call that fails is logged and the pieces are sent
+ * anyway: they are then protected by the peers' grace period only (default 1 h), and a tracker that
+ * stays unreachable fails the commit.
  */
 final class PendingChunks {
   private static final Logger LOG = LoggerFactory.getLogger(PendingChunks.class);
@@ -25,6 +27,8 @@ final class PendingChunks {
   private final String session;
   private final Executor io;
   private final List<ChunkId> queued = new ArrayList<>();
+  /** Every chunk named so far (what a restarted tracker is told again). */
+  private final List<ChunkId> named = new ArrayList<>();
   private List<CompletableFuture<Void>> waiting = new ArrayList<>();
   private boolean calling;
   private volatile boolean warned;
@@ -79,6 +83,7 @@ final class PendingChunks {
         }
         ids = new ArrayList<>(queued);
         queued.clear();
+        named.addAll(ids);
         done = waiting;
         waiting = new ArrayList<>();
       }
@@ -88,10 +93,16 @@ final class PendingChunks {
   }
 
   private void call(List<ChunkId> ids) {
-    List<String> hex = new ArrayList<>(ids.size());
-    ids.forEach(id -> hex.add(id.hex()));
     try {
-      tracker.post("/api/v1/stores/" + session + "/pending", Map.of("chunks", hex));
+      int known = post(ids);
+      List<ChunkId> all;
+      synchronized (this) {
+        all = known < named.size() ? new ArrayList<>(named) : null;
+      }
+      if (all != null) {
+        LOG.info("the tracker knew {} of this store's {} chunks (it restarted?); naming them again", known, all.size());
+        post(all);
+      }
     } catch (IOException | RuntimeException e) {
       if (!warned) {
         warned = true;
@@ -99,5 +110,11 @@ final class PendingChunks {
             + "garbage collection by the peers' grace period only until the commit", e.getMessage());
       }
     }
+  }
+
+  private int post(List<ChunkId> ids) throws IOException {
+    List<String> hex = new ArrayList<>(ids.size());
+    ids.forEach(id -> hex.add(id.hex()));
+    return tracker.post("/api/v1/stores/" + session + "/pending", Map.of("chunks", hex)).path("pending").asInt(Integer.MAX_VALUE);
   }
 }

@@ -43,9 +43,17 @@ import org.cairn.core.security.GridToken;
 public final class Storer {
   /** What to store and how. */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
-      int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter) {
+      int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout) {
     /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
     public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
+    /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
+    public static final Duration DEFAULT_COMMIT_TIMEOUT = Duration.ofSeconds(30);
+
+    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
+        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter) {
+      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
+          DEFAULT_COMMIT_TIMEOUT);
+    }
 
     public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
         String placement, String kind, String clientId, boolean optimistic) {
@@ -169,7 +177,7 @@ public final class Storer {
       commit.put("manifest", TrackerHttp.JSON.readTree(manifest.toJson()));
       commit.put("chunks", sent);
       commit.put("session", pending.session());
-      long step = tracker.post("/api/v1/versions", commit).path("step").asLong();
+      long step = commit(commit, o.commitTimeout());
       versionCommitted = true;
       long committed = System.nanoTime();
       LOG.debug("store {}.{}: placement and probes {} ms, dedup index {} ms, pipeline {} ms, commit {} ms", o.app(), o.node(),
@@ -185,6 +193,35 @@ public final class Storer {
       }
       io.shutdown();
       hosts.close();
+    }
+  }
+
+  /**
+   * Commits; while the tracker is unreachable (restarting), tries again every second until the
+   * timeout. The commit carries the store's session, so the tracker answers a repeated commit that
+   * had already landed with the same step instead of committing a second version.
+   */
+  private long commit(Map<String, Object> commit, Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean said = false;
+    while (true) {
+      try {
+        return tracker.post("/api/v1/versions", commit).path("step").asLong();
+      } catch (TrackerHttp.UnreachableException e) {
+        if (System.nanoTime() >= deadline) {
+          throw new IOException(e.getMessage() + "; gave up committing after " + timeout.toSeconds() + " s, so no version was made", e);
+        }
+        if (!said) {
+          said = true;
+          LOG.warn("{}; every piece is stored, trying to commit for up to {} s", e.getMessage(), timeout.toSeconds());
+        }
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while waiting to commit", ie);
+        }
+      }
     }
   }
 

@@ -71,4 +71,33 @@ class GcDuringStoreIT {
     assertThat(fetch.exit()).as(fetch.stderr()).isZero();
     assertThat(out).hasBinaryContent(image);
   }
+
+  @Test
+  void aTrackerRestartDuringTheStore_isToldTheStoresChunksAgain() throws Exception {
+    byte[] image = new byte[16 * 1024 * 1024];
+    new Random(12).nextBytes(image);
+    Path f = Files.write(root.resolve("img"), image);
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
+    try {
+      java.util.concurrent.Future<MiniGrid.Cli> store = pool.submit(() -> grid.cli("store", f.toString(), "--app", "restart", "--node", "n",
+          "--redundancy", "code:3+2", "--compression", "none", "--json"));
+      MiniGrid.await("the store to have sent pieces", Duration.ofSeconds(30), () -> usedOnPeers() > 4 << 20 || store.isDone());
+      assertThat(store.isDone()).as("the store must still be running when the tracker restarts").isFalse();
+      // the restarted tracker has forgotten the store's session: the client names its chunks again
+      grid.tracker().kill();
+      grid.startTracker();
+      MiniGrid.Cli r = store.get();
+      assertThat(r.exit()).as(r.stderr()).isZero();
+      long sent = r.json().get("sentBytes").asLong();
+      MiniGrid.await("peers to report the pieces", Duration.ofSeconds(20), () -> usedOnPeers() == sent);
+      Thread.sleep(3000); // a few GC rounds: nothing may be collected (there is no event for "nothing happened")
+      assertThat(usedOnPeers()).isEqualTo(sent);
+      Path out = root.resolve("out");
+      MiniGrid.Cli fetch = grid.cli("fetch", "--app", "restart", "--node", "n", "-o", out.toString());
+      assertThat(fetch.exit()).as(fetch.stderr()).isZero();
+      assertThat(out).hasBinaryContent(image);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }

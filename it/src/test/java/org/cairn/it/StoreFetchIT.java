@@ -280,8 +280,9 @@ class StoreFetchIT {
     Path f = Files.write(root.resolve("big.img"), big);
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newSingleThreadExecutor();
     try {
+      // the store waits --commit-timeout for a tracker that went away (a restart) before it gives up
       java.util.concurrent.Future<MiniGrid.Cli> store = pool.submit(() -> grid.cli("store", f.toString(), "--app", "heat",
-          "--node", "cut", "--redundancy", "code:4+2"));
+          "--node", "cut", "--redundancy", "code:4+2", "--commit-timeout", "3s"));
       MiniGrid.await("fragments arriving", Duration.ofSeconds(60), () -> {
         for (JsonNode p : grid.peers()) {
           if (p.get("fragments").asLong() > 0) {

@@ -398,6 +398,11 @@ class TrackerApiTest {
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).isEmpty();
     clock.advance(Duration.ofSeconds(121));
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage").toString()).contains(b);
+    // a commit repeated by its session (the client got no answer the first time) is answered with the same step
+    String again = "{\"manifest\":" + manifestJson(0, a) + ",\"session\":\"s-9\",\"chunks\":[]}";
+    long first = call(200, "POST", "/api/v1/versions", again).get("step").asLong();
+    assertThat(call(200, "POST", "/api/v1/versions", again).get("step").asLong()).isEqualTo(first);
+    assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).hasSize(2);
     // a store that gives up ends its session at once
     call(200, "POST", "/api/v1/stores/s-3/pending", "{\"chunks\":[\"" + b + "\"]}");
     assertThat(call(200, "DELETE", "/api/v1/stores/s-3", null).get("closed").asBoolean()).isTrue();

@@ -68,7 +68,7 @@ public final class TrackerHttp {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while calling the tracker", e);
     } catch (IOException e) {
-      throw new IOException("tracker " + base + " unreachable: " + e.getMessage()
+      throw new UnreachableException("tracker " + base + " unreachable: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
           + " (is it running? check --tracker or CAIRN_TRACKER)", e);
     }
     if (res.statusCode() == 401) {
@@ -84,6 +84,15 @@ public final class TrackerHttp {
       throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));
     }
     return body;
+  }
+
+  /** A call that did not reach the tracker, or got no answer (the caller may try again). */
+  public static final class UnreachableException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public UnreachableException(String message, IOException cause) {
+      super(message, cause);
+    }
   }
 
   /** A call the tracker answered with an error status. */

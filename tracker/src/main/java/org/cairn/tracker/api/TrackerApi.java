@@ -510,7 +510,7 @@ public final class TrackerApi {
           }
           chunks.add(new Catalog.NewChunk(ChunkId.parse(c.path("id").asText()), holders, c.path("storedBytes").asLong(), tags));
         }
-        long step = catalog.commit(manifest, chunks);
+        long step = catalog.commit(manifest, chunks, n.hasNonNull("session") ? n.get("session").asText() : null);
         if (n.hasNonNull("session")) {
           catalog.pending().close(n.get("session").asText()); // committed: the index now names its pieces
         }

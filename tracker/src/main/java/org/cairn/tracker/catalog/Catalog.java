@@ -183,6 +183,15 @@ public final class Catalog {
    * @throws IllegalArgumentException if the manifest refers to chunks neither held nor sent, or the step exists
    */
   public synchronized long commit(JsonNode manifestJson, List<NewChunk> newChunks) throws IOException {
+    return commit(manifestJson, newChunks, null);
+  }
+
+  /**
+   * As {@link #commit(JsonNode, List)}, for a store session: if a version of the same app/node was
+   * already committed by this session (the client did not get the answer and tries again), its step
+   * is returned and nothing changes.
+   */
+  public synchronized long commit(JsonNode manifestJson, List<NewChunk> newChunks, String session) throws IOException {
     Manifest m;
     try {
       m = Manifest.fromJson(JSON.writeValueAsString(manifestJson));
@@ -191,6 +200,21 @@ public final class Catalog {
     }
     checkName("app", m.app());
     checkName("node", m.node());
+    if (session != null) {
+      long[] done = {0};
+      store.scan(TrackerStore.Family.VERSIONS, prefix(m.app(), m.node()), (key, value) -> {
+        if (session.equals(JSON.readValue(value, VersionRecord.class).session())) {
+          done[0] = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+          return false;
+        }
+        return true;
+      });
+      if (done[0] > 0) {
+        LOG.info("{}.{}.{} was already committed by store session {}; answering the repeated commit with it", m.app(), m.node(),
+            done[0], session);
+        return done[0];
+      }
+    }
     long step = m.step() > 0 ? m.step() : latestStep(m.app(), m.node()) + 1;
     byte[] versionKey = versionKey(m.app(), m.node(), step);
     if (store.get(TrackerStore.Family.VERSIONS, versionKey) != null) {
@@ -238,7 +262,7 @@ public final class Catalog {
     }
     JsonNode stored = JSON.valueToTree(stepped(m, step));
     batch.put(TrackerStore.Family.VERSIONS, versionKey,
-        JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis())));
+        JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis(), session)));
     store.write(batch);
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
