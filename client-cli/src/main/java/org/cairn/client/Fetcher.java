@@ -172,11 +172,28 @@ public final class Fetcher {
       // the holders that answered fastest so far in this fetch first (unknown ones first, data pieces before parity on ties)
       live.sort(java.util.Comparator.comparingLong(i -> holderNanos.getOrDefault(holders.get(i).path("address").asText(), 0L)));
     }
+    int ready = live.size();
+    if (mode == ReadMode.ALL) {
+      // every holder at once, except one still answering MAX_BACKLOG earlier chunks' requests (a slow holder:
+      // its answers would come after the chunk is decoded, and its backlog would grow without end); those go last,
+      // asked only when another fails, unless fewer than m holders are left without them
+      List<Integer> idle = new ArrayList<>();
+      List<Integer> backlogged = new ArrayList<>();
+      for (int i : live) {
+        (backlog(holders.get(i).path("address").asText()).get() < MAX_BACKLOG ? idle : backlogged).add(i);
+      }
+      if (idle.size() >= m) {
+        live.clear();
+        live.addAll(idle);
+        live.addAll(backlogged);
+        ready = idle.size();
+      }
+    }
     Fragment[] got = new Fragment[n];
     int[] verified = {0};
     int[] answered = {0};
     // asked[0]: how many of `live` have been asked; all at once, or (first-m) m, then one more per failure
-    int[] asked = {mode == ReadMode.ALL ? live.size() : Math.min(live.size(), Math.max(1, m))};
+    int[] asked = {mode == ReadMode.ALL ? ready : Math.min(live.size(), Math.max(1, m))};
     CompletableFuture<Void> done = new CompletableFuture<>();
     long start = System.nanoTime();
     java.util.function.IntConsumer[] ask = new java.util.function.IntConsumer[1];
@@ -184,9 +201,22 @@ public final class Fetcher {
       String address = holders.get(index).path("address").asText();
       FragmentKey key = new FragmentKey(ref.id(), index, FragmentKey.parseTag(holders.get(index).path("tag").asText()));
       long askedAt = System.nanoTime();
+      java.util.concurrent.atomic.AtomicInteger backlog = backlog(address);
+      backlog.incrementAndGet();
       connection(address)
           .thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(key.toBytes())))
           .whenComplete((frame, error) -> {
+            backlog.decrementAndGet();
+            if (done.isDone()) {
+              // the chunk is decoded (or given up): a late answer is dropped, not kept alive by this closure
+              if (frame != null) {
+                if (frame.type() == FrameType.FRAGMENT) {
+                  holderNanos.merge(address, System.nanoTime() - askedAt, (old, now) -> (old * 3 + now) / 4);
+                }
+                frame.release();
+              }
+              return;
+            }
             Fragment f = null;
             String problem = null;
             if (error != null) {
@@ -265,7 +295,9 @@ public final class Fetcher {
           throw new java.util.concurrent.CompletionException(new CorruptDataException("chunk " + ref.id().shortHex()
               + ": only " + verified[0] + " good fragments (" + String.join("; ", problems) + ")"));
         }
-        return got.clone(); // later answers cannot change the decoder's copy
+        Fragment[] copy = got.clone(); // later answers cannot change the decoder's copy
+        java.util.Arrays.fill(got, null); // and requests still out do not keep these pieces alive
+        return copy;
       }
     });
   }
@@ -293,6 +325,14 @@ public final class Fetcher {
         hedge(ask, live, asked, got, verified, seen, done, elapsed + delay);
       }
     }, delay, TimeUnit.NANOSECONDS);
+  }
+
+  /** Requests a holder may have outstanding before `--read all` stops asking it for further chunks. */
+  static final int MAX_BACKLOG = 8;
+  private final Map<String, java.util.concurrent.atomic.AtomicInteger> backlogs = new ConcurrentHashMap<>();
+
+  private java.util.concurrent.atomic.AtomicInteger backlog(String address) {
+    return backlogs.computeIfAbsent(address, a -> new java.util.concurrent.atomic.AtomicInteger());
   }
 
   private static int firstM(Fragment[] got) {

@@ -275,6 +275,25 @@ class StoreFetchIT {
   }
 
   @Test
+  void fetchWithOneVerySlowHolder_keepsItsHeapBounded() throws Exception {
+    // 200 MB of incompressible chunks; then one holder is restarted on a 128 KiB/s link. Asking every holder,
+    // the fetch completes each chunk from the other five while the slow one's answers trail far behind; those
+    // late answers used to keep every chunk's pieces alive (the client, -Xmx256m, ran out of heap)
+    byte[] big = new byte[200 * 1024 * 1024];
+    new java.util.Random(21).nextBytes(big);
+    Path f = Files.write(root.resolve("big.img"), big);
+    MiniGrid.Cli store = grid.cli("store", f.toString(), "--app", "heat", "--node", "slow", "--redundancy", "code:4+2", "--compression", "none");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    peers.get(0).kill();
+    peers.set(0, grid.startPeer("peer0", "--id", "p0", "--bandwidth-cap", "128KiB"));
+    MiniGrid.await("6 peers RUNNING", Duration.ofSeconds(30), () -> running() == 6);
+    Path out = root.resolve("slow.img");
+    MiniGrid.Cli fetch = grid.cli("fetch", "--app", "heat", "--node", "slow", "-o", out.toString(), "--read", "all");
+    assertThat(fetch.exit()).as(fetch.stderr()).isZero();
+    assertThat(Files.mismatch(out, f)).isEqualTo(-1L);
+  }
+
+  @Test
   void trackerKilledMidStore_leavesNoVersion() throws Exception {
     byte[] big = MemoryImages.image(300, 96 * 1024 * 1024);
     Path f = Files.write(root.resolve("big.img"), big);
