@@ -425,14 +425,22 @@ public final class Experiments {
   }
 
   private static void awaitStateOf(Testbed tb, String donor, String want) throws IOException, InterruptedException {
-    for (int i = 0; i < 300 && !stateOf(tb, donor).equals(want); i++) {
+    for (int i = 0; i < 300; i++) {
+      if (stateOf(tb, donor).equals(want)) {
+        return;
+      }
       Thread.sleep(100);
     }
+    throw new IllegalStateException(donor + " did not become " + want + " within 30 s (it is " + stateOf(tb, donor) + ")");
   }
 
   private static void restartDonorsWith(Testbed tb, int donors, String args) throws IOException, InterruptedException {
     for (int d = 1; d <= donors; d++) {
       tb.grid("kill", "d" + d);
+    }
+    // the tracker must have noticed (heartbeat timeout) before "RUNNING" means the restarted donors
+    for (int d = 1; d <= donors; d++) {
+      awaitStateOf(tb, "d" + d, "DOWN");
     }
     for (int d = 1; d <= donors; d++) {
       tb.gridWithEnv(Map.of("DONOR_ARGS", args), "start", "d" + d).check("start d" + d);
