@@ -361,6 +361,7 @@ public final class Experiments {
         }
       };
       double bar = withoutD1.get();
+      System.out.printf(Locale.ROOT, "tau2: without d1: %.2f s%n", bar);
       int[] levels = {0, 25, 50, 60, 70, 80, 90, 100};
       for (String variant : new String[] {"d1 always used (no thresholds)", "FALCON thresholds (tau1 50 %, tau2 80 %)"}) {
         restartDonorsWith(tb, 6, variant.startsWith("d1 always") ? "--tau1 0.999 --tau2 1" : "");
@@ -369,7 +370,18 @@ public final class Experiments {
           Thread.sleep(4000); // the peer's load state follows a few heartbeats later (1 s each)
           double busy = busyPercent(loop, 3000);
           String state = stateOf(tb, "d1");
-          JsonNode j = store(tb, image, "tau2-" + (++run[0]));
+          Testbed.Run st = tb.cairn("c1", "store", image.toString(), "--app", "tau2-" + (++run[0]), "--node", "n", "--json",
+              "--compression", compression, "--redundancy", "code:3+2");
+          if (st.exit() != 0) {
+            // recorded, not fatal: which donors were BUSY is the finding
+            StringBuilder states = new StringBuilder();
+            for (JsonNode p : tb.peers()) {
+              states.append(p.path("id").asText()).append('=').append(p.path("state").asText()).append(' ');
+            }
+            r.row(variant, pct, Double.NaN, busy, false, "store failed (" + states.toString().strip() + ")");
+            continue;
+          }
+          JsonNode j = st.json();
           r.row(variant, pct, j.path("seconds").asDouble(), busy, j.path("hosts").toString().contains("\"d1\""), state);
         }
         tb.grid("load", "d1", "0").check("load off");
