@@ -39,14 +39,6 @@ class GcDuringStoreIT {
     grid.close();
   }
 
-  private long usedOnPeers() throws Exception {
-    long used = 0;
-    for (JsonNode p : grid.peers()) {
-      used += p.get("usedBytes").asLong();
-    }
-    return used;
-  }
-
   @Test
   void aStoreLongerThanTheGcGrace_keepsAllItsPieces() throws Exception {
     byte[] image = new byte[16 * 1024 * 1024];
@@ -58,10 +50,10 @@ class GcDuringStoreIT {
     double seconds = store.json().get("seconds").asDouble();
     assertThat(seconds).as("the store must outlast GC interval + grace for this test to mean anything").isGreaterThan(5);
     long sent = store.json().get("sentBytes").asLong();
-    MiniGrid.await("peers to report the pieces", Duration.ofSeconds(10), () -> usedOnPeers() == sent);
+    MiniGrid.await("peers to report the pieces", Duration.ofSeconds(10), () -> grid.usedOnPeers() == sent);
     // a few more GC rounds after the commit: nothing is collected, nothing is found missing
     Thread.sleep(3000); // GC runs on its own clock; there is no event to await for "nothing happened"
-    assertThat(usedOnPeers()).isEqualTo(sent);
+    assertThat(grid.usedOnPeers()).isEqualTo(sent);
     JsonNode events = grid.get("/api/v1/events").json().get("events");
     assertThat(events.toString()).doesNotContain("bad-fragment");
     JsonNode versions = grid.cli("versions", "--app", "slow", "--node", "n", "--json").json();
@@ -81,7 +73,7 @@ class GcDuringStoreIT {
     try {
       java.util.concurrent.Future<MiniGrid.Cli> store = pool.submit(() -> grid.cli("store", f.toString(), "--app", "restart", "--node", "n",
           "--redundancy", "code:3+2", "--compression", "none", "--json"));
-      MiniGrid.await("the store to have sent pieces", Duration.ofSeconds(30), () -> usedOnPeers() > 4 << 20 || store.isDone());
+      MiniGrid.await("the store to have sent pieces", Duration.ofSeconds(30), () -> grid.usedOnPeers() > 4 << 20 || store.isDone());
       assertThat(store.isDone()).as("the store must still be running when the tracker restarts").isFalse();
       // the restarted tracker has forgotten the store's session: the client names its chunks again
       grid.tracker().kill();
@@ -89,9 +81,9 @@ class GcDuringStoreIT {
       MiniGrid.Cli r = store.get();
       assertThat(r.exit()).as(r.stderr()).isZero();
       long sent = r.json().get("sentBytes").asLong();
-      MiniGrid.await("peers to report the pieces", Duration.ofSeconds(20), () -> usedOnPeers() == sent);
+      MiniGrid.await("peers to report the pieces", Duration.ofSeconds(20), () -> grid.usedOnPeers() == sent);
       Thread.sleep(3000); // a few GC rounds: nothing may be collected (there is no event for "nothing happened")
-      assertThat(usedOnPeers()).isEqualTo(sent);
+      assertThat(grid.usedOnPeers()).isEqualTo(sent);
       Path out = root.resolve("out");
       MiniGrid.Cli fetch = grid.cli("fetch", "--app", "restart", "--node", "n", "-o", out.toString());
       assertThat(fetch.exit()).as(fetch.stderr()).isZero();

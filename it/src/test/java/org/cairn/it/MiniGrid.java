@@ -189,7 +189,16 @@ public final class MiniGrid implements Closeable {
   }
 
   /** The state the tracker reports for a peer, or null if it does not list it. */
-  public String stateOf(String peerId) throws IOException, InterruptedException {
+  /** Bytes of fragments all peers report holding (from their heartbeats). */
+  public long usedOnPeers() throws IOException, InterruptedException {
+    long used = 0;
+    for (JsonNode p : peers()) {
+      used += p.get("usedBytes").asLong();
+    }
+    return used;
+  }
+
+    public String stateOf(String peerId) throws IOException, InterruptedException {
     for (JsonNode p : peers()) {
       if (p.get("id").asText().equals(peerId)) {
         return p.get("state").asText();

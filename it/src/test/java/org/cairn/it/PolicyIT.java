@@ -34,14 +34,6 @@ class PolicyIT {
     grid.close();
   }
 
-  private long usedOnPeers() throws Exception {
-    long used = 0;
-    for (JsonNode p : grid.peers()) {
-      used += p.get("usedBytes").asLong();
-    }
-    return used;
-  }
-
   @Test
   void replace_deletesOlderVersionsAndGcFreesTheirFragments() throws Exception {
     assertThat(grid.cli("policy", "set", "--app", "heat", "--folder", "replace").exit()).isZero();
@@ -53,7 +45,7 @@ class PolicyIT {
     MiniGrid.Cli s1 = grid.cli("store", f.toString(), "--app", "heat", "--node", "n", "--redundancy", "code:3+2", "--json");
     assertThat(s1.exit()).as(s1.stderr()).isZero();
     long v1Bytes = s1.json().get("sentBytes").asLong();
-    MiniGrid.await("peers to report v1's fragments", Duration.ofSeconds(10), () -> usedOnPeers() == v1Bytes);
+    MiniGrid.await("peers to report v1's fragments", Duration.ofSeconds(10), () -> grid.usedOnPeers() == v1Bytes);
     Files.write(f, v2);
     MiniGrid.Cli s2 = grid.cli("store", f.toString(), "--app", "heat", "--node", "n", "--redundancy", "code:3+2", "--json");
     assertThat(s2.exit()).as(s2.stderr()).isZero();
@@ -63,7 +55,7 @@ class PolicyIT {
     assertThat(versions).hasSize(1);
     assertThat(versions.get(0).get("step").asLong()).isEqualTo(2);
     // v1's fragments become garbage and are collected: the peers hold exactly what the live version needs
-    MiniGrid.await("GC to free v1's fragments", Duration.ofSeconds(30), () -> usedOnPeers() == v2Bytes);
+    MiniGrid.await("GC to free v1's fragments", Duration.ofSeconds(30), () -> grid.usedOnPeers() == v2Bytes);
     Path out = root.resolve("out");
     assertThat(grid.cli("fetch", "--app", "heat", "--node", "n", "-o", out.toString()).exit()).isZero();
     assertThat(out).hasBinaryContent(v2);
@@ -83,7 +75,7 @@ class PolicyIT {
     assertThat(raw.exit()).as(raw.stderr()).isZero();
     long zipBytes = zip.json().get("sentBytes").asLong();
     long rawBytes = raw.json().get("sentBytes").asLong();
-    MiniGrid.await("peers to hold both apps' pieces", Duration.ofSeconds(10), () -> usedOnPeers() == zipBytes + rawBytes);
+    MiniGrid.await("peers to hold both apps' pieces", Duration.ofSeconds(10), () -> grid.usedOnPeers() == zipBytes + rawBytes);
     for (String app : new String[] {"zip", "raw"}) {
       Path out = root.resolve(app + ".out");
       MiniGrid.Cli fetch = grid.cli("fetch", "--app", app, "--node", "n", "-o", out.toString());
@@ -92,7 +84,7 @@ class PolicyIT {
     }
     // deleting one app's version frees its pieces only
     assertThat(grid.cli("rm", "--app", "raw", "--node", "n", "--step", "1").exit()).isZero();
-    MiniGrid.await("GC to free raw's pieces", Duration.ofSeconds(30), () -> usedOnPeers() == zipBytes);
+    MiniGrid.await("GC to free raw's pieces", Duration.ofSeconds(30), () -> grid.usedOnPeers() == zipBytes);
     Path out = root.resolve("zip2.out");
     assertThat(grid.cli("fetch", "--app", "zip", "--node", "n", "-o", out.toString()).exit()).isZero();
     assertThat(out).hasBinaryContent(image);
