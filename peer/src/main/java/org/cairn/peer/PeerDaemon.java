@@ -70,7 +70,8 @@ public final class PeerDaemon implements Closeable, Admission {
       LOG.info("load monitor: the data directory is not on a block device in /proc/diskstats; using the peer's own I/O "
           + "rate against a capacity of {} bytes/s (raised to the highest rate seen)", config.ioCapacity());
     } else {
-      LOG.info("load monitor: watching device {} for {}", disk.device(), config.dataDir());
+      LOG.info("load monitor: watching device {} for {} (the peer's own I/O is not counted as load)", disk.device(),
+          config.dataDir());
     }
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "peer-heartbeat");
@@ -274,6 +275,7 @@ public final class PeerDaemon implements Closeable, Admission {
   }
 
   private volatile String busyReason;
+  private HostState lastState = HostState.RUNNING;
   private String lastOutOfSpace;
   private final java.util.concurrent.atomic.AtomicLong servedBytes = new java.util.concurrent.atomic.AtomicLong();
 
@@ -341,6 +343,16 @@ public final class PeerDaemon implements Closeable, Admission {
       }
       lastOutOfSpace = store.outOfSpace();
       HostState state = state();
+      if (state != lastState) {
+        if (disk.available()) {
+          LOG.info("state {} -> {}: owner's disk load {}% (smoothed {}%), device busy {}% with Cairn's own I/O",
+              lastState, state, Math.round(disk.lastExternal() * 100), Math.round(load.load() * 100),
+              Math.round(disk.lastBusy() * 100));
+        } else {
+          LOG.info("state {} -> {}: load {}% (smoothed)", lastState, state, Math.round(load.load() * 100));
+        }
+        lastState = state;
+      }
       if (!registered.get()) {
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
             config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));

@@ -45,31 +45,80 @@ class LoadTest {
 
   @Test
   void diskLoad_readsIoTicksOfTheDataDevice() throws IOException {
-    long dev = ((Number) Files.getAttribute(dir, "unix:dev")).longValue();
-    int major = (int) (((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfff));
-    int minor = (int) ((dev & 0xff) | ((dev >>> 12) & ~0xff));
+    int[] mm = majorMinor();
     Path stats = dir.resolve("diskstats");
-    write(stats, major, minor, 1000);
-    DiskLoad load = new DiskLoad(dir, stats);
+    write(stats, mm, 1000, 0);
+    DiskLoad load = new DiskLoad(dir, stats, () -> -1);
     assertThat(load.available()).isTrue();
-    assertThat(load.device()).isEqualTo(major + ":" + minor);
+    assertThat(load.device()).isEqualTo(mm[0] + ":" + mm[1]);
     assertThat(load.sample(10_000)).isZero();
-    write(stats, major, minor, 1600); // 600 ms of I/O in 1000 ms
+    write(stats, mm, 1600, 1000); // 600 ms of I/O in 1000 ms
     assertThat(load.sample(11_000)).isCloseTo(0.6, within(1e-12));
-    write(stats, major, minor, 9999); // more ticks than time: capped
+    write(stats, mm, 9999, 2000); // more ticks than time: capped
     assertThat(load.sample(11_500)).isEqualTo(1.0);
+  }
+
+  @Test
+  void diskLoad_doesNotCountThePeersOwnIo() throws IOException {
+    int[] mm = majorMinor();
+    Path stats = dir.resolve("diskstats");
+    long[] own = {5_000_000};
+    write(stats, mm, 0, 0);
+    DiskLoad load = new DiskLoad(dir, stats, () -> own[0]);
+    load.sample(0);
+    // the device was busy 900 ms moving 100 000 sectors (51.2 MB), all of them the peer's
+    write(stats, mm, 900, 100_000);
+    own[0] += 100_000 * 512L;
+    assertThat(load.sample(1000)).isZero();
+    assertThat(load.lastBusy()).isCloseTo(0.9, within(1e-12));
+    // busy 800 ms, a quarter of the bytes the peer's: the owner's share is 600 ms
+    write(stats, mm, 1700, 200_000);
+    own[0] += 25_000 * 512L;
+    assertThat(load.sample(2000)).isCloseTo(0.6, within(1e-12));
+    // none of the peer's: all of it the owner's
+    write(stats, mm, 2200, 300_000);
+    assertThat(load.sample(3000)).isCloseTo(0.5, within(1e-12));
+    assertThat(load.lastExternal()).isCloseTo(0.5, within(1e-12));
+  }
+
+  @Test
+  void ownerShare_isClampedAndBusyWithoutBytesIsTheOwners() {
+    assertThat(DiskLoad.ownerShare(0, 0)).isEqualTo(1.0);
+    assertThat(DiskLoad.ownerShare(1000, 2000)).as("page-cache timing can make the peer's count larger").isZero();
+    assertThat(DiskLoad.ownerShare(1000, -5)).isEqualTo(1.0);
+    assertThat(DiskLoad.ownerShare(1000, 250)).isCloseTo(0.75, within(1e-12));
+  }
+
+  @Test
+  void processIo_sumsStorageBytesLessCancelledWrites() throws IOException {
+    Path io = Files.writeString(dir.resolve("io"), "rchar: 99\nwchar: 98\nsyscr: 1\nsyscw: 2\nread_bytes: 4096\n"
+        + "write_bytes: 10000\ncancelled_write_bytes: 1000\n");
+    assertThat(new ProcessIo(io).getAsLong()).isEqualTo(13_096);
+    assertThat(new ProcessIo(dir.resolve("missing")).getAsLong()).isEqualTo(-1);
+    Files.writeString(io, "rchar: 1\n");
+    assertThat(new ProcessIo(io).getAsLong()).as("no task I/O accounting").isEqualTo(-1);
+    if (Files.isReadable(Path.of("/proc/self/io"))) {
+      assertThat(ProcessIo.self().getAsLong()).isNotNegative();
+    }
   }
 
   @Test
   void diskLoad_isUnavailableWithoutTheDevice() throws IOException {
     Path stats = Files.writeString(dir.resolve("diskstats"), "   8       0 sda 1 2 3 4 5 6 7 8 9 10 11\n");
-    assertThat(new DiskLoad(dir, stats).available()).isFalse();
-    assertThat(new DiskLoad(dir, dir.resolve("missing")).sample(1)).isZero();
+    assertThat(new DiskLoad(dir, stats, () -> -1).available()).isFalse();
+    assertThat(new DiskLoad(dir, dir.resolve("missing"), () -> -1).sample(1)).isZero();
   }
 
-  private static void write(Path stats, int major, int minor, long ioTicks) throws IOException {
-    Files.writeString(stats, String.format("   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0%n %4d %7d dev 10 0 20 30 40 0 50 60 0 %d 90%n",
-        major, minor, ioTicks));
+  private int[] majorMinor() throws IOException {
+    long dev = ((Number) Files.getAttribute(dir, "unix:dev")).longValue();
+    return new int[] {(int) (((dev >>> 8) & 0xfff) | ((dev >>> 32) & ~0xfff)), (int) ((dev & 0xff) | ((dev >>> 12) & ~0xff))};
+  }
+
+  /** A diskstats line for the device: sectors are split between reads (field 6) and writes (field 10). */
+  private static void write(Path stats, int[] mm, long ioTicks, long sectors) throws IOException {
+    long read = sectors / 4;
+    Files.writeString(stats, String.format("   7       0 loop0 0 0 0 0 0 0 0 0 0 0 0%n %4d %7d dev 10 0 %d 30 40 0 %d 60 0 %d 90%n",
+        mm[0], mm[1], read, sectors - read, ioTicks));
   }
 
   @Test
