@@ -82,6 +82,53 @@ class LoadTest {
   }
 
   @Test
+  void diskLoad_matchesThePeersWritesToTheDeviceWhenTheDiskCatchesUp() throws IOException {
+    // the peer dirties 40 MB in one second; a 20 MB/s disk writes them over the next two
+    int[] mm = majorMinor();
+    Path stats = dir.resolve("diskstats");
+    long[] own = {0};
+    write(stats, mm, 0, 0);
+    DiskLoad load = new DiskLoad(dir, stats, () -> own[0]);
+    load.sample(0);
+    long mb20 = 20_000_000 / 512;
+    own[0] += 40_000_000;
+    write(stats, mm, 1000, mb20);
+    assertThat(load.sample(1000)).isZero();
+    write(stats, mm, 2000, 2 * mb20);
+    assertThat(load.sample(2000)).as("still the peer's bytes").isZero();
+    // then the owner writes 20 MB: the peer's backlog is paid off, this is the owner's
+    write(stats, mm, 3000, 3 * mb20);
+    assertThat(load.sample(3000)).isCloseTo(1.0, within(0.01));
+  }
+
+  @Test
+  void diskLoad_forgetsPeerBytesThatNeverReachTheDevice() throws IOException {
+    int[] mm = majorMinor();
+    Path stats = dir.resolve("diskstats");
+    long[] own = {0};
+    write(stats, mm, 0, 0);
+    DiskLoad load = new DiskLoad(dir, stats, () -> own[0]);
+    load.sample(0);
+    own[0] += 500_000_000; // dirtied, overwritten, never written out
+    write(stats, mm, 0, 0);
+    load.sample(1000);
+    long t = 1000;
+    long ticks = 0;
+    long sectors = 0;
+    for (int i = 0; i < DiskLoad.BACKLOG_SAMPLES; i++) {
+      t += 1000;
+      write(stats, mm, ticks, sectors);
+      load.sample(t);
+    }
+    // BACKLOG_SAMPLES seconds later the owner's I/O counts in full again
+    t += 1000;
+    ticks += 500;
+    sectors += 10_000;
+    write(stats, mm, ticks, sectors);
+    assertThat(load.sample(t)).isCloseTo(0.5, within(1e-9));
+  }
+
+  @Test
   void ownerShare_isClampedAndBusyWithoutBytesIsTheOwners() {
     assertThat(DiskLoad.ownerShare(0, 0)).isEqualTo(1.0);
     assertThat(DiskLoad.ownerShare(1000, 2000)).as("page-cache timing can make the peer's count larger").isZero();
