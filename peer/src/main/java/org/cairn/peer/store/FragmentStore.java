@@ -24,23 +24,30 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /*
- * Fragments on the donor's disk, in RocksDB with blob files: values (the serialised fragment, header
- * + payload) of 4 KiB or more go to blob files, so compaction moves keys, not fragment bytes. Key =
- * FragmentKey (chunk id + index + tag, the header's CRC: two apps' differently made pieces of one
- * chunk are two entries, never one replacing the other). A second column family keeps each fragment's size so the store
- * knows its usage on open without reading any blob.
+ * Fragments on the donor's disk. Their bytes (the serialised fragment, header + payload) go once to
+ * append-only segment files (SegmentLog); RocksDB keeps the index: FragmentKey (chunk id + index +
+ * tag, the header's CRC: two apps' differently made pieces of one chunk are two entries, never one
+ * replacing the other) -> location (segment, offset, length). A PUT appends its batch and syncs the
+ * segment (one fdatasync shared by concurrent batches), then writes the batch's index entries with a
+ * synced WAL write of a few bytes each, so it is durable before it is acknowledged and each byte is
+ * written once. (Format 2 kept the values in RocksDB's blob files, which wrote every byte twice: WAL,
+ * then blob file at flush; it is converted on open.)
  *
  * Every fragment is verified (Fragment.parse: header and payload CRC32C) before it is written and
  * after it is read; a fragment that fails on read is deleted and reported as missing, so it is never
- * served. Writes go in one WriteBatch with sync, so a PUT is durable before it is acknowledged.
- * One instance owns every native handle; close() is idempotent and closes handles, DB, options.
+ * served. One instance owns every native handle; close() is idempotent and closes handles, DB, options.
  *
- * A full disk: a write that fails with ENOSPC puts RocksDB into read-only mode (its background
- * error). The store then says it is out of space (the peer refuses new pieces and reports no free
- * bytes, reads go on). checkWritable(), called on the peer's heartbeat tick, tries a small synced
- * write; RocksDB recovers some such errors by itself (the SstFileManager set on the DB polls for
- * space), but a failed WAL write stays until the DB is reopened, so once 1 MiB can be written
- * beside it again the DB is closed and reopened (readers wait on a lock for that moment).
+ * Space: a deleted or replaced fragment's bytes stay in their segment as dead space. When a segment
+ * that is no longer written is less than half live, a background thread copies its live fragments to
+ * the active segment (claiming their keys like a PUT) and deletes the file. Live bytes per segment
+ * are counted from the index on open.
+ *
+ * A full disk: a segment append that fails (ENOSPC) is cut back and the store says it is out of
+ * space (the peer refuses new pieces and reports no free bytes; reads go on). A RocksDB write that
+ * fails the same way puts RocksDB into read-only mode (its background error). checkWritable(),
+ * called on the peer's heartbeat tick, writes a 1 MiB probe file and a small synced RocksDB write;
+ * a failed WAL write stays until the DB is reopened, so once the probe file fits the DB is closed
+ * and reopened (readers wait on a lock for that moment).
  */
 public final class FragmentStore implements Closeable {
   static {
@@ -50,16 +57,26 @@ public final class FragmentStore implements Closeable {
     org.cairn.core.util.TempLibraries.sweepStale("librocksdbjni", java.time.Duration.ofMinutes(10));
   }
 
+  /** Segment files of 64 MiB: compaction copies at most half of one at a time. */
+  static final long SEGMENT_BYTES = 64L << 20;
+
   private final DBOptions dbOptions;
   private final ColumnFamilyOptions blobOptions;
   private final ColumnFamilyOptions plainOptions;
   private final WriteOptions syncWrites;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
   private RocksDB db;
-  private ColumnFamilyHandle fragments;
-  private ColumnFamilyHandle sizes;
+  /** key -> SegmentLog.Location */
+  private ColumnFamilyHandle locations;
   private final Path dir;
-  private final List<ColumnFamilyDescriptor> descriptors;
+  private List<ColumnFamilyDescriptor> descriptors;
+  private final SegmentLog log;
+  /** Live (indexed) bytes per segment id. */
+  private final java.util.concurrent.ConcurrentHashMap<Integer, AtomicLong> live = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Compacts sparse segments, one at a time. */
+  private final java.util.concurrent.ExecutorService compactor;
+  private final java.util.Set<Integer> compactions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final AtomicLong compactedSegments = new AtomicLong();
   /** Readers hold it shared; reopening the DB after a full disk holds it exclusively. */
   private final java.util.concurrent.locks.ReentrantReadWriteLock reopenLock = new java.util.concurrent.locks.ReentrantReadWriteLock();
   private final AtomicLong usedBytes = new AtomicLong();
@@ -74,7 +91,7 @@ public final class FragmentStore implements Closeable {
   private volatile String unusable;
   private volatile boolean closed;
 
-  private FragmentStore(Path dir) throws IOException {
+  private FragmentStore(Path dir, long segmentBytes) throws IOException {
     this.dir = dir;
     try {
       sstFiles = new org.rocksdb.SstFileManager(org.rocksdb.Env.getDefault());
@@ -83,68 +100,193 @@ public final class FragmentStore implements Closeable {
     }
     // with an SstFileManager RocksDB recovers from an out-of-space background error when space returns
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setSstFileManager(sstFiles);
+    // only for opening a format-2 store's value column family, to convert it
     blobOptions = new ColumnFamilyOptions()
         .setEnableBlobFiles(true)
         .setMinBlobSize(4096)
         .setBlobFileSize(256L << 20)
-        .setBlobCompressionType(CompressionType.NO_COMPRESSION) // payloads are compressed already
+        .setBlobCompressionType(CompressionType.NO_COMPRESSION)
         .setEnableBlobGarbageCollection(true);
     plainOptions = new ColumnFamilyOptions();
     syncWrites = new WriteOptions().setSync(true);
-    descriptors = List.of(
-        new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions),
-        new ColumnFamilyDescriptor("fragments".getBytes(StandardCharsets.UTF_8), blobOptions),
-        new ColumnFamilyDescriptor("sizes".getBytes(StandardCharsets.UTF_8), plainOptions));
+    compactor = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "segment-compactor");
+      t.setDaemon(true);
+      return t;
+    });
+    List<String> existing = new ArrayList<>();
     try {
       Files.createDirectories(dir);
+      if (Files.exists(dir.resolve("CURRENT"))) {
+        try (org.rocksdb.Options listing = new org.rocksdb.Options()) {
+          for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+            existing.add(new String(name, StandardCharsets.UTF_8));
+          }
+        }
+      }
+      List<ColumnFamilyDescriptor> ds = new ArrayList<>();
+      ds.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions));
+      ds.add(new ColumnFamilyDescriptor(LOCATIONS, plainOptions));
+      for (String old : List.of("fragments", "sizes")) {
+        if (existing.contains(old)) {
+          ds.add(new ColumnFamilyDescriptor(old.getBytes(StandardCharsets.UTF_8), old.equals("fragments") ? blobOptions : plainOptions));
+        }
+      }
+      descriptors = ds;
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
     } catch (RocksDBException e) {
+      compactor.shutdownNow();
       closeOptions();
       throw new IOException("opening the fragment store in " + dir + " failed: " + e.getMessage(), e);
     }
-    fragments = handles.get(1);
-    sizes = handles.get(2);
+    locations = handles.get(1);
+    SegmentLog opened = null;
     try {
+      opened = SegmentLog.open(dir.resolve("segments"), segmentBytes);
+      this.log = opened;
       checkFormat();
-    } catch (IOException e) {
+    } catch (IOException | RuntimeException e) {
+      if (opened == null) {
+        this.closed = true;
+        closeDb();
+        throw e;
+      }
       close();
       throw e;
     }
-    try (RocksIterator it = db.newIterator(sizes)) {
+    try (RocksIterator it = db.newIterator(locations)) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
-        usedBytes.addAndGet(ByteBuffer.wrap(it.value()).getInt() & 0xFFFFFFFFL);
+        SegmentLog.Location loc = SegmentLog.Location.decode(it.value());
+        usedBytes.addAndGet(loc.length());
         count.incrementAndGet();
+        live.computeIfAbsent(loc.segment(), x -> new AtomicLong()).addAndGet(loc.length());
+      }
+    }
+    // segments nothing points into (crashed or failed writes, an interrupted compaction) go now;
+    // sparse ones are compacted in the background
+    for (java.util.Map.Entry<Integer, Long> e : log.sizes().entrySet()) {
+      if (e.getKey() != log.activeId()) {
+        long l = liveBytes(e.getKey());
+        if (l == 0) {
+          log.delete(e.getKey());
+        } else {
+          maybeCompact(e.getKey());
+        }
       }
     }
   }
 
-  /** The key format: 2 since keys carry the fragment's tag (37 bytes); 1 (unmarked) had 33-byte keys. */
-  static final int FORMAT = 2;
+  private static final byte[] LOCATIONS = "locations".getBytes(StandardCharsets.UTF_8);
+
+  private long liveBytes(int segment) {
+    AtomicLong l = live.get(segment);
+    return l == null ? 0 : l.get();
+  }
+
+  /**
+   * The store's format: 3 since fragment bytes live in segment files; 2 kept them in RocksDB blob
+   * files (converted on open); 1 (unmarked) had 33-byte keys without the tag (refused).
+   */
+  static final int FORMAT = 3;
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
 
   private void checkFormat() throws IOException {
     try {
       byte[] v = db.get(handles.get(0), FORMAT_KEY);
-      if (v == null) {
-        try (RocksIterator it = db.newIterator(sizes)) {
-          it.seekToFirst();
-          if (it.isValid()) {
-            throw new IOException("the fragment store in " + dir + " is from an older Cairn (" + it.key().length
-                + "-byte keys, format 1); this build reads format " + FORMAT + ". Move the directory away and let repair refill the peer");
+      String format = v == null ? null : new String(v, StandardCharsets.UTF_8);
+      if (format == null) {
+        for (ColumnFamilyHandle h : handles.subList(1, handles.size())) {
+          try (RocksIterator it = db.newIterator(h)) {
+            it.seekToFirst();
+            if (it.isValid()) {
+              throw new IOException("the fragment store in " + dir + " is from an older Cairn (" + it.key().length
+                  + "-byte keys, format 1); this build reads format " + FORMAT + ". Move the directory away and let repair refill the peer");
+            }
           }
         }
-        db.put(handles.get(0), syncWrites, FORMAT_KEY, Integer.toString(FORMAT).getBytes(StandardCharsets.UTF_8));
-      } else if (!new String(v, StandardCharsets.UTF_8).equals(Integer.toString(FORMAT))) {
-        throw new IOException("the fragment store in " + dir + " has format " + new String(v, StandardCharsets.UTF_8)
-            + "; this build reads format " + FORMAT);
+      } else if (format.equals("2")) {
+        convertFormat2();
+      } else if (!format.equals(Integer.toString(FORMAT))) {
+        throw new IOException("the fragment store in " + dir + " has format " + format + "; this build reads format " + FORMAT);
       }
+      db.put(handles.get(0), syncWrites, FORMAT_KEY, Integer.toString(FORMAT).getBytes(StandardCharsets.UTF_8));
     } catch (RocksDBException e) {
       throw new IOException("reading the fragment store's format in " + dir + " failed: " + e.getMessage(), e);
     }
   }
 
+  /**
+   * Format 2 -> 3: copies every fragment from the blob column family into segments and indexes it,
+   * then drops the old column families. Interrupted, it runs again on the next open (the marker
+   * still says 2); bytes copied twice are dead space that compaction reclaims.
+   */
+  private void convertFormat2() throws IOException, RocksDBException {
+    ColumnFamilyHandle old = null;
+    for (int i = 2; i < descriptors.size(); i++) {
+      if (new String(descriptors.get(i).getName(), StandardCharsets.UTF_8).equals("fragments")) {
+        old = handles.get(i);
+      }
+    }
+    long moved = 0;
+    if (old != null) {
+      List<byte[]> keys = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
+      long batchBytes = 0;
+      try (RocksIterator it = db.newIterator(old)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          keys.add(it.key());
+          values.add(it.value());
+          batchBytes += values.get(values.size() - 1).length;
+          if (batchBytes >= 16 << 20) {
+            moved += indexCopies(keys, values);
+            keys.clear();
+            values.clear();
+            batchBytes = 0;
+          }
+        }
+      }
+      moved += indexCopies(keys, values);
+    }
+    for (int i = handles.size() - 1; i >= 2; i--) {
+      db.dropColumnFamily(handles.get(i));
+      handles.remove(i).close();
+    }
+    descriptors = descriptors.subList(0, 2);
+    org.slf4j.LoggerFactory.getLogger(FragmentStore.class).info("fragment store in {} converted to format {}: {} fragments "
+        + "moved from RocksDB blob files to segment files", dir, FORMAT, moved);
+  }
+
+  private int indexCopies(List<byte[]> keys, List<byte[]> values) throws IOException, RocksDBException {
+    if (keys.isEmpty()) {
+      return 0;
+    }
+    List<SegmentLog.Location> locs = log.append(values);
+    try (WriteBatch batch = new WriteBatch()) {
+      for (int i = 0; i < keys.size(); i++) {
+        batch.put(locations, keys.get(i), locs.get(i).encode());
+      }
+      db.write(syncWrites, batch);
+    }
+    return keys.size();
+  }
+
+  /** Segments compacted since open (for tests and logs). */
+  long compactedSegments() {
+    return compactedSegments.get();
+  }
+
+  /** Segment file ids and sizes (for tests). */
+  java.util.Map<Integer, Long> segmentSizes() {
+    return log.sizes();
+  }
+
   public static FragmentStore open(Path dir) throws IOException {
-    return new FragmentStore(dir);
+    return new FragmentStore(dir, SEGMENT_BYTES);
+  }
+
+  /** With a given segment size (tests use small ones to exercise compaction). */
+  static FragmentStore open(Path dir, long segmentBytes) throws IOException {
+    return new FragmentStore(dir, segmentBytes);
   }
 
   /** Bytes of stored fragments (headers included). */
@@ -179,25 +321,52 @@ public final class FragmentStore implements Closeable {
     java.util.concurrent.CompletableFuture<Void> mine = claim(keys);
     long added = 0;
     long addedCount = 0;
+    java.util.Set<Integer> touched = new java.util.HashSet<>();
     reopenLock.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
       requireUsable();
+      // fragments already here with the same bytes (same key = same header, so same length) are not written again
+      List<FragmentKey> fresh = new ArrayList<>(keys.size());
+      List<byte[]> values = new ArrayList<>(keys.size());
+      List<SegmentLog.Location> replaced = new ArrayList<>();
       for (FragmentKey k : keys) {
-        byte[] key = k.toBytes();
-        byte[] oldSize = db.get(sizes, key);
-        byte[] value = byKey.get(k);
-        batch.put(fragments, key, value);
-        batch.put(sizes, key, ByteBuffer.allocate(4).putInt(value.length).array());
-        if (oldSize == null) {
-          added += value.length;
-          addedCount++;
-        } else {
-          added += value.length - (ByteBuffer.wrap(oldSize).getInt() & 0xFFFFFFFFL);
+        byte[] old = db.get(locations, k.toBytes());
+        if (old != null) {
+          SegmentLog.Location o = SegmentLog.Location.decode(old);
+          if (o.length() == byKey.get(k).length) {
+            continue;
+          }
+          replaced.add(o);
         }
+        fresh.add(k);
+        values.add(byKey.get(k));
       }
-      db.write(syncWrites, batch);
-      usedBytes.addAndGet(added);
-      count.addAndGet(addedCount);
+      if (!fresh.isEmpty()) {
+        List<SegmentLog.Location> locs;
+        try {
+          locs = log.append(values);
+        } catch (IOException e) {
+          noteFailure(e);
+          throw e;
+        }
+        for (int i = 0; i < fresh.size(); i++) {
+          batch.put(locations, fresh.get(i).toBytes(), locs.get(i).encode());
+        }
+        db.write(syncWrites, batch);
+        for (SegmentLog.Location l : locs) {
+          live.computeIfAbsent(l.segment(), x -> new AtomicLong()).addAndGet(l.length());
+          added += l.length();
+        }
+        addedCount = fresh.size() - replaced.size();
+        for (SegmentLog.Location o : replaced) {
+          live.computeIfAbsent(o.segment(), x -> new AtomicLong()).addAndGet(-o.length());
+          added -= o.length();
+          touched.add(o.segment());
+        }
+        usedBytes.addAndGet(added);
+        count.addAndGet(addedCount);
+        ioBytes.addAndGet(values.stream().mapToLong(v -> v.length).sum());
+      }
     } catch (RocksDBException e) {
       noteFailure(e);
       throw new IOException("storing " + serialized.size() + " fragments failed: " + e.getMessage(), e);
@@ -205,9 +374,7 @@ public final class FragmentStore implements Closeable {
       reopenLock.readLock().unlock();
       release(keys, mine);
     }
-    for (byte[] v : byKey.values()) {
-      ioBytes.addAndGet(v.length);
-    }
+    touched.forEach(this::maybeCompact);
     return added;
   }
 
@@ -258,30 +425,33 @@ public final class FragmentStore implements Closeable {
    * is deleted and reported through {@link CorruptDataException}.
    */
   public byte[] get(FragmentKey key) throws IOException {
-    byte[] value;
+    byte[] value = null;
     RocksDBException failure = null;
     reopenLock.readLock().lock();
     try {
       requireUsable();
-      value = db.get(fragments, key.toBytes());
+      for (int attempt = 0; ; attempt++) {
+        byte[] loc = db.get(locations, key.toBytes());
+        if (loc == null) {
+          return null;
+        }
+        try {
+          value = log.read(SegmentLog.Location.decode(loc));
+          break;
+        } catch (SegmentLog.SegmentGoneException e) {
+          if (attempt >= 3) {
+            throw e; // compaction moved it again and again: give up rather than spin
+          }
+          // compaction moved it between the lookup and the read: look it up again
+        }
+      }
     } catch (RocksDBException e) {
       failure = e;
-      value = null;
     } finally {
       reopenLock.readLock().unlock();
     }
     if (failure != null) {
-      RocksDBException e = failure;
-      if (e.getStatus() != null && e.getStatus().getCode() == org.rocksdb.Status.Code.Corruption) {
-        // the blob's own checksum failed: the same as our CRC failing
-        delete(List.of(key));
-        corruptionListener.accept(key);
-        throw new CorruptDataException("fragment " + key + " was corrupt on disk and has been dropped: " + e.getMessage(), e);
-      }
-      throw new IOException("reading fragment " + key + " failed: " + e.getMessage(), e);
-    }
-    if (value == null) {
-      return null;
+      throw new IOException("reading fragment " + key + " failed: " + failure.getMessage(), failure);
     }
     ioBytes.addAndGet(value.length);
     try {
@@ -307,7 +477,7 @@ public final class FragmentStore implements Closeable {
     reopenLock.readLock().lock();
     try {
       requireUsable();
-      return db.get(sizes, key.toBytes()) != null;
+      return db.get(locations, key.toBytes()) != null;
     } catch (RocksDBException e) {
       throw new IOException("looking up " + key + " failed: " + e.getMessage(), e);
     } finally {
@@ -321,22 +491,29 @@ public final class FragmentStore implements Closeable {
     java.util.concurrent.CompletableFuture<Void> mine = claim(unique);
     int deleted = 0;
     long freed = 0;
+    List<SegmentLog.Location> gone = new ArrayList<>();
     reopenLock.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
       requireUsable();
       for (FragmentKey k : unique) {
         byte[] key = k.toBytes();
-        byte[] size = db.get(sizes, key);
-        if (size != null) {
-          batch.delete(fragments, key);
-          batch.delete(sizes, key);
-          freed += ByteBuffer.wrap(size).getInt() & 0xFFFFFFFFL;
+        byte[] loc = db.get(locations, key);
+        if (loc != null) {
+          batch.delete(locations, key);
+          SegmentLog.Location l = SegmentLog.Location.decode(loc);
+          gone.add(l);
+          freed += l.length();
           deleted++;
         }
       }
-      db.write(syncWrites, batch);
+      if (deleted > 0) {
+        db.write(syncWrites, batch);
+      }
       usedBytes.addAndGet(-freed);
       count.addAndGet(-deleted);
+      for (SegmentLog.Location l : gone) {
+        live.computeIfAbsent(l.segment(), x -> new AtomicLong()).addAndGet(-l.length());
+      }
     } catch (RocksDBException e) {
       noteFailure(e);
       throw new IOException("deleting " + keys.size() + " fragments failed: " + e.getMessage(), e);
@@ -344,7 +521,150 @@ public final class FragmentStore implements Closeable {
       reopenLock.readLock().unlock();
       release(unique, mine);
     }
+    gone.stream().map(SegmentLog.Location::segment).distinct().forEach(this::maybeCompact);
     return deleted;
+  }
+
+  /** Queues a segment that is no longer written for compaction once less than half of it is live. */
+  private void maybeCompact(int segment) {
+    if (closed || segment == log.activeId()) {
+      return;
+    }
+    Long size = log.sizes().get(segment);
+    if (size == null || liveBytes(segment) * 2 >= size || !compactions.add(segment)) {
+      return;
+    }
+    try {
+      compactor.execute(() -> {
+        try {
+          compact(segment);
+        } catch (IOException | RuntimeException e) {
+          if (!closed) {
+            org.slf4j.LoggerFactory.getLogger(FragmentStore.class).warn("compacting segment {} failed (retried when "
+                + "a fragment in it is deleted or at the next start): {}", segment, e.toString());
+          }
+        } finally {
+          compactions.remove(segment);
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      compactions.remove(segment); // closing
+    }
+  }
+
+  /**
+   * Copies a segment's live fragments to the active segment and deletes it. Each batch claims its
+   * keys like a PUT, re-reads their locations (a fragment deleted or rewritten meanwhile is left
+   * alone), appends, syncs and re-indexes; the file goes only when nothing points into it.
+   */
+  private void compact(int segment) throws IOException {
+    List<byte[]> keys = new ArrayList<>();
+    List<Integer> lengths = new ArrayList<>();
+    reopenLock.readLock().lock();
+    try {
+      requireUsable();
+      try (RocksIterator it = db.newIterator(locations)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          SegmentLog.Location l = SegmentLog.Location.decode(it.value());
+          if (l.segment() == segment) {
+            keys.add(it.key());
+            lengths.add(l.length());
+          }
+        }
+      }
+    } finally {
+      reopenLock.readLock().unlock();
+    }
+    int from = 0;
+    while (from < keys.size()) {
+      if (closed) {
+        return;
+      }
+      int to = from;
+      long bytes = 0;
+      while (to < keys.size() && bytes < (8 << 20)) { // batches of about 8 MiB
+        bytes += lengths.get(to);
+        to++;
+      }
+      moveBatch(segment, keys.subList(from, to));
+      from = to;
+    }
+    if (liveBytes(segment) == 0) {
+      log.delete(segment);
+      live.remove(segment);
+      compactedSegments.incrementAndGet();
+    }
+  }
+
+  private void moveBatch(int segment, List<byte[]> rawKeys) throws IOException {
+    List<FragmentKey> corrupt = new ArrayList<>();
+    try {
+      moveBatch(segment, rawKeys, corrupt);
+    } finally {
+      corrupt.forEach(k -> corruptionListener.accept(k));
+    }
+  }
+
+  private void moveBatch(int segment, List<byte[]> rawKeys, List<FragmentKey> corrupt) throws IOException {
+    List<FragmentKey> keys = new ArrayList<>();
+    for (byte[] k : rawKeys) {
+      keys.add(FragmentKey.fromBytes(k));
+    }
+    java.util.concurrent.CompletableFuture<Void> mine = claim(keys);
+    reopenLock.readLock().lock();
+    try (WriteBatch batch = new WriteBatch()) {
+      requireUsable();
+      List<byte[]> moveKeys = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
+      List<SegmentLog.Location> olds = new ArrayList<>();
+      List<SegmentLog.Location> dropped = new ArrayList<>();
+      for (byte[] k : rawKeys) {
+        byte[] loc = db.get(locations, k);
+        if (loc == null) {
+          continue;
+        }
+        SegmentLog.Location old = SegmentLog.Location.decode(loc);
+        if (old.segment() != segment) {
+          continue;
+        }
+        byte[] value = log.read(old);
+        try {
+          Fragment.parse(value);
+        } catch (CorruptDataException e) {
+          // rotted on disk: not copied; dropped and reported like a failed read
+          batch.delete(locations, k);
+          corrupt.add(FragmentKey.fromBytes(k));
+          dropped.add(old);
+          continue;
+        }
+        moveKeys.add(k);
+        values.add(value);
+        olds.add(old);
+      }
+      if (moveKeys.isEmpty() && corrupt.isEmpty()) {
+        return;
+      }
+      List<SegmentLog.Location> locs = moveKeys.isEmpty() ? List.of() : log.append(values);
+      for (int i = 0; i < moveKeys.size(); i++) {
+        batch.put(locations, moveKeys.get(i), locs.get(i).encode());
+      }
+      db.write(syncWrites, batch);
+      for (int i = 0; i < locs.size(); i++) {
+        live.computeIfAbsent(locs.get(i).segment(), x -> new AtomicLong()).addAndGet(locs.get(i).length());
+        live.computeIfAbsent(segment, x -> new AtomicLong()).addAndGet(-olds.get(i).length());
+      }
+      for (SegmentLog.Location d : dropped) {
+        live.computeIfAbsent(segment, x -> new AtomicLong()).addAndGet(-d.length());
+        usedBytes.addAndGet(-d.length());
+        count.decrementAndGet();
+      }
+    } catch (RocksDBException e) {
+      noteFailure(e);
+      throw new IOException("compacting segment " + segment + " failed: " + e.getMessage(), e);
+    } finally {
+      reopenLock.readLock().unlock();
+      release(keys, mine);
+    }
   }
 
   /** Why writes fail for lack of disk space, or null if they do not. */
@@ -363,12 +683,7 @@ public final class FragmentStore implements Closeable {
     if (closed || unusable != null) {
       return false;
     }
-    if (probeWrite()) {
-      outOfSpace = null;
-      return true;
-    }
-    // RocksDB keeps a failed WAL write as a background error (read-only) until the DB is reopened:
-    // reopen it, excluding readers meanwhile, once the probe says there is room again
+    // segment appends need room for their batches: a 1 MiB file must fit first
     try {
       Path probe = dir.resolve("space-probe");
       Files.write(probe, new byte[1 << 20]);
@@ -376,6 +691,12 @@ public final class FragmentStore implements Closeable {
     } catch (IOException e) {
       return false; // still no room
     }
+    if (probeWrite()) {
+      outOfSpace = null;
+      return true;
+    }
+    // RocksDB keeps a failed WAL write as a background error (read-only) until the DB is reopened:
+    // reopen it, excluding readers meanwhile
     reopenLock.writeLock().lock();
     try {
       for (ColumnFamilyHandle h : handles) {
@@ -384,8 +705,7 @@ public final class FragmentStore implements Closeable {
       handles.clear();
       db.close();
       db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
-      fragments = handles.get(1);
-      sizes = handles.get(2);
+      locations = handles.get(1);
     } catch (RocksDBException e) {
       // the old DB is closed and no new one is open: every call now fails with this message
       unusable = "the fragment store could not be reopened after a full disk (" + e.getMessage() + "); restart the peer";
@@ -421,6 +741,12 @@ public final class FragmentStore implements Closeable {
     }
   }
 
+  private void noteFailure(IOException e) {
+    if (String.valueOf(e.getMessage()).contains("No space left")) {
+      outOfSpace = e.getMessage();
+    }
+  }
+
   private void noteFailure(RocksDBException e) {
     boolean noSpace = (e.getStatus() != null && e.getStatus().getSubCode() == org.rocksdb.Status.SubCode.NoSpace)
         || String.valueOf(e.getMessage()).contains("No space left");
@@ -437,7 +763,7 @@ public final class FragmentStore implements Closeable {
       reopenLock.readLock().unlock();
       throw new java.io.UncheckedIOException(new IOException(closed ? "the fragment store is closed" : unusable));
     }
-    try (RocksIterator it = db.newIterator(sizes)) {
+    try (RocksIterator it = db.newIterator(locations)) {
       if (after == null) {
         it.seekToFirst();
       } else {
@@ -457,6 +783,7 @@ public final class FragmentStore implements Closeable {
 
   @Override
   public synchronized void close() {
+    compactor.shutdownNow();
     // exclusive: no read, write or delete is inside RocksDB while its handles close
     reopenLock.writeLock().lock();
     try {
@@ -464,14 +791,19 @@ public final class FragmentStore implements Closeable {
         return;
       }
       closed = true;
-      for (ColumnFamilyHandle h : handles) {
-        h.close();
-      }
-      db.close();
-      closeOptions();
+      log.close();
+      closeDb();
     } finally {
       reopenLock.writeLock().unlock();
     }
+  }
+
+  private void closeDb() {
+    for (ColumnFamilyHandle h : handles) {
+      h.close();
+    }
+    db.close();
+    closeOptions();
   }
 
   private void closeOptions() {

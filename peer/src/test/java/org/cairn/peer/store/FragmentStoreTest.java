@@ -188,25 +188,210 @@ public class FragmentStoreTest {
     try (FragmentStore store = FragmentStore.open(dir)) {
       store.putAll(fragments);
     }
-    // rot the stored value behind the store's back, under the right key
-    byte[] rotten = fragments.get(2).clone();
-    rotten[Fragment.HEADER_SIZE + 5] ^= 0x10;
-    RocksDB.loadLibrary();
-    try (org.rocksdb.DBOptions o = new org.rocksdb.DBOptions();
-        org.rocksdb.ColumnFamilyOptions cf = new org.rocksdb.ColumnFamilyOptions()) {
-      List<org.rocksdb.ColumnFamilyHandle> handles = new ArrayList<>();
-      try (RocksDB db = RocksDB.open(o, dir.toString(), List.of(
-          new org.rocksdb.ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cf),
-          new org.rocksdb.ColumnFamilyDescriptor("fragments".getBytes(), cf),
-          new org.rocksdb.ColumnFamilyDescriptor("sizes".getBytes(), cf)), handles)) {
-        db.put(handles.get(1), key.toBytes(), rotten);
-        handles.forEach(org.rocksdb.ColumnFamilyHandle::close);
-      }
+    // rot one payload byte of that fragment in its segment file, behind the store's back
+    Path segment;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir.resolve("segments"))) {
+      segment = files.filter(p -> {
+        try {
+          return java.nio.file.Files.size(p) > 0;
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }).findFirst().orElseThrow();
     }
+    byte[] bytes = java.nio.file.Files.readAllBytes(segment);
+    int at = indexOf(bytes, fragments.get(2));
+    assertThat(at).as("the fragment's bytes are in the segment").isNotNegative();
+    bytes[at + Fragment.HEADER_SIZE + 5] ^= 0x10;
+    java.nio.file.Files.write(segment, bytes);
     try (FragmentStore store = FragmentStore.open(dir)) {
       assertThatThrownBy(() -> store.get(key)).isInstanceOf(CorruptDataException.class).hasMessageContaining("dropped");
       assertThat(store.get(key)).isNull();
       assertThat(store.fragmentCount()).isEqualTo(4);
+      assertThat(store.get(keyOf(fragments.get(1)))).isEqualTo(fragments.get(1));
+    }
+  }
+
+  static int indexOf(byte[] hay, byte[] needle) {
+    outer:
+    for (int i = 0; i + needle.length <= hay.length; i++) {
+      for (int j = 0; j < needle.length; j++) {
+        if (hay[i + j] != needle[j]) {
+          continue outer;
+        }
+      }
+      return i;
+    }
+    return -1;
+  }
+
+  @Test
+  void eachFragmentsBytesAreWrittenOnce_intoSegmentFiles() throws IOException {
+    List<byte[]> fragments = fragmentsOf(4, 1_000_000);
+    long total = fragments.stream().mapToLong(b -> b.length).sum();
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      store.putAll(fragments);
+      store.putAll(fragments); // the same pieces again: nothing new is written
+      assertThat(store.segmentSizes().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(total);
+    }
+    // RocksDB holds only the index: its files are far smaller than the fragments
+    long rocks;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+      rocks = files.filter(java.nio.file.Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+    assertThat(rocks).isLessThan(total / 4);
+  }
+
+  @Test
+  void aFormat2Store_isConvertedOnOpen_andItsFragmentsServed() throws Exception {
+    // format 2: values in a "fragments" column family, sizes in "sizes", marker "2"
+    List<byte[]> fragments = new ArrayList<>(fragmentsOf(5, 80_000));
+    fragments.addAll(fragmentsOf(6, 30_000));
+    RocksDB.loadLibrary();
+    try (org.rocksdb.DBOptions o = new org.rocksdb.DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+        org.rocksdb.ColumnFamilyOptions cf = new org.rocksdb.ColumnFamilyOptions()) {
+      List<org.rocksdb.ColumnFamilyHandle> hs = new ArrayList<>();
+      try (RocksDB db = RocksDB.open(o, dir.toString(), List.of(
+          new org.rocksdb.ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cf),
+          new org.rocksdb.ColumnFamilyDescriptor("fragments".getBytes(), cf),
+          new org.rocksdb.ColumnFamilyDescriptor("sizes".getBytes(), cf)), hs)) {
+        db.put(hs.get(0), "format".getBytes(), "2".getBytes());
+        for (byte[] f : fragments) {
+          db.put(hs.get(1), keyOf(f).toBytes(), f);
+          db.put(hs.get(2), keyOf(f).toBytes(), java.nio.ByteBuffer.allocate(4).putInt(f.length).array());
+        }
+        hs.forEach(org.rocksdb.ColumnFamilyHandle::close);
+      }
+    }
+    long total = fragments.stream().mapToLong(b -> b.length).sum();
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      assertThat(store.fragmentCount()).isEqualTo(fragments.size());
+      assertThat(store.usedBytes()).isEqualTo(total);
+      for (byte[] f : fragments) {
+        assertThat(store.get(keyOf(f))).isEqualTo(f);
+      }
+    }
+    List<String> families = new ArrayList<>();
+    try (org.rocksdb.Options listing = new org.rocksdb.Options()) {
+      for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+        families.add(new String(name));
+      }
+    }
+    assertThat(families).as("the old column families are dropped").doesNotContain("fragments", "sizes");
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      assertThat(store.usedBytes()).isEqualTo(total);
+      assertThat(store.get(keyOf(fragments.get(7)))).isEqualTo(fragments.get(7));
+    }
+  }
+
+  @Test
+  void sparseSegments_areCompacted_whileReadsGoOn() throws Exception {
+    List<List<byte[]>> chunks = new ArrayList<>();
+    for (int c = 0; c < 60; c++) {
+      chunks.add(fragmentsOf(100 + c, 100_000)); // 5 pieces of about 33 KB: about 10 MB in all
+    }
+    try (FragmentStore store = FragmentStore.open(dir, 1 << 20)) {
+      for (List<byte[]> chunk : chunks) {
+        store.putAll(chunk);
+      }
+      int segmentsBefore = store.segmentSizes().size();
+      assertThat(segmentsBefore).isGreaterThan(5);
+      List<byte[]> kept = new ArrayList<>();
+      List<FragmentKey> doomed = new ArrayList<>();
+      for (int c = 0; c < chunks.size(); c++) {
+        for (byte[] f : chunks.get(c)) {
+          if (c % 5 == 0) {
+            kept.add(f);
+          } else {
+            doomed.add(keyOf(f));
+          }
+        }
+      }
+      // a reader keeps reading the kept pieces while their segments are compacted under it
+      java.util.concurrent.atomic.AtomicReference<Throwable> readerFailed = new java.util.concurrent.atomic.AtomicReference<>();
+      java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+      java.util.concurrent.atomic.AtomicLong reads = new java.util.concurrent.atomic.AtomicLong();
+      Thread reader = new Thread(() -> {
+        try {
+          while (!stop.get()) {
+            for (byte[] f : kept) {
+              if (!java.util.Arrays.equals(store.get(keyOf(f)), f)) {
+                throw new AssertionError("a kept piece read back wrong or missing");
+              }
+              reads.incrementAndGet();
+            }
+          }
+        } catch (Throwable t) {
+          readerFailed.set(t);
+        }
+      });
+      reader.start();
+      for (int i = 0; i < doomed.size(); i += 7) {
+        store.delete(doomed.subList(i, Math.min(doomed.size(), i + 7)));
+      }
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (store.compactedSegments() < segmentsBefore - 3 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      stop.set(true);
+      reader.join();
+      assertThat(readerFailed.get()).isNull();
+      assertThat(reads.get()).isPositive();
+      assertThat(store.compactedSegments()).as("sparse segments compacted").isGreaterThanOrEqualTo(segmentsBefore - 3);
+      long live = kept.stream().mapToLong(b -> b.length).sum();
+      assertThat(store.usedBytes()).isEqualTo(live);
+      long onDisk = store.segmentSizes().values().stream().mapToLong(Long::longValue).sum();
+      assertThat(onDisk).as("dead space reclaimed").isLessThan(2 * live + (2 << 20));
+      for (FragmentKey k : doomed.subList(0, 20)) {
+        assertThat(store.get(k)).isNull();
+      }
+    }
+    try (FragmentStore store = FragmentStore.open(dir, 1 << 20)) {
+      for (int c = 0; c < chunks.size(); c += 5) {
+        for (byte[] f : chunks.get(c)) {
+          assertThat(store.get(keyOf(f))).isEqualTo(f);
+        }
+      }
+    }
+  }
+
+  @Test
+  void leftoversOfACrash_unindexedBytesAndSegments_areHarmlessAndReclaimed() throws Exception {
+    List<byte[]> fragments = fragmentsOf(7, 50_000);
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      store.putAll(fragments);
+    }
+    // a crash after the append and before the index write: bytes nothing points to, in a segment of their own
+    Path orphan = dir.resolve("segments").resolve("00000077.seg");
+    java.nio.file.Files.write(orphan, fragmentsOf(8, 50_000).get(0));
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      assertThat(orphan).as("a segment nothing points into is deleted on open").doesNotExist();
+      assertThat(store.fragmentCount()).isEqualTo(5);
+      for (byte[] f : fragments) {
+        assertThat(store.get(keyOf(f))).isEqualTo(f);
+      }
+      // new writes go to a new segment after the highest seen
+      store.putAll(fragmentsOf(9, 50_000));
+      assertThat(store.segmentSizes().keySet()).allMatch(id -> id != 77);
+    }
+  }
+
+  @Test
+  void anInterruptedReader_doesNotBreakTheSegmentForOthers() throws Exception {
+    List<byte[]> fragments = fragmentsOf(10, 50_000);
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      store.putAll(fragments);
+      Thread.currentThread().interrupt(); // FileChannel I/O closes the channel when its thread is interrupted
+      try {
+        assertThatThrownBy(() -> store.get(keyOf(fragments.get(0)))).isInstanceOf(java.io.InterruptedIOException.class);
+      } finally {
+        Thread.interrupted();
+      }
+      for (byte[] f : fragments) {
+        assertThat(store.get(keyOf(f))).isEqualTo(f);
+      }
+      store.putAll(fragmentsOf(11, 50_000));
+      assertThat(store.fragmentCount()).isEqualTo(10);
     }
   }
 

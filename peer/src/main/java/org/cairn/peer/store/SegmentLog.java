@@ -1,0 +1,335 @@
+package org.cairn.peer.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+
+/*
+ * The fragments' bytes: append-only segment files (segments/NNNNNNNN.seg), each written once and
+ * then only read, until the store copies its live fragments out and deletes it.
+ *
+ * append() writes a batch's values one after another at the end of the active segment, under a
+ * lock, then makes them durable with fdatasync outside it. Syncs are grouped: a writer whose bytes
+ * another writer's sync already covered does not sync again, so concurrent PUTs from several
+ * connections share one fsync. When the active segment reaches its size limit the next append
+ * starts a new one (and syncs the directory, so the new file's name is durable too).
+ *
+ * A segment's bytes mean nothing by themselves: the store's index (RocksDB) says which ranges hold
+ * which fragment, and it is written only after the bytes are durable. A crash between the two, or a
+ * failed write, leaves unreferenced bytes, which count as dead space until the segment is
+ * compacted. Every open starts a new active segment, so a torn tail is never appended to.
+ */
+final class SegmentLog implements Closeable {
+  /** Where a fragment's bytes are: segment, offset, length. 16 bytes as an index value. */
+  record Location(int segment, long offset, int length) {
+    byte[] encode() {
+      return ByteBuffer.allocate(16).putInt(segment).putLong(offset).putInt(length).array();
+    }
+
+    static Location decode(byte[] b) {
+      ByteBuffer bb = ByteBuffer.wrap(b);
+      return new Location(bb.getInt(), bb.getLong(), bb.getInt());
+    }
+  }
+
+  /** The segment a location names has been compacted away since the location was read: look it up again. */
+  static final class SegmentGoneException extends IOException {
+    SegmentGoneException(int segment) {
+      super("segment " + segment + " has been compacted away");
+    }
+  }
+
+  /** One I/O call on a segment's channel. */
+  private interface ChannelOp<T> {
+    T apply(FileChannel ch) throws IOException;
+  }
+
+  private static final class Segment {
+    final int id;
+    final Path path;
+    /** Replaced when an interrupted thread's I/O closed it (FileChannel I/O is interruptible). */
+    volatile FileChannel channel;
+    /** Bytes written (appends reserve ranges under the append lock). */
+    volatile long size;
+    /** Bytes known durable. */
+    long synced;
+    final Object syncLock = new Object();
+    /** Readers share it; deletion takes it exclusively. */
+    final ReentrantReadWriteLock deleteLock = new ReentrantReadWriteLock();
+    boolean deleted;
+
+    Segment(int id, Path path, FileChannel channel, long size) {
+      this.id = id;
+      this.path = path;
+      this.channel = channel;
+      this.size = size;
+      this.synced = size;
+    }
+
+    /**
+     * Runs the call; if the channel was closed under it because some thread doing I/O on it was
+     * interrupted, opens the file again for everyone. The interrupted thread gets an
+     * InterruptedIOException; any other thread retries once on the new channel.
+     */
+    <T> T io(ChannelOp<T> op) throws IOException {
+      for (int attempt = 0; ; attempt++) {
+        FileChannel ch = channel;
+        try {
+          return op.apply(ch);
+        } catch (java.nio.channels.ClosedByInterruptException e) {
+          reopen(ch);
+          java.io.InterruptedIOException ie = new java.io.InterruptedIOException("interrupted during I/O on segment " + id);
+          ie.initCause(e);
+          throw ie;
+        } catch (java.nio.channels.ClosedChannelException e) {
+          if (deleted || attempt > 0 || !reopen(ch)) {
+            throw e;
+          }
+        }
+      }
+    }
+
+    /** Opens the file again unless someone already did, or it is gone; returns whether a usable channel is there. */
+    synchronized boolean reopen(FileChannel broken) throws IOException {
+      if (deleted || closing) {
+        return false;
+      }
+      if (channel == broken) {
+        channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      }
+      return true;
+    }
+
+    volatile boolean closing;
+  }
+
+  private final Path dir;
+  private final long segmentBytes;
+  private final Map<Integer, Segment> segments = new ConcurrentHashMap<>();
+  private final ReentrantLock appendLock = new ReentrantLock();
+  private volatile Segment active;
+
+  private SegmentLog(Path dir, long segmentBytes) {
+    this.dir = dir;
+    this.segmentBytes = segmentBytes;
+  }
+
+  /** Opens the segments in {@code dir} (created if missing) and starts a new active segment. */
+  static SegmentLog open(Path dir, long segmentBytes) throws IOException {
+    if (segmentBytes < 1 << 20) {
+      throw new IllegalArgumentException("segments must be at least 1 MiB, was " + segmentBytes);
+    }
+    Files.createDirectories(dir);
+    SegmentLog log = new SegmentLog(dir, segmentBytes);
+    int last = 0;
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.seg")) {
+      for (Path p : files) {
+        String name = p.getFileName().toString();
+        int id;
+        try {
+          id = Integer.parseInt(name.substring(0, name.length() - 4));
+        } catch (NumberFormatException e) {
+          continue; // not one of ours
+        }
+        FileChannel ch = FileChannel.open(p, StandardOpenOption.READ);
+        log.segments.put(id, new Segment(id, p, ch, ch.size()));
+        last = Math.max(last, id);
+      }
+    }
+    try {
+      log.active = log.create(last + 1);
+    } catch (IOException e) {
+      log.close();
+      throw e;
+    }
+    return log;
+  }
+
+  private Segment create(int id) throws IOException {
+    Path p = dir.resolve(String.format("%08d.seg", id));
+    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
+    Segment s = new Segment(id, p, ch, 0);
+    segments.put(id, s);
+    syncDirectory();
+    return s;
+  }
+
+  private void syncDirectory() throws IOException {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+  }
+
+  /**
+   * Appends the values, contiguous in one segment, and returns once they are durable. On failure
+   * (a full disk) nothing is referenced and the segment is cut back to where it was.
+   */
+  List<Location> append(List<byte[]> values) throws IOException {
+    long total = 0;
+    for (byte[] v : values) {
+      total += v.length;
+    }
+    Segment seg;
+    long start;
+    appendLock.lock();
+    try {
+      seg = active;
+      if (seg.size > 0 && seg.size + total > segmentBytes) {
+        seg = roll();
+      }
+      start = seg.size;
+      ByteBuffer[] bufs = new ByteBuffer[values.size()];
+      for (int i = 0; i < bufs.length; i++) {
+        bufs[i] = ByteBuffer.wrap(values.get(i));
+      }
+      Segment target = seg;
+      try {
+        target.io(ch -> {
+          for (ByteBuffer b : bufs) {
+            b.rewind();
+          }
+          long pos = start;
+          for (ByteBuffer b : bufs) {
+            while (b.hasRemaining()) {
+              pos += ch.write(b, pos);
+            }
+          }
+          return null;
+        });
+      } catch (IOException e) {
+        try {
+          target.io(ch -> ch.truncate(start));
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e;
+      }
+      seg.size = start + total;
+    } finally {
+      appendLock.unlock();
+    }
+    sync(seg, start + total);
+    List<Location> out = new ArrayList<>(values.size());
+    long pos = start;
+    for (byte[] v : values) {
+      out.add(new Location(seg.id, pos, v.length));
+      pos += v.length;
+    }
+    return out;
+  }
+
+  /** Starts the next segment; call with the append lock held. The old one stays open for reads and pending syncs. */
+  private Segment roll() throws IOException {
+    Segment next = create(active.id + 1);
+    active = next;
+    return next;
+  }
+
+  /** Makes the segment durable up to {@code end}; one fdatasync serves every writer waiting meanwhile. */
+  private static void sync(Segment seg, long end) throws IOException {
+    synchronized (seg.syncLock) {
+      if (seg.synced >= end) {
+        return;
+      }
+      long target = seg.size; // everything written so far, other writers' bytes included
+      seg.io(ch -> {
+        ch.force(false);
+        return null;
+      });
+      seg.synced = Math.max(seg.synced, target);
+    }
+  }
+
+  /** The bytes at a location; SegmentGoneException if the segment was deleted meanwhile. */
+  byte[] read(Location loc) throws IOException {
+    Segment seg = segments.get(loc.segment());
+    if (seg == null) {
+      throw new SegmentGoneException(loc.segment());
+    }
+    seg.deleteLock.readLock().lock();
+    try {
+      if (seg.deleted) {
+        throw new SegmentGoneException(loc.segment());
+      }
+      if (loc.offset() + loc.length() > seg.size) {
+        throw new IOException("segment " + loc.segment() + " holds " + seg.size + " bytes; the index points at "
+            + loc.offset() + "+" + loc.length() + " (the file was truncated)");
+      }
+      return seg.io(ch -> {
+        ByteBuffer buf = ByteBuffer.allocate(loc.length());
+        long pos = loc.offset();
+        while (buf.hasRemaining()) {
+          int n = ch.read(buf, pos);
+          if (n < 0) {
+            throw new IOException("segment " + loc.segment() + " ends before " + (loc.offset() + loc.length()));
+          }
+          pos += n;
+        }
+        return buf.array();
+      });
+    } finally {
+      seg.deleteLock.readLock().unlock();
+    }
+  }
+
+  /** Segment ids and their sizes in bytes, oldest first. */
+  Map<Integer, Long> sizes() {
+    Map<Integer, Long> out = new TreeMap<>();
+    for (Segment s : segments.values()) {
+      out.put(s.id, s.size);
+    }
+    return out;
+  }
+
+  int activeId() {
+    return active.id;
+  }
+
+  /** Deletes a segment (not the active one) once no read is inside it. */
+  void delete(int id) throws IOException {
+    if (id == active.id) {
+      throw new IllegalArgumentException("segment " + id + " is being written");
+    }
+    Segment seg = segments.get(id);
+    if (seg == null) {
+      return;
+    }
+    seg.deleteLock.writeLock().lock();
+    try {
+      seg.deleted = true;
+      segments.remove(id);
+      synchronized (seg) {
+        seg.channel.close();
+      }
+      Files.deleteIfExists(seg.path);
+    } finally {
+      seg.deleteLock.writeLock().unlock();
+    }
+  }
+
+  @Override
+  public void close() {
+    for (Segment s : segments.values()) {
+      s.closing = true;
+      try {
+        synchronized (s) {
+          s.channel.close();
+        }
+      } catch (IOException e) {
+        // closing a read or synced channel: nothing left to lose
+      }
+    }
+  }
+}
