@@ -82,6 +82,11 @@ public final class LocalGrid implements Closeable {
     return dir;
   }
 
+  /** The tracker's process. */
+  public Member tracker() {
+    return members.get(0);
+  }
+
   /** The peers, in start order. */
   public List<Member> peers() {
     return members.subList(1, members.size());
@@ -93,10 +98,25 @@ public final class LocalGrid implements Closeable {
     peer.process().waitFor();
   }
 
+  /**
+   * JVM flags for the grid's tracker and peers: CAIRN_GRID_JAVA_OPTS if set, else the serial
+   * collector and C1 only. Daemons that mostly move bytes between sockets and files gain little
+   * from C2 and a concurrent collector, and they share the machine with the client and each other:
+   * measured with `cairn benchmark e2e` (docs/benchmarks.md), these flags cut the peers' CPU per
+   * store by 15-25 % and raised store and fetch rates.
+   */
+  static List<String> jvmFlags(String env) {
+    if (env != null && !env.isBlank()) {
+      return List.of(env.trim().split("\\s+"));
+    }
+    return List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+  }
+
   private Member launch(String name, String mainClass, List<String> args) throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
+    cmd.addAll(jvmFlags(System.getenv("CAIRN_GRID_JAVA_OPTS")));
     cmd.add("-DCAIRN_LOG_LEVEL=INFO");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));

@@ -131,16 +131,16 @@ class ChurnIT {
           }
           String victim = up.get(rnd.nextInt(up.size()));
           if (corruptionActiveUntil <= now && rnd.nextInt(10) < 3) {
-            List<Path> blobs;
-            try (Stream<Path> s = Files.list(root.resolve(victim).resolve("fragments"))) {
-              blobs = s.filter(p -> p.toString().endsWith(".blob")).toList();
+            List<Path> segments;
+            try (Stream<Path> s = Files.list(root.resolve(victim).resolve("fragments").resolve("segments"))) {
+              segments = s.filter(p -> p.toString().endsWith(".seg") && p.toFile().length() > 4096).toList();
             }
-            if (!blobs.isEmpty()) {
+            if (!segments.isEmpty()) {
               nodes.get(victim).kill();
-              Path blob = blobs.get(rnd.nextInt(blobs.size()));
-              long size = Files.size(blob);
+              Path segment = segments.get(rnd.nextInt(segments.size()));
+              long size = Files.size(segment);
               if (size > 4096) {
-                RepairIT.flip(blob, size / 4 + (long) (rnd.nextDouble() * size / 2), 16);
+                RepairIT.flip(segment, size / 4 + (long) (rnd.nextDouble() * size / 2), 16);
                 corruptions.incrementAndGet();
               }
               startPeer(victim);

@@ -142,17 +142,14 @@ class RepairIT {
     MiniGrid.Cli store = grid.cli("store", file.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:4+2");
     assertThat(store.exit()).as(store.stderr()).isZero();
     String victim = holdersOfFirstChunk().get(1);
-    // a restart moves the fragments from the write-ahead log into blob files; then flip bits in them on disk
+    // the pieces' bytes are in the peer's segment files: flip bits in them on disk
     peers.get(victim).kill();
-    startPeer(victim);
-    MiniGrid.await(victim + " RUNNING", Duration.ofSeconds(20), () -> "RUNNING".equals(grid.stateOf(victim)));
-    peers.get(victim).kill();
-    List<Path> blobs;
-    try (Stream<Path> s = Files.list(root.resolve(victim).resolve("fragments"))) {
-      blobs = s.filter(p -> p.toString().endsWith(".blob")).toList();
+    List<Path> segments;
+    try (Stream<Path> s = Files.list(root.resolve(victim).resolve("fragments").resolve("segments"))) {
+      segments = s.filter(p -> p.toString().endsWith(".seg") && p.toFile().length() > 0).toList();
     }
-    assertThat(blobs).isNotEmpty();
-    for (Path b : blobs) {
+    assertThat(segments).isNotEmpty();
+    for (Path b : segments) {
       flip(b, Files.size(b) / 2, 16);
     }
     startPeer(victim);

@@ -86,34 +86,66 @@ public final class EndToEnd {
         for (int i = 0; i < o.images().size(); i++) {
           Path image = o.images().get(i);
           Storer.Result r;
+          double[] cpu0 = cpuSeconds(grid);
           try (InputStream in = Files.newInputStream(image)) {
             r = storer.store(in, Files.size(image), new Storer.Options("bench", "rank0", 0, o.redundancy(), o.compressor(),
                 ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
           }
+          double[] cpu = minus(cpuSeconds(grid), cpu0);
           JsonNode versions = tracker.get("/api/v1/versions", Map.of("app", "bench", "node", "rank0"));
           long stored = versions.get(versions.size() - 1).path("storedBytes").asLong();
           sink.accept(new StageResult("e2e-store").with("tool", "cairn").with("image", i + 1).with("bytes", r.size())
               .with("seconds", round(r.seconds())).with("mbPerSec", round(r.size() / 1e6 / r.seconds()))
               .with("newChunks", r.newChunks()).with("chunks", r.chunks()).with("growthBytes", stored)
-              .with("growthBytesOneCopy", stored * o.redundancy().dataFragments() / o.redundancy().totalFragments()));
+              .with("growthBytesOneCopy", stored * o.redundancy().dataFragments() / o.redundancy().totalFragments())
+              .with("clientCpuSeconds", round(cpu[0])).with("peersCpuSeconds", round(cpu[1])).with("trackerCpuSeconds", round(cpu[2])));
         }
         // the default read (every holder asked, FALCON's any m of n), then hedged (m holders, one more when slow)
         for (Fetcher.ReadMode mode : new Fetcher.ReadMode[] {Fetcher.ReadMode.ALL, Fetcher.ReadMode.HEDGED}) {
           Fetcher fetcher = new Fetcher(tracker, token, group, Duration.ofSeconds(30), mode);
           Path out = o.workDir().resolve("cairn-restored.img");
           Fetcher.Result f;
+          double[] cpu0 = cpuSeconds(grid);
           try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
             f = fetcher.fetch(fetcher.locate("bench", "rank0", 0), o.threads(), os);
           }
+          double[] cpu = minus(cpuSeconds(grid), cpu0);
           check(out);
           sink.accept(new StageResult("e2e-fetch").with("tool", mode == Fetcher.ReadMode.ALL ? "cairn" : "cairn --read hedged")
-              .with("bytes", f.size()).with("seconds", round(f.seconds())).with("mbPerSec", round(f.size() / 1e6 / f.seconds())));
+              .with("bytes", f.size()).with("seconds", round(f.seconds())).with("mbPerSec", round(f.size() / 1e6 / f.seconds()))
+              .with("clientCpuSeconds", round(cpu[0])).with("peersCpuSeconds", round(cpu[1])).with("trackerCpuSeconds", round(cpu[2])));
           Files.delete(out);
         }
       } finally {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
       }
     }
+  }
+
+  /**
+   * CPU time used so far (user + system, seconds): {this process (the client), all peers, the tracker}.
+   * Where the time goes on a machine whose cores the whole grid shares.
+   */
+  static double[] cpuSeconds(LocalGrid grid) {
+    double client = ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+        .getProcessCpuTime() / 1e9;
+    double peers = 0;
+    for (LocalGrid.Member p : grid.peers()) {
+      peers += cpuOf(p.process());
+    }
+    return new double[] {client, peers, cpuOf(grid.tracker().process())};
+  }
+
+  private static double cpuOf(Process p) {
+    return p.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
+  }
+
+  static double[] minus(double[] a, double[] b) {
+    double[] d = new double[a.length];
+    for (int i = 0; i < a.length; i++) {
+      d[i] = a[i] - b[i];
+    }
+    return d;
   }
 
   private void borg() throws Exception {
