@@ -35,7 +35,8 @@ public final class Experiments {
         threads      pipeline throughput vs worker threads on this machine (Fig. 11-12)
         makespan     makespan under evictions: Cairn vs dedicated-local vs dedicated-remote (Fig. 3)
         tau2         store time with one slow-disk donor under 0..100 % background I/O, used or avoided (the tau2 question);
-                     --disk-rate BYTES_PER_SEC (default 20MB) is every donor's disk
+                     --disk-rate BYTES_PER_SEC (default 20MB) is every donor's disk, --alt-rate RATE (default 40mbit)
+                     the link of d6, the alternate used when d1 is left out
         sizes        store (falcon/random/dedicated) and fetch (any-m, first-m, one slow holder) time vs image size;
                      --sizes MB,MB,... gives the mutator working sets (default 16,256,1024: about 86 MB, 0.3 GB, 1.1 GB images)
       """;
@@ -50,6 +51,8 @@ public final class Experiments {
   private int[] sizes = {16, 256, 1024};
   /** Every donor's disk rate in the tau2 experiment (grid.sh up --disk-rate). */
   private String diskRate = "20MB";
+  /** The alternate donor's link in the tau2 experiment. */
+  private String altRate = "40mbit";
 
   private Experiments(Path root, Path out, Path work, int imageMb, String compression) {
     this.root = root;
@@ -71,6 +74,7 @@ public final class Experiments {
     String compression = "none";
     int[] sizes = null;
     String diskRate = null;
+    String altRate = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
@@ -79,6 +83,7 @@ public final class Experiments {
         case "--compression" -> compression = args[++i];
         case "--root" -> root = Path.of(args[++i]).toAbsolutePath();
         case "--disk-rate" -> diskRate = args[++i];
+        case "--alt-rate" -> altRate = args[++i];
         case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         default -> {
           System.err.println("unknown option " + args[i] + "\n" + USAGE);
@@ -92,6 +97,9 @@ public final class Experiments {
     }
     if (diskRate != null) {
       e.diskRate = diskRate;
+    }
+    if (altRate != null) {
+      e.altRate = altRate;
     }
     Files.createDirectories(work);
     switch (args[0]) {
@@ -333,26 +341,33 @@ public final class Experiments {
   /**
    * Experiment 3 showed the states but no cost, because the loop devices on this machine's disk are
    * far faster than the links. Here every donor's disk is throttled (grid.sh --disk-rate, shared with
-   * its load generator), so a loaded donor really is slow. For each load level on d1 (the donor with
-   * the best link, which placement prefers) the store is timed with d1 forced in (thresholds off) and
-   * with FALCON's thresholds; the time without d1 (d1 down) is the bar: the load at which using d1
-   * starts to cost more than leaving it out is the best threshold for this disk and link.
+   * its load generator), so a loaded donor really is slow. d1..d5 have fast links and d6, the only
+   * alternate, a slow one: a store uses d1..d5 unless d1 is left out, and then it waits for d6.
+   * For each load level on d1 the store is timed with d1 forced in (thresholds off) and with
+   * FALCON's thresholds; the time without d1 (d1 down, d6 used) is the bar. The load at which
+   * using d1 starts to cost more than leaving it out is the best threshold for this disk and
+   * alternate. While each store runs the other donors' states are polled: they must stay RUNNING
+   * (the peers do not count their own I/O as load).
    */
   void tau2() throws Exception {
     Path image = images(imageMb, 1).get(0);
-    Report r = new Report("tau2", "variant", "loadPercent", "storeSeconds", "d1BusyPercent", "d1Used", "d1State");
+    int reps = 3;
+    Report r = new Report("tau2", "variant", "loadPercent", "storeSeconds", "minSeconds", "maxSeconds", "d1BusyPercent", "d1Used",
+        "d1State", "othersStates");
     try (Testbed tb = new Testbed(root, work.resolve("tb-tau2"))) {
-      tb.up("--donors", "6", "--clients", "1", "--disks", "4G", "--disk-rate", diskRate);
-      tb.grid("shape", "d1", "1gbit").check("shape");
-      tb.grid("shape", "c1", "1gbit").check("shape");
+      tb.up("--donors", "6", "--clients", "1", "--disks", "4G", "--disk-rate", diskRate, "--rate", "1gbit");
+      tb.grid("shape", "d6", altRate).check("shape");
       String loop = Files.readString(tb.dir().resolve("disks/d1.dev")).strip().replace("/dev/", "");
       int[] run = {0};
-      // the bar: d1 down, so the store goes to the other five
-      java.util.function.Supplier<Double> withoutD1 = () -> {
+      // the bar: d1 down, so the store goes to d2..d6
+      java.util.function.Supplier<double[]> withoutD1 = () -> {
         try {
           tb.grid("kill", "d1").check("kill d1");
           awaitStateOf(tb, "d1", "DOWN");
-          double t = store(tb, image, "tau2-" + (++run[0])).path("seconds").asDouble();
+          double[] t = new double[reps];
+          for (int i = 0; i < reps; i++) {
+            t[i] = store(tb, image, "tau2-" + (++run[0])).path("seconds").asDouble();
+          }
           tb.grid("start", "d1").check("start d1");
           tb.awaitRunning(6, 60);
           return t;
@@ -360,8 +375,8 @@ public final class Experiments {
           throw new IllegalStateException(e);
         }
       };
-      double bar = withoutD1.get();
-      System.out.printf(Locale.ROOT, "tau2: without d1: %.2f s%n", bar);
+      double[] bar = withoutD1.get();
+      System.out.printf(Locale.ROOT, "tau2: without d1: %s s%n", java.util.Arrays.toString(bar));
       int[] levels = {0, 25, 50, 60, 70, 80, 90, 100};
       for (String variant : new String[] {"d1 always used (no thresholds)", "FALCON thresholds (tau1 50 %, tau2 80 %)"}) {
         restartDonorsWith(tb, 6, variant.startsWith("d1 always") ? "--tau1 0.999 --tau2 1" : "");
@@ -370,37 +385,92 @@ public final class Experiments {
           Thread.sleep(4000); // the peer's load state follows a few heartbeats later (1 s each)
           double busy = busyPercent(loop, 3000);
           String state = stateOf(tb, "d1");
-          Testbed.Run st = tb.cairn("c1", "store", image.toString(), "--app", "tau2-" + (++run[0]), "--node", "n", "--json",
-              "--compression", compression, "--redundancy", "code:3+2");
-          if (st.exit() != 0) {
-            // recorded, not fatal: which donors were BUSY is the finding
-            StringBuilder states = new StringBuilder();
-            for (JsonNode p : tb.peers()) {
-              states.append(p.path("id").asText()).append('=').append(p.path("state").asText()).append(' ');
+          List<Double> times = new ArrayList<>();
+          int used = 0;
+          java.util.Set<String> others = new java.util.TreeSet<>();
+          String failure = null;
+          for (int i = 0; i < reps; i++) {
+            StatePoller poller = new StatePoller(tb, "d1");
+            Testbed.Run st;
+            try {
+              st = tb.cairn("c1", "store", image.toString(), "--app", "tau2-" + (++run[0]), "--node", "n", "--json",
+                  "--compression", compression, "--redundancy", "code:3+2");
+            } finally {
+              others.addAll(poller.stop());
             }
-            r.row(variant, pct, Double.NaN, busy, false, "store failed (" + states.toString().strip() + ")");
-            continue;
+            if (st.exit() != 0) {
+              // recorded, not fatal: which donors refused is the finding
+              failure = "store failed: " + st.err().strip().lines().reduce((a, b) -> b).orElse("");
+              continue;
+            }
+            JsonNode j = st.json();
+            times.add(j.path("seconds").asDouble());
+            used += j.path("hosts").toString().contains("\"d1\"") ? 1 : 0;
           }
-          JsonNode j = st.json();
-          r.row(variant, pct, j.path("seconds").asDouble(), busy, j.path("hosts").toString().contains("\"d1\""), state);
+          java.util.Collections.sort(times);
+          r.row(variant, pct, times.isEmpty() ? Double.NaN : times.get(times.size() / 2), times.isEmpty() ? Double.NaN : times.get(0),
+              times.isEmpty() ? Double.NaN : times.get(times.size() - 1), busy, used + " of " + reps,
+              failure == null ? state : state + "; " + failure, String.join(" ", others));
         }
         tb.grid("load", "d1", "0").check("load off");
       }
-      double bar2 = withoutD1.get();
+      double[] bar2 = withoutD1.get();
+      double[] all = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(bar), java.util.Arrays.stream(bar2)).sorted().toArray();
+      double median = (all[all.length / 2 - 1] + all[all.length / 2]) / 2;
       for (int pct : levels) {
-        r.row("without d1 (d1 down)", pct, (bar + bar2) / 2, Double.NaN, false, "DOWN");
+        r.row("without d1 (d1 down, d6 used)", pct, median, all[0], all[all.length - 1], Double.NaN, "0", "DOWN", "");
       }
-      r.note(String.format(Locale.ROOT, "Without d1 the store took %.1f s and %.1f s (before and after the load runs); the flat line is their mean.", bar, bar2));
+      r.note(String.format(Locale.ROOT, "Without d1 the stores took %s s (before the load runs) and %s s (after); the flat line is their median.",
+          java.util.Arrays.toString(bar), java.util.Arrays.toString(bar2)));
     }
     r.note("Testbed: 6 donors, each on its own loop device whose backing-disk reads and writes are throttled to " + diskRate
-        + "/s (blkio cgroup shared with the donor's load generator); d1 and the client at 1 Gbit/s, d2..d6 at 100 Mbit/s; code:3+2, "
-        + "compression " + compression + ", the " + Math.round(Files.size(image) / 1e6) + " MB gcore image, each store a new app. "
-        + "loadPercent is the load generator's duty cycle on d1 (grid.sh load); d1BusyPercent is d1's disk busy time measured from "
-        + "/proc/diskstats over 3 s just before the store (what the peer compares with tau1 and tau2). One store per point.");
+        + "/s (blkio cgroup shared with the donor's load generator); d1..d5 and the client at 1 Gbit/s, d6 (the only alternate) at "
+        + altRate + "; code:3+2, compression " + compression + ", the " + Math.round(Files.size(image) / 1e6)
+        + " MB gcore image, each store a new app. loadPercent is the load generator's duty cycle on d1 (grid.sh load); d1BusyPercent is "
+        + "d1's disk busy time measured from /proc/diskstats over 3 s just before the stores; d1State is what d1 reported then. "
+        + reps + " stores per point: storeSeconds is the median, min and max beside it. othersStates: the states d2..d6 reported "
+        + "while the stores ran (polled every 0.5 s); the peers leave their own I/O out of the load (DiskLoad), so Cairn's writes alone "
+        + "do not make a donor LOADED or BUSY.");
     r.lineChart(out, "", "Store time with one slow-disk donor under load", "variant", "loadPercent", "storeSeconds",
-        "background I/O duty cycle on d1 (%)", "store time (s)");
+        "background I/O duty cycle on d1 (%)", "store time (s), median of " + reps);
     r.write(out, "Experiment 3b: the tau2 threshold with slow donor disks (FALCON Fig. 8, §3.2.1)", "it/testbed/experiment.sh tau2"
-        + (imageMb != 16 ? " --image-mb " + imageMb : "") + (diskRate.equals("20MB") ? "" : " --disk-rate " + diskRate));
+        + (imageMb != 16 ? " --image-mb " + imageMb : "") + (diskRate.equals("20MB") ? "" : " --disk-rate " + diskRate)
+        + (altRate.equals("40mbit") ? "" : " --alt-rate " + altRate));
+  }
+
+  /** Polls the donors' states in the background; stop() returns the distinct "id=STATE" seen, except the excluded donor's. */
+  private static final class StatePoller {
+    private final java.util.Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final Thread thread;
+    private volatile boolean stop;
+
+    StatePoller(Testbed tb, String excluded) {
+      thread = new Thread(() -> {
+        while (!stop) {
+          try {
+            for (JsonNode p : tb.peers()) {
+              String id = p.path("id").asText();
+              if (!id.equals(excluded) && !"RUNNING".equals(p.path("state").asText())) {
+                seen.add(id + "=" + p.path("state").asText());
+              }
+            }
+            Thread.sleep(500);
+          } catch (IOException e) {
+            seen.add("poll failed: " + e.getMessage());
+          } catch (InterruptedException e) {
+            return;
+          }
+        }
+      }, "state-poller");
+      thread.setDaemon(true);
+      thread.start();
+    }
+
+    java.util.Set<String> stop() throws InterruptedException {
+      stop = true;
+      thread.join();
+      return seen;
+    }
   }
 
   private JsonNode store(Testbed tb, Path image, String app) throws IOException, InterruptedException {
