@@ -26,6 +26,8 @@ ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 DIR=${CAIRN_TESTBED_DIR:-/tmp/cairn-testbed}
 SUBNET=10.77.0
 JAVA=${JAVA:-java}
+# JVM flags of the tracker and donors (as `cairn grid up`'s): serial GC and C1 only, lighter daemons
+read -r -a DAEMON_JVM <<< "${DAEMON_JAVA_OPTS:--XX:+UseSerialGC -XX:TieredStopAtLevel=1}"
 
 die() { echo "grid.sh: $*" >&2; exit 1; }
 need_root() {
@@ -68,7 +70,7 @@ link() {
 
 start_tracker() {
   local a; a=$(addr_of tracker)
-  ip netns exec $PREFIX-tracker "$JAVA" -Xmx512m -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$DIR/tracker" \
+  ip netns exec $PREFIX-tracker "$JAVA" -Xmx512m "${DAEMON_JVM[@]}" -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$DIR/tracker" \
     --listen "$a:7600" --token-file "$DIR/grid.token" --heartbeat-interval "${HEARTBEAT:-1s}" --history-slot 1s \
     --repair-grace "${REPAIR_GRACE:-10s}" --status-page public >> "$DIR/tracker.log" 2>&1 &
   echo $! > "$DIR/tracker.pid"
@@ -125,7 +127,7 @@ disk_cgroup() { # donor rate
 
 start_donor() {
   local d=$1 a; a=$(addr_of "$d")
-  ip netns exec "$PREFIX-$d" "$JAVA" -Xmx256m -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "http://$(addr_of tracker):7600" \
+  ip netns exec "$PREFIX-$d" "$JAVA" -Xmx256m "${DAEMON_JVM[@]}" -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "http://$(addr_of tracker):7600" \
     --data "$DIR/$d" --id "$d" --listen "$a:7700" --quota "${QUOTA:-20GiB}" --min-free 0 --token-file "$DIR/grid.token" \
     --heartbeat-interval "${HEARTBEAT:-1s}" --gc-interval 30s --gc-grace 1m ${DONOR_ARGS:-} >> "$DIR/$d.log" 2>&1 &
   echo $! > "$DIR/$d.pid"
