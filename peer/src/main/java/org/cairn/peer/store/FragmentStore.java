@@ -90,6 +90,8 @@ public final class FragmentStore implements Closeable {
   /** Set when a reopen failed: the DB handle is closed and must not be touched. */
   private volatile String unusable;
   private volatile boolean closed;
+  /** Set when close() begins (before closed), so a compaction it interrupts is not reported as a failure. */
+  private volatile boolean closing;
 
   private FragmentStore(Path dir, long segmentBytes) throws IOException {
     this.dir = dir;
@@ -527,7 +529,7 @@ public final class FragmentStore implements Closeable {
 
   /** Queues a segment that is no longer written for compaction once less than half of it is live. */
   private void maybeCompact(int segment) {
-    if (closed || segment == log.activeId()) {
+    if (closing || segment == log.activeId()) {
       return;
     }
     Long size = log.sizes().get(segment);
@@ -539,7 +541,7 @@ public final class FragmentStore implements Closeable {
         try {
           compact(segment);
         } catch (IOException | RuntimeException e) {
-          if (!closed) {
+          if (!closing) {
             org.slf4j.LoggerFactory.getLogger(FragmentStore.class).warn("compacting segment {} failed (retried when "
                 + "a fragment in it is deleted or at the next start): {}", segment, e.toString());
           }
@@ -577,7 +579,7 @@ public final class FragmentStore implements Closeable {
     }
     int from = 0;
     while (from < keys.size()) {
-      if (closed) {
+      if (closing) {
         return;
       }
       int to = from;
@@ -783,7 +785,8 @@ public final class FragmentStore implements Closeable {
 
   @Override
   public synchronized void close() {
-    compactor.shutdownNow();
+    closing = true;
+    compactor.shutdownNow(); // a compaction in progress stops at its next I/O call (interrupted)
     // exclusive: no read, write or delete is inside RocksDB while its handles close
     reopenLock.writeLock().lock();
     try {
