@@ -7,7 +7,8 @@ import os
 root=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','docs')
 b=open(root+'/benchmarks.md').read()
 start='<!-- experiments:begin -->'; end='<!-- experiments:end -->'
-order=['concurrency','concurrency-share','sizes','failures','load','tau2','retrieval','ablation','threads','stripe','chunksize','makespan-costs','makespan']
+sized=sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith('concurrency-') and f.endswith('mb.md'))
+order=['concurrency','concurrency-share']+sized+['sizes','failures','load','tau2','retrieval','ablation','threads','stripe','chunksize','makespan-costs','makespan']
 verdicts=open(root+'/benchmarks/verdicts.md').read().split('\n@@ ')
 V={}
 intro=verdicts[0]
@@ -21,7 +22,7 @@ for n in order:
     md=open(f).read().strip().replace('### ','#### ',1)
     out.append(md)
     for png in sorted(os.listdir(root+'/benchmarks')):
-        if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-share')) and not (n=='makespan' and png.startswith('makespan-costs')):
+        if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-')) and not (n=='makespan' and png.startswith('makespan-costs')):
             out.append(f'\n![{png}](benchmarks/{png})')
     if n in V: out.append('\n'+V[n])
     out.append('')

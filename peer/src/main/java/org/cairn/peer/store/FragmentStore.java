@@ -150,6 +150,7 @@ public final class FragmentStore implements Closeable {
     } catch (IOException | RuntimeException e) {
       if (opened == null) {
         this.closed = true;
+        compactor.shutdownNow();
         closeDb();
         throw e;
       }
