@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The emulated desktop grid (issue #7): a tracker, N donors and M clients, each in its own network
 # namespace, joined by veth pairs to a bridge that lives in a hub namespace (nothing is changed in
-# the machine's own namespace). Per-host link rate, latency and loss are set with tc (tbf + netem) on
+# the machine's own namespace). Per-host link rate, latency and loss are set with tc (tbf + netem; where the
+# kernel lacks netem, loss with a random classic-BPF classifier and no delay) on
 # both directions of each host's link. Runs as root; see it/testbed/README.md.
 #
 #   grid.sh up --donors N [--clients M] [--slow-donor RATE] [--rate RATE] [--delay D] [--loss P] [--dir DIR]
@@ -63,9 +64,32 @@ link() {
       ip netns exec "$1" tc qdisc add dev "$2" parent 1: handle 2: tbf rate "$rate" burst 64kb latency 50ms
     else
       ip netns exec "$1" tc qdisc add dev "$2" root handle 1: tbf rate "$rate" burst 64kb latency 50ms
+      if lossy "$loss"; then drop_randomly "$1" "$2" "$loss"; fi
     fi
   done
-  if [ "$NETEM" = 1 ]; then echo "$host $a $rate $delay $loss" >> "$DIR/hosts"; else echo "$host $a $rate n/a n/a" >> "$DIR/hosts"; fi
+  if [ "$NETEM" = 1 ]; then echo "$host $a $rate $delay $loss" >> "$DIR/hosts"
+  elif lossy "$loss"; then echo "$host $a $rate n/a $loss" >> "$DIR/hosts"
+  else echo "$host $a $rate n/a 0%" >> "$DIR/hosts"; fi
+}
+
+# whether a loss figure ("0%", "0.5%", "2") is above zero
+lossy() { awk -v p="${1%\%}" 'BEGIN { exit !(p + 0 > 0) }'; }
+
+# Packet loss without netem: under the tbf, an htb that only classifies (rates far above the link's)
+# sends a random fraction of packets to a class whose queue holds nothing (pfifo limit 0), so they
+# are dropped. The classifier is classic BPF loaded with tc's "bpf bytecode": load the kernel's
+# per-packet random number (ancillary load SKF_AD_RANDOM, offset -4096 + 56), compare it with
+# P * 2^32, return the drop class 2:20 (0x20020 = 131104) below it and 0 (no match: the default class) above.
+drop_randomly() {
+  local ns=$1 dev=$2 p=${3%\%} t
+  t=$(awk -v p="$p" 'BEGIN { printf "%d", p / 100 * 4294967296 }')
+  # one packet per skb, so the loss is per packet on the wire (a GSO skb of 40 segments would go whole)
+  ip -n "$ns" link set "$dev" gso_max_segs 1
+  ip netns exec "$ns" tc qdisc add dev "$dev" parent 1:1 handle 2: htb default 10 r2q 100000
+  ip netns exec "$ns" tc class add dev "$dev" parent 2: classid 2:10 htb rate 100gbit
+  ip netns exec "$ns" tc class add dev "$dev" parent 2: classid 2:20 htb rate 100gbit
+  ip netns exec "$ns" tc qdisc add dev "$dev" parent 2:20 handle 20: pfifo limit 0
+  ip netns exec "$ns" tc filter add dev "$dev" parent 2: prio 1 bpf bytecode "4,32 0 0 4294963256,53 1 0 $t,6 0 0 131104,6 0 0 0"
 }
 
 start_tracker() {
@@ -186,7 +210,7 @@ cmd_up() {
   ip -n "$HUB" link add probe0 type veth peer name probe1
   if ip netns exec "$HUB" tc qdisc add dev probe0 root netem delay 1ms 2>/dev/null; then NETEM=1; else
     NETEM=0
-    echo "grid.sh: this kernel has no netem qdisc: link rates are emulated (tbf), delay and loss are not" >&2
+    echo "grid.sh: this kernel has no netem qdisc: link rates are emulated (tbf) and loss (a random classic-BPF classifier that drops), delay is not" >&2
   fi
   ip -n "$HUB" link del probe0
   link tracker 1gbit "$delay" 0%
