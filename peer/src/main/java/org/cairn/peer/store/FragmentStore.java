@@ -533,8 +533,8 @@ public final class FragmentStore implements Closeable {
     if (closing || segment == log.activeId()) {
       return;
     }
-    Long size = log.sizes().get(segment);
-    if (size == null || liveBytes(segment) * 2 >= size || !compactions.add(segment)) {
+    long size = log.size(segment);
+    if (size < 0 || liveBytes(segment) * 2 >= size || !compactions.add(segment)) {
       return;
     }
     try {

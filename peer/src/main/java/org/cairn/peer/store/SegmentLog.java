@@ -293,6 +293,12 @@ final class SegmentLog implements Closeable {
     return out;
   }
 
+  /** A segment's size in bytes, or -1 if there is no such segment. */
+  long size(int id) {
+    Segment s = segments.get(id);
+    return s == null ? -1 : s.size;
+  }
+
   int activeId() {
     return active.id;
   }
