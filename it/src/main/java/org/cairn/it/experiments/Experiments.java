@@ -36,7 +36,8 @@ public final class Experiments {
         makespan     makespan under evictions: Cairn vs dedicated-local vs dedicated-remote (Fig. 3)
         tau2         store time with one slow-disk donor under 0..100 % background I/O, used or avoided (the tau2 question);
                      --disk-rate BYTES_PER_SEC (default 20MB) is every donor's disk, --alt-rate RATE (default 40mbit)
-                     the link of d6, the alternate used when d1 is left out
+                     the link of d6, the alternate used when d1 is left out, --load-writers N,N,... (default 2,8)
+                     the load generator's intensities (direct writers of 1 MiB blocks, its queue depth)
         sizes        store (falcon/random/dedicated) and fetch (any-m, first-m, one slow holder) time vs image size;
                      --sizes MB,MB,... gives the mutator working sets (default 16,256,1024: about 86 MB, 0.3 GB, 1.1 GB images)
       """;
@@ -53,6 +54,8 @@ public final class Experiments {
   private String diskRate = "20MB";
   /** The alternate donor's link in the tau2 experiment. */
   private String altRate = "40mbit";
+  /** The load generator's writers (queue depth) in the tau2 experiment, one series each. */
+  private int[] loadWriters = {2, 8};
 
   private Experiments(Path root, Path out, Path work, int imageMb, String compression) {
     this.root = root;
@@ -75,6 +78,7 @@ public final class Experiments {
     int[] sizes = null;
     String diskRate = null;
     String altRate = null;
+    int[] loadWriters = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
@@ -84,6 +88,7 @@ public final class Experiments {
         case "--root" -> root = Path.of(args[++i]).toAbsolutePath();
         case "--disk-rate" -> diskRate = args[++i];
         case "--alt-rate" -> altRate = args[++i];
+        case "--load-writers" -> loadWriters = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         default -> {
           System.err.println("unknown option " + args[i] + "\n" + USAGE);
@@ -100,6 +105,9 @@ public final class Experiments {
     }
     if (altRate != null) {
       e.altRate = altRate;
+    }
+    if (loadWriters != null) {
+      e.loadWriters = loadWriters;
     }
     Files.createDirectories(work);
     switch (args[0]) {
@@ -324,8 +332,7 @@ public final class Experiments {
           run++;
           tb.grid("load", "d1", Integer.toString(pct)).check("load");
           String state = awaitState(tb, "d1", pct, balancing);
-          JsonNode j = tb.cairn("c1", "store", image.toString(), "--app", "load-" + balancing + "-" + run, "--node", "n", "--json", "--compression", compression,
-              "--redundancy", "code:3+2").check("store").json();
+          JsonNode j = store(tb, image, "load-" + balancing + "-" + run);
           boolean used = j.path("hosts").toString().contains("\"d1\"");
           r.row(balancing ? "with load balancing" : "without", pct, j.path("seconds").asDouble(), used, state);
         }
@@ -382,39 +389,45 @@ public final class Experiments {
       double[] bar = withoutD1.get();
       System.out.printf(Locale.ROOT, "tau2: without d1: %s s%n", java.util.Arrays.toString(bar));
       int[] levels = {0, 25, 50, 60, 70, 80, 90, 100};
-      for (String variant : new String[] {"d1 always used (no thresholds)", "FALCON thresholds (tau1 50 %, tau2 80 %)"}) {
-        restartDonorsWith(tb, 6, variant.startsWith("d1 always") ? "--tau1 0.999 --tau2 1" : "");
-        for (int pct : levels) {
-          tb.grid("load", "d1", Integer.toString(pct)).check("load");
-          Thread.sleep(4000); // the peer's load state follows a few heartbeats later (1 s each)
-          double busy = busyPercent(loop, 3000);
-          String state = stateOf(tb, "d1");
-          List<Double> times = new ArrayList<>();
-          int used = 0;
-          java.util.Set<String> others = new java.util.TreeSet<>();
-          String failure = null;
-          for (int i = 0; i < reps; i++) {
-            StatePoller poller = new StatePoller(tb, "d1");
-            Testbed.Run st;
-            try {
-              st = tb.cairn("c1", "store", image.toString(), "--app", "tau2-" + (++run[0]), "--node", "n", "--json",
-                  "--compression", compression, "--redundancy", "code:3+2");
-            } finally {
-              others.addAll(poller.stop());
+      for (String thresholds : new String[] {"d1 always used", "FALCON thresholds"}) {
+        restartDonorsWith(tb, 6, thresholds.startsWith("d1 always") ? "--tau1 0.999 --tau2 1" : "");
+        for (int writers : loadWriters) {
+          String variant = thresholds + ", load of " + writers + " writers";
+          for (int pct : levels) {
+            tb.grid("load", "d1", Integer.toString(pct), "--writers", Integer.toString(writers)).check("load");
+            Thread.sleep(4000); // the peer's load state follows a few heartbeats later (1 s each)
+            double busy = busyPercent(loop, 3000);
+            String state = stateOf(tb, "d1");
+            List<Double> times = new ArrayList<>();
+            int used = 0;
+            java.util.Set<String> others = new java.util.TreeSet<>();
+            String failure = null;
+            for (int i = 0; i < reps; i++) {
+              String app = "tau2-" + (++run[0]);
+              Path copy = fresh(image, app);
+              StatePoller poller = new StatePoller(tb, "d1");
+              Testbed.Run st;
+              try {
+                st = tb.cairn("c1", "store", copy.toString(), "--app", app, "--node", "n", "--json",
+                    "--compression", compression, "--redundancy", "code:3+2");
+              } finally {
+                others.addAll(poller.stop());
+                Files.deleteIfExists(copy);
+              }
+              if (st.exit() != 0) {
+                // recorded, not fatal: which donors refused is the finding
+                failure = "store failed: " + st.err().strip().lines().reduce((a, b) -> b).orElse("");
+                continue;
+              }
+              JsonNode j = st.json();
+              times.add(j.path("seconds").asDouble());
+              used += j.path("hosts").toString().contains("\"d1\"") ? 1 : 0;
             }
-            if (st.exit() != 0) {
-              // recorded, not fatal: which donors refused is the finding
-              failure = "store failed: " + st.err().strip().lines().reduce((a, b) -> b).orElse("");
-              continue;
-            }
-            JsonNode j = st.json();
-            times.add(j.path("seconds").asDouble());
-            used += j.path("hosts").toString().contains("\"d1\"") ? 1 : 0;
+            java.util.Collections.sort(times);
+            r.row(variant, pct, times.isEmpty() ? Double.NaN : times.get(times.size() / 2), times.isEmpty() ? Double.NaN : times.get(0),
+                times.isEmpty() ? Double.NaN : times.get(times.size() - 1), busy, used + " of " + reps,
+                failure == null ? state : state + "; " + failure, String.join(" ", others));
           }
-          java.util.Collections.sort(times);
-          r.row(variant, pct, times.isEmpty() ? Double.NaN : times.get(times.size() / 2), times.isEmpty() ? Double.NaN : times.get(0),
-              times.isEmpty() ? Double.NaN : times.get(times.size() - 1), busy, used + " of " + reps,
-              failure == null ? state : state + "; " + failure, String.join(" ", others));
         }
         tb.grid("load", "d1", "0").check("load off");
       }
@@ -430,7 +443,9 @@ public final class Experiments {
     r.note("Testbed: 6 donors, each on its own loop device whose backing-disk reads and writes are throttled to " + diskRate
         + "/s (blkio cgroup shared with the donor's load generator); d1..d5 and the client at 1 Gbit/s, d6 (the only alternate) at "
         + altRate + "; code:3+2, compression " + compression + ", the " + Math.round(Files.size(image) / 1e6)
-        + " MB gcore image, each store a new app. loadPercent is the load generator's duty cycle on d1 (grid.sh load); d1BusyPercent is "
+        + " MB gcore image, each store a new app and a fresh copy of the image (every 64 KiB block stamped, so the donors really write it: "
+        + "a peer does not write a fragment it already holds). loadPercent is the load generator's duty cycle on d1 (grid.sh load d1 PCT "
+        + "--writers N: N synchronous direct writers of 1 MiB blocks, sharing d1's throttled disk with the peer); d1BusyPercent is "
         + "d1's disk busy time measured from /proc/diskstats over 3 s just before the stores; d1State is what d1 reported then. "
         + reps + " stores per point: storeSeconds is the median, min and max beside it. othersStates: the states d2..d6 reported "
         + "while the stores ran (polled every 0.5 s); the peers leave their own I/O out of the load (DiskLoad), so Cairn's writes alone "
@@ -477,9 +492,40 @@ public final class Experiments {
     }
   }
 
+  /**
+   * A copy of the image that no earlier store holds: every 64 KiB block starts with the tag's hash
+   * and the block's index. Peers skip writing a fragment they already hold (its key is its content),
+   * so storing one image again under a new app sends every byte but writes none; experiments about
+   * the donors' disks must store new bytes every time. Delete the copy after the store.
+   */
+  private Path fresh(Path image, String tag) throws IOException {
+    Path dir = Files.createDirectories(work.resolve("fresh"));
+    Path out = dir.resolve(tag + ".img");
+    long salt = (long) tag.hashCode() * 0x9E3779B97F4A7C15L;
+    byte[] block = new byte[64 * 1024];
+    try (java.io.InputStream in = Files.newInputStream(image); java.io.OutputStream o = Files.newOutputStream(out)) {
+      long index = 0;
+      int n;
+      while ((n = in.readNBytes(block, 0, block.length)) > 0) {
+        if (n >= 16) {
+          java.nio.ByteBuffer.wrap(block).putLong(salt).putLong(index);
+        }
+        index++;
+        o.write(block, 0, n);
+      }
+    }
+    return out;
+  }
+
+  /** Stores a fresh copy of the image (see {@link #fresh}) as the app. */
   private JsonNode store(Testbed tb, Path image, String app) throws IOException, InterruptedException {
-    return tb.cairn("c1", "store", image.toString(), "--app", app, "--node", "n", "--json", "--compression", compression,
-        "--redundancy", "code:3+2").check("store").json();
+    Path copy = fresh(image, app);
+    try {
+      return tb.cairn("c1", "store", copy.toString(), "--app", app, "--node", "n", "--json", "--compression", compression,
+          "--redundancy", "code:3+2").check("store").json();
+    } finally {
+      Files.deleteIfExists(copy);
+    }
   }
 
   /** The device's busy time over the next {@code millis} ms, in percent, from /proc/diskstats (field 13, io_ticks). */
@@ -716,8 +762,14 @@ public final class Experiments {
             run++;
             String app = "stripe" + run;
             long t0 = System.nanoTime();
-            JsonNode j = tb.cairn("c1", "store", image.toString(), "--app", app, "--node", "n", "--json", "--redundancy",
-                "code:" + w + "+1", "--write", write, "--compression", "none").check("store").json();
+            Path copy = fresh(image, app);
+            JsonNode j;
+            try {
+              j = tb.cairn("c1", "store", copy.toString(), "--app", app, "--node", "n", "--json", "--redundancy",
+                  "code:" + w + "+1", "--write", write, "--compression", "none").check("store").json();
+            } finally {
+              Files.deleteIfExists(copy);
+            }
             double oab = mb / j.path("seconds").asDouble();
             double asb = oab;
             if (write.equals("optimistic")) {
