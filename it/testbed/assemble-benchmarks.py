@@ -9,6 +9,9 @@ b=open(root+'/benchmarks.md').read()
 start='<!-- experiments:begin -->'; end='<!-- experiments:end -->'
 sized=sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith('concurrency-') and f.endswith('mb.md'))
 order=['concurrency','concurrency-share']+sized+['sizes','failures','load','tau2','retrieval','ablation','threads','stripe','chunksize','makespan-costs','makespan']
+# runs with link delay (experiment.sh NAME --delay D) follow their experiment: NAME-delayD
+delayed=lambda n: sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith(n+'-delay') and f.endswith('.md'))
+order=[m for n in order for m in [n]+delayed(n)]
 verdicts=open(root+'/benchmarks/verdicts.md').read().split('\n@@ ')
 V={}
 intro=verdicts[0]
@@ -22,7 +25,7 @@ for n in order:
     md=open(f).read().strip().replace('### ','#### ',1)
     out.append(md)
     for png in sorted(os.listdir(root+'/benchmarks')):
-        if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-')) and not (n=='makespan' and png.startswith('makespan-costs')):
+        if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-')) and not (n=='makespan' and png.startswith('makespan-costs')) and ('-delay' in n or '-delay' not in png):
             out.append(f'\n![{png}](benchmarks/{png})')
     if n in V: out.append('\n'+V[n])
     out.append('')

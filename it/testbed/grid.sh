@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # The emulated desktop grid (issue #7): a tracker, N donors and M clients, each in its own network
 # namespace, joined by veth pairs to a bridge that lives in a hub namespace (nothing is changed in
-# the machine's own namespace). Per-host link rate, latency and loss are set with tc (tbf + netem; where the
-# kernel lacks netem, loss with a random classic-BPF classifier and no delay) on
-# both directions of each host's link. Runs as root; see it/testbed/README.md.
+# the machine's own namespace). Per-host link rate, latency and loss are set with tc (tbf + netem) on
+# both directions of each host's link. Where the kernel lacks netem, loss is a random classic-BPF
+# classifier, and an explicit --delay makes each link a tap pair joined by a user-space delay line
+# (delayline.py). Runs as root; see it/testbed/README.md. CAIRN_TESTBED_PREFIX (default cairntb)
+# names the namespaces and cgroups, so two testbeds can be up at once with different prefixes and dirs.
 #
 #   grid.sh up --donors N [--clients M] [--slow-donor RATE] [--rate RATE] [--delay D] [--loss P] [--dir DIR]
 #              [--disks SIZE [--disk-rate BYTES_PER_SEC]]
@@ -13,15 +15,16 @@
 #   grid.sh evict --rate R [--down D] [--for D] [--seed S] | evict --trace FILE
 #                                 eviction driver: kill a random donor R times per hour (exponential
 #                                 gaps), restart it D later; or replay "SECONDS DONOR DOWN_SECONDS" lines
-#   grid.sh load dI PCT           background disk I/O on dI's own disk for PCT % of the time (0 stops it;
-#                                 needs up --disks SIZE)
+#   grid.sh load dI PCT [--writers N] [--block SIZE]
+#                                 background disk I/O on dI's own disk for PCT % of the time (0 stops it;
+#                                 needs up --disks SIZE): N direct writers of SIZE blocks (default 2, 1M)
 #   grid.sh shape HOST RATE       change a host's link rate (both directions) while running
 #   grid.sh disk-rate dI BYTES_PER_SEC  change a donor's disk rate (needs up --disks; 0 lifts the limit)
 #   grid.sh status                hosts, addresses, links and processes
 #   grid.sh down [--dir DIR]      stop everything and delete the namespaces (also after a failed up)
 set -Eeuo pipefail
 
-PREFIX=cairntb
+PREFIX=${CAIRN_TESTBED_PREFIX:-cairntb}
 HUB=$PREFIX-hub
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 DIR=${CAIRN_TESTBED_DIR:-/tmp/cairn-testbed}
@@ -51,8 +54,14 @@ link() {
   a=$(addr_of "$host")
   ip netns add "$ns"
   ip -n "$ns" link set lo up
-  ip link add "v-$host" netns "$ns" type veth peer name "h-$host" netns "$HUB"
-  ip -n "$ns" link set "v-$host" name eth0
+  if [ "$DELAYLINE" = 1 ]; then
+    # no netem: the link is two taps and a user-space delay line between them (delayline.py)
+    ip -n "$ns" tuntap add dev eth0 mode tap vnet_hdr
+    ip -n "$HUB" tuntap add dev "h-$host" mode tap vnet_hdr
+  else
+    ip link add "v-$host" netns "$ns" type veth peer name "h-$host" netns "$HUB"
+    ip -n "$ns" link set "v-$host" name eth0
+  fi
   ip -n "$ns" addr add "$a/24" dev eth0
   ip -n "$ns" link set eth0 up
   ip -n "$HUB" link set "h-$host" master br0 up
@@ -67,9 +76,23 @@ link() {
       if lossy "$loss"; then drop_randomly "$1" "$2" "$loss"; fi
     fi
   done
-  if [ "$NETEM" = 1 ]; then echo "$host $a $rate $delay $loss" >> "$DIR/hosts"
+  if [ "$DELAYLINE" = 1 ]; then
+    python3 "$ROOT/it/testbed/delayline.py" --a "$ns:eth0" --b "$HUB:h-$host" --delay-ms "$(to_ms "$delay")" >> "$DIR/delay-$host.log" 2>&1 &
+    echo $! > "$DIR/delay-$host.pid"
+  fi
+  if [ "$NETEM" = 1 ] || [ "$DELAYLINE" = 1 ]; then echo "$host $a $rate $delay $loss" >> "$DIR/hosts"
   elif lossy "$loss"; then echo "$host $a $rate n/a $loss" >> "$DIR/hosts"
   else echo "$host $a $rate n/a 0%" >> "$DIR/hosts"; fi
+}
+
+# a delay ("5ms", "0.5ms", "200us", "1s") in milliseconds
+to_ms() {
+  case "$1" in
+    *ms) awk -v v="${1%ms}" 'BEGIN { print v + 0 }' ;;
+    *us) awk -v v="${1%us}" 'BEGIN { print v / 1000 }' ;;
+    *s) awk -v v="${1%s}" 'BEGIN { print v * 1000 }' ;;
+    *) die "delay '$1': give a unit, e.g. 5ms" ;;
+  esac
 }
 
 # whether a loss figure ("0%", "0.5%", "2") is above zero
@@ -174,14 +197,14 @@ peers_up() {
 }
 
 cmd_up() {
-  local donors=0 clients=1 slow="" rate=100mbit delay=1ms loss=0% disks="" diskrate=""
+  local donors=0 clients=1 slow="" rate=100mbit delay=1ms delayset=0 loss=0% disks="" diskrate=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --donors) donors=$2; shift 2 ;;
       --clients) clients=$2; shift 2 ;;
       --slow-donor) slow=$2; shift 2 ;;
       --rate) rate=$2; shift 2 ;;
-      --delay) delay=$2; shift 2 ;;
+      --delay) delay=$2; delayset=1; shift 2 ;;
       --loss) loss=$2; shift 2 ;;
       --disks) disks=$2; shift 2 ;;
       --disk-rate) diskrate=$2; shift 2 ;;
@@ -208,9 +231,19 @@ cmd_up() {
   ip -n "$HUB" link set br0 up
   # netem (delay, loss) is a kernel module some kernels lack; tbf (rate) is everywhere
   ip -n "$HUB" link add probe0 type veth peer name probe1
+  DELAYLINE=0
   if ip netns exec "$HUB" tc qdisc add dev probe0 root netem delay 1ms 2>/dev/null; then NETEM=1; else
     NETEM=0
-    echo "grid.sh: this kernel has no netem qdisc: link rates are emulated (tbf) and loss (a random classic-BPF classifier that drops), delay is not" >&2
+    if [ "$delayset" = 1 ]; then
+      # an explicit --delay: user-space delay lines between tap pairs (the default 1 ms is not worth a process per link)
+      command -v python3 >/dev/null || die "--delay without netem needs python3 for the delay lines (apt-get install -y python3)"
+      to_ms "$delay" >/dev/null
+      [ -c /dev/net/tun ] || die "--delay without netem needs /dev/net/tun (tap devices)"
+      DELAYLINE=1
+      echo "grid.sh: this kernel has no netem qdisc: rates with tbf, loss with a random classic-BPF classifier, delay $delay each way per link with user-space delay lines (delayline.py)" >&2
+    else
+      echo "grid.sh: this kernel has no netem qdisc: link rates are emulated (tbf) and loss (a random classic-BPF classifier that drops); delay only with an explicit --delay (user-space delay lines)" >&2
+    fi
   fi
   ip -n "$HUB" link del probe0
   link tracker 1gbit "$delay" 0%
@@ -286,7 +319,18 @@ cmd_cairn() {
 # load dI PCT: a duty-cycle writer (direct I/O, so it reaches the device) busy PCT % of each 500 ms
 cmd_load() {
   need_root
-  local d=$1 pct=$2 f="$DIR/load-$1.pid"
+  local d=${1:-} pct=${2:-} writers=2 block=1M
+  shift 2 || die "usage: load dI PCT [--writers N] [--block SIZE]"
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --writers) writers=$2; shift 2 ;;
+      --block) block=$2; shift 2 ;;
+      *) die "load: unknown option $1 (usage: load dI PCT [--writers N] [--block SIZE])" ;;
+    esac
+  done
+  [ "$writers" -ge 1 ] 2>/dev/null || die "--writers is a count >= 1"
+  [[ "$block" =~ ^[0-9]+[KM]$ ]] || die "--block is a dd block size such as 1M or 512K"
+  local f="$DIR/load-$d.pid"
   [ -f "$DIR/disks/$d.dev" ] || die "load needs the donor on its own disk: up --disks SIZE"
   [ -f "$f" ] && { kill -9 "$(cat "$f")" 2>/dev/null || true; rm -f "$f"; }
   [ "$pct" -gt 0 ] 2>/dev/null || { echo "load on $d stopped"; return 0; }
@@ -296,14 +340,17 @@ cmd_load() {
     if [ -d "$(cgroup_of "$d")" ]; then echo "$BASHPID" > "$(cgroup_of "$d")/cgroup.procs"; fi
     on=$(awk -v p="$pct" 'BEGIN { printf "%.3f", p / 200 }'); off=$(awk -v p="$pct" 'BEGIN { printf "%.3f", (100 - p) / 200 }')
     while :; do
-      # two writers, so the device always has a request in flight while the load is on
-      timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen1" bs=1M count=256 oflag=direct conv=notrunc 2>/dev/null &
-      timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen2" bs=1M count=256 oflag=direct conv=notrunc 2>/dev/null
+      # N synchronous direct writers keep N blocks queued at the device while the load is on (at
+      # least two, so it always has a request in flight); more writers, a deeper queue, a larger
+      # share of a throttled disk against the peer's own writes
+      for w in $(seq 1 "$writers"); do
+        timeout "$on" dd if=/dev/zero of="$DIR/$d/.loadgen$w" bs="$block" count=256 oflag=direct conv=notrunc 2>/dev/null &
+      done
       wait
       [ "$pct" -lt 100 ] && sleep "$off"
     done ) &
   echo $! > "$f"
-  echo "load on $d: $pct %"
+  echo "load on $d: $pct % ($writers writers of $block)"
 }
 
 # evict: the eviction driver (FALCON Table 2: 1.3 evictions per host per hour, scaled by --rate)

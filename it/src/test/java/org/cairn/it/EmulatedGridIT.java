@@ -130,11 +130,45 @@ class EmulatedGridIT {
     assertThat(run(30, "disk-rate", "d1", "20MiB").exit()).isZero();
     assertThat(Files.readString(cg.resolve("blkio.throttle.write_bps_device"))).contains(" 20971520");
     assertThat(run(30, "disk-rate", "d1", "fast").exit()).isNotZero();
+    // the peer's own writes are charged to the cgroup (its fdatasync writes the pages from its threads)
+    long before = writtenBytes(cg);
+    byte[] image = new byte[6 << 20];
+    new Random(13).nextBytes(image);
+    Path file = Files.write(root.resolve("charged.img"), image);
+    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "charged", "--node", "n", "--redundancy", "replicate:1",
+        "--compression", "none");
+    assertThat(store.exit()).as(store.out()).isZero();
+    assertThat(writtenBytes(cg) - before).as("bytes charged to d1's cgroup for a 6 MiB store").isGreaterThanOrEqualTo(6L << 20);
+    // the load generator's depth: N writers
+    assertThat(run(30, "load", "d1", "100", "--writers", "3", "--block", "64K").exit()).isZero();
+    boolean third = false;
+    for (int i = 0; i < 100 && !third; i++) {
+      third = new String(new ProcessBuilder("pgrep", "-f", "of=" + dir.resolve("d1/.loadgen3")).start().getInputStream().readAllBytes()).strip()
+          .length() > 0;
+      if (!third) {
+        Thread.sleep(100);
+      }
+    }
+    assertThat(third).as("a third writer").isTrue();
+    assertThat(run(30, "load", "d1", "50", "--writers", "0").exit()).isNotZero();
+    assertThat(run(30, "load", "d1", "0").exit()).isZero();
     Run down = run(60, "down");
     dir = null;
     assertThat(down.exit()).as(down.out()).isZero();
     assertThat(cg).doesNotExist();
     assertThat(netns()).doesNotContain("cairntb-");
+  }
+
+  /** Bytes written through the cgroup's throttle, all devices. */
+  private static long writtenBytes(Path cgroup) throws IOException {
+    long sum = 0;
+    for (String line : Files.readAllLines(cgroup.resolve("blkio.throttle.io_service_bytes"))) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length == 3 && f[1].equals("Write")) {
+        sum += Long.parseLong(f[2]);
+      }
+    }
+    return sum;
   }
 
   /** --loss without netem: a random classifier drops that fraction of each link's packets; TCP still delivers. */
@@ -168,5 +202,47 @@ class EmulatedGridIT {
     double fraction = Double.parseDouble(dropped.group(1)) / (Double.parseDouble(dropped.group(1)) + Double.parseDouble(passed.group(1)));
     // about 3,000 packets: 5 % give 150 +- 12 (one standard deviation)
     assertThat(fraction).as("dropped " + dropped.group(1) + ", passed " + passed.group(1)).isBetween(0.03, 0.07);
+  }
+  /**
+   * --delay: netem where the kernel has it, otherwise a user-space delay line per link (two taps and
+   * delayline.py). Either way each direction of each link waits the delay, so a TCP connect from a
+   * client to a donor (one round trip over two links) takes four times it.
+   */
+  @Test
+  void linkDelay_isFourDelaysPerRoundTrip_andStoresStillComplete() throws Exception {
+    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc), curl and python3: apt-get install -y iproute2 curl python3 (.ci/run installs them)",
+        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"), Path.of("/usr/bin/python3"));
+    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
+        "the testbed needs root");
+    dir = root.resolve("testbed");
+    Run up = run(180, "up", "--donors", "2", "--delay", "5ms");
+    assertThat(up.exit()).as(up.out()).isZero();
+    assertThat(run(30, "status").out()).contains("5ms");
+    // the shortest of ten connects: scheduling on a busy machine only adds to a round trip
+    Run rtt = run(60, "exec", "c1", "python3", "-c", """
+        import socket, time
+        best = 1e9
+        for _ in range(10):
+            t = time.perf_counter()
+            s = socket.create_connection(('10.77.0.11', 7700))
+            best = min(best, time.perf_counter() - t)
+            s.close()
+        print('%.2f' % (best * 1000))
+        """);
+    assertThat(rtt.exit()).as(rtt.out()).isZero();
+    double ms = Double.parseDouble(rtt.out().strip().lines().reduce((a, b) -> b).orElseThrow());
+    assertThat(ms).as("connect time, ms").isBetween(19.0, 120.0);
+    byte[] image = new byte[2 << 20];
+    new Random(12).nextBytes(image);
+    Path file = Files.write(root.resolve("delayed.img"), image);
+    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "delayed", "--node", "n", "--redundancy", "code:1+1",
+        "--compression", "none");
+    assertThat(store.exit()).as(store.out()).isZero();
+    Run down = run(120, "down");
+    assertThat(down.exit()).as(down.out()).isZero();
+    dir = null;
+    assertThat(netns()).doesNotContain("cairntb-");
+    assertThat(new String(new ProcessBuilder("pgrep", "-f", "delayline.py --a cairntb-").start().getInputStream().readAllBytes()))
+        .as("delay lines left running").isBlank();
   }
 }

@@ -38,6 +38,8 @@ public final class Experiments {
                      --disk-rate BYTES_PER_SEC (default 20MB) is every donor's disk, --alt-rate RATE (default 40mbit)
                      the link of d6, the alternate used when d1 is left out, --load-writers N,N,... (default 2,8)
                      the load generator's intensities (direct writers of 1 MiB blocks, its queue depth)
+      Options for every testbed experiment: --delay D (e.g. 5ms) gives every link D of delay each way
+      (grid.sh up --delay; a round trip between two hosts takes 4 D) and names the results NAME-delayD.*
         sizes        store (falcon/random/dedicated) and fetch (any-m, first-m, one slow holder) time vs image size;
                      --sizes MB,MB,... gives the mutator working sets (default 16,256,1024: about 86 MB, 0.3 GB, 1.1 GB images)
       """;
@@ -56,6 +58,8 @@ public final class Experiments {
   private String altRate = "40mbit";
   /** The load generator's writers (queue depth) in the tau2 experiment, one series each. */
   private int[] loadWriters = {2, 8};
+  /** Link delay each way for every testbed of the run (experiment.sh --delay D), or null. */
+  private String delay;
 
   private Experiments(Path root, Path out, Path work, int imageMb, String compression) {
     this.root = root;
@@ -79,6 +83,7 @@ public final class Experiments {
     String diskRate = null;
     String altRate = null;
     int[] loadWriters = null;
+    String delay = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
@@ -88,6 +93,7 @@ public final class Experiments {
         case "--root" -> root = Path.of(args[++i]).toAbsolutePath();
         case "--disk-rate" -> diskRate = args[++i];
         case "--alt-rate" -> altRate = args[++i];
+        case "--delay" -> delay = args[++i];
         case "--load-writers" -> loadWriters = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         default -> {
@@ -108,6 +114,17 @@ public final class Experiments {
     }
     if (loadWriters != null) {
       e.loadWriters = loadWriters;
+    }
+    if (delay != null) {
+      if (!delay.matches("[0-9.]+(ms|us|s)")) {
+        System.err.println("--delay: give a duration with its unit, e.g. 5ms");
+        System.exit(2);
+      }
+      // every link waits D each way (a round trip between two hosts: 4 D); results go to NAME-delayD.*
+      Testbed.extraUpArgs = List.of("--delay", delay);
+      Report.variant = "-delay" + delay;
+      Report.variantHeading = ", links with " + delay + " delay each way";
+      e.delay = delay;
     }
     Files.createDirectories(work);
     switch (args[0]) {
@@ -131,7 +148,7 @@ public final class Experiments {
 
   private String command(String name) {
     return "it/testbed/experiment.sh " + name + (imageMb != 16 ? " --image-mb " + imageMb : "")
-        + (compression.equals("none") ? "" : " --compression " + compression);
+        + (compression.equals("none") ? "" : " --compression " + compression) + (delay == null ? "" : " --delay " + delay);
   }
 
   /**
@@ -366,7 +383,9 @@ public final class Experiments {
     Report r = new Report("tau2", "variant", "loadPercent", "storeSeconds", "minSeconds", "maxSeconds", "d1BusyPercent", "d1Used",
         "d1State", "othersStates");
     try (Testbed tb = new Testbed(root, work.resolve("tb-tau2"))) {
-      tb.up("--donors", "6", "--clients", "1", "--disks", "4G", "--disk-rate", diskRate, "--rate", "1gbit");
+      // no repair while d1 is down for the bar: rebuilding d1's pieces (GBs by the end) onto the
+      // throttled disks and d6's link would compete with the stores being timed
+      tb.upWithEnv(Map.of("REPAIR_GRACE", "1h"), "--donors", "6", "--clients", "1", "--disks", "4G", "--disk-rate", diskRate, "--rate", "1gbit");
       tb.grid("shape", "d6", altRate).check("shape");
       String loop = Files.readString(tb.dir().resolve("disks/d1.dev")).strip().replace("/dev/", "");
       int[] run = {0};

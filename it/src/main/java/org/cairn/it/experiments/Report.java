@@ -26,8 +26,15 @@ final class Report {
   private final List<List<Object>> rows = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
 
+  /**
+   * Appended to every report's name and heading when the whole run is a variant (e.g. "-delay5ms"
+   * for experiment.sh --delay 5ms), so its files land beside the default run's instead of over them.
+   */
+  static String variant = "";
+  static String variantHeading = "";
+
   Report(String name, String... columns) {
-    this.name = name;
+    this.name = name + variant;
     this.columns = List.of(columns);
   }
 
@@ -118,6 +125,7 @@ final class Report {
 
   /** Writes DIR/NAME.csv and DIR/NAME.md (the table and the notes). */
   void write(Path dir, String heading, String command) throws IOException {
+    heading = heading + variantHeading;
     Files.createDirectories(dir);
     StringBuilder csv = new StringBuilder(String.join(",", columns)).append('\n');
     for (List<Object> r : rows) {

@@ -48,13 +48,22 @@ final class Testbed implements AutoCloseable {
   }
 
   /** {@code grid.sh up ARGS} (after a {@code down} of anything left over). */
+  /** Options every testbed of this run is brought up with (experiment.sh --delay D: "--delay", "D"). */
+  static List<String> extraUpArgs = List.of();
+
   void up(String... args) throws IOException, InterruptedException {
+    upWithEnv(java.util.Map.of(), args);
+  }
+
+  /** {@link #up} with environment for grid.sh (e.g. REPAIR_GRACE for the tracker). */
+  void upWithEnv(java.util.Map<String, String> env, String... args) throws IOException, InterruptedException {
     grid("down");
     List<String> a = new ArrayList<>(List.of("up"));
     a.addAll(List.of(args));
+    a.addAll(extraUpArgs);
     a.add("--dir");
     a.add(dir.toString());
-    grid(a.toArray(String[]::new)).check("grid.sh up");
+    gridWithEnv(env, a.toArray(String[]::new)).check("grid.sh up");
     up = true;
   }
 
