@@ -28,7 +28,8 @@ public record PeerConfig(
     long repairRate,
     int repairThreads,
     Duration scrubPeriod,
-    long scrubMaxRate) {
+    long scrubMaxRate,
+    boolean reportDiskRate) {
 
   public PeerConfig {
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))

@@ -363,7 +363,7 @@ public final class PeerDaemon implements Closeable, Admission {
         }
       } else {
         HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
-            paused.get()));
+            paused.get(), config.reportDiskRate() ? store.sampleWriteRate() : 0));
         if (r == null) {
           LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
           registered.set(false);

@@ -62,6 +62,11 @@ public final class PeerMain implements Callable<Integer> {
   @Option(names = "--tau2", paramLabel = "FRACTION", description = "I/O load at which the peer is BUSY (default: 0.8).")
   Double tau2;
 
+  @Option(names = "--report-disk-rate", paramLabel = "true|false", arity = "1",
+      description = "Report the rate this disk takes Cairn's writes with each heartbeat, so placement can prefer a slower link "
+          + "to a disk its owner keeps busy (default: true).")
+  Boolean reportDiskRate;
+
   @Option(names = "--max-clients", paramLabel = "N", description = "Concurrent writers at which the peer is FULL (default: 8).")
   Integer maxClients;
 
@@ -183,7 +188,8 @@ public final class PeerMain implements Callable<Integer> {
           ByteSize.parse(pick(repairRate, file, "repair-rate", "32MiB")),
           (int) number("repair-threads", pick(repairThreads == null ? null : repairThreads.toString(), file, "repair-threads", "2")),
           Durations.parse(pick(scrubPeriod, file, "scrub-period", "7d")),
-          ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")));
+          ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")),
+          bool("report-disk-rate", pick(reportDiskRate == null ? null : reportDiskRate.toString(), file, "report-disk-rate", "true")));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -213,7 +219,7 @@ public final class PeerMain implements Callable<Integer> {
 
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
       "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
-      "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate");
+      "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate");
 
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
     JsonNode root;

@@ -270,6 +270,27 @@ class TrackerApiTest {
     assertThat(tooMany.get("error").asText()).contains("need 5 storage hosts");
   }
 
+  /** A peer's reported disk rate caps its link's in placement: the fast-linked donor with a slow disk loses its place. */
+  @Test
+  void placement_usesTheSlowerOfLinkAndReportedDiskRate() throws IOException {
+    for (String id : new String[] {"k1", "k2", "k3"}) {
+      register(id, "RUNNING");
+      call(200, "POST", "/api/v1/bandwidth", "{\"client\":\"job\",\"peer\":\"" + id + "\",\"bytesPerSecond\":"
+          + (id.equals("k3") ? 5_000_000 : 100_000_000) + ",\"source\":\"probe\"}");
+    }
+    String request = "{\"client\":\"job\",\"imageBytes\":100000000,\"m\":2,\"k\":0,\"alternates\":1}";
+    assertThat(call(200, "POST", "/api/v1/placement", request).get("hosts").findValuesAsText("id")).containsExactlyInAnyOrder("k1", "k2");
+    call(200, "POST", "/api/v1/peers/k1/heartbeat", "{\"state\":\"RUNNING\",\"freeBytes\":1000000000,\"diskWriteBytesPerSecond\":2000000}");
+    assertThat(call(200, "GET", "/api/v1/peers/k1", null).get("diskWriteBytesPerSecond").asDouble()).isEqualTo(2_000_000);
+    JsonNode p = call(200, "POST", "/api/v1/placement", request);
+    assertThat(p.get("hosts").findValuesAsText("id")).containsExactlyInAnyOrder("k2", "k3");
+    assertThat(p.get("alternates").get(0).get("id").asText()).isEqualTo("k1");
+    assertThat(p.get("alternates").get(0).get("diskBytesPerSecond").asDouble()).isEqualTo(2_000_000);
+    // a heartbeat without a rate (unknown: the peer forgot it) gives the link back its say
+    call(200, "POST", "/api/v1/peers/k1/heartbeat", "{\"state\":\"RUNNING\",\"freeBytes\":1000000000}");
+    assertThat(call(200, "POST", "/api/v1/placement", request).get("hosts").findValuesAsText("id")).containsExactlyInAnyOrder("k1", "k2");
+  }
+
   @Test
   void metrics_countHeartbeatsAndPeersByState() throws IOException {
     register("m1", "RUNNING");

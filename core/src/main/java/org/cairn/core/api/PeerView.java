@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 /**
  * A peer as the tracker reports it ({@code GET /api/v1/peers}). {@code state} is the effective state:
  * {@code DOWN} once heartbeats stop for the timeout, otherwise what the peer last reported.
- * Times are milliseconds since the epoch.
+ * Times are milliseconds since the epoch. {@code diskWriteBytesPerSecond}: the rate the peer's disk
+ * last took Cairn's writes (its heartbeat's; 0 when unknown), which placement uses beside the link.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record PeerView(
@@ -19,4 +20,12 @@ public record PeerView(
     boolean paused,
     long lastHeartbeat,
     long registeredAt,
-    String version) {}
+    String version,
+    double diskWriteBytesPerSecond) {
+
+  /** Without a disk rate (unknown). */
+  public PeerView(String id, String address, String state, long freeBytes, long usedBytes, long quotaBytes, long fragments,
+      boolean paused, long lastHeartbeat, long registeredAt, String version) {
+    this(id, address, state, freeBytes, usedBytes, quotaBytes, fragments, paused, lastHeartbeat, registeredAt, version, 0);
+  }
+}

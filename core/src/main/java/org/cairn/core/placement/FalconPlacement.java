@@ -29,10 +29,13 @@ public final class FalconPlacement implements PlacementPolicy {
     return "falcon";
   }
 
-  /** N_i of eq. (2), in seconds; unknown bandwidth uses the request's default. */
+  /**
+   * N_i of eq. (2), in seconds; unknown bandwidth uses the request's default. ABw is the link's
+   * rate capped by the host's disk rate when it reports one: FALCON's N_i is the time to move the
+   * piece, and on a donor whose owner keeps the disk busy the disk, not the link, sets it.
+   */
   public static double networkOverhead(Candidate c, PlacementRequest r) {
-    double abw = c.availableBandwidth() > 0 ? c.availableBandwidth() : r.defaultBandwidth();
-    return (double) r.imageBytes() / r.m() / abw;
+    return (double) r.imageBytes() / r.m() / c.expectedRate(r.defaultBandwidth());
   }
 
   /** F of eq. (3) for the given chosen set. */

@@ -70,6 +70,35 @@ class PlacementTest {
     assertThat(p.alternates()).containsExactly("D");
   }
 
+  /**
+   * The tau2 case: C has the fastest link but its owner keeps its disk busy, so its disk takes
+   * Cairn's writes at 3 MB/s; D's link gives 5 MB/s. With the disk rate capping N_i, D is chosen
+   * instead of C; without a disk rate C would be.
+   */
+  @Test
+  void falcon_aSlowDiskCapsTheLinkRate() throws Exception {
+    PlacementRequest r = new PlacementRequest(200_000_000L, 2, 1, 3600, 600, 7200, 12.5 * MB, 1);
+    List<Candidate> loaded = List.of(
+        new Candidate("A", HostState.RUNNING, 1L << 40, 1.0, 100 * MB, 20 * MB),
+        new Candidate("B", HostState.RUNNING, 1L << 40, 1.0, 100 * MB, 20 * MB),
+        new Candidate("C", HostState.LOADED, 1L << 40, 1.0, 100 * MB, 3 * MB),
+        new Candidate("D", HostState.RUNNING, 1L << 40, 1.0, 5 * MB, 20 * MB));
+    Placement p = new FalconPlacement().place(loaded, r);
+    assertThat(p.hosts()).containsExactlyInAnyOrder("A", "B", "D");
+    assertThat(p.alternates()).containsExactly("C");
+    List<Candidate> unknownDisk = List.of(loaded.get(0), loaded.get(1),
+        new Candidate("C", HostState.LOADED, 1L << 40, 1.0, 100 * MB, 0), loaded.get(3));
+    assertThat(new FalconPlacement().place(unknownDisk, r).hosts()).containsExactlyInAnyOrder("A", "B", "C");
+  }
+
+  @Test
+  void expectedRate_isTheSlowerOfLinkAndDisk_withTheDefaultForAnUnmeasuredLink() {
+    assertThat(new Candidate("X", HostState.RUNNING, 1, 1, 50 * MB, 0).expectedRate(25 * MB)).isEqualTo(50 * MB);
+    assertThat(new Candidate("X", HostState.RUNNING, 1, 1, 50 * MB, 8 * MB).expectedRate(25 * MB)).isEqualTo(8 * MB);
+    assertThat(new Candidate("X", HostState.RUNNING, 1, 1, 0, 80 * MB).expectedRate(25 * MB)).isEqualTo(25 * MB);
+    assertThat(new Candidate("X", HostState.RUNNING, 1, 1, 0, 8 * MB).expectedRate(25 * MB)).isEqualTo(8 * MB);
+  }
+
   @Test
   void falcon_unknownBandwidthUsesTheDefault() {
     PlacementRequest r = new PlacementRequest(300_000_000L, 3, 2, 3600, 600, 0, 25 * MB, 0);

@@ -37,7 +37,11 @@ public final class Experiments {
         tau2         store time with one slow-disk donor under 0..100 % background I/O, used or avoided (the tau2 question);
                      --disk-rate BYTES_PER_SEC (default 20MB) is every donor's disk, --alt-rate RATE (default 40mbit)
                      the link of d6, the alternate used when d1 is left out, --load-writers N,N,... (default 2,8)
-                     the load generator's intensities (direct writers of 1 MiB blocks, its queue depth)
+                     the load generator's intensities (direct writers of 1 MiB blocks, its queue depth),
+                     --tau2-variants V,V,... (default always,falcon) which donor settings to time: always (d1 always
+                     used: thresholds off, no disk rate), falcon (thresholds, no disk rate), rate (disk rate, thresholds
+                     off), both (disk rate and thresholds: the peers' defaults); other than the default, the results are
+                     tau2-V-V.*
       Options for every testbed experiment: --delay D (e.g. 5ms) gives every link D of delay each way
       (grid.sh up --delay; a round trip between two hosts takes 4 D) and names the results NAME-delayD.*
         sizes        store (falcon/random/dedicated) and fetch (any-m, first-m, one slow holder) time vs image size;
@@ -58,6 +62,8 @@ public final class Experiments {
   private String altRate = "40mbit";
   /** The load generator's writers (queue depth) in the tau2 experiment, one series each. */
   private int[] loadWriters = {2, 8};
+  /** The tau2 experiment's variants (see USAGE). */
+  private List<String> tau2Variants = List.of("always", "falcon");
   /** Link delay each way for every testbed of the run (experiment.sh --delay D), or null. */
   private String delay;
 
@@ -84,6 +90,7 @@ public final class Experiments {
     String altRate = null;
     int[] loadWriters = null;
     String delay = null;
+    List<String> tau2Variants = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
         case "--out" -> out = Path.of(args[++i]);
@@ -94,6 +101,7 @@ public final class Experiments {
         case "--disk-rate" -> diskRate = args[++i];
         case "--alt-rate" -> altRate = args[++i];
         case "--delay" -> delay = args[++i];
+        case "--tau2-variants" -> tau2Variants = List.of(args[++i].split(","));
         case "--load-writers" -> loadWriters = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         default -> {
@@ -114,6 +122,15 @@ public final class Experiments {
     }
     if (loadWriters != null) {
       e.loadWriters = loadWriters;
+    }
+    if (tau2Variants != null) {
+      for (String v : tau2Variants) {
+        if (!TAU2_VARIANTS.containsKey(v)) {
+          System.err.println("--tau2-variants: unknown variant " + v + " (always, falcon, rate, both)");
+          System.exit(2);
+        }
+      }
+      e.tau2Variants = tau2Variants;
     }
     if (delay != null) {
       if (!delay.matches("[0-9.]+(ms|us|s)")) {
@@ -377,11 +394,19 @@ public final class Experiments {
    * alternate. While each store runs the other donors' states are polled: they must stay RUNNING
    * (the peers do not count their own I/O as load).
    */
+  /** tau2 variants: name -> {label, the donors' extra flags}. */
+  private static final Map<String, String[]> TAU2_VARIANTS = Map.of(
+      "always", new String[] {"d1 always used", "--tau1 0.999 --tau2 1 --report-disk-rate false"},
+      "falcon", new String[] {"FALCON thresholds", "--report-disk-rate false"},
+      "rate", new String[] {"disk rate, no thresholds", "--tau1 0.999 --tau2 1"},
+      "both", new String[] {"disk rate and thresholds", ""});
+
   void tau2() throws Exception {
     Path image = images(imageMb, 1).get(0);
     int reps = 3;
-    Report r = new Report("tau2", "variant", "loadPercent", "storeSeconds", "minSeconds", "maxSeconds", "d1BusyPercent", "d1Used",
-        "d1State", "othersStates");
+    boolean standard = tau2Variants.equals(List.of("always", "falcon"));
+    Report r = new Report(standard ? "tau2" : "tau2-" + String.join("-", tau2Variants), "variant", "loadPercent", "storeSeconds", "minSeconds", "maxSeconds", "d1BusyPercent", "d1Used",
+        "d1State", "othersStates", "d1DiskMBps");
     try (Testbed tb = new Testbed(root, work.resolve("tb-tau2"))) {
       // no repair while d1 is down for the bar: rebuilding d1's pieces (GBs by the end) onto the
       // throttled disks and d6's link would compete with the stores being timed
@@ -408,10 +433,10 @@ public final class Experiments {
       double[] bar = withoutD1.get();
       System.out.printf(Locale.ROOT, "tau2: without d1: %s s%n", java.util.Arrays.toString(bar));
       int[] levels = {0, 25, 50, 60, 70, 80, 90, 100};
-      for (String thresholds : new String[] {"d1 always used", "FALCON thresholds"}) {
-        restartDonorsWith(tb, 6, thresholds.startsWith("d1 always") ? "--tau1 0.999 --tau2 1" : "");
+      for (String key : tau2Variants) {
+        restartDonorsWith(tb, 6, TAU2_VARIANTS.get(key)[1]);
         for (int writers : loadWriters) {
-          String variant = thresholds + ", load of " + writers + " writers";
+          String variant = TAU2_VARIANTS.get(key)[0] + ", load of " + writers + " writers";
           for (int pct : levels) {
             tb.grid("load", "d1", Integer.toString(pct), "--writers", Integer.toString(writers)).check("load");
             Thread.sleep(4000); // the peer's load state follows a few heartbeats later (1 s each)
@@ -421,7 +446,9 @@ public final class Experiments {
             int used = 0;
             java.util.Set<String> others = new java.util.TreeSet<>();
             String failure = null;
+            List<String> diskRates = new ArrayList<>();
             for (int i = 0; i < reps; i++) {
+              diskRates.add(String.format(Locale.ROOT, "%.1f", diskRateOf(tb, "d1") / 1e6));
               String app = "tau2-" + (++run[0]);
               Path copy = fresh(image, app);
               StatePoller poller = new StatePoller(tb, "d1");
@@ -445,7 +472,7 @@ public final class Experiments {
             java.util.Collections.sort(times);
             r.row(variant, pct, times.isEmpty() ? Double.NaN : times.get(times.size() / 2), times.isEmpty() ? Double.NaN : times.get(0),
                 times.isEmpty() ? Double.NaN : times.get(times.size() - 1), busy, used + " of " + reps,
-                failure == null ? state : state + "; " + failure, String.join(" ", others));
+                failure == null ? state : state + "; " + failure, String.join(" ", others), String.join(" ", diskRates));
           }
         }
         tb.grid("load", "d1", "0").check("load off");
@@ -454,7 +481,7 @@ public final class Experiments {
       double[] all = java.util.stream.DoubleStream.concat(java.util.Arrays.stream(bar), java.util.Arrays.stream(bar2)).sorted().toArray();
       double median = (all[all.length / 2 - 1] + all[all.length / 2]) / 2;
       for (int pct : levels) {
-        r.row("without d1 (d1 down, d6 used)", pct, median, all[0], all[all.length - 1], Double.NaN, "0", "DOWN", "");
+        r.row("without d1 (d1 down, d6 used)", pct, median, all[0], all[all.length - 1], Double.NaN, "0", "DOWN", "", "");
       }
       r.note(String.format(Locale.ROOT, "Without d1 the stores took %s s (before the load runs) and %s s (after); the flat line is their median.",
           java.util.Arrays.toString(bar), java.util.Arrays.toString(bar2)));
@@ -468,12 +495,13 @@ public final class Experiments {
         + "d1's disk busy time measured from /proc/diskstats over 3 s just before the stores; d1State is what d1 reported then. "
         + reps + " stores per point: storeSeconds is the median, min and max beside it. othersStates: the states d2..d6 reported "
         + "while the stores ran (polled every 0.5 s); the peers leave their own I/O out of the load (DiskLoad), so Cairn's writes alone "
-        + "do not make a donor LOADED or BUSY.");
+        + "do not make a donor LOADED or BUSY. d1DiskMBps: the rate d1's disk took Cairn's writes as d1 last reported it before each store "
+        + "(peer --report-disk-rate; 0.0 when not reported or unknown), which placement uses to cap d1's link rate.");
     r.lineChart(out, "", "Store time with one slow-disk donor under load", "variant", "loadPercent", "storeSeconds",
         "background I/O duty cycle on d1 (%)", "store time (s), median of " + reps);
     r.write(out, "Experiment 3b: the tau2 threshold with slow donor disks (FALCON Fig. 8, §3.2.1)", "it/testbed/experiment.sh tau2"
         + (imageMb != 16 ? " --image-mb " + imageMb : "") + (diskRate.equals("20MB") ? "" : " --disk-rate " + diskRate)
-        + (altRate.equals("40mbit") ? "" : " --alt-rate " + altRate));
+        + (altRate.equals("40mbit") ? "" : " --alt-rate " + altRate) + (standard ? "" : " --tau2-variants " + String.join(",", tau2Variants)));
   }
 
   /** Polls the donors' states in the background; stop() returns the distinct "id=STATE" seen, except the excluded donor's. */
@@ -564,6 +592,16 @@ public final class Experiments {
       }
     }
     throw new IOException("no device " + device + " in /proc/diskstats");
+  }
+
+  /** The disk rate the donor last reported (bytes/s; 0: unknown or not reported). */
+  private static double diskRateOf(Testbed tb, String donor) throws IOException, InterruptedException {
+    for (JsonNode p : tb.peers()) {
+      if (donor.equals(p.path("id").asText())) {
+        return p.path("diskWriteBytesPerSecond").asDouble(0);
+      }
+    }
+    return 0;
   }
 
   private static String stateOf(Testbed tb, String donor) throws IOException, InterruptedException {

@@ -83,6 +83,8 @@ public final class FragmentStore implements Closeable {
   private final AtomicLong count = new AtomicLong();
   /** Bytes written and read since open (the load monitor's fallback measure). */
   private final AtomicLong ioBytes = new AtomicLong();
+  /** Forgotten after 10 minutes without enough writes to renew it (WriteRate). */
+  private final WriteRate writeRate = new WriteRate(10 * 60_000L);
   private volatile java.util.function.Consumer<FragmentKey> corruptionListener = k -> { };
   private final org.rocksdb.SstFileManager sstFiles;
   /** Why writes fail for lack of space (null while they do not). */
@@ -301,6 +303,14 @@ public final class FragmentStore implements Closeable {
     return count.get();
   }
 
+  /**
+   * The rate at which this disk takes fragment writes, bytes per second (see {@link WriteRate}); 0 when
+   * unknown. Call once per heartbeat: it folds the writes since the last call into the rate.
+   */
+  public double sampleWriteRate() {
+    return writeRate.sample(System.nanoTime(), System.currentTimeMillis());
+  }
+
   /** Fragment bytes written and read since the store was opened. */
   public long ioBytes() {
     return ioBytes.get();
@@ -346,16 +356,24 @@ public final class FragmentStore implements Closeable {
       }
       if (!fresh.isEmpty()) {
         List<SegmentLog.Location> locs;
+        long writing = values.stream().mapToLong(v -> v.length).sum();
+        writeRate.begin(System.nanoTime());
+        boolean durable = false;
         try {
-          locs = log.append(values);
-        } catch (IOException e) {
-          noteFailure(e);
-          throw e;
+          try {
+            locs = log.append(values);
+          } catch (IOException e) {
+            noteFailure(e);
+            throw e;
+          }
+          for (int i = 0; i < fresh.size(); i++) {
+            batch.put(locations, fresh.get(i).toBytes(), locs.get(i).encode());
+          }
+          db.write(syncWrites, batch);
+          durable = true;
+        } finally {
+          writeRate.end(System.nanoTime(), durable ? writing : 0);
         }
-        for (int i = 0; i < fresh.size(); i++) {
-          batch.put(locations, fresh.get(i).toBytes(), locs.get(i).encode());
-        }
-        db.write(syncWrites, batch);
         for (SegmentLog.Location l : locs) {
           live.computeIfAbsent(l.segment(), x -> new AtomicLong()).addAndGet(l.length());
           added += l.length();

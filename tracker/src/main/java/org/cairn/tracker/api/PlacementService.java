@@ -119,7 +119,8 @@ public final class PlacementService {
     for (PeerView p : membership.peers()) {
       double[] bw = abw.get(p.id());
       candidates.add(new Candidate(p.id(), p.paused() && HostState.parse(p.state()).acceptsWrites() ? HostState.BUSY
-          : HostState.parse(p.state()), p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0]));
+          : HostState.parse(p.state()), p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0],
+          p.diskWriteBytesPerSecond()));
     }
     return policy.place(candidates, request);
   }
@@ -140,7 +141,7 @@ public final class PlacementService {
       }
       double[] bw = abw.get(p.id());
       candidates.add(new Candidate(p.id(), HostState.RUNNING, p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()),
-          bw == null ? 0 : bw[0]));
+          bw == null ? 0 : bw[0], p.diskWriteBytesPerSecond()));
     }
     int n = Math.min(count, candidates.size());
     if (n == 0) {

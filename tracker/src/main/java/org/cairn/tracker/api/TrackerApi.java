@@ -444,8 +444,10 @@ public final class TrackerApi {
         n.path("defaultBytesPerSecond").asDouble(12.5e6), n.path("alternates").asInt(m + k));
     Placement p = placement.place(client, policy, request);
     Map<String, String> addresses = new java.util.HashMap<>();
+    Map<String, Double> diskRates = new java.util.HashMap<>();
     for (PeerView v : membership.peers()) {
       addresses.put(v.id(), v.address());
+      diskRates.put(v.id(), v.diskWriteBytesPerSecond());
     }
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("policy", policy.name());
@@ -456,6 +458,8 @@ public final class TrackerApi {
       double age = placement.bandwidthAgeSeconds(client, h);
       e.put("bytesPerSecond", age < 0 ? null : placement.bandwidth(client, h));
       e.put("bandwidthAgeSeconds", age < 0 ? null : age);
+      double disk = diskRates.getOrDefault(h, 0.0);
+      e.put("diskBytesPerSecond", disk > 0 ? disk : null);
       return e;
     };
     out.put("hosts", p.hosts().stream().map(host).toList());

@@ -43,6 +43,8 @@ public final class Membership {
   private final Map<String, ComputeRecord> compute = new ConcurrentHashMap<>();
   /** Last effective state logged per peer, to log transitions once. */
   private final Map<String, HostState> lastSeenState = new ConcurrentHashMap<>();
+  /** The disk rate each peer last reported (bytes/s; absent: unknown). In memory: a restarted tracker learns it again within a heartbeat. */
+  private final Map<String, Double> diskRates = new ConcurrentHashMap<>();
 
   public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
     this(store, clock, timeout, new EventLog(clock, 100));
@@ -110,6 +112,11 @@ public final class Membership {
     HostState before = effectiveState(old, now);
     PeerRecord record = old.withHeartbeat(state.name(), h.freeBytes(), h.usedBytes(), h.fragments(), h.paused(), now);
     save(record);
+    if (h.diskWriteBytesPerSecond() > 0) {
+      diskRates.put(id, h.diskWriteBytesPerSecond());
+    } else {
+      diskRates.remove(id);
+    }
     if (before != state) {
       LOG.info("peer {} is {} (was {})", id, state, before);
       events.add("state", id, state + " (was " + before + ")");
@@ -216,7 +223,7 @@ public final class Membership {
 
   private PeerView view(PeerRecord r, long now) {
     return new PeerView(r.id(), r.address(), effectiveState(r, now).name(), r.freeBytes(), r.usedBytes(), r.quotaBytes(),
-        r.fragments(), r.paused(), r.lastHeartbeat(), r.registeredAt(), r.version());
+        r.fragments(), r.paused(), r.lastHeartbeat(), r.registeredAt(), r.version(), diskRates.getOrDefault(r.id(), 0.0));
   }
 
   private void save(PeerRecord r) throws IOException {
