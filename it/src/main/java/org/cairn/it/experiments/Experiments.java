@@ -355,8 +355,8 @@ public final class Experiments {
       try (Testbed tb = new Testbed(root, work.resolve("tb-load"))) {
         tb.up("--donors", "6", "--clients", "1", "--disks", "2G");
         if (!balancing) {
-          // the same grid with the load states switched off: thresholds above 100 %
-          restartDonorsWith(tb, 6, "--tau1 0.999 --tau2 1");
+          // the same grid with load balancing switched off: thresholds above 100 % and no disk rate reported
+          restartDonorsWith(tb, 6, "--tau1 0.999 --tau2 1 --report-disk-rate false");
         }
         // d1 gets the best link, so FALCON wants it unless its load state says otherwise
         tb.grid("shape", "d1", "1gbit").check("shape");
@@ -375,7 +375,9 @@ public final class Experiments {
     }
     r.note("Testbed: 6 donors at 100 Mbit/s except d1 and the client at 1 Gbit/s (so placement prefers d1), each donor's data on its own loop device (grid.sh up --disks), code:3+2. "
         + "d1's disk gets a duty-cycle direct-I/O writer (grid.sh load d1 PCT). With load balancing the donor reports LOADED at "
-        + "tau1 = 50 % and BUSY at tau2 = 80 % of disk busy time and placement avoids it; without, the thresholds are set above 100 %.");
+        + "tau1 = 50 % and BUSY at tau2 = 80 % of disk busy time and placement avoids it, and it reports its disk's rate for Cairn's writes, "
+        + "which caps its link's rate in placement; without, the thresholds are set above 100 % and no disk rate is reported. Each store "
+        + "writes a fresh copy of the image (a peer does not write a fragment it already holds).");
     r.lineChart(out, "", "Store time with one donor under background I/O load", "balancing", "loadPercent", "storeSeconds",
         "background I/O load on one donor (% of time busy)", "store time (s)");
     r.write(out, "Experiment 3: store time with one donor under background I/O load (FALCON Fig. 8)", command("load"));
