@@ -11,7 +11,7 @@ sized=sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith('con
 tau2v=sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith('tau2-') and f.endswith('.md') and '-delay' not in f)
 order=['concurrency','concurrency-share']+sized+['sizes','failures','load','tau2']+tau2v+['retrieval','ablation','threads','stripe','chunksize','makespan-costs','makespan']
 # runs with link delay (experiment.sh NAME --delay D) follow their experiment: NAME-delayD
-delayed=lambda n: sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith(n+'-delay') and f.endswith('.md'))
+delayed=lambda n: sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if (f.startswith(n+'-delay') or f.startswith(n+'-ramdisks')) and f.endswith('.md'))
 order=[m for n in order for m in [n]+delayed(n)]
 verdicts=open(root+'/benchmarks/verdicts.md').read().split('\n@@ ')
 V={}
@@ -26,7 +26,7 @@ for n in order:
     md=open(f).read().strip().replace('### ','#### ',1)
     out.append(md)
     for png in sorted(os.listdir(root+'/benchmarks')):
-        if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-')) and not (n=='makespan' and png.startswith('makespan-costs')) and ('-delay' in n or '-delay' not in png) and not (n=='tau2' and png.startswith('tau2-')):
+        if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-')) and not (n=='makespan' and png.startswith('makespan-costs')) and ('-delay' in n or '-delay' not in png) and ('-ramdisks' in n or '-ramdisks' not in png) and not (n=='tau2' and png.startswith('tau2-')):
             out.append(f'\n![{png}](benchmarks/{png})')
     if n in V: out.append('\n'+V[n])
     out.append('')

@@ -8,7 +8,7 @@
 # names the namespaces and cgroups, so two testbeds can be up at once with different prefixes and dirs.
 #
 #   grid.sh up --donors N [--clients M] [--slow-donor RATE] [--rate RATE] [--delay D] [--loss P] [--dir DIR]
-#              [--disks SIZE [--disk-rate BYTES_PER_SEC]]
+#              [--disks SIZE [--disk-rate BYTES_PER_SEC] | --ram-disks SIZE]
 #   grid.sh exec HOST CMD...      run a command in a host's namespace (tracker, d1..dN, c1..cM)
 #   grid.sh cairn HOST ARGS...    run the cairn CLI in a host's namespace against the testbed's tracker
 #   grid.sh kill dI | start dI    SIGKILL / restart a donor (the eviction driver's verbs)
@@ -136,6 +136,17 @@ disk() {
   mount "$dev" "$DIR/$d"
 }
 
+# ramdisk DONOR SIZE: the donor's data directory on its own tmpfs. All donors of a testbed otherwise
+# share this machine's one disk, whose fsync'd write rate (about 50-60 MB/s here) then bounds the
+# whole grid; on a real grid every donor has a disk of its own. tmpfs makes each donor's disk faster
+# than its link (fsync is free), so what is measured is the network and the CPU. No load (no diskstats).
+ramdisk() {
+  local d=$1 size=$2
+  mkdir -p "$DIR/disks" "$DIR/$d"
+  mount -t tmpfs -o size="$size" "$PREFIX-$d" "$DIR/$d" || die "mounting a tmpfs on $DIR/$d failed"
+  echo "$size" > "$DIR/disks/$d.tmpfs"
+}
+
 # A donor's slow disk: the donor and its load generator share a blkio cgroup whose reads and writes to
 # the real disk under the loop devices are throttled (cgroup v1 blk-throttle). Throttling the backing
 # disk, not the loop device, keeps the loop device's requests in flight while they wait, so the donor's
@@ -197,7 +208,7 @@ peers_up() {
 }
 
 cmd_up() {
-  local donors=0 clients=1 slow="" rate=100mbit delay=1ms delayset=0 loss=0% disks="" diskrate=""
+  local donors=0 clients=1 slow="" rate=100mbit delay=1ms delayset=0 loss=0% disks="" diskrate="" ramdisks=""
   while [ $# -gt 0 ]; do
     case "$1" in
       --donors) donors=$2; shift 2 ;;
@@ -207,6 +218,7 @@ cmd_up() {
       --delay) delay=$2; delayset=1; shift 2 ;;
       --loss) loss=$2; shift 2 ;;
       --disks) disks=$2; shift 2 ;;
+      --ram-disks) ramdisks=$2; shift 2 ;;
       --disk-rate) diskrate=$2; shift 2 ;;
       --dir) DIR=$2; shift 2 ;;
       *) die "unknown option '$1' for up" ;;
@@ -214,6 +226,7 @@ cmd_up() {
   done
   [ "$donors" -ge 1 ] 2>/dev/null || die "--donors N (N >= 1) is required"
   [ -z "$diskrate" ] || [ -n "$disks" ] || die "--disk-rate needs --disks SIZE (each donor on its own disk)"
+  [ -z "$ramdisks" ] || [ -z "$disks" ] || die "--ram-disks and --disks exclude each other"
   [ -z "$diskrate" ] || to_bytes "$diskrate" >/dev/null
   need_root
   for jar in tracker/target/cairn-tracker.jar peer/target/cairn-peer.jar client-cli/target/cairn.jar; do
@@ -255,6 +268,7 @@ cmd_up() {
   start_tracker
   wait_http "http://$(addr_of tracker):7600/api/v1/health" 60 || die "the tracker did not start (see $DIR/tracker.log)"
   if [ -n "$disks" ]; then for ((i = 1; i <= donors; i++)); do disk "d$i" "$disks"; done; fi
+  if [ -n "$ramdisks" ]; then for ((i = 1; i <= donors; i++)); do ramdisk "d$i" "$ramdisks"; done; fi
   if [ -n "$diskrate" ]; then for ((i = 1; i <= donors; i++)); do disk_cgroup "d$i" "$diskrate"; done; fi
   for ((i = 1; i <= donors; i++)); do start_donor "d$i"; done
   for ((i = 0; i < 600; i++)); do [ "$(peers_up)" -ge "$donors" ] && break; sleep 0.1; done
@@ -284,6 +298,11 @@ cmd_down() {
   done
   for ns in $(ip netns list | awk '{print $1}' | grep "^$PREFIX-" || true); do
     ip netns delete "$ns"
+  done
+  for t in "$DIR"/disks/*.tmpfs; do
+    [ -f "$t" ] || continue
+    umount -l "$DIR/$(basename "$t" .tmpfs)" 2>/dev/null || true
+    rm -f "$t"
   done
   for devf in "$DIR"/disks/*.dev; do
     [ -f "$devf" ] || continue

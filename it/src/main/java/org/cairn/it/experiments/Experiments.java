@@ -43,7 +43,9 @@ public final class Experiments {
                      off), both (disk rate and thresholds: the peers' defaults); other than the default, the results are
                      tau2-V-V.*
       Options for every testbed experiment: --delay D (e.g. 5ms) gives every link D of delay each way
-      (grid.sh up --delay; a round trip between two hosts takes 4 D) and names the results NAME-delayD.*
+      (grid.sh up --delay; a round trip between two hosts takes 4 D) and names the results NAME-delayD.*;
+      --ram-disks SIZE puts each donor's data on its own tmpfs (grid.sh up --ram-disks) instead of this machine's
+      one shared disk, and names the results NAME-ramdisks.*
         sizes        store (falcon/random/dedicated) and fetch (any-m, first-m, one slow holder) time vs image size;
                      --sizes MB,MB,... gives the mutator working sets (default 16,256,1024: about 86 MB, 0.3 GB, 1.1 GB images)
       """;
@@ -66,6 +68,8 @@ public final class Experiments {
   private List<String> tau2Variants = List.of("always", "falcon");
   /** Link delay each way for every testbed of the run (experiment.sh --delay D), or null. */
   private String delay;
+  /** tmpfs size per donor for every testbed of the run (experiment.sh --ram-disks SIZE), or null. */
+  private String ramDisks;
 
   private Experiments(Path root, Path out, Path work, int imageMb, String compression) {
     this.root = root;
@@ -90,6 +94,7 @@ public final class Experiments {
     String altRate = null;
     int[] loadWriters = null;
     String delay = null;
+    String ramDisks = null;
     List<String> tau2Variants = null;
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
@@ -101,6 +106,7 @@ public final class Experiments {
         case "--disk-rate" -> diskRate = args[++i];
         case "--alt-rate" -> altRate = args[++i];
         case "--delay" -> delay = args[++i];
+        case "--ram-disks" -> ramDisks = args[++i];
         case "--tau2-variants" -> tau2Variants = List.of(args[++i].split(","));
         case "--load-writers" -> loadWriters = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
         case "--sizes" -> sizes = Arrays.stream(args[++i].split(",")).mapToInt(x -> Integer.parseInt(x.trim())).toArray();
@@ -143,6 +149,19 @@ public final class Experiments {
       Report.variantHeading = ", links with " + delay + " delay each way";
       e.delay = delay;
     }
+    if (ramDisks != null) {
+      if (!ramDisks.matches("[0-9]+[KMG]")) {
+        System.err.println("--ram-disks: give a tmpfs size, e.g. 4G");
+        System.exit(2);
+      }
+      // each donor on its own tmpfs instead of all on this machine's one disk; results go to NAME-ramdisks.*
+      List<String> extra = new ArrayList<>(Testbed.extraUpArgs);
+      extra.addAll(List.of("--ram-disks", ramDisks));
+      Testbed.extraUpArgs = List.copyOf(extra);
+      Report.variant += "-ramdisks";
+      Report.variantHeading += ", each donor on its own tmpfs";
+      e.ramDisks = ramDisks;
+    }
     Files.createDirectories(work);
     switch (args[0]) {
       case "concurrency" -> e.concurrency();
@@ -165,7 +184,7 @@ public final class Experiments {
 
   private String command(String name) {
     return "it/testbed/experiment.sh " + name + (imageMb != 16 ? " --image-mb " + imageMb : "")
-        + (compression.equals("none") ? "" : " --compression " + compression) + (delay == null ? "" : " --delay " + delay);
+        + (compression.equals("none") ? "" : " --compression " + compression) + (delay == null ? "" : " --delay " + delay) + (ramDisks == null ? "" : " --ram-disks " + ramDisks);
   }
 
   /**
@@ -423,7 +442,7 @@ public final class Experiments {
           awaitStateOf(tb, "d1", "DOWN");
           double[] t = new double[reps];
           for (int i = 0; i < reps; i++) {
-            t[i] = store(tb, image, "tau2-" + (++run[0])).path("seconds").asDouble();
+            t[i] = store(tb, image, "tau2-" + (++run[0]), true).path("seconds").asDouble();
           }
           tb.grid("start", "d1").check("start d1");
           tb.awaitRunning(6, 60);
@@ -452,7 +471,7 @@ public final class Experiments {
             for (int i = 0; i < reps; i++) {
               diskRates.add(String.format(Locale.ROOT, "%.1f", diskRateOf(tb, "d1") / 1e6));
               String app = "tau2-" + (++run[0]);
-              Path copy = fresh(image, app);
+              Path copy = fresh(image, app, true);
               StatePoller poller = new StatePoller(tb, "d1");
               Testbed.Run st;
               try {
@@ -491,8 +510,8 @@ public final class Experiments {
     r.note("Testbed: 6 donors, each on its own loop device whose backing-disk reads and writes are throttled to " + diskRate
         + "/s (blkio cgroup shared with the donor's load generator); d1..d5 and the client at 1 Gbit/s, d6 (the only alternate) at "
         + altRate + "; code:3+2, compression " + compression + ", the " + Math.round(Files.size(image) / 1e6)
-        + " MB gcore image, each store a new app and a fresh copy of the image (every 64 KiB block stamped, so the donors really write it: "
-        + "a peer does not write a fragment it already holds). loadPercent is the load generator's duty cycle on d1 (grid.sh load d1 PCT "
+        + " MB gcore image, each store a new app and a fresh copy of the image (every 64 KiB block stamped with the store and its position, "
+        + "so the donors really write it, all of it: a peer does not write a fragment it already holds, and the image's zero pages no longer dedup). loadPercent is the load generator's duty cycle on d1 (grid.sh load d1 PCT "
         + "--writers N: N synchronous direct writers of 1 MiB blocks, sharing d1's throttled disk with the peer); d1BusyPercent is "
         + "d1's disk busy time measured from /proc/diskstats over 3 s just before the stores; d1State is what d1 reported then. "
         + reps + " stores per point: storeSeconds is the median, min and max beside it. othersStates: the states d2..d6 reported "
@@ -542,22 +561,31 @@ public final class Experiments {
   }
 
   /**
-   * A copy of the image that no earlier store holds: every 64 KiB block starts with the tag's hash
-   * and the block's index. Peers skip writing a fragment they already hold (its key is its content),
-   * so storing one image again under a new app sends every byte but writes none; experiments about
-   * the donors' disks must store new bytes every time. Delete the copy after the store.
+   * A copy of the image that no earlier store holds: every 64 KiB block starts with 16 bytes derived
+   * from the tag. Peers skip writing a fragment they already hold (its key is its content), so
+   * storing one image again under a new app sends every byte but writes none; experiments about the
+   * donors' disks must store new bytes every time. Blocks that were equal stay equal (the stamp does
+   * not depend on the block's position), so the image's own duplicate chunks (its zero pages) still
+   * dedup within the copy, as in the original. With {@code unique}, the stamp also carries the block's
+   * index, so no two blocks are equal and the whole image is sent and written (the tau2 experiment,
+   * where the disks' load is the point). Delete the copy after the store.
    */
   private Path fresh(Path image, String tag) throws IOException {
+    return fresh(image, tag, false);
+  }
+
+  private Path fresh(Path image, String tag, boolean unique) throws IOException {
     Path dir = Files.createDirectories(work.resolve("fresh"));
     Path out = dir.resolve(tag + ".img");
     long salt = (long) tag.hashCode() * 0x9E3779B97F4A7C15L;
+    long salt2 = Long.rotateLeft(salt, 29) ^ 0xC2B2AE3D27D4EB4FL;
     byte[] block = new byte[64 * 1024];
     try (java.io.InputStream in = Files.newInputStream(image); java.io.OutputStream o = Files.newOutputStream(out)) {
       long index = 0;
       int n;
       while ((n = in.readNBytes(block, 0, block.length)) > 0) {
         if (n >= 16) {
-          java.nio.ByteBuffer.wrap(block).putLong(salt).putLong(index);
+          java.nio.ByteBuffer.wrap(block).putLong(salt).putLong(unique ? salt2 ^ index : salt2);
         }
         index++;
         o.write(block, 0, n);
@@ -568,7 +596,11 @@ public final class Experiments {
 
   /** Stores a fresh copy of the image (see {@link #fresh}) as the app. */
   private JsonNode store(Testbed tb, Path image, String app) throws IOException, InterruptedException {
-    Path copy = fresh(image, app);
+    return store(tb, image, app, false);
+  }
+
+  private JsonNode store(Testbed tb, Path image, String app, boolean unique) throws IOException, InterruptedException {
+    Path copy = fresh(image, app, unique);
     try {
       return tb.cairn("c1", "store", copy.toString(), "--app", app, "--node", "n", "--json", "--compression", compression,
           "--redundancy", "code:3+2").check("store").json();
@@ -809,7 +841,7 @@ public final class Experiments {
   void stripe() throws Exception {
     Path image = images(imageMb, 1).get(0);
     double mb = Files.size(image) / 1e6;
-    Report r = new Report("stripe", "write", "stripeWidth", "oabMBps", "asbMBps", "oabMin", "oabMax");
+    Report r = new Report("stripe", "write", "stripeWidth", "oabMBps", "asbMBps", "oabMin", "oabMax", "wireMBps");
     try (Testbed tb = new Testbed(root, work.resolve("tb-stripe"))) {
       tb.up("--donors", "8", "--clients", "1", "--rate", "1gbit");
       int run = 0;
@@ -817,6 +849,7 @@ public final class Experiments {
         for (String write : new String[] {"pessimistic", "optimistic"}) {
           double[] oabs = new double[STRIPE_REPS];
           double[] asbs = new double[STRIPE_REPS];
+          double[] wires = new double[STRIPE_REPS];
           for (int rep = 0; rep < STRIPE_REPS; rep++) {
             run++;
             String app = "stripe" + run;
@@ -845,16 +878,19 @@ public final class Experiments {
             }
             oabs[rep] = oab;
             asbs[rep] = asb;
+            wires[rep] = j.path("sentBytes").asDouble() / 1e6 / j.path("seconds").asDouble();
           }
           Arrays.sort(oabs);
           Arrays.sort(asbs);
-          r.row(write, w, oabs[STRIPE_REPS / 2], asbs[STRIPE_REPS / 2], oabs[0], oabs[STRIPE_REPS - 1]);
+          Arrays.sort(wires);
+          r.row(write, w, oabs[STRIPE_REPS / 2], asbs[STRIPE_REPS / 2], oabs[0], oabs[STRIPE_REPS - 1], wires[STRIPE_REPS / 2]);
         }
       }
     }
     r.note("Testbed: 8 donors and 1 client, every link 1 Gbit/s; code:W+1 (W data pieces striped over W donors plus one parity "
         + "piece; Cairn has no redundancy-free mode), compression none. OAB = image size / time until the store returns; ASB = image "
-        + "size / time until the data is stored with its full redundancy. Pessimistic: the store returns when all W+1 pieces are "
+        + "size / time until the data is stored with its full redundancy. wireMBps = the pieces the client sent (after the image's dedup of "
+        + "its zero pages, so about 27 MB x (W+1)/W) / time until the store returns: the rate to compare with the client's 125 MB/s link. Pessimistic: the store returns when all W+1 pieces are "
         + "durable (OAB = ASB); optimistic: when the W data pieces are durable, the tracker's repair queue then adds the parity. "
         + STRIPE_REPS + " stores per point: the medians, with the OAB's min and max. The image is " + Math.round(mb) + " MB.");
     r.lineChart(out, "oab", "Observed application bandwidth vs stripe width", "write", "stripeWidth", "oabMBps",
