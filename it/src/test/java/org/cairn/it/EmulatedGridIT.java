@@ -159,6 +159,47 @@ class EmulatedGridIT {
     assertThat(netns()).doesNotContain("cairntb-");
   }
 
+  /** --ram-disks: each donor's data on its own tmpfs, mounted by up and unmounted by down. */
+  @Test
+  void ramDisks_areTmpfsPerDonor_andDownUnmountsThem() throws Exception {
+    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
+        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
+    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
+        "the testbed needs root");
+    dir = root.resolve("testbed");
+    Run up = run(180, "up", "--donors", "2", "--ram-disks", "64M");
+    assertThat(up.exit()).as(up.out()).isZero();
+    for (String d : new String[] {"d1", "d2"}) {
+      assertThat(mountTypeOf(dir.resolve(d))).as(d).isEqualTo("tmpfs");
+    }
+    byte[] image = new byte[3 << 20];
+    new Random(14).nextBytes(image);
+    Path file = Files.write(root.resolve("ram.img"), image);
+    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "ram", "--node", "n", "--redundancy", "code:1+1",
+        "--compression", "none");
+    assertThat(store.exit()).as(store.out()).isZero();
+    Run both = run(30, "up", "--donors", "1", "--disks", "64M", "--ram-disks", "64M");
+    assertThat(both.exit()).isNotZero();
+    assertThat(both.out()).contains("exclude each other");
+    assertThat(mountTypeOf(dir.resolve("d1"))).as("the running testbed is untouched").isEqualTo("tmpfs");
+    Run down = run(60, "down");
+    dir = null;
+    assertThat(down.exit()).as(down.out()).isZero();
+    assertThat(mountTypeOf(root.resolve("testbed/d1"))).isNotEqualTo("tmpfs");
+  }
+
+  /** The file system type mounted exactly at the path, or "" if none is. */
+  private static String mountTypeOf(Path p) throws IOException {
+    String want = p.toAbsolutePath().normalize().toString();
+    for (String line : Files.readAllLines(Path.of("/proc/self/mounts"))) {
+      String[] f = line.split(" ");
+      if (f.length > 2 && f[1].equals(want)) {
+        return f[2];
+      }
+    }
+    return "";
+  }
+
   /** Bytes written through the cgroup's throttle, all devices. */
   private static long writtenBytes(Path cgroup) throws IOException {
     long sum = 0;

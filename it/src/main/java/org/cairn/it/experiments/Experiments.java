@@ -567,7 +567,7 @@ public final class Experiments {
    * donors' disks must store new bytes every time. Blocks that were equal stay equal (the stamp does
    * not depend on the block's position), so the image's own duplicate chunks (its zero pages) still
    * dedup within the copy, as in the original. With {@code unique}, the stamp also carries the block's
-   * index, so no two blocks are equal and the whole image is sent and written (the tau2 experiment,
+   * index, so no two blocks are equal and the whole image is sent and written (the tau2 and stripe experiments,
    * where the disks' load is the point). Delete the copy after the store.
    */
   private Path fresh(Path image, String tag) throws IOException {
@@ -854,7 +854,8 @@ public final class Experiments {
             run++;
             String app = "stripe" + run;
             long t0 = System.nanoTime();
-            Path copy = fresh(image, app);
+            // every block unique: the wire and the disks carry the whole image, as stdchk's files (no dedup)
+            Path copy = fresh(image, app, true);
             JsonNode j;
             try {
               j = tb.cairn("c1", "store", copy.toString(), "--app", app, "--node", "n", "--json", "--redundancy",
@@ -889,8 +890,10 @@ public final class Experiments {
     }
     r.note("Testbed: 8 donors and 1 client, every link 1 Gbit/s; code:W+1 (W data pieces striped over W donors plus one parity "
         + "piece; Cairn has no redundancy-free mode), compression none. OAB = image size / time until the store returns; ASB = image "
-        + "size / time until the data is stored with its full redundancy. wireMBps = the pieces the client sent (after the image's dedup of "
-        + "its zero pages, so about 27 MB x (W+1)/W) / time until the store returns: the rate to compare with the client's 125 MB/s link. Pessimistic: the store returns when all W+1 pieces are "
+        + "size / time until the data is stored with its full redundancy. wireMBps = the pieces the client sent "
+        + "(the image x (W+1)/W) / time until the store returns: the rate to compare with the client's 125 MB/s link. Each store writes a "
+        + "fresh copy of the image with every 64 KiB block stamped by store and position, so nothing dedups (as stdchk's files) and the "
+        + "donors write all of it. Pessimistic: the store returns when all W+1 pieces are "
         + "durable (OAB = ASB); optimistic: when the W data pieces are durable, the tracker's repair queue then adds the parity. "
         + STRIPE_REPS + " stores per point: the medians, with the OAB's min and max. The image is " + Math.round(mb) + " MB.");
     r.lineChart(out, "oab", "Observed application bandwidth vs stripe width", "write", "stripeWidth", "oabMBps",
