@@ -78,8 +78,8 @@ public final class PeerDaemon implements Closeable, Admission {
       t.setDaemon(true);
       return t;
     });
-    LOG.info("fragment store: {} fragments, {} bytes of a {} byte quota", store.fragmentCount(), store.usedBytes(),
-        config.quotaBytes());
+    LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
+        store.diskBytes(), config.quotaBytes());
     this.repair = new RepairWorker(id, tracker, store, config.token(), config.repairThreads(), new Throttle(config.repairRate()),
         Duration.ofSeconds(10), () -> registered.get() && !paused.get() && state() == HostState.RUNNING);
     this.scrubber = new Scrubber(store, config.scrubPeriod(), config.scrubMaxRate(),
@@ -133,6 +133,7 @@ public final class PeerDaemon implements Closeable, Admission {
     long gc = config.gcInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::collectGarbage, gc, gc, TimeUnit.MILLISECONDS);
     scrubber.start();
+    store.requestDeadSpaceCompaction(deadSpaceAllowance()); // e.g. left by deletes before a restart
   }
 
   /** Key (hex) -> when the tracker first called it garbage. */
@@ -175,6 +176,7 @@ public final class PeerDaemon implements Closeable, Admission {
         delete.forEach(k -> condemned.remove(java.util.HexFormat.of().formatHex(k.toBytes())));
         LOG.info("garbage collection: deleted {} fragments no version needs ({} bytes)", n, before - store.usedBytes());
       }
+      store.requestDeadSpaceCompaction(deadSpaceAllowance());
       audit();
     } catch (IOException e) {
       LOG.warn("garbage collection skipped: {}", e.getMessage());
@@ -225,7 +227,8 @@ public final class PeerDaemon implements Closeable, Admission {
     if (store.outOfSpace() != null) {
       return Refusal.DISK;
     }
-    if (store.usedBytes() + bytes > config.quotaBytes()) {
+    if (store.diskBytes() + bytes > config.quotaBytes()) {
+      store.requestDeadSpaceCompaction(deadSpaceAllowance());
       return Refusal.QUOTA;
     }
     if (freeBytes() < bytes) {
@@ -313,8 +316,8 @@ public final class PeerDaemon implements Closeable, Admission {
     if (store.outOfSpace() != null) {
       return 0; // the tracker places nothing here until writes work again
     }
-    long used = usedBytes();
-    long byQuota = config.quotaBytes() - used;
+    // the quota counts the segment files, dead space included: that is what the donor's disk holds
+    long byQuota = config.quotaBytes() - store.diskBytes();
     long byDisk;
     try {
       byDisk = Files.getFileStore(config.dataDir()).getUsableSpace() - config.minFreeBytes();
@@ -327,6 +330,15 @@ public final class PeerDaemon implements Closeable, Admission {
   /** Bytes of stored fragments. */
   public long usedBytes() {
     return store.usedBytes();
+  }
+
+  /**
+   * Dead space (bytes of deleted fragments still in segment files) the peer lets stand before it
+   * compacts for it: a tenth of the quota, at least one segment. Segments less than half live are
+   * compacted anyway as fragments die; this bounds the rest, so the files stay within the quota.
+   */
+  long deadSpaceAllowance() {
+    return Math.max(config.quotaBytes() / 10, 64L << 20);
   }
 
   private void tick() {

@@ -36,6 +36,7 @@ class PeerConfigTest {
         "max-clients: 4",
         "paused: true",
         "bandwidth-cap: 10MiB",
+        "report-disk-rate: false",
         ""));
     PeerConfig c = parse("--config", yaml.toString(), "--quota", "1GiB");
     assertThat(c.tracker().toString()).isEqualTo("http://10.1.2.3:7600");
@@ -46,6 +47,8 @@ class PeerConfigTest {
     assertThat(c.maxClients()).isEqualTo(4);
     assertThat(c.paused()).isTrue();
     assertThat(c.bandwidthCap()).isEqualTo(10L << 20);
+    assertThat(c.reportDiskRate()).isFalse();
+    assertThat(parse("--config", yaml.toString(), "--quota", "1GiB", "--report-disk-rate", "true").reportDiskRate()).as("the flag wins").isTrue();
     assertThat(c.listen().toString()).isEqualTo("127.0.0.1:0");
   }
 
@@ -57,6 +60,7 @@ class PeerConfigTest {
     assertThatThrownBy(() -> parse(concat(base, "--quota", "0"))).hasMessageContaining("quota must be positive, was 0");
     assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--tau1", "0.9"))).hasMessageContaining("tau1=0.9");
     assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--listen", "nowhere"))).hasMessageContaining("'nowhere'");
+    assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--report-disk-rate", "maybe"))).hasMessageContaining("'maybe'");
     assertThatThrownBy(() -> parse(concat(base, "--quota", "1GiB", "--heartbeat-interval", "soon"))).hasMessageContaining("'soon'");
     assertThatThrownBy(() -> parse("--tracker", "ftp://x", "--data", dir.toString(), "--token-file", t, "--quota", "1GiB"))
         .hasMessageContaining("'ftp://x'");

@@ -299,6 +299,86 @@ public final class FragmentStore implements Closeable {
     return usedBytes.get();
   }
 
+  /**
+   * Bytes the store's segment files take on the disk: the live fragments plus dead space that
+   * compaction has not reclaimed yet. The peer's quota counts these, so dead space cannot take the
+   * disk beyond what the owner donated.
+   */
+  public long diskBytes() {
+    return log.totalBytes();
+  }
+
+  /**
+   * Compacts sealed segments, the ones with the most dead space first, until the dead space is at
+   * most {@code maxDeadBytes} or only the active segment is left. The peer calls it when dead space
+   * eats into its quota; segments less than half live are compacted anyway as fragments die.
+   * Returns the number of segments compacted.
+   */
+  public int compactDeadSpace(long maxDeadBytes) throws IOException {
+    int done = 0;
+    java.util.Set<Integer> tried = new java.util.HashSet<>();
+    while (!closing && diskBytes() - usedBytes() > maxDeadBytes) {
+      int active = log.activeId();
+      int worst = -1;
+      long worstDead = 0;
+      for (int id : log.ids()) {
+        long size = log.size(id);
+        long dead = size - liveBytes(id);
+        if (id != active && size > 0 && dead > worstDead && !tried.contains(id) && !compactions.contains(id)) {
+          worst = id;
+          worstDead = dead;
+        }
+      }
+      if (worst < 0) {
+        break;
+      }
+      tried.add(worst);
+      if (!compactions.add(worst)) {
+        continue; // the background compactor took it meanwhile
+      }
+      try {
+        compact(worst);
+      } finally {
+        compactions.remove(worst);
+      }
+      done++;
+    }
+    return done;
+  }
+
+  private final java.util.concurrent.atomic.AtomicBoolean deadSpaceQueued = new java.util.concurrent.atomic.AtomicBoolean();
+
+  /**
+   * {@link #compactDeadSpace} on the compaction thread, unless one is already queued or running.
+   * Returns whether it was queued.
+   */
+  public boolean requestDeadSpaceCompaction(long maxDeadBytes) {
+    if (closing || diskBytes() - usedBytes() <= maxDeadBytes || !deadSpaceQueued.compareAndSet(false, true)) {
+      return false;
+    }
+    try {
+      compactor.execute(() -> {
+        try {
+          int n = compactDeadSpace(maxDeadBytes);
+          if (n > 0) {
+            org.slf4j.LoggerFactory.getLogger(FragmentStore.class).info("compacted {} segments to reclaim dead space: {} bytes on "
+                + "disk for {} live", n, diskBytes(), usedBytes());
+          }
+        } catch (IOException | RuntimeException e) {
+          if (!closing) {
+            org.slf4j.LoggerFactory.getLogger(FragmentStore.class).warn("compacting dead space failed (retried later): {}", e.toString());
+          }
+        } finally {
+          deadSpaceQueued.set(false);
+        }
+      });
+      return true;
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      deadSpaceQueued.set(false);
+      return false;
+    }
+  }
+
   public long fragmentCount() {
     return count.get();
   }

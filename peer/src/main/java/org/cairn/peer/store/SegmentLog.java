@@ -303,6 +303,20 @@ final class SegmentLog implements Closeable {
     return active.id;
   }
 
+  /** Bytes in all segment files, dead space included: what the store takes on the disk. */
+  long totalBytes() {
+    long sum = 0;
+    for (Segment s : segments.values()) {
+      sum += s.size;
+    }
+    return sum;
+  }
+
+  /** The ids of the segments, the active one included. */
+  java.util.Set<Integer> ids() {
+    return new java.util.TreeSet<>(segments.keySet());
+  }
+
   /** Deletes a segment (not the active one) once no read is inside it. */
   void delete(int id) throws IOException {
     if (id == active.id) {

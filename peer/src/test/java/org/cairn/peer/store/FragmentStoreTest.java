@@ -355,6 +355,52 @@ public class FragmentStoreTest {
     }
   }
 
+  /**
+   * Dead space in segments that are still at least half live is not compacted on its own; the peer
+   * counts the files against its quota and asks for it back with compactDeadSpace, which takes the
+   * deadest sealed segments first until what is left is within the allowance.
+   */
+  @Test
+  void deadSpace_countsOnDisk_andIsCompactedOnRequest_deadestSegmentsFirst() throws Exception {
+    List<List<byte[]>> chunks = new ArrayList<>();
+    for (int c = 0; c < 40; c++) {
+      chunks.add(fragmentsOf(300 + c, 100_000));
+    }
+    try (FragmentStore store = FragmentStore.open(dir, 1 << 20)) {
+      for (List<byte[]> chunk : chunks) {
+        store.putAll(chunk);
+      }
+      assertThat(store.diskBytes()).isEqualTo(store.usedBytes());
+      // one chunk in three dies: every segment stays more than half live, so nothing compacts by itself
+      List<FragmentKey> doomed = new ArrayList<>();
+      long doomedBytes = 0;
+      for (int c = 0; c < chunks.size(); c += 3) {
+        for (byte[] f : chunks.get(c)) {
+          doomed.add(keyOf(f));
+          doomedBytes += f.length;
+        }
+      }
+      store.delete(doomed);
+      assertThat(store.compactedSegments()).isZero();
+      long dead = store.diskBytes() - store.usedBytes();
+      assertThat(dead).as("deleted bytes stay on disk").isEqualTo(doomedBytes);
+      assertThat(store.compactDeadSpace(dead)).as("within the allowance: nothing to do").isZero();
+      long allowance = dead / 4;
+      int compacted = store.compactDeadSpace(allowance);
+      assertThat(compacted).isPositive();
+      assertThat(store.diskBytes() - store.usedBytes()).isLessThanOrEqualTo(allowance);
+      // with no allowance, every sealed segment goes; only the active one may keep dead bytes
+      store.compactDeadSpace(0);
+      long activeSize = store.segmentSizes().values().stream().mapToLong(Long::longValue).max().orElse(0);
+      assertThat(store.diskBytes() - store.usedBytes()).isLessThanOrEqualTo(activeSize);
+      for (int c = 0; c < chunks.size(); c++) {
+        for (byte[] f : chunks.get(c)) {
+          assertThat(store.get(keyOf(f))).isEqualTo(c % 3 == 0 ? null : f);
+        }
+      }
+    }
+  }
+
   @Test
   void leftoversOfACrash_unindexedBytesAndSegments_areHarmlessAndReclaimed() throws Exception {
     List<byte[]> fragments = fragmentsOf(7, 50_000);
