@@ -227,9 +227,14 @@ public final class Experiments {
       throws IOException, InterruptedException {
     List<Process> ps = new ArrayList<>();
     List<Path> outs = new ArrayList<>();
+    List<Path> copies = new ArrayList<>();
+    for (int i = 1; i <= clients; i++) {
+      copies.add(fresh(image, appPrefix + "-c" + i)); // each client its own new bytes, as different jobs
+    }
     for (int i = 1; i <= clients; i++) {
       Path o = tb.dir().resolve("store-" + appPrefix + "-" + i + ".json");
-      List<String> args = new ArrayList<>(List.of("store", image.toString(), "--app", appPrefix + "-c" + i, "--node", "n", "--json", "--compression", compression));
+      List<String> args = new ArrayList<>(List.of("store", copies.get(i - 1).toString(), "--app", appPrefix + "-c" + i, "--node", "n", "--json",
+          "--compression", compression));
       args.addAll(Arrays.asList(extra));
       ps.add(tb.cairnAsync("c" + i, o, args.toArray(String[]::new)));
       outs.add(o);
@@ -242,6 +247,9 @@ public final class Experiments {
             + Files.readString(outs.get(i).resolveSibling(outs.get(i).getFileName() + ".err")));
       }
       results.add(Testbed.JSON.readTree(Files.readString(outs.get(i))));
+    }
+    for (Path c : copies) {
+      Files.deleteIfExists(c);
     }
     return results;
   }
@@ -296,7 +304,7 @@ public final class Experiments {
     r.note(String.format(Locale.ROOT, "Each client's very first store (before the measured runs, FALCON placement) took %.1f s on average: "
         + "it probes the donors this client never measured, the DSL donor's 1 MiB probe alone about 1 s.", mean(firstStores)));
     r.note("Testbed: 6 donors (d1..d5 at 100 Mbit/s, d6 the \"laptop on DSL\" at 8 Mbit/s), 8 clients at 100 Mbit/s, all in network "
-        + "namespaces on this 2-core machine; code:3+2, compression " + compression + "; each client stores its own app (no dedup across clients). "
+        + "namespaces on this 2-core machine; code:3+2, compression " + compression + "; each client stores its own app and a fresh copy of the image (no dedup across clients, and every donor writes what it gets). "
         + "`dedicated:d1` sends all five pieces to one donor; `pessimistic` probes every donor before every store, then ranks as FALCON.");
     r.note("Each point is the mean over " + reps + " repetition" + (reps > 1 ? "s" : "") + " (random: a different seed each time); the image's " + Math.round(Files.size(image) / 1e6)
         + " MB contain many zero pages, which dedup within the image, so a store sends sentMBPerStore of unique chunks (x5/3 in pieces).");
@@ -322,19 +330,21 @@ public final class Experiments {
           String placement = policy.equals("random") ? "random:" + (100 + run) : policy;
           // a first store with the same placement learns which donors it uses (falcon's ranking and
           // random:SEED are deterministic while every donor is up); the measured store loses `failed` of them
-          Testbed.Run dryRun = tb.cairn("c1", "store", image.toString(), "--app", "fdry" + run, "--node", "n", "--json", "--compression", compression, "--placement",
-              placement, "--redundancy", "code:3+2").check("store");
+          Path dryCopy = fresh(image, "fdry" + run);
+          Testbed.Run dryRun = tb.cairn("c1", "store", dryCopy.toString(), "--app", "fdry" + run, "--node", "n", "--json", "--compression", compression,
+              "--placement", placement, "--redundancy", "code:3+2").check("store");
+          Files.deleteIfExists(dryCopy);
+          Path copy = fresh(image, "fail" + run);
           JsonNode dry = dryRun.json();
           List<String> victims = new ArrayList<>();
           dry.path("hosts").forEach(h -> victims.add(h.asText()));
           List<String> kill = victims.subList(0, failed);
           Path o = tb.dir().resolve("fail-" + run + ".json");
           long t0 = System.nanoTime();
-          Process store = tb.cairnAsync("c1", o, "store", image.toString(), "--app", "fail" + run, "--node", "n", "--json", "--compression", compression,
+          Process store = tb.cairnAsync("c1", o, "store", copy.toString(), "--app", "fail" + run, "--node", "n", "--json", "--compression", compression,
               "--placement", placement, "--redundancy", "code:3+2");
           if (!kill.isEmpty()) {
-            // 40 % into the store's expected wall time (from the identical dry run): mid-transfer. (The victims
-            // already hold these very pieces from the dry run, so their stored bytes do not show when sending starts.)
+            // 40 % into the store's expected wall time (from the dry run, same size): mid-transfer
             Thread.sleep((long) (dryRun.seconds() * 400));
             for (String d : kill) {
               tb.grid("kill", d).check("kill " + d);
@@ -342,6 +352,7 @@ public final class Experiments {
           }
           int exit = store.waitFor();
           double wall = (System.nanoTime() - t0) / 1e9;
+          Files.deleteIfExists(copy);
           if (exit != 0) {
             r.row(policy, failed, Double.NaN, "store failed: " + Files.readString(o.resolveSibling(o.getFileName() + ".err")).strip(),
                 Files.size(image) / 1e6);
@@ -358,7 +369,7 @@ public final class Experiments {
       }
     }
     r.note("Testbed: 8 donors and 1 client at 30 Mbit/s; code:3+2 (5 of the 8 donors hold a piece of every chunk). The donors killed "
-        + "(SIGKILL, at 40 % of the store's wall time measured on the dry run) are hosts of the store, learnt from an identical store just before. Each failed host is "
+        + "(SIGKILL, at 40 % of the store's wall time measured on the dry run) are hosts of the store, learnt from a store of the same size just before (each store writes a fresh copy of the image, so no donor holds its pieces already). Each failed host is "
         + "replaced by the next alternate and only its unacknowledged pieces are sent again (FALCON §3.3 step 6).");
     r.lineChart(out, "", "Store time with donors failing during the store (code:3+2)", "policy", "failedDonors", "storeSeconds",
         "donors killed during the store", "store time (s)");
