@@ -49,10 +49,6 @@ public final class PeerDaemon implements Closeable, Admission {
   private final OwnIoLoad ownIo;
   private final LoadStateMachine load;
   private final ScheduledExecutorService scheduler;
-  /** Times a small synced write when the owner's load moves (WriteRate#probe); off the heartbeat thread, a loaded disk is slow. */
-  private final java.util.concurrent.ExecutorService rateProber;
-  private final java.util.concurrent.atomic.AtomicBoolean probing = new java.util.concurrent.atomic.AtomicBoolean();
-  private volatile double loadAtProbe;
   private final AtomicBoolean registered = new AtomicBoolean();
   private final AtomicBoolean paused;
   private final AtomicInteger activeClients = new AtomicInteger();
@@ -79,11 +75,6 @@ public final class PeerDaemon implements Closeable, Admission {
     }
     this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "peer-heartbeat");
-      t.setDaemon(true);
-      return t;
-    });
-    this.rateProber = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "disk-rate-probe");
       t.setDaemon(true);
       return t;
     });
@@ -350,40 +341,10 @@ public final class PeerDaemon implements Closeable, Admission {
     return Math.max(config.quotaBytes() / 10, 64L << 20);
   }
 
-  /** 1 MiB: enough to leave the page cache's shortcut behind, little on an owner's busy disk. */
-  private static final int RATE_PROBE_BYTES = 1 << 20;
-
-  /** When the owner's disk load moved since the last probe, times a synced write so placement need not wait for the next store. */
-  private void maybeProbeDiskRate() {
-    if (!config.reportDiskRate() || !disk.available() || !org.cairn.peer.store.WriteRate.loadMoved(load.load(), loadAtProbe)
-        || !probing.compareAndSet(false, true)) {
-      return;
-    }
-    double at = load.load();
-    try {
-      rateProber.execute(() -> {
-        try {
-          double rate = store.probeWriteRate(RATE_PROBE_BYTES);
-          loadAtProbe = at;
-          LOG.info("owner's disk load now {}% (smoothed): a synced 1 MiB write took Cairn's disk rate to {} MB/s", Math.round(at * 100),
-              String.format(java.util.Locale.ROOT, "%.1f", rate / 1e6));
-        } catch (IOException | RuntimeException e) {
-          loadAtProbe = at; // not again until the load moves again
-          LOG.warn("timing a write to measure the disk rate failed: {}", e.toString());
-        } finally {
-          probing.set(false);
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      probing.set(false); // closing
-    }
-  }
-
   private void tick() {
     try {
       long now = clock.millis();
       load.observe(disk.available() ? disk.sample(now) : ownIo.sample(now));
-      maybeProbeDiskRate();
       String full = store.outOfSpace();
       if (full != null) {
         if (store.checkWritable()) {
@@ -467,7 +428,6 @@ public final class PeerDaemon implements Closeable, Admission {
     scrubber.close();
     repair.close();
     scheduler.shutdownNow();
-    rateProber.shutdownNow();
     try {
       scheduler.awaitTermination(5, TimeUnit.SECONDS);
       if (registered.get()) {

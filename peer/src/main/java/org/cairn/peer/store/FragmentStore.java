@@ -391,31 +391,6 @@ public final class FragmentStore implements Closeable {
     return writeRate.sample(System.nanoTime(), System.currentTimeMillis());
   }
 
-  /**
-   * Times a synced write of {@code bytes} to a scratch file beside the segments and makes it the
-   * disk rate ({@link WriteRate#probe}); the file is deleted after. Returns the rate, bytes/s.
-   */
-  public double probeWriteRate(int bytes) throws IOException {
-    requireUsable();
-    Path probe = dir.resolveSibling("rate-probe.tmp"); // beside the store's directory, on its disk, in no one's listing
-    byte[] filler = new byte[bytes];
-    new java.util.Random(bytes).nextBytes(filler); // not zeros: some disks and file systems shortcut them
-    long t0 = System.nanoTime();
-    try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(probe, java.nio.file.StandardOpenOption.CREATE,
-        java.nio.file.StandardOpenOption.WRITE, java.nio.file.StandardOpenOption.TRUNCATE_EXISTING)) {
-      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(filler);
-      while (b.hasRemaining()) {
-        ch.write(b);
-      }
-      ch.force(false);
-    } finally {
-      Files.deleteIfExists(probe);
-    }
-    long took = Math.max(1, System.nanoTime() - t0);
-    writeRate.probe(System.currentTimeMillis(), bytes, took);
-    return bytes * 1e9 / took;
-  }
-
   /** Fragment bytes written and read since the store was opened. */
   public long ioBytes() {
     return ioBytes.get();

@@ -11,9 +11,7 @@ package org.cairn.peer.store;
  * experiment in docs/benchmarks.md). The peer folds what was written into the rate at each
  * heartbeat ({@link #sample}), once at least {@link #MIN_BYTES} were written, half old and half new;
  * a rate not renewed for {@code maxAgeMillis} is forgotten (0, unknown), so a donor that placement
- * stopped using because its disk was slow gets measured again. Measured this way the rate lags
- * a change of the owner's load by a store or two, so when that load moves the peer times a small
- * synced write of its own ({@link #probe}), which replaces the rate at once.
+ * stopped using because its disk was slow gets measured again.
  */
 public final class WriteRate {
   /** Fewer bytes than this are too few to time: a few KB fit in the page cache whatever the disk. */
@@ -47,27 +45,6 @@ public final class WriteRate {
     if (--writing == 0) {
       busyNanos += nanos - busySince;
     }
-  }
-
-  /**
-   * A probe: {@code bytes} written and synced in {@code durationNanos} just now, after the owner's
-   * load changed. It replaces the rate rather than averaging with it, since the old one described
-   * a disk that is no longer there; the PUTs then refine it.
-   */
-  public synchronized void probe(long millis, long bytes, long durationNanos) {
-    if (bytes <= 0 || durationNanos <= 0) {
-      throw new IllegalArgumentException("a probe needs bytes and time, had " + bytes + " bytes in " + durationNanos + " ns");
-    }
-    rate = bytes * 1e9 / durationNanos;
-    measuredAt = millis;
-  }
-
-  /**
-   * Whether the owner's load moved far enough from what it was at the last probe that the rate
-   * should be measured again (loads are fractions of the disk's time, 0..1).
-   */
-  public static boolean loadMoved(double load, double loadAtLastProbe) {
-    return Math.abs(load - loadAtLastProbe) >= 0.2;
   }
 
   /**

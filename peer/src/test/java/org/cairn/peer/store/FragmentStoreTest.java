@@ -402,19 +402,6 @@ public class FragmentStoreTest {
   }
 
   @Test
-  void aRateProbe_timesASyncedWrite_becomesTheDiskRate_andLeavesNoFile() throws Exception {
-    try (FragmentStore store = FragmentStore.open(dir.resolve("fragments"))) {
-      assertThat(store.sampleWriteRate()).as("nothing written yet").isZero();
-      double rate = store.probeWriteRate(1 << 20);
-      assertThat(rate).isPositive();
-      assertThat(store.sampleWriteRate()).isEqualTo(rate);
-      try (var files = java.nio.file.Files.list(dir)) {
-        assertThat(files.map(p -> p.getFileName().toString())).doesNotContain("rate-probe.tmp");
-      }
-    }
-  }
-
-  @Test
   void leftoversOfACrash_unindexedBytesAndSegments_areHarmlessAndReclaimed() throws Exception {
     List<byte[]> fragments = fragmentsOf(7, 50_000);
     try (FragmentStore store = FragmentStore.open(dir)) {

@@ -76,28 +76,6 @@ class WriteRateTest {
   }
 
   @Test
-  void aProbeReplacesTheRate_andThePutsRefineItAfter() {
-    WriteRate w = new WriteRate(600_000);
-    w.begin(0);
-    w.end(S, 20 * MIB);
-    assertThat(w.sample(S, 1_000)).isCloseTo(20.0 * MIB, within(1.0));
-    w.probe(2_000, MIB, S / 2); // the owner's load rose: 1 MiB took half a second
-    assertThat(w.sample(2 * S, 2_000)).isCloseTo(2.0 * MIB, within(1.0));
-    w.begin(3 * S);
-    w.end(4 * S, 4 * MIB);
-    assertThat(w.sample(4 * S, 4_000)).isCloseTo(3.0 * MIB, within(1.0));
-    assertThatThrownBy(() -> w.probe(5_000, 0, S)).isInstanceOf(IllegalArgumentException.class);
-  }
-
-  @Test
-  void aProbeIsDueWhenTheLoadMovedByAFifthOfTheDisk() {
-    assertThat(WriteRate.loadMoved(0.15, 0.0)).isFalse();
-    assertThat(WriteRate.loadMoved(0.2, 0.0)).isTrue();
-    assertThat(WriteRate.loadMoved(0.55, 0.9)).isTrue();
-    assertThat(WriteRate.loadMoved(0.85, 0.9)).isFalse();
-  }
-
-  @Test
   void endWithoutBegin_isABug() {
     assertThatThrownBy(() -> new WriteRate(1).end(0, 1)).isInstanceOf(IllegalStateException.class);
   }
