@@ -51,6 +51,14 @@ class EmulatedGridIT {
     return out;
   }
 
+  /** The tools the testbed needs (a missing one fails where desktop tests are required, else skips), and root (skips without). */
+  private static void requireTestbedAsRoot() throws IOException {
+    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
+        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
+    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
+        "the testbed needs root");
+  }
+
   @AfterEach
   void down() throws Exception {
     if (dir != null) {
@@ -113,10 +121,7 @@ class EmulatedGridIT {
 
   @Test
   void aDonorsSlowDisk_isAThrottledCgroupThatDownRemoves() throws Exception {
-    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
-        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
-    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
-        "the testbed needs root");
+    requireTestbedAsRoot();
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(Path.of("/sys/fs/cgroup/blkio")),
         "--disk-rate needs the cgroup v1 blkio controller (/sys/fs/cgroup/blkio), which this kernel does not mount");
     dir = root.resolve("testbed");
@@ -162,10 +167,7 @@ class EmulatedGridIT {
   /** --ram-disks: each donor's data on its own tmpfs, mounted by up and unmounted by down. */
   @Test
   void ramDisks_areTmpfsPerDonor_andDownUnmountsThem() throws Exception {
-    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
-        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
-    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
-        "the testbed needs root");
+    requireTestbedAsRoot();
     dir = root.resolve("testbed");
     Run up = run(180, "up", "--donors", "2", "--ram-disks", "64M");
     assertThat(up.exit()).as(up.out()).isZero();
@@ -215,10 +217,7 @@ class EmulatedGridIT {
   /** --loss without netem: a random classifier drops that fraction of each link's packets; TCP still delivers. */
   @Test
   void packetLoss_dropsTheGivenFraction_andStoresStillComplete() throws Exception {
-    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc) and curl: apt-get install -y iproute2 curl (.ci/run installs them)",
-        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"));
-    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
-        "the testbed needs root");
+    requireTestbedAsRoot();
     dir = root.resolve("testbed");
     Run up = run(180, "up", "--donors", "2", "--loss", "5%");
     assertThat(up.exit()).as(up.out()).isZero();
@@ -251,10 +250,8 @@ class EmulatedGridIT {
    */
   @Test
   void linkDelay_isFourDelaysPerRoundTrip_andStoresStillComplete() throws Exception {
-    MiniGrid.requireTools("the testbed needs iproute2 (ip, tc), curl and python3: apt-get install -y iproute2 curl python3 (.ci/run installs them)",
-        Path.of("/usr/sbin/ip"), Path.of("/usr/sbin/tc"), Path.of("/usr/bin/curl"), Path.of("/usr/bin/python3"));
-    org.junit.jupiter.api.Assumptions.assumeTrue("0".equals(new String(new ProcessBuilder("id", "-u").start().getInputStream().readAllBytes()).trim()),
-        "the testbed needs root");
+    MiniGrid.requireTools("the delay lines need python3: apt-get install -y python3 (.ci/run installs it)", Path.of("/usr/bin/python3"));
+    requireTestbedAsRoot();
     dir = root.resolve("testbed");
     Run up = run(180, "up", "--donors", "2", "--delay", "5ms");
     assertThat(up.exit()).as(up.out()).isZero();
