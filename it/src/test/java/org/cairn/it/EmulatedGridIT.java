@@ -137,12 +137,7 @@ class EmulatedGridIT {
     assertThat(run(30, "disk-rate", "d1", "fast").exit()).isNotZero();
     // the peer's own writes are charged to the cgroup (its fdatasync writes the pages from its threads)
     long before = writtenBytes(cg);
-    byte[] image = new byte[6 << 20];
-    new Random(13).nextBytes(image);
-    Path file = Files.write(root.resolve("charged.img"), image);
-    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "charged", "--node", "n", "--redundancy", "replicate:1",
-        "--compression", "none");
-    assertThat(store.exit()).as(store.out()).isZero();
+    storeRandom("charged", 6 << 20, 13, "replicate:1");
     assertThat(writtenBytes(cg) - before).as("bytes charged to d1's cgroup for a 6 MiB store").isGreaterThanOrEqualTo(6L << 20);
     // the load generator's depth: N writers
     assertThat(run(30, "load", "d1", "100", "--writers", "3", "--block", "64K").exit()).isZero();
@@ -174,12 +169,7 @@ class EmulatedGridIT {
     for (String d : new String[] {"d1", "d2"}) {
       assertThat(mountTypeOf(dir.resolve(d))).as(d).isEqualTo("tmpfs");
     }
-    byte[] image = new byte[3 << 20];
-    new Random(14).nextBytes(image);
-    Path file = Files.write(root.resolve("ram.img"), image);
-    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "ram", "--node", "n", "--redundancy", "code:1+1",
-        "--compression", "none");
-    assertThat(store.exit()).as(store.out()).isZero();
+    storeRandom("ram", 3 << 20, 14, "code:1+1");
     Run both = run(30, "up", "--donors", "1", "--disks", "64M", "--ram-disks", "64M");
     assertThat(both.exit()).isNotZero();
     assertThat(both.out()).contains("exclude each other");
@@ -188,6 +178,16 @@ class EmulatedGridIT {
     dir = null;
     assertThat(down.exit()).as(down.out()).isZero();
     assertThat(mountTypeOf(root.resolve("testbed/d1"))).isNotEqualTo("tmpfs");
+  }
+
+  /** Stores {@code size} seeded random bytes from c1 as app.n, uncompressed, and asserts it succeeded. */
+  private void storeRandom(String app, int size, long seed, String redundancy) throws Exception {
+    byte[] image = new byte[size];
+    new Random(seed).nextBytes(image);
+    Path file = Files.write(root.resolve(app + ".img"), image);
+    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", app, "--node", "n", "--redundancy", redundancy,
+        "--compression", "none");
+    assertThat(store.exit()).as(store.out()).isZero();
   }
 
   /** The file system type mounted exactly at the path, or "" if none is. */
@@ -222,12 +222,7 @@ class EmulatedGridIT {
     Run up = run(180, "up", "--donors", "2", "--loss", "5%");
     assertThat(up.exit()).as(up.out()).isZero();
     assertThat(run(30, "status").out()).contains("5%");
-    byte[] image = new byte[4 << 20];
-    new Random(11).nextBytes(image);
-    Path file = Files.write(root.resolve("lossy.img"), image);
-    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "lossy", "--node", "n", "--redundancy", "code:1+1",
-        "--compression", "none");
-    assertThat(store.exit()).as(store.out()).isZero();
+    storeRandom("lossy", 4 << 20, 11, "code:1+1");
     Run stats = run(30, "exec", "c1", "tc", "-s", "qdisc", "show", "dev", "eth0");
     if (stats.out().contains("netem")) {
       return; // the kernel's netem does the loss; its counters differ
@@ -270,12 +265,7 @@ class EmulatedGridIT {
     assertThat(rtt.exit()).as(rtt.out()).isZero();
     double ms = Double.parseDouble(rtt.out().strip().lines().reduce((a, b) -> b).orElseThrow());
     assertThat(ms).as("connect time, ms").isBetween(19.0, 120.0);
-    byte[] image = new byte[2 << 20];
-    new Random(12).nextBytes(image);
-    Path file = Files.write(root.resolve("delayed.img"), image);
-    Run store = run(120, "cairn", "c1", "store", file.toString(), "--app", "delayed", "--node", "n", "--redundancy", "code:1+1",
-        "--compression", "none");
-    assertThat(store.exit()).as(store.out()).isZero();
+    storeRandom("delayed", 2 << 20, 12, "code:1+1");
     Run down = run(120, "down");
     assertThat(down.exit()).as(down.out()).isZero();
     dir = null;
