@@ -466,7 +466,7 @@ public final class FragmentStore implements Closeable {
         }
         usedBytes.addAndGet(added);
         count.addAndGet(addedCount);
-        ioBytes.addAndGet(values.stream().mapToLong(v -> v.length).sum());
+        ioBytes.addAndGet(writing);
       }
     } catch (RocksDBException e) {
       noteFailure(e);
