@@ -231,27 +231,33 @@ public final class Experiments {
     for (int i = 1; i <= clients; i++) {
       copies.add(fresh(image, appPrefix + "-c" + i)); // each client its own new bytes, as different jobs
     }
-    for (int i = 1; i <= clients; i++) {
-      Path o = tb.dir().resolve("store-" + appPrefix + "-" + i + ".json");
-      List<String> args = new ArrayList<>(List.of("store", copies.get(i - 1).toString(), "--app", appPrefix + "-c" + i, "--node", "n", "--json",
-          "--compression", compression));
-      args.addAll(Arrays.asList(extra));
-      ps.add(tb.cairnAsync("c" + i, o, args.toArray(String[]::new)));
-      outs.add(o);
-    }
-    List<JsonNode> results = new ArrayList<>();
-    for (int i = 0; i < ps.size(); i++) {
-      int exit = ps.get(i).waitFor();
-      if (exit != 0) {
-        throw new IllegalStateException("store from c" + (i + 1) + " exited " + exit + ": "
-            + Files.readString(outs.get(i).resolveSibling(outs.get(i).getFileName() + ".err")));
+    try {
+      for (int i = 1; i <= clients; i++) {
+        Path o = tb.dir().resolve("store-" + appPrefix + "-" + i + ".json");
+        List<String> args = new ArrayList<>(List.of("store", copies.get(i - 1).toString(), "--app", appPrefix + "-c" + i, "--node", "n",
+            "--json", "--compression", compression));
+        args.addAll(Arrays.asList(extra));
+        ps.add(tb.cairnAsync("c" + i, o, args.toArray(String[]::new)));
+        outs.add(o);
       }
-      results.add(Testbed.JSON.readTree(Files.readString(outs.get(i))));
+      List<JsonNode> results = new ArrayList<>();
+      for (int i = 0; i < ps.size(); i++) {
+        int exit = ps.get(i).waitFor();
+        if (exit != 0) {
+          throw new IllegalStateException("store from c" + (i + 1) + " exited " + exit + ": "
+              + Files.readString(outs.get(i).resolveSibling(outs.get(i).getFileName() + ".err")));
+        }
+        results.add(Testbed.JSON.readTree(Files.readString(outs.get(i))));
+      }
+      return results;
+    } finally {
+      for (Process p : ps) {
+        p.destroyForcibly(); // a store left running after another failed; no-op for the finished ones
+      }
+      for (Path c : copies) {
+        Files.deleteIfExists(c);
+      }
     }
-    for (Path c : copies) {
-      Files.deleteIfExists(c);
-    }
-    return results;
   }
 
   // ---------------------------------------------------------------- 1: concurrency (FALCON Fig. 6)
