@@ -79,6 +79,14 @@ link() {
   if [ "$DELAYLINE" = 1 ]; then
     python3 "$ROOT/it/testbed/delayline.py" --a "$ns:eth0" --b "$HUB:h-$host" --delay-ms "$(to_ms "$delay")" >> "$DIR/delay-$host.log" 2>&1 &
     echo $! > "$DIR/delay-$host.pid"
+    # a tap has carrier once a process holds it: wait for the delay line to attach, or say why it did not
+    local i
+    for ((i = 0; i < 50; i++)); do
+      ip -n "$ns" link show eth0 | grep -q NO-CARRIER || break
+      kill -0 "$(cat "$DIR/delay-$host.pid")" 2>/dev/null || break
+      sleep 0.1
+    done
+    ip -n "$ns" link show eth0 | grep -q NO-CARRIER && die "the delay line of $host did not start: $(tail -1 "$DIR/delay-$host.log")"
   fi
   if [ "$NETEM" = 1 ] || [ "$DELAYLINE" = 1 ]; then echo "$host $a $rate $delay $loss" >> "$DIR/hosts"
   elif lossy "$loss"; then echo "$host $a $rate n/a $loss" >> "$DIR/hosts"
