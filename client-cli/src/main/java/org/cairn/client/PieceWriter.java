@@ -1,7 +1,7 @@
 package org.cairn.client;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -143,8 +143,14 @@ final class PieceWriter {
       CompletableFuture<Frame> answer;
       try {
         PeerConnection c = hosts.connection(h);
-        ByteBuf payload = Unpooled.buffer(encodedSize(batch));
-        FragmentBatch.encodeFragments(batch.stream().map(Piece::fragment).toList(), payload);
+        // pooled and direct: the frame encoder passes it to the socket without another copy
+        ByteBuf payload = ByteBufAllocator.DEFAULT.directBuffer(encodedSize(batch));
+        try {
+          FragmentBatch.encodeFragments(batch.stream().map(Piece::fragment).toList(), payload);
+        } catch (RuntimeException e) {
+          payload.release();
+          throw e;
+        }
         answer = c.call(FrameType.PUT, payload);
       } catch (IOException | RuntimeException e) {
         answer = CompletableFuture.failedFuture(e);

@@ -61,12 +61,17 @@ public final class Frame extends AbstractReferenceCounted {
 
   /** Writes header and payload into {@code out} (the payload's reader index is not moved). */
   public void encode(ByteBuf out) {
+    encodeHeader(out);
+    out.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
+  }
+
+  /** Writes the header alone, for a payload that follows it unchanged. */
+  public void encodeHeader(ByteBuf out) {
     out.writeShort(MAGIC);
     out.writeByte(VERSION);
     out.writeByte(type.id());
     out.writeInt(requestId);
     out.writeInt(payload.readableBytes());
-    out.writeBytes(payload, payload.readerIndex(), payload.readableBytes());
   }
 
   /**

@@ -41,6 +41,53 @@ class FrameCodecTest {
   }
 
   @Test
+  void largeDirectPayload_isPassedOnBehindItsHeader_uncopied_andDecodesTheSame() {
+    EmbeddedChannel out = new EmbeddedChannel(new FrameEncoder());
+    EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder());
+    byte[] bytes = new byte[FrameEncoder.PASS_THROUGH_BYTES + 17];
+    new Random(11).nextBytes(bytes);
+    ByteBuf payload = Unpooled.directBuffer(bytes.length).writeBytes(bytes);
+    assertThat(out.writeOutbound(new Frame(FrameType.PUT, 7, payload))).isTrue();
+    ByteBuf header = out.readOutbound();
+    ByteBuf body = out.readOutbound();
+    assertThat((Object) out.readOutbound()).isNull();
+    assertThat(header.readableBytes()).isEqualTo(Frame.HEADER);
+    // the same memory as the caller's buffer, not a copy
+    assertThat(body.memoryAddress()).isEqualTo(payload.memoryAddress());
+    assertThat(in.writeInbound(header)).isFalse(); // a header alone is not a frame yet
+    assertThat(in.writeInbound(body)).isTrue();
+    Frame f = in.readInbound();
+    try {
+      assertThat(f.type()).isEqualTo(FrameType.PUT);
+      assertThat(f.requestId()).isEqualTo(7);
+      assertThat(io.netty.buffer.ByteBufUtil.getBytes(f.payload())).isEqualTo(bytes);
+    } finally {
+      f.release();
+    }
+    // the frame was released by the encoder and the wire buffers by the decoder: nothing holds the payload
+    assertThat(payload.refCnt()).isZero();
+    assertThat(out.finish()).isFalse();
+    assertThat(in.finish()).isFalse();
+  }
+
+  @Test
+  void smallOrHeapPayloads_goOutAsOneBuffer() {
+    EmbeddedChannel out = new EmbeddedChannel(new FrameEncoder());
+    ByteBuf small = Unpooled.directBuffer(100).writeZero(100);
+    ByteBuf heap = Unpooled.buffer(FrameEncoder.PASS_THROUGH_BYTES * 2).writeZero(FrameEncoder.PASS_THROUGH_BYTES * 2);
+    out.writeOutbound(new Frame(FrameType.PUT, 1, small), new Frame(FrameType.PUT, 2, heap));
+    ByteBuf a = out.readOutbound();
+    ByteBuf b = out.readOutbound();
+    assertThat(a.readableBytes()).isEqualTo(Frame.HEADER + 100);
+    assertThat(b.readableBytes()).isEqualTo(Frame.HEADER + FrameEncoder.PASS_THROUGH_BYTES * 2);
+    assertThat(small.refCnt()).isZero();
+    assertThat(heap.refCnt()).isZero();
+    a.release();
+    b.release();
+    assertThat(out.finish()).isFalse();
+  }
+
+  @Test
   void framesSplitAndCoalesced_decodeTheSame() {
     ByteBuf wire = Unpooled.buffer();
     for (int i = 0; i < 10; i++) {
