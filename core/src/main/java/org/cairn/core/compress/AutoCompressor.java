@@ -32,4 +32,13 @@ final class AutoCompressor implements Compressor {
     }
     return c;
   }
+
+  @Override
+  public Compressed compressTransient(byte[] src, int offset, int length) {
+    Compressed c = inner.compressTransient(src, offset, length);
+    if (c.length() > length * (1.0 - minSaving)) {
+      return NoCompression.INSTANCE.compressTransient(src, offset, length);
+    }
+    return c;
+  }
 }

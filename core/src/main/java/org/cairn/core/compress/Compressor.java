@@ -13,6 +13,16 @@ public interface Compressor {
 
   Compressed compress(byte[] src, int offset, int length);
 
+  /**
+   * As {@link #compress}, but the result may share memory with {@code src} or with a buffer this
+   * thread reuses: it is valid only until this thread's next call and must not be kept. For a caller
+   * that copies the result at once (the store pipeline cuts it into fragments), this saves copying
+   * every chunk out of the compressor's scratch buffer.
+   */
+  default Compressed compressTransient(byte[] src, int offset, int length) {
+    return compress(src, offset, length);
+  }
+
   /** Default: zstd level 1 that keeps chunks raw when it saves under 3 %. */
   String DEFAULT_SPEC = "auto";
 

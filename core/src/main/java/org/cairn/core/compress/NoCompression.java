@@ -16,4 +16,10 @@ final class NoCompression implements Compressor {
     byte[] copy = java.util.Arrays.copyOfRange(src, offset, offset + length);
     return new Compressed(CompressionType.NONE, copy, length);
   }
+
+  /** {@code src} itself when it starts at 0. */
+  @Override
+  public Compressed compressTransient(byte[] src, int offset, int length) {
+    return offset == 0 ? new Compressed(CompressionType.NONE, src, length) : compress(src, offset, length);
+  }
 }

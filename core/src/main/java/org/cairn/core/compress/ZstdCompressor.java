@@ -36,6 +36,13 @@ final class ZstdCompressor implements Compressor {
 
   @Override
   public Compressed compress(byte[] src, int offset, int length) {
+    Compressed c = compressTransient(src, offset, length);
+    return new Compressed(CompressionType.ZSTD, java.util.Arrays.copyOf(c.data(), c.length()), c.length());
+  }
+
+  /** The result is this thread's scratch buffer, valid until its next call. */
+  @Override
+  public Compressed compressTransient(byte[] src, int offset, int length) {
     int bound = (int) Zstd.compressBound(length);
     byte[] dst = scratch.get();
     if (dst.length < bound) {
@@ -43,6 +50,6 @@ final class ZstdCompressor implements Compressor {
       scratch.set(dst);
     }
     int n = ctx.get().compressByteArray(dst, 0, dst.length, src, offset, length);
-    return new Compressed(CompressionType.ZSTD, java.util.Arrays.copyOf(dst, n), n);
+    return new Compressed(CompressionType.ZSTD, dst, n);
   }
 }

@@ -28,7 +28,10 @@ public interface Redundancy {
   /** Size of every fragment for a payload of the given length. */
   int fragmentSize(int payloadLength);
 
-  /** Cuts {@code payload[offset, offset+length)} into n fragments of {@link #fragmentSize} bytes. */
+  /**
+   * Cuts {@code payload[offset, offset+length)} into n fragments of {@link #fragmentSize} bytes. The
+   * fragments never share memory with {@code payload}, which the caller may reuse at once.
+   */
   byte[][] encode(byte[] payload, int offset, int length);
 
   /**

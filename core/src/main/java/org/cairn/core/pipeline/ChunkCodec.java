@@ -31,7 +31,8 @@ public final class ChunkCodec {
 
   /** Compresses and codes {@code data[0, length)}, whose content id is {@code id}. */
   public Fragment[] encode(ChunkId id, byte[] data, int length) {
-    Compressed c = compressor.compress(data, 0, length);
+    // the redundancy copies the payload into the fragments, so the compressor's scratch buffer is enough
+    Compressed c = compressor.compressTransient(data, 0, length);
     byte[][] pieces = redundancy.encode(c.data(), 0, c.length());
     Fragment[] out = new Fragment[pieces.length];
     for (int i = 0; i < pieces.length; i++) {

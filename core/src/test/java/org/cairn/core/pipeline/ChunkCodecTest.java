@@ -17,6 +17,23 @@ class ChunkCodecTest {
   private final ChunkCodec codec = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2"));
 
   @Test
+  void fragments_doNotShareTheCompressorsScratch_whenTheThreadEncodesTheNextChunk() throws CorruptDataException {
+    // the codec compresses into a per-thread scratch buffer; every spec must leave earlier fragments intact
+    for (String compression : new String[] {"zstd", "auto", "none"}) {
+      for (String redundancy : new String[] {"code:3+2", "replicate:2"}) {
+        ChunkCodec c = new ChunkCodec(Compressor.parse(compression), Redundancy.parse(redundancy));
+        byte[] a = MemoryImages.image(5, 300_000);
+        byte[] b = MemoryImages.image(6, 300_000);
+        Fragment[] fa = c.encode(ChunkId.of(a), a, a.length);
+        Fragment[] fb = c.encode(ChunkId.of(b), b, b.length);
+        java.util.Arrays.fill(b, (byte) 7); // a caller reusing its chunk buffer
+        assertThat(ChunkCodec.decode(ChunkId.of(a), fa)).as(compression + " " + redundancy).isEqualTo(a);
+        assertThat(ChunkCodec.decode(fb[0].chunkId(), fb)).as(compression + " " + redundancy).isEqualTo(MemoryImages.image(6, 300_000));
+      }
+    }
+  }
+
+  @Test
   void decode_intoABufferReturnsTheLength() throws CorruptDataException {
     Fragment[] fragments = codec.encode(id, chunk, chunk.length);
     byte[] buffer = new byte[chunk.length + 100];
