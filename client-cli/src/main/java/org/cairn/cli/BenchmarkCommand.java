@@ -111,6 +111,12 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "e2e: synthetic images in the series when no --data-file is given (default: ${DEFAULT-VALUE}).")
   int images;
 
+  @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
+      description = "e2e: before the series, store and fetch a throwaway synthetic image of SIZE (a different seed, so "
+          + "nothing dedups against it), as a grid that has been running would have: the series then measures warm "
+          + "JVMs (default: ${DEFAULT-VALUE}, none: the first image meets cold ones).")
+  String warmUp;
+
   @Option(names = "--change", paramLabel = "FRACTION", defaultValue = "0.1",
       description = "e2e: fraction of pages each synthetic successor changes (default: ${DEFAULT-VALUE}).")
   double change;
@@ -257,8 +263,12 @@ final class BenchmarkCommand implements Callable<Integer> {
       err.flush();
       PrintWriter out = cl.getOut();
       Consumer<StageResult> sink = json ? x -> printJson(out, x) : x -> printRow(out, x);
+      long warmUpBytes = ByteSize.parse(warmUp);
+      if (warmUpBytes > BenchData.MAX_IMAGE) {
+        throw new CommandLine.ParameterException(cl, "--warm-up is at most 1GiB");
+      }
       new org.cairn.cli.bench.EndToEnd(new org.cairn.cli.bench.EndToEnd.Options(series, gridPeers, r, c,
-          threads == null ? Runtime.getRuntime().availableProcessors() : threads, work, tools), sink).run();
+          threads == null ? Runtime.getRuntime().availableProcessors() : threads, work, tools, (int) warmUpBytes), sink).run();
     } finally {
       if (dir == null) {
         try (var walk = java.nio.file.Files.walk(work)) {

@@ -45,6 +45,28 @@ class LocalGridIT {
   }
 
   @Test
+  void benchmarkE2e_warmsUp_storesTheSeriesWithDedup_andFetchesItBack() throws Exception {
+    Run b = cairn("benchmark", "e2e", "--images", "2", "--size", "8MiB", "--grid-peers", "6", "--compare", "none",
+        "--warm-up", "4MiB", "--json", "--dir", root.resolve("e2e").toString());
+    assertThat(b.exit()).as(b.out() + b.err()).isZero();
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<com.fasterxml.jackson.databind.JsonNode> rows = new ArrayList<>();
+    for (String line : b.out().split("\n")) {
+      rows.add(json.readTree(line));
+    }
+    assertThat(rows).extracting(r -> r.path("stage").asText())
+        .containsExactly("e2e-warm-up", "e2e-store", "e2e-store", "e2e-fetch", "e2e-fetch", "e2e-fetch", "e2e-note");
+    assertThat(rows.get(0).path("bytes").asLong()).isEqualTo(4L << 20);
+    // the first image sends every chunk (nothing dedups against the warm-up's seed), the successor only what changed
+    assertThat(rows.get(1).path("newChunks").asInt()).isEqualTo(rows.get(1).path("chunks").asInt()).isEqualTo(8);
+    assertThat(rows.get(2).path("newChunks").asInt()).isBetween(1, 7);
+    for (com.fasterxml.jackson.databind.JsonNode r : rows.subList(1, 6)) {
+      assertThat(r.path("mbPerSec").asDouble()).as(r.toString()).isPositive();
+      assertThat(r.path("clientCpuSeconds").asDouble()).as(r.toString()).isPositive();
+    }
+  }
+
+  @Test
   void gridUp_thenStoreFetch_thenGridDown() throws Exception {
     Path dir = root.resolve("grid");
     Run up = cairn("grid", "up", "--dir", dir.toString(), "--peers", "5");

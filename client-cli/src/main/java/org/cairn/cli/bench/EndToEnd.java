@@ -37,7 +37,7 @@ import org.cairn.core.security.GridToken;
 public final class EndToEnd {
   /** What to run. */
   public record Options(List<Path> images, int peers, Redundancy redundancy, Compressor compressor, int threads, Path workDir,
-      List<String> compare) {}
+      List<String> compare, int warmUpBytes) {}
 
   private final Options o;
   private final Consumer<StageResult> sink;
@@ -83,6 +83,9 @@ public final class EndToEnd {
       EventLoopGroup group = new NioEventLoopGroup(2);
       try {
         Storer storer = new Storer(tracker, token, group, Duration.ofSeconds(30));
+        if (o.warmUpBytes() > 0) {
+          warmUp(grid, tracker, token, group, storer);
+        }
         for (int i = 0; i < o.images().size(); i++) {
           Path image = o.images().get(i);
           Storer.Result r;
@@ -126,6 +129,28 @@ public final class EndToEnd {
         group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
       }
     }
+  }
+
+  /**
+   * Stores and fetches a throwaway image under its own app, so that the JVMs of the client, the peers
+   * and the tracker have run the store and fetch paths before the series is measured, as those of a
+   * grid in use have. Its seed shares no page with the series' images (zero pages aside).
+   */
+  private void warmUp(LocalGrid grid, TrackerHttp tracker, GridToken token, EventLoopGroup group, Storer storer) throws Exception {
+    byte[] image = org.cairn.core.bench.MemoryImages.image(1_000_003, o.warmUpBytes());
+    double[] cpu0 = cpuSeconds(grid);
+    Storer.Result r = storer.store(new java.io.ByteArrayInputStream(image), image.length, new Storer.Options("bench-warm-up", "rank0", 0,
+        o.redundancy(), o.compressor(), ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
+    Fetcher fetcher = new Fetcher(tracker, token, group, Duration.ofSeconds(30), Fetcher.ReadMode.ALL);
+    java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream(image.length);
+    Fetcher.Result f = fetcher.fetch(fetcher.locate("bench-warm-up", "rank0", 0), o.threads(), back);
+    if (!java.util.Arrays.equals(back.toByteArray(), image)) {
+      throw new IllegalStateException("the warm-up image came back different");
+    }
+    double[] cpu = minus(cpuSeconds(grid), cpu0);
+    sink.accept(new StageResult("e2e-warm-up").with("tool", "cairn").with("bytes", r.size())
+        .with("storeSeconds", round(r.seconds())).with("fetchSeconds", round(f.seconds()))
+        .with("clientCpuSeconds", round(cpu[0])).with("peersCpuSeconds", round(cpu[1])).with("trackerCpuSeconds", round(cpu[2])));
   }
 
   /**
