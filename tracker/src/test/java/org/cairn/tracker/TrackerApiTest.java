@@ -354,10 +354,10 @@ class TrackerApiTest {
 
     JsonNode latest = call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH);
     assertThat(latest.get("manifest").get("step").asLong()).isEqualTo(2);
-    assertThat(latest.get("holders").get(c).get(0).get("id").asText()).isEqualTo("h22");
-    assertThat(latest.get("holders").get(c).get(0).get("address").asText()).startsWith("127.0.0.1:");
-    assertThat(latest.get("holders").get(c).get(1).get("tag").asText()).isEqualTo("0000000b");
-    assertThat(latest.get("holders").get(a).get(2).isNull()).isTrue();
+    assertThat(latest.get("chunks").get(c).get("holders").get(0).get("id").asText()).isEqualTo("h22");
+    assertThat(latest.get("chunks").get(c).get("holders").get(0).get("address").asText()).startsWith("127.0.0.1:");
+    assertThat(latest.get("chunks").get(c).get("holders").get(1).get("tag").asText()).isEqualTo("0000000b");
+    assertThat(latest.get("chunks").get(a).get("holders").get(2).isNull()).isTrue();
     call(404, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n9"), null, AUTH);
     assertThat(call(200, "GET", "/api/v1/apps", null).get(0).get("nodes").get("n1").asInt()).isEqualTo(2);
 
@@ -484,10 +484,10 @@ class TrackerApiTest {
     // a report from a peer that does not own the job is ignored; the owner's report commits the piece
     String outcome = "{\"outcomes\":[{\"id\":\"" + job.get("id").asText() + "\",\"placed\":" + job.get("targets") + "}]}";
     call(200, "POST", "/api/v1/peers/r1/repaired", outcome);
-    assertThat(call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("holders").get(a).get(2)
+    assertThat(call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("chunks").get(a).get("holders").get(2)
         .get("id").asText()).isEqualTo("r3");
     call(200, "POST", "/api/v1/peers/r4/repaired", outcome);
-    JsonNode holders = call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("holders").get(a);
+    JsonNode holders = call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("chunks").get(a).get("holders");
     assertThat(holders.findValuesAsText("id")).containsExactly("r1", "r2", "r4");
     repair.scan();
     d = call(200, "GET", "/api/v1/durability", null);
@@ -558,7 +558,7 @@ class TrackerApiTest {
     assertThat(retry.get("targets").get(0).get("peer").asText()).as("the failed target is avoided").isNotEqualTo(firstTarget)
         .isNotIn("f1", "f2", "f3");
     // an index entry never names a piece nobody reported stored
-    assertThat(call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("holders").get(a).get(2)
+    assertThat(call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1"), null, AUTH).get("chunks").get(a).get("holders").get(2)
         .get("id").asText()).as("still the departed holder until a repair reports success").isEqualTo("f3");
   }
 }

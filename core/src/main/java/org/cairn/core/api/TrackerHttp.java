@@ -51,6 +51,34 @@ public final class TrackerHttp {
         .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))), path);
   }
 
+  <T> T get(String path, Map<String, String> query, Class<T> type) throws IOException {
+    return decode(get(path, query), type, path);
+  }
+
+  <T> T get(String path, Map<String, String> query, com.fasterxml.jackson.databind.JavaType type) throws IOException {
+    return decode(get(path, query), type, path);
+  }
+
+  <T> T post(String path, Object body, Class<T> type) throws IOException {
+    return decode(post(path, body), type, path);
+  }
+
+  <T> T delete(String path, Map<String, String> query, Class<T> type) throws IOException {
+    return decode(delete(path, query), type, path);
+  }
+
+  private <T> T decode(JsonNode body, Class<T> type, String path) throws IOException {
+    return decode(body, JSON.getTypeFactory().constructType(type), path);
+  }
+
+  private <T> T decode(JsonNode body, com.fasterxml.jackson.databind.JavaType type, String path) throws IOException {
+    try {
+      return JSON.treeToValue(body, type);
+    } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IOException("tracker " + base + path + " answered JSON of an unexpected shape: " + e.getMessage(), e);
+    }
+  }
+
   private static String query(Map<String, String> query) {
     StringBuilder q = new StringBuilder();
     for (Map.Entry<String, String> e : query.entrySet()) {

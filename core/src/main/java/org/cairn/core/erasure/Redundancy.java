@@ -22,6 +22,22 @@ public interface Redundancy {
     return dataFragments() + parityFragments();
   }
 
+  /**
+   * Whether a chunk coded this way protects at least as well as {@code wanted}: it survives as many
+   * lost pieces. A store may reuse (dedup) a held chunk only when this holds, so dedup never
+   * weakens what the user asked for.
+   */
+  default boolean protectsAtLeast(Redundancy wanted) {
+    return parityFragments() >= wanted.parityFragments();
+  }
+
+  /**
+   * Orders codings from weakest to strongest: fewer pieces that may be lost first; then, among equal
+   * tolerance, the one that needs more live hosts (a larger m).
+   */
+  java.util.Comparator<Redundancy> WEAKEST_FIRST = java.util.Comparator.comparingInt(Redundancy::parityFragments)
+      .thenComparing(java.util.Comparator.comparingInt(Redundancy::dataFragments).reversed());
+
   /** The canonical spec, e.g. {@code code:4+2}. */
   String spec();
 

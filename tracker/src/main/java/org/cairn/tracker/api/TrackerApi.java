@@ -13,6 +13,23 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.cairn.core.api.ApiError;
+import org.cairn.core.api.AssignedPage;
+import org.cairn.core.api.BadPieces;
+import org.cairn.core.api.BandwidthReport;
+import org.cairn.core.api.CommitRequest;
+import org.cairn.core.api.ComputeState;
+import org.cairn.core.api.FolderPolicy;
+import org.cairn.core.api.HeldChunks;
+import org.cairn.core.api.Inventory;
+import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.LocatedVersion;
+import org.cairn.core.api.PendingRequest;
+import org.cairn.core.api.PlacementAnswer;
+import org.cairn.core.api.PlacementQuery;
+import org.cairn.core.api.RepairClaim;
+import org.cairn.core.api.VersionRow;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.PeerView;
@@ -193,7 +210,8 @@ public final class TrackerApi {
         return placement(body);
       case "chunks":
         if (id == null && method.equals("GET")) {
-          return json(200, Map.of("ids", catalog.heldIds(required(query, "app"))));
+          String atLeast = query.get("atLeast");
+          return json(200, new HeldChunks(catalog.heldIds(required(query, "app"), atLeast == null ? null : Redundancy.parse(atLeast))));
         }
         if (!"lookup".equals(id)) {
           throw new ApiException(404, "no such endpoint; use GET /api/v1/chunks?app=A or POST /api/v1/chunks/lookup");
@@ -217,17 +235,17 @@ public final class TrackerApi {
       }
       case "apps":
         requireMethod(method, "GET");
-        return json(200, catalog.apps());
+        return json(200, catalog.appSummaries());
       case "policy":
         if (method.equals("GET")) {
           String app = required(query, "app");
-          return json(200, Map.of("app", app, "folder", catalog.policy(app)));
+          return json(200, new FolderPolicy(app, catalog.policy(app)));
         }
         requireMethod(method, "POST");
         {
-          JsonNode n = JSON.readTree(body);
-          catalog.setPolicy(text(n, "app"), text(n, "folder"));
-          return json(200, Map.of("app", text(n, "app"), "folder", catalog.policy(text(n, "app"))));
+          FolderPolicy f = read(body, FolderPolicy.class);
+          catalog.setPolicy(required(f.app(), "app"), required(f.folder(), "folder"));
+          return json(200, new FolderPolicy(f.app(), catalog.policy(f.app())));
         }
       default:
         throw new ApiException(404, "no such endpoint: /api/v1/" + resource);
@@ -276,65 +294,63 @@ public final class TrackerApi {
         if (membership.peer(id) == null) {
           throw new ApiException(404, "unknown peer '" + id + "'");
         }
-        JsonNode n = JSON.readTree(body);
-        List<byte[]> keys = new java.util.ArrayList<>();
-        for (JsonNode k : n.path("keys")) {
-          keys.add(java.util.HexFormat.of().parseHex(k.asText()));
+        Inventory inv = read(body, Inventory.class);
+        List<String> hex = inv.keys() == null ? List.of() : inv.keys();
+        if (hex.size() > 100_000) {
+          throw new ApiException(400, "send at most 100,000 keys per call, got " + hex.size());
         }
-        if (keys.size() > 100_000) {
-          throw new ApiException(400, "send at most 100,000 keys per call, got " + keys.size());
+        List<byte[]> keys = new java.util.ArrayList<>();
+        for (String k : hex) {
+          keys.add(fragmentKey(k));
         }
         List<String> garbage = new java.util.ArrayList<>();
         for (byte[] k : catalog.garbage(id, keys)) {
           garbage.add(java.util.HexFormat.of().formatHex(k));
         }
-        return json(200, Map.of("garbage", garbage));
+        return json(200, new Inventory.Garbage(garbage));
       }
       case "repair": {
         // a peer claims repair jobs
         requireMethod(method, "POST");
         requirePeer(id);
-        JsonNode n = JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
-        int max = Math.max(0, Math.min(64, n.path("max").asInt(4)));
+        RepairClaim claim = body.length == 0 ? new RepairClaim(4) : read(body, RepairClaim.class);
+        int max = Math.max(0, Math.min(64, claim.max() == null ? 4 : claim.max()));
         List<org.cairn.core.api.RepairJob> jobs = repair.claim(id, max);
-        return json(200, Map.of("jobs", jobs, "queued", repair.queued()));
+        return json(200, new RepairClaim.Jobs(jobs, repair.queued()));
       }
       case "repaired": {
         requireMethod(method, "POST");
         requirePeer(id);
-        JsonNode n = JSON.readTree(body);
-        List<org.cairn.core.api.RepairOutcome> outcomes = new java.util.ArrayList<>();
-        for (JsonNode o : n.path("outcomes")) {
-          outcomes.add(JSON.treeToValue(o, org.cairn.core.api.RepairOutcome.class));
-        }
+        RepairClaim.Report report = read(body, RepairClaim.Report.class);
+        List<org.cairn.core.api.RepairOutcome> outcomes = report.outcomes() == null ? List.of() : report.outcomes();
         repair.report(id, outcomes);
-        return json(200, Map.of("accepted", outcomes.size()));
+        return json(200, new RepairClaim.Accepted(outcomes.size()));
       }
       case "assigned": {
         // the fragments the index says this peer holds, page by page (the peer audits them)
         requireMethod(method, "GET");
         requirePeer(id);
         int limit = (int) Math.max(1, Math.min(100_000, query.containsKey("limit") ? parseLong(query.get("limit"), "limit") : 10_000));
-        return json(200, catalog.assigned(id, query.get("after"), limit));
+        Map<String, Object> page = catalog.assigned(id, query.get("after"), limit);
+        @SuppressWarnings("unchecked")
+        List<String> keys = (List<String>) page.get("keys");
+        return json(200, new AssignedPage(keys, (String) page.get("next")));
       }
       case "bad": {
         // bad fragments held by this peer, reported by the peer itself (scrub, read) or by a client (fetch)
         requireMethod(method, "POST");
         requirePeer(id);
-        JsonNode n = JSON.readTree(body);
-        String reporter = n.path("reporter").asText(id);
+        BadPieces report = read(body, BadPieces.class);
+        String reporter = report.reporter() == null ? id : report.reporter();
+        List<BadPieces.Piece> pieces = report.fragments() == null ? List.of() : report.fragments();
+        if (pieces.size() > 100_000) {
+          throw new ApiException(400, "report at most 100,000 fragments per call, got " + pieces.size());
+        }
         Map<byte[], String> fragments = new LinkedHashMap<>();
-        for (JsonNode f : n.path("fragments")) {
-          String hex = f.path("key").asText("");
-          if (hex.length() != 2 * FragmentKey.SIZE || !hex.matches("[0-9a-fA-F]*")) {
-            throw new ApiException(400, "fragment key must be " + 2 * FragmentKey.SIZE + " hex digits (chunk id + index + tag), was '" + hex + "'");
-          }
-          fragments.put(java.util.HexFormat.of().parseHex(hex), f.path("reason").asText("bad"));
+        for (BadPieces.Piece f : pieces) {
+          fragments.put(fragmentKey(f.key()), f.reason() == null ? "bad" : f.reason());
         }
-        if (fragments.size() > 100_000) {
-          throw new ApiException(400, "report at most 100,000 fragments per call, got " + fragments.size());
-        }
-        return json(200, Map.of("changed", repair.reportBad(id, fragments, reporter)));
+        return json(200, new BadPieces.Answer(repair.reportBad(id, fragments, reporter)));
       }
       case "history": {
         requireMethod(method, "GET");
@@ -369,13 +385,13 @@ public final class TrackerApi {
     }
     if ("heartbeat".equals(action)) {
       requireMethod(method, "POST");
-      JsonNode n = JSON.readTree(body.length == 0 ? "{}".getBytes(StandardCharsets.UTF_8) : body);
-      String state = n.path("state").asText("UP");
+      ComputeState c = body.length == 0 ? new ComputeState(id, "UP") : read(body, ComputeState.class);
+      String state = c.state() == null ? "UP" : c.state();
       if (!state.equalsIgnoreCase("UP") && !state.equalsIgnoreCase("DOWN")) {
         throw new ApiException(400, "compute state must be UP or DOWN, was '" + state + "'");
       }
       membership.computeHeartbeat(id, state.equalsIgnoreCase("UP"));
-      return json(200, Map.of("id", id, "state", state.toUpperCase(java.util.Locale.ROOT)));
+      return json(200, new ComputeState(id, state.toUpperCase(java.util.Locale.ROOT)));
     }
     if ("history".equals(action)) {
       requireMethod(method, "GET");
@@ -423,49 +439,36 @@ public final class TrackerApi {
   }
 
   private Response bandwidth(byte[] body) throws IOException, ApiException {
-    JsonNode n = JSON.readTree(body);
-    String client = text(n, "client");
-    String peer = text(n, "peer");
-    placement.reportBandwidth(client, peer, n.path("bytesPerSecond").asDouble(0), "probe".equals(n.path("source").asText()));
-    return json(200, Map.of("client", client, "peer", peer));
+    BandwidthReport r = read(body, BandwidthReport.class);
+    placement.reportBandwidth(required(r.client(), "client"), required(r.peer(), "peer"), r.bytesPerSecond(), "probe".equals(r.source()));
+    return json(200, Map.of("client", r.client(), "peer", r.peer()));
   }
 
   private Response placement(byte[] body) throws IOException, ApiException, NotEnoughHostsException {
-    JsonNode n = JSON.readTree(body);
-    String client = text(n, "client");
-    long imageBytes = n.path("imageBytes").asLong(-1);
-    int m = n.path("m").asInt(3);
-    int k = n.path("k").asInt(2);
-    PlacementPolicy policy = PlacementPolicy.parse(n.path("policy").asText("falcon"));
-    double interval = n.path("intervalSeconds").asDouble(600);
-    double useful = n.path("usefulSeconds").asDouble(0);
-    double mttf = n.has("mttfSeconds") ? n.get("mttfSeconds").asDouble() : Math.max(interval, placement.mttfSeconds(client));
-    PlacementRequest request = new PlacementRequest(imageBytes, m, k, mttf, interval, useful,
-        n.path("defaultBytesPerSecond").asDouble(12.5e6), n.path("alternates").asInt(m + k));
+    PlacementQuery q = read(body, PlacementQuery.class);
+    String client = required(q.client(), "client");
+    int m = q.m() == null ? 3 : q.m();
+    int k = q.k() == null ? 2 : q.k();
+    PlacementPolicy policy = PlacementPolicy.parse(q.policy() == null ? "falcon" : q.policy());
+    double interval = q.intervalSeconds() == null ? 600 : q.intervalSeconds();
+    double useful = q.usefulSeconds() == null ? 0 : q.usefulSeconds();
+    double mttf = q.mttfSeconds() != null ? q.mttfSeconds() : Math.max(interval, placement.mttfSeconds(client));
+    PlacementRequest request = new PlacementRequest(q.imageBytes() > 0 ? q.imageBytes() : -1, m, k, mttf, interval, useful,
+        q.defaultBytesPerSecond() == null ? 12.5e6 : q.defaultBytesPerSecond(), q.alternates() == null ? m + k : q.alternates());
     Placement p = placement.place(client, policy, request);
-    Map<String, String> addresses = new java.util.HashMap<>();
-    Map<String, Double> diskRates = new java.util.HashMap<>();
+    Map<String, PeerView> peers = new java.util.HashMap<>();
     for (PeerView v : membership.peers()) {
-      addresses.put(v.id(), v.address());
-      diskRates.put(v.id(), v.diskWriteBytesPerSecond());
+      peers.put(v.id(), v);
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("policy", policy.name());
-    java.util.function.Function<String, Map<String, Object>> host = h -> {
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("id", h);
-      e.put("address", addresses.get(h));
+    java.util.function.Function<String, PlacementAnswer.PlacedHost> host = h -> {
       double age = placement.bandwidthAgeSeconds(client, h);
-      e.put("bytesPerSecond", age < 0 ? null : placement.bandwidth(client, h));
-      e.put("bandwidthAgeSeconds", age < 0 ? null : age);
-      double disk = diskRates.getOrDefault(h, 0.0);
-      e.put("diskBytesPerSecond", disk > 0 ? disk : null);
-      return e;
+      PeerView v = peers.get(h);
+      double disk = v == null ? 0 : v.diskWriteBytesPerSecond();
+      return new PlacementAnswer.PlacedHost(h, v == null ? null : v.address(), age < 0 ? null : placement.bandwidth(client, h),
+          age < 0 ? null : age, disk > 0 ? disk : null);
     };
-    out.put("hosts", p.hosts().stream().map(host).toList());
-    out.put("alternates", p.alternates().stream().map(host).toList());
-    out.put("objective", Double.isNaN(p.objective()) ? null : p.objective());
-    return json(200, out);
+    return json(200, new PlacementAnswer(policy.name(), p.hosts().stream().map(host).toList(), p.alternates().stream().map(host).toList(),
+        Double.isNaN(p.objective()) ? null : p.objective()));
   }
 
   private Response lookup(byte[] body) throws IOException, ApiException {
@@ -486,39 +489,29 @@ public final class TrackerApi {
       case "GET": {
         String app = required(query, "app");
         String node = required(query, "node");
-        List<Map<String, Object>> vs = catalog.versions(app, node);
-        for (Map<String, Object> v : vs) {
-          List<ChunkId> chunks = catalog.versionChunks(app, node, (Long) v.get("step"));
-          v.put("status", chunks == null ? "deleted" : repair.status(app, chunks));
+        List<VersionRow> vs = new java.util.ArrayList<>();
+        for (VersionRow v : catalog.versions(app, node)) {
+          List<ChunkId> chunks = catalog.versionChunks(app, node, v.step());
+          vs.add(new VersionRow(v.app(), v.node(), v.step(), v.size(), v.storedBytes(), v.chunks(), v.newChunks(), v.redundancy(),
+              v.weakest(), v.requested(), v.kind(), v.createdAt(), v.committedAt(), chunks == null ? "deleted" : repair.status(app, chunks)));
         }
         return json(200, vs);
       }
       case "POST": {
-        JsonNode n = JSON.readTree(body);
-        JsonNode manifest = n.get("manifest");
-        if (manifest == null || !manifest.isObject()) {
+        CommitRequest c = read(body, CommitRequest.class);
+        if (c.manifest() == null) {
           throw new ApiException(400, "field 'manifest' (an object) is required");
         }
         List<Catalog.NewChunk> chunks = new java.util.ArrayList<>();
-        for (JsonNode c : n.path("chunks")) {
-          List<String> holders = new java.util.ArrayList<>();
-          for (JsonNode h : c.path("holders")) {
-            holders.add(h.isNull() ? null : h.asText());
-          }
-          List<String> tags = null;
-          if (c.has("tags")) {
-            tags = new java.util.ArrayList<>();
-            for (JsonNode t : c.path("tags")) {
-              tags.add(t.asText());
-            }
-          }
-          chunks.add(new Catalog.NewChunk(ChunkId.parse(c.path("id").asText()), holders, c.path("storedBytes").asLong(), tags));
+        for (CommitRequest.NewChunk nc : c.chunks() == null ? List.<CommitRequest.NewChunk>of() : c.chunks()) {
+          chunks.add(new Catalog.NewChunk(ChunkId.parse(required(nc.id(), "chunks[].id")),
+              nc.holders() == null ? List.of() : nc.holders(), nc.storedBytes(), nc.tags(), nc.redundancy()));
         }
-        long step = catalog.commit(manifest, chunks, n.hasNonNull("session") ? n.get("session").asText() : null);
-        if (n.hasNonNull("session")) {
-          catalog.pending().close(n.get("session").asText()); // committed: the index now names its pieces
+        long step = catalog.commit(c.manifest(), chunks, c.session());
+        if (c.session() != null) {
+          catalog.pending().close(c.session()); // committed: the index now names its pieces
         }
-        return json(200, Map.of("app", manifest.path("app").asText(), "node", manifest.path("node").asText(), "step", step));
+        return json(200, new CommitRequest.Answer(c.manifest().app(), c.manifest().node(), step));
       }
       case "DELETE": {
         long step = parseStep(required(query, "step"));
@@ -549,18 +542,18 @@ public final class TrackerApi {
       throw new ApiException(404, "no such endpoint; use POST /api/v1/stores/{session}/pending");
     }
     requireMethod(method, "POST");
-    JsonNode n = JSON.readTree(body);
+    PendingRequest r = read(body, PendingRequest.class);
     List<ChunkId> ids = new java.util.ArrayList<>();
-    for (JsonNode c : n.path("chunks")) {
-      ids.add(ChunkId.parse(c.asText()));
+    for (String c : r.chunks() == null ? List.<String>of() : r.chunks()) {
+      ids.add(ChunkId.parse(c));
     }
-    return json(200, Map.of("session", session, "pending", catalog.pending().add(session, ids)));
+    return json(200, new PendingRequest.Answer(session, catalog.pending().add(session, ids)));
   }
 
-  /** The manifest plus, per chunk, its holders with their current address, state and the piece's tag. */
+  /** The manifest plus, per distinct chunk, its own coding and its holders with their address, state and the piece's tag. */
   private Response manifest(Map<String, String> query) throws IOException, ApiException {
     String step = query.getOrDefault("step", "latest");
-    Map<String, Object> m = catalog.manifest(required(query, "app"), required(query, "node"),
+    Catalog.Located m = catalog.manifest(required(query, "app"), required(query, "node"),
         step.equals("latest") ? 0 : parseStep(step));
     if (m == null) {
       throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")
@@ -570,25 +563,37 @@ public final class TrackerApi {
     for (PeerView v : membership.peers()) {
       peers.put(v.id(), v);
     }
-    @SuppressWarnings("unchecked")
-    Map<String, List<String>> holders = (Map<String, List<String>>) m.get("holders");
-    @SuppressWarnings("unchecked")
-    Map<String, List<String>> tags = (Map<String, List<String>>) m.get("tags");
-    Map<String, Object> located = new LinkedHashMap<>();
-    for (Map.Entry<String, List<String>> e : holders.entrySet()) {
-      List<Object> list = new java.util.ArrayList<>();
-      List<String> t = tags.getOrDefault(e.getKey(), List.of());
-      for (int i = 0; i < e.getValue().size(); i++) {
-        String h = e.getValue().get(i);
-        PeerView v = h == null ? null : peers.get(h);
-        list.add(v == null || i >= t.size() ? null : Map.of("id", v.id(), "address", v.address(), "state", v.state(), "tag", t.get(i)));
+    Map<String, LocatedChunk> chunks = new LinkedHashMap<>();
+    for (Map.Entry<ChunkId, ChunkRecord> e : m.chunks().entrySet()) {
+      String hex = e.getKey().hex();
+      ChunkRecord r = e.getValue();
+      List<LocatedChunk.Holder> holders = new java.util.ArrayList<>();
+      if (r != null) {
+        for (int i = 0; i < r.holders().size(); i++) {
+          PeerView v = r.holders().get(i) == null ? null : peers.get(r.holders().get(i));
+          holders.add(v == null || r.tag(i) == null ? null
+              : new LocatedChunk.Holder(v.id(), v.address(), HostState.valueOf(v.state()), r.tag(i)));
+        }
       }
-      located.put(e.getKey(), list);
+      chunks.put(hex, new LocatedChunk(hex, r == null ? null : (r.redundancy() == null ? m.manifest().redundancy() : r.redundancy()),
+          holders));
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("manifest", m.get("manifest"));
-    out.put("holders", located);
-    return json(200, out);
+    return json(200, new LocatedVersion(m.manifest(), chunks));
+  }
+
+  /** A fragment key from 74 hex digits (chunk id + index + tag), or a 400 naming the bad value. */
+  private static byte[] fragmentKey(String hex) throws ApiException {
+    if (hex == null || hex.length() != 2 * FragmentKey.SIZE || !hex.matches("[0-9a-fA-F]*")) {
+      throw new ApiException(400, "fragment key must be " + 2 * FragmentKey.SIZE + " hex digits (chunk id + index + tag), was '" + hex + "'");
+    }
+    return java.util.HexFormat.of().parseHex(hex);
+  }
+
+  private static String required(String value, String name) throws ApiException {
+    if (value == null || value.isBlank()) {
+      throw new ApiException(400, "field '" + name + "' is required");
+    }
+    return value;
   }
 
   private void requirePeer(String id) throws ApiException {

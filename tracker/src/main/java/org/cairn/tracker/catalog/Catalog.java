@@ -16,6 +16,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.cairn.core.CorruptDataException;
+import org.cairn.core.api.AppSummary;
+import org.cairn.core.api.VersionRow;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
@@ -173,8 +175,15 @@ public final class Catalog {
     return held;
   }
 
-  /** A new chunk's placement, sent with the commit. */
-  public record NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags) {}
+  /**
+   * A chunk's placement, sent with the commit, and its coding (null: the manifest's). A chunk the app
+   * already holds with weaker coding is replaced by it (the store re-coded it, so dedup never weakens).
+   */
+  public record NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags, String redundancy) {
+    public NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags) {
+      this(id, holders, storedBytes, tags, null);
+    }
+  }
 
   /**
    * Commits a version atomically. A step of 0 or less takes the next one after the node's latest.
@@ -198,6 +207,11 @@ public final class Catalog {
     } catch (CorruptDataException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
+    return commit(m, newChunks, session);
+  }
+
+  /** As {@link #commit(JsonNode, List, String)}, for a parsed manifest. */
+  public synchronized long commit(Manifest m, List<NewChunk> newChunks, String session) throws IOException {
     checkName("app", m.app());
     checkName("node", m.node());
     if (session != null) {
@@ -235,17 +249,19 @@ public final class Catalog {
       byte[] key = chunkKey(m.app(), id);
       byte[] existing = store.get(TrackerStore.Family.CHUNKS, key);
       ChunkRecord record;
-      if (existing != null) {
-        record = JSON.readValue(existing, ChunkRecord.class);
-        record = record.withRefs(record.refs() + 1);
+      ChunkRecord held = existing == null ? null : JSON.readValue(existing, ChunkRecord.class);
+      NewChunk c = sent.get(id);
+      if (held != null && (c == null || !upgrades(c, held, m))) {
+        record = held.withRefs(held.refs() + 1);
       } else {
-        NewChunk c = sent.get(id);
         if (c == null) {
           throw new IllegalArgumentException("chunk " + id.shortHex() + " is neither held for app " + m.app() + " nor sent with the commit");
         }
-        if (c.holders().size() != Redundancy.parse(m.redundancy()).totalFragments()) {
+        String coding = c.redundancy() == null ? m.redundancy() : Redundancy.parse(c.redundancy()).spec();
+        Redundancy r = Redundancy.parse(coding);
+        if (c.holders().size() != r.totalFragments()) {
           throw new IllegalArgumentException("chunk " + id.shortHex() + " has " + c.holders().size() + " holders, but "
-              + m.redundancy() + " makes " + Redundancy.parse(m.redundancy()).totalFragments() + " fragments");
+              + coding + " makes " + r.totalFragments() + " fragments");
         }
         if (c.tags() == null || c.tags().size() != c.holders().size()) {
           throw new IllegalArgumentException("chunk " + id.shortHex() + " needs one tag per fragment (" + c.holders().size() + "), got "
@@ -254,7 +270,13 @@ public final class Catalog {
         for (String t : c.tags()) {
           FragmentKey.parseTag(t); // 8 hex digits, or IllegalArgumentException
         }
-        record = new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), 1, m.redundancy(), m.clientHost(), new ArrayList<>(c.tags()));
+        // a re-coded chunk keeps its references; its old pieces are no longer assigned, so GC removes them
+        record = new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), held == null ? 1 : held.refs() + 1, coding,
+            m.clientHost(), new ArrayList<>(c.tags()));
+        if (held != null) {
+          LOG.info("chunk {} of app {}: re-coded from {} to {} by {}.{}", id.shortHex(), m.app(), held.redundancy(), coding, m.app(),
+              m.node());
+        }
         storedBytes += c.storedBytes();
         added++;
       }
@@ -284,34 +306,74 @@ public final class Catalog {
     return step;
   }
 
-  /** The versions of app/node, oldest first. */
-  public List<Map<String, Object>> versions(String app, String node) throws IOException {
+  /** Whether a chunk sent with a commit replaces the held one: it is coded more strongly. */
+  private static boolean upgrades(NewChunk sent, ChunkRecord held, Manifest m) {
+    if (held.redundancy() == null) {
+      return true;
+    }
+    Redundancy s = Redundancy.parse(sent.redundancy() == null ? m.redundancy() : sent.redundancy());
+    return !Redundancy.parse(held.redundancy()).protectsAtLeast(s);
+  }
+
+  /**
+   * The coding of a set of chunks as it really is: the one spec when all agree, else "mixed" with the
+   * weakest among them (chunks missing from the index count as weakest of all: "lost").
+   *
+   * @return {coding, weakest (null unless mixed)}
+   */
+  public String[] coding(String app, List<ChunkId> chunks) throws IOException {
+    java.util.SortedSet<String> specs = new java.util.TreeSet<>();
+    Redundancy weakest = null;
+    boolean missing = false;
+    for (ChunkId id : chunks) {
+      ChunkRecord r = chunk(app, id);
+      if (r == null || r.redundancy() == null) {
+        missing = true;
+        continue;
+      }
+      Redundancy red = Redundancy.parse(r.redundancy());
+      specs.add(red.spec());
+      if (weakest == null || Redundancy.WEAKEST_FIRST.compare(red, weakest) < 0) {
+        weakest = red;
+      }
+    }
+    if (missing) {
+      return new String[] {specs.isEmpty() ? "lost" : "mixed", "lost"};
+    }
+    if (specs.size() <= 1) {
+      return new String[] {specs.isEmpty() ? null : specs.first(), null};
+    }
+    return new String[] {"mixed", weakest.spec()};
+  }
+
+  /**
+   * The versions of app/node, oldest first, each with the coding its chunks really have now
+   * ({@link #coding}); {@code status} is left null for the caller.
+   */
+  public List<VersionRow> versions(String app, String node) throws IOException {
     checkName("app", app);
     checkName("node", node);
-    List<Map<String, Object>> out = new ArrayList<>();
+    List<VersionRow> out = new ArrayList<>();
+    List<VersionRecord> records = new ArrayList<>();
     store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
-      VersionRecord r = JSON.readValue(value, VersionRecord.class);
-      JsonNode mf = r.manifest();
-      Map<String, Object> v = new LinkedHashMap<>();
-      v.put("app", app);
-      v.put("node", node);
-      v.put("step", mf.path("step").asLong());
-      v.put("size", mf.path("size").asLong());
-      v.put("storedBytes", r.storedBytes());
-      v.put("chunks", mf.path("chunks").size());
-      v.put("newChunks", r.newChunks());
-      v.put("redundancy", mf.path("redundancy").asText());
-      v.put("kind", mf.path("kind").asText("file"));
-      v.put("createdAt", mf.path("createdAt").asLong());
-      v.put("committedAt", r.committedAt());
-      out.add(v);
+      records.add(JSON.readValue(value, VersionRecord.class));
       return true;
     });
+    for (VersionRecord r : records) {
+      JsonNode mf = r.manifest();
+      String[] coding = coding(app, chunkIds(r));
+      out.add(new VersionRow(app, node, mf.path("step").asLong(), mf.path("size").asLong(), r.storedBytes(), mf.path("chunks").size(),
+          r.newChunks(), coding[0] == null ? mf.path("redundancy").asText() : coding[0], coding[1], mf.path("redundancy").asText(),
+          mf.path("kind").asText("file"), mf.path("createdAt").asLong(), r.committedAt(), null));
+    }
     return out;
   }
 
-  /** The manifest of a version (latest when step <= 0) and, per chunk, its holders and their tags; null if none. */
-  public Map<String, Object> manifest(String app, String node, long step) throws IOException {
+  /** A version's manifest and the index entry of each distinct chunk it references (null where the index has none). */
+  public record Located(Manifest manifest, Map<ChunkId, ChunkRecord> chunks) {}
+
+  /** The manifest of a version (latest when step <= 0) with its chunks' index entries; null if no such version. */
+  public Located manifest(String app, String node, long step) throws IOException {
     checkName("app", app);
     checkName("node", node);
     long s = step > 0 ? step : latestStep(app, node);
@@ -323,21 +385,43 @@ public final class Catalog {
       return null;
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
-    Map<String, List<String>> holders = new TreeMap<>();
-    Map<String, List<String>> tags = new TreeMap<>();
-    for (JsonNode c : r.manifest().path("chunks")) {
-      String id = c.path("id").asText();
-      if (!holders.containsKey(id)) {
-        byte[] chunk = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, ChunkId.parse(id)));
-        ChunkRecord cr = chunk == null ? null : JSON.readValue(chunk, ChunkRecord.class);
-        holders.put(id, cr == null ? List.of() : cr.holders());
-        tags.put(id, cr == null || cr.tags() == null ? List.of() : cr.tags());
-      }
+    Map<ChunkId, ChunkRecord> chunks = new LinkedHashMap<>();
+    for (ChunkId id : chunkIds(r)) {
+      chunks.put(id, chunk(app, id));
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("manifest", r.manifest());
-    out.put("holders", holders);
-    out.put("tags", tags);
+    try {
+      return new Located(Manifest.fromJson(JSON.writeValueAsString(r.manifest())), chunks);
+    } catch (CorruptDataException e) {
+      throw new IOException("stored manifest of " + app + "." + node + "." + s + " does not parse: " + e.getMessage(), e);
+    }
+  }
+
+  /** Apps, each with its nodes and their version counts. */
+  public List<AppSummary> appSummaries() throws IOException {
+    List<AppSummary> out = new ArrayList<>();
+    for (Map<String, Object> a : apps()) {
+      @SuppressWarnings("unchecked")
+      Map<String, Integer> nodes = (Map<String, Integer>) a.get("nodes");
+      out.add(new AppSummary((String) a.get("app"), nodes));
+    }
+    return out;
+  }
+
+  /** Chunk ids the app holds coded at least as strongly as {@code atLeast} (all when null). */
+  public List<String> heldIds(String app, Redundancy atLeast) throws IOException {
+    if (atLeast == null) {
+      return heldIds(app);
+    }
+    checkName("app", app);
+    List<String> out = new ArrayList<>();
+    byte[] prefix = (app + "\u0000").getBytes(StandardCharsets.UTF_8);
+    store.scan(TrackerStore.Family.CHUNKS, prefix, (key, value) -> {
+      ChunkRecord r = JSON.readValue(value, ChunkRecord.class);
+      if (r.redundancy() != null && Redundancy.parse(r.redundancy()).protectsAtLeast(atLeast)) {
+        out.add(ChunkId.fromBytes(key, prefix.length).hex());
+      }
+      return true;
+    });
     return out;
   }
 

@@ -1,0 +1,30 @@
+package org.cairn.core.api;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+import org.cairn.core.manifest.Manifest;
+
+/**
+ * {@code POST /api/v1/versions}: commit a version atomically. {@code chunks} are the chunks this store
+ * sent (the rest of the manifest's chunks must already be held for the app); {@code session} makes a
+ * repeated commit idempotent.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CommitRequest(Manifest manifest, List<NewChunk> chunks, String session) {
+
+  /**
+   * A chunk sent by the store: who holds fragment i (null where no piece was sent yet, as in an
+   * optimistic write), each fragment's tag, the stored bytes of all fragments, and the coding of
+   * this chunk (null: the manifest's). A chunk the app already holds with weaker coding is replaced
+   * by this one.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record NewChunk(String id, List<String> holders, List<String> tags, long storedBytes, String redundancy) {}
+
+  /** The answer: the committed step. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Answer(String app, String node, long step) {}
+}

@@ -1,0 +1,14 @@
+package org.cairn.core.api;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * One version as {@code GET /api/v1/versions?app=A&node=N} lists it. {@code redundancy} is how its
+ * chunks are really coded: one spec when all agree, else {@code mixed}, with the weakest coding among
+ * them in {@code weakest}. {@code status}: healthy, degraded, lost or deleted, from the chunk index now.
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record VersionRow(String app, String node, long step, long size, long storedBytes, int chunks, long newChunks,
+    String redundancy, String weakest, String requested, String kind, long createdAt, long committedAt, String status) {}

@@ -1,0 +1,153 @@
+package org.cairn.core.net;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.EventLoopGroup;
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import org.cairn.core.protocol.FragmentKey;
+import org.cairn.core.protocol.Frame;
+import org.cairn.core.protocol.FrameType;
+import org.cairn.core.protocol.PieceReply;
+import org.cairn.core.protocol.PutReply;
+import org.cairn.core.security.GridToken;
+
+/**
+ * The data plane as one process sees it: a pool of authenticated connections, one per peer address,
+ * and the typed operations on them. A connection that fails or closes is dropped from the pool, so
+ * the next call opens a new one (a pool never hands out a closed connection twice). Failures to reach
+ * a peer complete the futures exceptionally with an {@link IOException} naming the peer; answers the
+ * peer gave are values ({@link PieceReply}, {@link PutReply}).
+ */
+public final class PeerClient implements Closeable {
+  private final EventLoopGroup group;
+  private final GridToken token;
+  private final Duration timeout;
+  private final Map<String, CompletableFuture<PeerConnection>> pool = new ConcurrentHashMap<>();
+  private volatile boolean closed;
+
+  public PeerClient(EventLoopGroup group, GridToken token, Duration timeout) {
+    this.group = group;
+    this.token = token;
+    this.timeout = timeout;
+  }
+
+  public Duration timeout() {
+    return timeout;
+  }
+
+  /** The pooled connection to {@code address}, opened (or reopened) when needed. */
+  public CompletableFuture<PeerConnection> connection(String address) {
+    if (closed) {
+      return CompletableFuture.failedFuture(new IOException("peer client is closed"));
+    }
+    while (true) {
+      CompletableFuture<PeerConnection> c = pool.computeIfAbsent(address, a -> {
+        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout);
+        f.whenComplete((conn, error) -> {
+          if (error != null) {
+            pool.remove(a, f);
+          }
+        });
+        return f;
+      });
+      if (c.isDone() && !c.isCompletedExceptionally() && !c.join().isActive()) {
+        pool.remove(address, c); // closed since it was pooled: open another
+        continue;
+      }
+      return c;
+    }
+  }
+
+  /** Sends one request on the pooled connection; the payload's ownership passes to the call. */
+  public CompletableFuture<Frame> call(String address, FrameType type, ByteBuf payload) {
+    CompletableFuture<PeerConnection> c = connection(address);
+    return c.handle((conn, error) -> {
+      if (error != null) {
+        payload.release();
+        throw new CompletionException(unwrap(error));
+      }
+      return conn;
+    }).thenCompose(conn -> conn.call(type, payload)).whenComplete((frame, error) -> {
+      if (error != null) {
+        drop(address, c);
+      }
+    });
+  }
+
+  /** One piece by key. */
+  public CompletableFuture<PieceReply> get(String address, FragmentKey key) {
+    return call(address, FrameType.GET, Unpooled.wrappedBuffer(key.toBytes())).thenApply(frame -> {
+      try {
+        return PieceReply.decode(frame, key);
+      } finally {
+        frame.release();
+      }
+    });
+  }
+
+  /** A batch of pieces ({@code FragmentBatch}-encoded payload, owned by the call). */
+  public CompletableFuture<PutReply> put(String address, ByteBuf batch) {
+    return call(address, FrameType.PUT, batch).thenApply(frame -> {
+      try {
+        return PutReply.decode(frame);
+      } finally {
+        frame.release();
+      }
+    });
+  }
+
+  /** Which of these pieces the peer holds (one answer per key, in order). */
+  public CompletableFuture<boolean[]> has(String address, List<FragmentKey> keys) {
+    ByteBuf payload = Unpooled.buffer(4 + keys.size() * FragmentKey.SIZE);
+    FragmentKey.encodeList(keys, payload);
+    return call(address, FrameType.HAS, payload).thenApply(frame -> {
+      try {
+        byte[] held = ByteBufUtil.getBytes(frame.payload());
+        if (frame.type() != FrameType.HAS_RESULT || held.length != keys.size()) {
+          throw new CompletionException(new IOException("peer " + address + " answered HAS with " + frame.type() + " of "
+              + held.length + " bytes for " + keys.size() + " keys"));
+        }
+        boolean[] out = new boolean[held.length];
+        for (int i = 0; i < held.length; i++) {
+          out[i] = held[i] == 1;
+        }
+        return out;
+      } finally {
+        frame.release();
+      }
+    });
+  }
+
+  /** A round trip (PING/PONG). */
+  public CompletableFuture<Void> ping(String address) {
+    return call(address, FrameType.PING, Unpooled.EMPTY_BUFFER).thenAccept(Frame::release);
+  }
+
+  /** After a failed call: a connection that closed leaves the pool (one merely slow to answer stays). */
+  private void drop(String address, CompletableFuture<PeerConnection> c) {
+    if (c.isDone() && (c.isCompletedExceptionally() || !c.join().isActive())) {
+      pool.remove(address, c);
+    }
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    for (CompletableFuture<PeerConnection> c : pool.values()) {
+      c.thenAccept(PeerConnection::close);
+    }
+    pool.clear();
+  }
+}

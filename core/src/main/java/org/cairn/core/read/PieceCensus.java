@@ -1,0 +1,81 @@
+package org.cairn.core.read;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.net.PeerClient;
+import org.cairn.core.protocol.FragmentKey;
+
+/**
+ * Asks live holders which pieces they hold (HAS, batched per peer) without reading them: how many
+ * pieces of each chunk exist now. The cheap half of {@code cairn verify} (restic's {@code check}
+ * without {@code --read-data}); what counts as restorable is {@link Health}'s rule, as for reads.
+ */
+public final class PieceCensus {
+  /** Keys per HAS request. */
+  static final int BATCH = 10_000;
+
+  private final PeerClient peers;
+  private final Duration timeout;
+
+  public PieceCensus(PeerClient peers, Duration timeout) {
+    this.peers = peers;
+    this.timeout = timeout;
+  }
+
+  /** Pieces confirmed held, per chunk; unreachable peers and odd answers go to {@code problems}. */
+  public Map<ChunkId, Integer> count(Collection<LocatedChunk> chunks, List<String> problems) throws IOException {
+    record Asked(ChunkId chunk, FragmentKey key) {}
+    Map<String, List<Asked>> byAddress = new LinkedHashMap<>();
+    Map<ChunkId, Integer> held = new HashMap<>();
+    for (LocatedChunk c : chunks) {
+      ChunkId id = c.chunkId();
+      held.put(id, 0);
+      for (int i = 0; i < c.pieces(); i++) {
+        LocatedChunk.Holder h = c.holder(i);
+        if (h != null && h.live() && h.tag() != null) {
+          byAddress.computeIfAbsent(h.address(), a -> new ArrayList<>()).add(new Asked(id, new FragmentKey(id, i, FragmentKey.parseTag(h.tag()))));
+        }
+      }
+    }
+    for (Map.Entry<String, List<Asked>> e : byAddress.entrySet()) {
+      List<Asked> all = e.getValue();
+      for (int from = 0; from < all.size(); from += BATCH) {
+        List<Asked> batch = all.subList(from, Math.min(all.size(), from + BATCH));
+        List<FragmentKey> keys = new ArrayList<>(batch.size());
+        for (Asked a : batch) {
+          keys.add(a.key());
+        }
+        boolean[] answer;
+        try {
+          answer = peers.has(e.getKey(), keys).get(timeout.toMillis() * 3, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException ex) {
+          problems.add("peer " + e.getKey() + ": " + ex.getCause().getMessage());
+          continue;
+        } catch (TimeoutException ex) {
+          problems.add("peer " + e.getKey() + ": no answer within " + timeout.multipliedBy(3).toMillis() + " ms");
+          continue;
+        } catch (InterruptedException ex) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted", ex);
+        }
+        for (int j = 0; j < answer.length; j++) {
+          if (answer[j]) {
+            held.merge(batch.get(j).chunk(), 1, Integer::sum);
+          }
+        }
+      }
+    }
+    return held;
+  }
+}
