@@ -1,6 +1,5 @@
 package org.cairn.cli;
 
-import org.cairn.core.api.TrackerHttp;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +11,7 @@ import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.cairn.client.Fetcher;
+import org.cairn.client.Grid;
 import org.cairn.client.LocalGrid;
 import org.cairn.client.Storer;
 import org.cairn.core.bench.MemoryImages;
@@ -20,7 +20,6 @@ import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.config.ByteSize;
 import org.cairn.core.erasure.Redundancy;
-import org.cairn.core.security.GridToken;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -74,15 +73,14 @@ final class DemoCommand implements Callable<Integer> {
     out.printf("Starting a local grid: a tracker and %d peers in %s%n", peers, workDir);
     out.flush();
     try (LocalGrid grid = LocalGrid.start(workDir, peers, 2L << 30, Duration.ofSeconds(1));
-        GridClient client = new GridClient(grid)) {
+        Grid client = grid.openClient()) {
       out.printf("  tracker at %s%n", grid.trackerUrl());
       byte[] image = MemoryImages.image(2026, (int) bytes);
-      Storer storer = new Storer(client.tracker, client.token, client.group, Duration.ofSeconds(10));
       for (int step = 1; step <= steps; step++) {
         if (step > 1) {
           image = MemoryImages.successor(image, 0.10, 2026 + step);
         }
-        Storer.Result res = storer.store(new ByteArrayInputStream(image), image.length, new Storer.Options("demo", "rank0", 0, r,
+        Storer.Result res = client.store(new ByteArrayInputStream(image), image.length, new Storer.Options("demo", "rank0", 0, r,
             Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.DEFAULT, Runtime.getRuntime().availableProcessors(), "falcon",
             ImageSource.FILE, "demo-client"));
         out.printf(Locale.ROOT, "Stored checkpoint %d: %s, %d of %d chunks new, sent %s (%s) in %.2f s = %.0f MB/s of checkpoint%n",
@@ -93,11 +91,10 @@ final class DemoCommand implements Callable<Integer> {
       LocalGrid.Member victim = grid.peers().get(0);
       grid.kill(victim);
       out.printf("Killed peer %s (%s) without warning%n", victim.id(), victim.address());
-      Fetcher fetcher = new Fetcher(client.tracker, client.token, client.group, Duration.ofSeconds(10));
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       Fetcher.Result res;
       try (OutputStream sink = new java.security.DigestOutputStream(OutputStream.nullOutputStream(), digest)) {
-        res = fetcher.fetch(fetcher.locate("demo", "rank0", 0), Runtime.getRuntime().availableProcessors(), sink);
+        res = client.fetch(client.locate("demo", "rank0", 0), Fetcher.Options.defaults(), sink);
       }
       boolean same = MessageDigest.isEqual(digest.digest(), MessageDigest.getInstance("SHA-256").digest(image));
       out.printf(Locale.ROOT, "Fetched checkpoint %d from the surviving peers: %s in %.2f s = %.0f MB/s%n", res.step(),
@@ -118,23 +115,6 @@ final class DemoCommand implements Callable<Integer> {
   private static void deleteTree(Path root) throws IOException {
     try (var s = Files.walk(root)) {
       s.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-    }
-  }
-
-  /** Tracker API, token and event loops for a local grid. */
-  private static final class GridClient implements AutoCloseable {
-    final TrackerHttp tracker;
-    final GridToken token;
-    final io.netty.channel.EventLoopGroup group = new io.netty.channel.nio.NioEventLoopGroup(2);
-
-    GridClient(LocalGrid grid) throws IOException {
-      token = GridToken.readFile(grid.tokenFile());
-      tracker = new TrackerHttp(java.net.URI.create(grid.trackerUrl()), token, Duration.ofSeconds(10));
-    }
-
-    @Override
-    public void close() {
-      group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).awaitUninterruptibly(3, java.util.concurrent.TimeUnit.SECONDS);
     }
   }
 }

@@ -1,6 +1,5 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PipedInputStream;
@@ -17,6 +16,9 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.cairn.client.Fetcher;
+import org.cairn.client.Grid;
+import org.cairn.core.api.LocatedVersion;
+import org.cairn.core.read.ChunkReader;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.chunk.TarImages;
 import org.cairn.core.config.ByteSize;
@@ -35,14 +37,14 @@ final class FetchCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--app", required = true)
-  String app;
+  @CommandLine.Mixin
+  Target.App target;
 
-  @Option(names = "--node", required = true)
-  String node;
+  @CommandLine.Mixin
+  Target.Node nodeOption;
 
-  @Option(names = "--step", defaultValue = "0", description = "Step to fetch (default: the latest committed).")
-  long step;
+  @CommandLine.Mixin
+  Target.Step stepOption;
 
   @Option(names = {"-o", "--output"}, paramLabel = "FILE",
       description = "Write here (via a temporary name, fsync, rename); '-' is standard output, as without -o.")
@@ -79,12 +81,18 @@ final class FetchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Fetcher.ReadMode readMode;
+    ChunkReader.Mode readMode;
     try {
-      readMode = Fetcher.ReadMode.parse(read);
+      readMode = ChunkReader.Mode.parse(read);
+      if (readMode == ChunkReader.Mode.EVERY) {
+        throw new IllegalArgumentException("read mode must be all, first-m or hedged, was '" + read + "'");
+      }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(spec.commandLine(), "--read: " + e.getMessage());
     }
+    String app = target.app;
+    String node = nodeOption.node;
+    long step = stepOption.step;
     CommandLine cl = spec.commandLine();
     if (output != null && output.toString().equals("-")) {
       output = null; // like curl and tar: '-' is standard output
@@ -93,27 +101,27 @@ final class FetchCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cl, "give -o FILE or --dir DIR, not both");
     }
     int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-    try (GridAccess grid = GridAccess.open(root, cl)) {
-      Fetcher fetcher;
-      try {
-        fetcher = new Fetcher(grid.tracker, grid.token, grid.group, grid.timeout, readMode).inFlightChunks(inFlight);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(spec.commandLine(), "--in-flight: " + e.getMessage());
-      }
-      JsonNode located = fetcher.locate(app, node, step);
-      String kind = located.path("manifest").path("kind").asText(ImageSource.FILE);
-      progressTotal = located.path("manifest").path("size").asLong();
+    Fetcher.Options options;
+    try {
+      options = new Fetcher.Options(t, readMode, inFlight);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+    }
+    try (Grid grid = GridAccess.open(root, cl)) {
+      LocatedVersion located = grid.locate(app, node, step);
+      String kind = located.manifest().kind() == null ? ImageSource.FILE : located.manifest().kind();
+      progressTotal = located.manifest().size();
       Fetcher.Result res;
       if (dir != null) {
         if (!kind.equals(ImageSource.DIRECTORY)) {
           throw new CommandLine.ParameterException(cl, "version " + app + "." + node + " is a file checkpoint; use -o FILE");
         }
-        res = fetchIntoDirectory(fetcher, located, t);
+        res = fetchIntoDirectory(grid, located, options);
       } else if (output != null) {
-        res = fetchIntoFile(fetcher, located, t);
+        res = fetchIntoFile(grid, located, options);
       } else {
         OutputStream stdout = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 20);
-        res = fetcher.fetch(located, t, stdout);
+        res = grid.fetch(located, options, stdout);
         stdout.flush();
       }
       print(res, output == null && dir == null);
@@ -122,7 +130,7 @@ final class FetchCommand implements Callable<Integer> {
   }
 
   /** Writes to a temporary file next to the target, syncs it, and renames it into place; removes it on failure. */
-  private Fetcher.Result fetchIntoFile(Fetcher fetcher, JsonNode located, int t) throws IOException {
+  private Fetcher.Result fetchIntoFile(Grid grid, LocatedVersion located, Fetcher.Options options) throws IOException {
     Path target = output.toAbsolutePath();
     Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".cairn-partial");
     boolean done = false;
@@ -132,7 +140,7 @@ final class FetchCommand implements Callable<Integer> {
           OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
         java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
         try {
-          res = fetcher.fetch(located, t, counted(out, progress));
+          res = grid.fetch(located, options, counted(out, progress));
         } finally {
           closeQuietly(progress.get());
         }
@@ -150,7 +158,7 @@ final class FetchCommand implements Callable<Integer> {
   }
 
   /** Streams the version's tar image into the extractor (bounded pipe, no temporary copy). */
-  private Fetcher.Result fetchIntoDirectory(Fetcher fetcher, JsonNode located, int t) throws Exception {
+  private Fetcher.Result fetchIntoDirectory(Grid grid, LocatedVersion located, Fetcher.Options options) throws Exception {
     PipedInputStream in = new PipedInputStream(1 << 20);
     PipedOutputStream out = new PipedOutputStream(in);
     CompletableFuture<Void> extracted = CompletableFuture.runAsync(() -> {
@@ -163,7 +171,7 @@ final class FetchCommand implements Callable<Integer> {
     Fetcher.Result res;
     java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
     try (out) {
-      res = fetcher.fetch(located, t, counted(out, progress));
+      res = grid.fetch(located, options, counted(out, progress));
     } catch (IOException e) {
       extracted.cancel(true);
       throw e;

@@ -1,39 +1,25 @@
 package org.cairn.cli;
 
-import org.cairn.core.api.TrackerHttp;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import java.io.Closeable;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.TimeUnit;
+import org.cairn.client.Grid;
 import org.cairn.core.security.GridToken;
 import picocli.CommandLine;
 
 /**
  * How a command reaches the grid: tracker URL and token from flags, else the environment
  * ({@code CAIRN_TRACKER}, {@code CAIRN_TOKEN}), else {@code ~/.config/cairn/client.yaml} (keys
- * {@code tracker}, {@code token-file}).
+ * {@code tracker}, {@code token-file}); the grid it opens is the {@link Grid} façade.
  */
-final class GridAccess implements Closeable {
-  final TrackerHttp tracker;
-  final GridToken token;
-  final EventLoopGroup group = new NioEventLoopGroup(2);
-  final Duration timeout;
+final class GridAccess {
+  private GridAccess() {}
 
-  private GridAccess(URI url, GridToken token, Duration timeout) {
-    this.tracker = new TrackerHttp(url, token, timeout);
-    this.token = token;
-    this.timeout = timeout;
-  }
-
-  static GridAccess open(CairnCli root, CommandLine cl) throws IOException {
+  static Grid open(CairnCli root, CommandLine cl) throws IOException {
     String url = root.tracker;
     Path tokenFile = root.tokenFile;
     String envToken = System.getenv("CAIRN_TOKEN");
@@ -70,11 +56,6 @@ final class GridAccess implements Closeable {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "tracker must be a URL like http://127.0.0.1:7600, was '" + url + "'");
     }
-    return new GridAccess(uri, token, Duration.ofSeconds(10));
-  }
-
-  @Override
-  public void close() {
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    return Grid.open(uri, token, Grid.DEFAULT_TIMEOUT);
   }
 }

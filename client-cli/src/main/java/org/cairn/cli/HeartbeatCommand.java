@@ -50,10 +50,9 @@ final class HeartbeatCommand implements Callable<Integer> {
     }
     String id = client != null ? client : StoreCommand.clientId();
     PrintWriter out = cl.getOut();
-    try (GridAccess grid = GridAccess.open(root, cl)) {
-      String path = "/api/v1/compute/" + id + "/heartbeat";
+    try (org.cairn.client.Grid grid = GridAccess.open(root, cl)) {
       if (down || once) {
-        grid.tracker.post(path, Map.of("state", down ? "DOWN" : "UP"));
+        grid.tracker().computeHeartbeat(id, !down);
         out.println("compute host " + id + " reported " + (down ? "DOWN" : "UP"));
         out.flush();
         return 0;
@@ -62,7 +61,7 @@ final class HeartbeatCommand implements Callable<Integer> {
       Thread hook = new Thread(() -> {
         stop.countDown();
         try {
-          grid.tracker.post(path, Map.of("state", "DOWN"));
+          grid.tracker().computeHeartbeat(id, false);
         } catch (java.io.IOException e) {
           // the tracker times the host out instead
         }
@@ -73,7 +72,7 @@ final class HeartbeatCommand implements Callable<Integer> {
       boolean reachable = true;
       do {
         try {
-          grid.tracker.post(path, Map.of("state", "UP"));
+          grid.tracker().computeHeartbeat(id, true);
           reachable = true;
         } catch (java.io.IOException e) {
           if (reachable) {

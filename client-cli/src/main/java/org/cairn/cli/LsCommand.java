@@ -23,17 +23,16 @@ final class LsCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (GridAccess grid = GridAccess.open(root, spec.commandLine())) {
-      JsonNode apps = grid.tracker.get("/api/v1/apps", Map.of());
+    try (org.cairn.client.Grid grid = GridAccess.open(root, spec.commandLine())) {
+      java.util.List<org.cairn.core.api.AppSummary> apps = grid.apps();
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.MAPPER.writeValueAsString(apps));
       } else {
-        for (JsonNode a : apps) {
-          out.println(a.path("app").asText());
-          for (Iterator<Map.Entry<String, JsonNode>> it = a.path("nodes").fields(); it.hasNext();) {
-            Map.Entry<String, JsonNode> n = it.next();
-            out.println("  " + n.getKey() + "  (" + n.getValue().asInt() + " versions)");
+        for (org.cairn.core.api.AppSummary a : apps) {
+          out.println(a.app());
+          for (Map.Entry<String, Integer> n : new java.util.TreeMap<>(a.nodes()).entrySet()) {
+            out.println("  " + n.getKey() + "  (" + n.getValue() + (n.getValue() == 1 ? " version)" : " versions)"));
           }
         }
       }

@@ -22,27 +22,28 @@ final class PolicyCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "get|set")
   String action;
 
-  @Option(names = "--app", required = true)
-  String app;
+  @CommandLine.Mixin
+  Target.App target;
 
   @Option(names = "--folder", description = "keep-all, replace or purge-after=DURATION (with set).")
   String folder;
 
   @Override
   public Integer call() throws Exception {
-    try (GridAccess grid = GridAccess.open(root, spec.commandLine())) {
-      JsonNode r;
+    String app = target.app;
+    try (org.cairn.client.Grid grid = GridAccess.open(root, spec.commandLine())) {
+      org.cairn.core.api.FolderPolicy r;
       if (action.equals("get")) {
-        r = grid.tracker.get("/api/v1/policy", Map.of("app", app));
+        r = grid.policy(app);
       } else if (action.equals("set")) {
         if (folder == null) {
           throw new CommandLine.ParameterException(spec.commandLine(), "policy set needs --folder keep-all|replace|purge-after=DURATION");
         }
-        r = grid.tracker.post("/api/v1/policy", Map.of("app", app, "folder", folder));
+        r = grid.setPolicy(app, folder);
       } else {
         throw new CommandLine.ParameterException(spec.commandLine(), "use 'policy get' or 'policy set', not '" + action + "'");
       }
-      spec.commandLine().getOut().println(r.path("app").asText() + ": " + r.path("folder").asText());
+      spec.commandLine().getOut().println(r.app() + ": " + r.folder());
     }
     return 0;
   }

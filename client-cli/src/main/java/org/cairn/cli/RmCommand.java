@@ -15,20 +15,20 @@ final class RmCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--app", required = true)
-  String app;
+  @CommandLine.Mixin
+  Target.App target;
 
-  @Option(names = "--node", required = true)
-  String node;
+  @CommandLine.Mixin
+  Target.Node nodeOption;
 
-  @Option(names = "--step", required = true)
+  @Option(names = "--step", required = true, paramLabel = "STEP", description = "Step of the version to delete.")
   long step;
 
   @Override
   public Integer call() throws Exception {
-    try (GridAccess grid = GridAccess.open(root, spec.commandLine())) {
-      grid.tracker.delete("/api/v1/versions", Map.of("app", app, "node", node, "step", Long.toString(step)));
-      spec.commandLine().getOut().println("deleted " + app + "." + node + "." + step);
+    try (org.cairn.client.Grid grid = GridAccess.open(root, spec.commandLine())) {
+      grid.delete(target.app, nodeOption.node, step);
+      spec.commandLine().getOut().println("deleted " + target.app + "." + nodeOption.node + "." + step);
     }
     return 0;
   }

@@ -1,8 +1,11 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.cairn.client.Grid;
+import org.cairn.core.api.AppSummary;
+import org.cairn.core.api.DurabilityView;
+import org.cairn.core.api.PeerView;
 import java.io.PrintWriter;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,33 +29,34 @@ final class StatusCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    try (GridAccess grid = GridAccess.open(root, spec.commandLine())) {
-      JsonNode peers = grid.tracker.get("/api/v1/peers", Map.of());
-      JsonNode apps = grid.tracker.get("/api/v1/apps", Map.of());
+    try (Grid grid = GridAccess.open(root, spec.commandLine())) {
+      List<PeerView> peers = grid.peerList();
+      List<AppSummary> apps = grid.apps();
+      DurabilityView durability = grid.durability();
       Map<String, Integer> byState = new TreeMap<>();
       long quota = 0;
       long used = 0;
       long free = 0;
-      for (JsonNode p : peers) {
-        byState.merge(p.path("state").asText(), 1, Integer::sum);
-        if (!"DOWN".equals(p.path("state").asText())) {
-          quota += p.path("quotaBytes").asLong();
-          used += p.path("usedBytes").asLong();
-          free += p.path("freeBytes").asLong();
+      for (PeerView p : peers) {
+        byState.merge(p.state(), 1, Integer::sum);
+        if (!"DOWN".equals(p.state())) {
+          quota += p.quotaBytes();
+          used += p.usedBytes();
+          free += p.freeBytes();
         }
       }
       int versions = 0;
       int nodes = 0;
-      for (JsonNode a : apps) {
-        for (Iterator<JsonNode> it = a.path("nodes").elements(); it.hasNext();) {
-          versions += it.next().asInt();
+      for (AppSummary a : apps) {
+        for (int count : a.nodes().values()) {
+          versions += count;
           nodes++;
         }
       }
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         Map<String, Object> m = new LinkedHashMap<>();
-        m.put("tracker", grid.tracker.base().toString());
+        m.put("tracker", grid.tracker().base().toString());
         m.put("peers", peers.size());
         m.put("peersByState", byState);
         m.put("donatedBytes", quota);
@@ -61,16 +65,25 @@ final class StatusCommand implements Callable<Integer> {
         m.put("apps", apps.size());
         m.put("nodes", nodes);
         m.put("versions", versions);
+        m.put("durability", durability);
         out.println(Json.MAPPER.writeValueAsString(m));
       } else {
-        out.println("tracker   " + grid.tracker.base());
-        out.println("peers     " + peers.size() + " " + byState);
+        out.println("tracker   " + grid.tracker().base());
+        StringBuilder states = new StringBuilder();
+        byState.forEach((state, n) -> states.append(states.length() == 0 ? "" : ", ").append(n).append(' ').append(state));
+        out.println("peers     " + peers.size() + (peers.isEmpty() ? "" : " (" + states + ")"));
         out.println("capacity  " + ByteSize.format(quota) + " donated by live peers, " + ByteSize.format(used) + " used, "
             + ByteSize.format(free) + " free");
-        out.println("stored    " + versions + " versions of " + nodes + " nodes in " + apps.size() + " apps");
+        out.println("stored    " + plural(versions, "version") + " of " + plural(nodes, "node") + " in " + plural(apps.size(), "app"));
+        out.println("health    " + durability.healthy() + " chunks healthy, " + durability.degraded() + " degraded, " + durability.lost()
+            + " lost; repair: " + durability.repairQueue() + " queued, " + durability.repairing() + " running");
       }
       out.flush();
     }
     return 0;
+  }
+
+  static String plural(long n, String noun) {
+    return n + " " + noun + (n == 1 ? "" : "s");
   }
 }

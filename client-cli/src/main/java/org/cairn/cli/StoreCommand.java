@@ -36,13 +36,14 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--dir", paramLabel = "DIR", description = "Store a directory checkpoint (restored as the same tree).")
   Path dir;
 
-  @Option(names = "--app", required = true, description = "Application name (stdchk's A).")
-  String app;
+  @CommandLine.Mixin
+  Target.App target;
 
-  @Option(names = "--node", required = true, description = "Node or rank (stdchk's N).")
-  String node;
+  @CommandLine.Mixin
+  Target.Node nodeOption;
 
-  @Option(names = "--step", defaultValue = "0", description = "Step (stdchk's T); default: the next one.")
+  @Option(names = "--step", defaultValue = "0", paramLabel = "STEP",
+      description = "Step number to store as (default: the node's next one).")
   long step;
 
   @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
@@ -125,12 +126,12 @@ final class StoreCommand implements Callable<Integer> {
     } else if (!file.equals("-")) {
       sizeHint = Files.size(Path.of(file));
     }
-    try (GridAccess grid = GridAccess.open(root, cl);
+    try (org.cairn.client.Grid grid = GridAccess.open(root, cl);
         org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
-      Storer.Result res = new Storer(grid.tracker, grid.token, grid.group, grid.timeout).store(in, sizeHint,
-          new Storer.Options(app, node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
+      Storer.Result res = grid.store(in, sizeHint,
+          new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
               probe, commitWait));
       progress.close();
       print(res);

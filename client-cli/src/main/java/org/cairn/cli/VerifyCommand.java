@@ -1,6 +1,5 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,7 +7,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.cairn.client.Grid;
 import org.cairn.client.Verifier;
+import org.cairn.core.api.AppSummary;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -26,14 +27,14 @@ final class VerifyCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--app", required = true)
-  String app;
+  @CommandLine.Mixin
+  Target.App target;
 
-  @Option(names = "--node", description = "Node to check (default: every node of the app).")
+  @Option(names = "--node", paramLabel = "NODE", description = "Node to check (default: every node of the app).")
   String node;
 
-  @Option(names = "--step", defaultValue = "0", description = "Step to check (default: the latest committed).")
-  long step;
+  @CommandLine.Mixin
+  Target.Step stepOption;
 
   @Option(names = "--read-data", description = "Read and decode every piece instead of asking the holders whether they have it.")
   boolean readData;
@@ -47,31 +48,30 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
+    String app = target.app;
+    long step = stepOption.step;
     if (step > 0 && node == null) {
       throw new CommandLine.ParameterException(cl, "--step needs --node");
     }
     PrintWriter out = cl.getOut();
     List<Verifier.Report> reports = new ArrayList<>();
-    try (GridAccess grid = GridAccess.open(root, cl)) {
+    try (Grid grid = GridAccess.open(root, cl)) {
       List<String> nodes = new ArrayList<>();
       if (node != null) {
         nodes.add(node);
       } else {
-        for (JsonNode a : grid.tracker.get("/api/v1/apps", Map.of())) {
-          if (a.path("app").asText().equals(app)) {
-            a.path("nodes").fieldNames().forEachRemaining(nodes::add);
+        for (AppSummary a : grid.apps()) {
+          if (a.app().equals(app)) {
+            nodes.addAll(a.nodes().keySet());
           }
         }
         if (nodes.isEmpty()) {
           throw new IllegalStateException("app " + app + " has no versions");
         }
       }
-      Verifier verifier = new Verifier(grid.tracker, grid.token, grid.group, grid.timeout);
       int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       for (String n : nodes) {
-        JsonNode located = grid.tracker.get("/api/v1/manifest", Map.of("app", app, "node", n, "step",
-            step > 0 ? Long.toString(step) : "latest"));
-        reports.add(verifier.verify(located, readData, t));
+        reports.add(grid.verify(grid.locate(app, n, step), readData, t));
       }
     }
     boolean ok = reports.stream().allMatch(Verifier.Report::restorable);
@@ -82,6 +82,7 @@ final class VerifyCommand implements Callable<Integer> {
         m.put("app", r.app());
         m.put("node", r.node());
         m.put("step", r.step());
+        m.put("redundancy", r.redundancy());
         m.put("restorable", r.restorable());
         m.put("chunks", r.chunks());
         m.put("healthy", r.healthy());

@@ -1,10 +1,10 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import java.util.List;
+import org.cairn.core.api.VersionRow;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.cairn.core.config.ByteSize;
 import picocli.CommandLine;
@@ -20,19 +20,21 @@ final class VersionsCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Option(names = "--app", required = true)
-  String app;
+  @CommandLine.Mixin
+  Target.App target;
 
-  @Option(names = "--node", required = true)
-  String node;
+  @CommandLine.Mixin
+  Target.Node nodeOption;
 
   @Option(names = "--json", description = "A JSON array with step, size, storedBytes, createdAt, ... per version.")
   boolean json;
 
   @Override
   public Integer call() throws Exception {
-    try (GridAccess grid = GridAccess.open(root, spec.commandLine())) {
-      JsonNode versions = grid.tracker.get("/api/v1/versions", Map.of("app", app, "node", node));
+    String app = target.app;
+    String node = nodeOption.node;
+    try (org.cairn.client.Grid grid = GridAccess.open(root, spec.commandLine())) {
+      List<VersionRow> versions = grid.versions(app, node);
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
         out.println(Json.MAPPER.writeValueAsString(versions));
@@ -41,11 +43,11 @@ final class VersionsCommand implements Callable<Integer> {
       } else {
         out.printf(Locale.ROOT, "%6s  %-24s  %10s  %10s  %7s  %-12s  %s%n", "step", "created", "size", "stored", "chunks", "redundancy",
             "status");
-        for (JsonNode v : versions) {
-          out.printf(Locale.ROOT, "%6d  %-24s  %10s  %10s  %7d  %-12s  %s%n", v.path("step").asLong(),
-              Instant.ofEpochMilli(v.path("createdAt").asLong()).toString().substring(0, 19).replace('T', ' '),
-              ByteSize.format(v.path("size").asLong()), ByteSize.format(v.path("storedBytes").asLong()),
-              v.path("chunks").asLong(), v.path("redundancy").asText(), v.path("status").asText());
+        for (VersionRow v : versions) {
+          String coding = v.weakest() == null ? v.redundancy() : v.redundancy() + " (weakest " + v.weakest() + ")";
+          out.printf(Locale.ROOT, "%6d  %-24s  %10s  %10s  %7d  %-12s  %s%n", v.step(),
+              Instant.ofEpochMilli(v.createdAt()).toString().substring(0, 19).replace('T', ' '),
+              ByteSize.format(v.size()), ByteSize.format(v.storedBytes()), v.chunks(), coding, v.status());
         }
       }
       out.flush();

@@ -1,8 +1,8 @@
 package org.cairn.client;
 
+import org.cairn.core.api.PlacementAnswer;
+import org.cairn.core.net.PeerClient;
 import org.cairn.core.net.PeerConnection;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -10,11 +10,8 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import org.cairn.core.security.GridToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * The n hosts of a store, slot i receiving fragment i of every chunk (FALCON-P), and the ranked
  * alternates. A host that refuses (FULL/BUSY/PAUSED/QUOTA) or fails is replaced in its slot by the
  * next alternate not already in use (FALCON §3.3 step 6); the store fails only when no alternate
- * remains. Connections are opened lazily and shared.
+ * remains. Connections come from the process's peer client pool.
  */
 final class HostSet {
   private static final Logger LOG = LoggerFactory.getLogger(HostSet.class);
@@ -32,25 +29,20 @@ final class HostSet {
   private final Host[] slots;
   private final Deque<Host> alternates = new ArrayDeque<>();
   private final Set<String> used = new HashSet<>();
-  private final Map<String, PeerConnection> connections = new ConcurrentHashMap<>();
   private final List<String> replaced = new ArrayList<>();
-  private final EventLoopGroup group;
-  private final GridToken token;
-  private final Duration timeout;
+  private final PeerClient peers;
 
-  HostSet(JsonNode placement, EventLoopGroup group, GridToken token, Duration timeout) {
-    JsonNode hosts = placement.path("hosts");
+  HostSet(PlacementAnswer placement, PeerClient peers) {
+    List<PlacementAnswer.PlacedHost> hosts = placement.hosts();
     slots = new Host[hosts.size()];
     for (int i = 0; i < slots.length; i++) {
-      slots[i] = new Host(hosts.get(i).path("id").asText(), hosts.get(i).path("address").asText());
+      slots[i] = new Host(hosts.get(i).id(), hosts.get(i).address());
       used.add(slots[i].id());
     }
-    for (JsonNode a : placement.path("alternates")) {
-      alternates.add(new Host(a.path("id").asText(), a.path("address").asText()));
+    for (PlacementAnswer.PlacedHost a : placement.alternates()) {
+      alternates.add(new Host(a.id(), a.address()));
     }
-    this.group = group;
-    this.token = token;
-    this.timeout = timeout;
+    this.peers = peers;
   }
 
   int size() {
@@ -73,22 +65,16 @@ final class HostSet {
     return new ArrayList<>(replaced);
   }
 
-  /** The connection to a host, opened on first use. */
+  /** The (pooled) connection to a host, opened on first use. */
   PeerConnection connection(Host h) throws IOException {
-    PeerConnection c = connections.get(h.address());
-    if (c != null && c.isActive()) {
-      return c;
-    }
     try {
-      c = PeerConnection.connect(group, h.address(), token, timeout).get();
+      return peers.connection(h.address()).get();
     } catch (ExecutionException e) {
       throw e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while connecting to " + h.address(), e);
     }
-    connections.put(h.address(), c);
-    return c;
   }
 
   /**
@@ -113,11 +99,5 @@ final class HostSet {
     used.add(next.id());
     replaced.add(failed.id() + " -> " + next.id() + " (" + reason + ")");
     return next;
-  }
-
-  void close() {
-    for (PeerConnection c : connections.values()) {
-      c.close();
-    }
   }
 }

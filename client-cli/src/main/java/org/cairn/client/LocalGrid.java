@@ -1,7 +1,7 @@
 package org.cairn.client;
 
-import org.cairn.core.api.TrackerHttp;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -159,16 +159,27 @@ public final class LocalGrid implements Closeable {
     return String.join("\n", lines.subList(Math.max(0, lines.size() - 10), lines.size()));
   }
 
+  /** A client of this grid (the caller closes it). */
+  public Grid openClient() throws IOException {
+    return Grid.open(java.net.URI.create(trackerUrl), org.cairn.core.security.GridToken.readFile(tokenFile), Grid.DEFAULT_TIMEOUT);
+  }
+
+  /** What {@code grid.json} records of a running grid, so {@code grid down} can stop it. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  record State(String tracker, String tokenFile, List<Proc> processes) {
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Proc(String name, long pid, String address) {}
+  }
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private void writeState() throws IOException {
-    Map<String, Object> state = new LinkedHashMap<>();
-    state.put("tracker", trackerUrl);
-    state.put("tokenFile", tokenFile.toString());
-    List<Map<String, Object>> procs = new ArrayList<>();
+    List<State.Proc> procs = new ArrayList<>();
     for (Member m : members) {
-      procs.add(Map.of("name", m.name(), "pid", m.process().pid(), "address", m.address() == null ? "" : m.address()));
+      procs.add(new State.Proc(m.name(), m.process().pid(), m.address() == null ? "" : m.address()));
     }
-    state.put("processes", procs);
-    Files.write(dir.resolve("grid.json"), TrackerHttp.JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
+    State state = new State(trackerUrl, tokenFile.toString(), procs);
+    Files.write(dir.resolve("grid.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
   }
 
   /** Stops the grid recorded in {@code dir/grid.json} (peers first, then the tracker); returns how many processes were stopped. */
@@ -177,10 +188,10 @@ public final class LocalGrid implements Closeable {
     if (!Files.exists(state)) {
       throw new IOException("no grid in " + dir + " (no grid.json); was it started with 'cairn grid up --dir " + dir + "'?");
     }
-    JsonNode s = TrackerHttp.JSON.readTree(state.toFile());
+    State s = JSON.readValue(state.toFile(), State.class);
     List<ProcessHandle> handles = new ArrayList<>();
-    for (JsonNode p : s.path("processes")) {
-      ProcessHandle.of(p.path("pid").asLong()).filter(ProcessHandle::isAlive).ifPresent(handles::add);
+    for (State.Proc p : s.processes() == null ? List.<State.Proc>of() : s.processes()) {
+      ProcessHandle.of(p.pid()).filter(ProcessHandle::isAlive).ifPresent(handles::add);
     }
     java.util.Collections.reverse(handles);
     for (ProcessHandle h : handles) {

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import org.cairn.core.api.TrackerHttp;
+import org.cairn.core.api.TrackerClient;
 import org.cairn.core.hash.ChunkId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
 final class PendingChunks {
   private static final Logger LOG = LoggerFactory.getLogger(PendingChunks.class);
 
-  private final TrackerHttp tracker;
+  private final TrackerClient tracker;
   private final String session;
   private final Executor io;
   private final List<ChunkId> queued = new ArrayList<>();
@@ -33,7 +33,7 @@ final class PendingChunks {
   private boolean calling;
   private volatile boolean warned;
 
-  PendingChunks(TrackerHttp tracker, String session, Executor io) {
+  PendingChunks(TrackerClient tracker, String session, Executor io) {
     this.tracker = tracker;
     this.session = session;
     this.io = io;
@@ -66,7 +66,7 @@ final class PendingChunks {
   /** Ends the session when the store gives up (after a commit the tracker ends it itself). */
   void abandon() {
     try {
-      tracker.delete("/api/v1/stores/" + session, Map.of());
+      tracker.abandon(session);
     } catch (IOException | RuntimeException e) {
       LOG.debug("could not end store session {}: {}", session, e.getMessage());
     }
@@ -113,8 +113,6 @@ final class PendingChunks {
   }
 
   private int post(List<ChunkId> ids) throws IOException {
-    List<String> hex = new ArrayList<>(ids.size());
-    ids.forEach(id -> hex.add(id.hex()));
-    return tracker.post("/api/v1/stores/" + session + "/pending", Map.of("chunks", hex)).path("pending").asInt(Integer.MAX_VALUE);
+    return tracker.pending(session, ids);
   }
 }

@@ -1,8 +1,6 @@
 package org.cairn.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.EventLoopGroup;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,11 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.cairn.core.api.TrackerHttp;
-import org.cairn.core.net.PeerConnection;
-import org.cairn.core.protocol.Frame;
+import org.cairn.core.api.BandwidthReport;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.api.PlacementAnswer;
+import org.cairn.core.api.TrackerClient;
+import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FrameType;
-import org.cairn.core.security.GridToken;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,28 +33,23 @@ final class Prober {
   static final int PROBE_BYTES = 1 << 20;
   static final Duration PROBE_TIMEOUT = Duration.ofSeconds(4);
 
-  private final TrackerHttp tracker;
-  private final GridToken token;
-  private final EventLoopGroup group;
-  private final Duration connectTimeout;
+  private final TrackerClient tracker;
+  private final PeerClient peers;
   private final String client;
 
-  Prober(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration connectTimeout, String client) {
+  Prober(TrackerClient tracker, PeerClient peers, String client) {
     this.tracker = tracker;
-    this.token = token;
-    this.group = group;
-    this.connectTimeout = connectTimeout;
+    this.peers = peers;
     this.client = client;
   }
 
   /** Probes the hosts and alternates of a placement whose measurement is missing or older than {@code after}. */
-  List<String> probeStale(JsonNode placement, Duration after) {
+  List<String> probeStale(PlacementAnswer placement, Duration after) {
     Map<String, String> stale = new LinkedHashMap<>();
-    for (String part : List.of("hosts", "alternates")) {
-      for (JsonNode h : placement.path(part)) {
-        JsonNode age = h.path("bandwidthAgeSeconds");
-        if (age.isMissingNode() || age.isNull() || age.asDouble() > after.toSeconds()) {
-          stale.put(h.path("id").asText(), h.path("address").asText());
+    for (List<PlacementAnswer.PlacedHost> part : List.of(placement.hosts(), placement.alternates())) {
+      for (PlacementAnswer.PlacedHost h : part) {
+        if (h.address() != null && (h.bandwidthAgeSeconds() == null || h.bandwidthAgeSeconds() > after.toSeconds())) {
+          stale.put(h.id(), h.address());
         }
       }
     }
@@ -65,10 +59,9 @@ final class Prober {
   /** Probes every peer that accepts writes (the "pessimistic" baseline: re-measure before every store). */
   List<String> probeAll() throws IOException {
     Map<String, String> all = new LinkedHashMap<>();
-    for (JsonNode p : tracker.get("/api/v1/peers", Map.of())) {
-      String state = p.path("state").asText();
-      if (state.equals("RUNNING") || state.equals("LOADED")) {
-        all.put(p.path("id").asText(), p.path("address").asText());
+    for (PeerView p : tracker.peers()) {
+      if (p.state().equals("RUNNING") || p.state().equals("LOADED")) {
+        all.put(p.id(), p.address());
       }
     }
     return probe(all);
@@ -101,24 +94,22 @@ final class Prober {
   }
 
   private String probeOne(String id, String address) {
-    PeerConnection c = null;
     try {
-      c = PeerConnection.connect(group, address, token, connectTimeout).get();
+      peers.ping(address).get(PROBE_TIMEOUT.toMillis() + peers.timeout().toMillis() * 2, TimeUnit.MILLISECONDS); // connects
       long t0 = System.nanoTime();
-      c.call(FrameType.PING, Unpooled.EMPTY_BUFFER).get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).release();
+      peers.ping(address).get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
       long rtt = System.nanoTime() - t0;
       io.netty.buffer.ByteBuf payload = Unpooled.buffer(4 + PROBE_BYTES).writeInt(0).writeZero(PROBE_BYTES);
       long t1 = System.nanoTime();
       double bps;
       try {
-        Frame answer = c.call(FrameType.PROBE, payload).get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        answer.release();
+        peers.call(address, FrameType.PROBE, payload).get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS).release();
         long nanos = Math.max(System.nanoTime() - t1 - rtt, 1_000);
         bps = PROBE_BYTES / (nanos / 1e9);
       } catch (java.util.concurrent.TimeoutException e) {
         bps = PROBE_BYTES / (double) PROBE_TIMEOUT.toSeconds();
       }
-      tracker.post("/api/v1/bandwidth", Map.of("client", client, "peer", id, "bytesPerSecond", bps, "source", "probe"));
+      tracker.reportBandwidth(new BandwidthReport(client, id, bps, "probe"));
       LOG.debug("probed {}: {} MB/s", id, String.format("%.1f", bps / 1e6));
       return id + " " + Math.round(bps);
     } catch (InterruptedException e) {
@@ -128,10 +119,6 @@ final class Prober {
       // an unreachable host is the heartbeats' business; placement will learn it is DOWN
       LOG.debug("probe of {} failed: {}", id, e.getMessage());
       return null;
-    } finally {
-      if (c != null) {
-        c.close();
-      }
     }
   }
 }

@@ -1,8 +1,12 @@
 package org.cairn.client;
 
+import org.cairn.core.api.BandwidthReport;
+import org.cairn.core.api.CommitRequest;
+import org.cairn.core.api.PlacementAnswer;
+import org.cairn.core.api.PlacementQuery;
+import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.TrackerHttp;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.netty.channel.EventLoopGroup;
+import org.cairn.core.net.PeerClient;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -27,7 +31,6 @@ import org.cairn.core.manifest.Manifest;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.StorePipeline;
-import org.cairn.core.security.GridToken;
 
 /*
  * Stores one checkpoint image as a version (ARCHITECTURE §3, FALCON §3.3, stdchk §IV):
@@ -77,46 +80,37 @@ public final class Storer {
 
   private static final Logger LOG = LoggerFactory.getLogger(Storer.class);
 
-  private final TrackerHttp tracker;
-  private final GridToken token;
-  private final EventLoopGroup group;
-  private final Duration timeout;
+  private final TrackerClient tracker;
+  private final PeerClient peers;
 
-  public Storer(TrackerHttp tracker, GridToken token, EventLoopGroup group, Duration timeout) {
+  public Storer(TrackerClient tracker, PeerClient peers) {
     this.tracker = tracker;
-    this.token = token;
-    this.group = group;
-    this.timeout = timeout;
+    this.peers = peers;
   }
 
   public Result store(InputStream in, long sizeHint, Options o) throws IOException {
     long start = System.nanoTime();
     Redundancy r = o.redundancy();
     boolean pessimisticProbe = o.placement().equals("pessimistic");
-    Map<String, Object> req = new LinkedHashMap<>();
-    req.put("client", o.clientId());
-    req.put("imageBytes", Math.max(0, sizeHint));
-    req.put("m", r.dataFragments());
-    req.put("k", r.parityFragments());
-    req.put("policy", pessimisticProbe ? "falcon" : o.placement());
-    req.put("alternates", 2 * r.totalFragments());
-    Prober prober = new Prober(tracker, token, group, timeout, o.clientId());
+    PlacementQuery req = PlacementQuery.of(o.clientId(), Math.max(0, sizeHint), r.dataFragments(), r.parityFragments(),
+        pessimisticProbe ? "falcon" : o.placement(), 2 * r.totalFragments());
+    Prober prober = new Prober(tracker, peers, o.clientId());
     List<String> probed = new ArrayList<>();
     if (pessimisticProbe) {
       // the baseline FALCON compares with: measure every candidate before every store
       probed.addAll(prober.probeAll());
     }
-    JsonNode placement = tracker.post("/api/v1/placement", req);
+    PlacementAnswer placement = tracker.place(req);
     if (!pessimisticProbe && o.probeAfter() != null && o.placement().equals("falcon")) {
       // hosts never measured, or measured long ago, are probed; if any were, place again with what was learnt
       List<String> renewed = prober.probeStale(placement, o.probeAfter());
       if (!renewed.isEmpty()) {
         probed.addAll(renewed);
-        placement = tracker.post("/api/v1/placement", req);
+        placement = tracker.place(req);
       }
     }
     long placed = System.nanoTime();
-    HostSet hosts = new HostSet(placement, group, token, timeout);
+    HostSet hosts = new HostSet(placement, peers);
     ExecutorService io = Executors.newCachedThreadPool(daemon("cairn-store-io"));
     ScheduledExecutorService mabw = Executors.newSingleThreadScheduledExecutor(daemon("cairn-mabw"));
     PieceWriter writer = new PieceWriter(hosts, io, Integer.getInteger("cairn.store.batchBytes", PieceWriter.DEFAULT_BATCH_BYTES));
@@ -127,13 +121,12 @@ public final class Storer {
     PendingChunks pending = new PendingChunks(tracker, java.util.UUID.randomUUID().toString(), io);
     mabw.scheduleAtFixedRate(pending::keepAlive, 30, 30, TimeUnit.SECONDS);
     boolean versionCommitted = false;
-    // Dedup: the chunk ids the app holds, fetched once (chunks committed by others meanwhile are
-    // merely sent again; the commit keeps the index's holders and the extra fragments become garbage).
-    java.util.Set<ChunkId> held = new java.util.HashSet<>();
-    for (JsonNode id : tracker.get("/api/v1/chunks", Map.of("app", o.app())).path("ids")) {
-      held.add(ChunkId.parse(id.asText()));
-    }
-    List<Map<String, Object>> sent = java.util.Collections.synchronizedList(new ArrayList<>());
+    // Dedup: the chunk ids the app holds coded at least as strongly as this store asks, fetched once.
+    // A chunk held with weaker coding is stored again with this coding and replaces the weaker one at
+    // the commit, so dedup never weakens a version; chunks committed by others meanwhile are merely
+    // sent again (the commit keeps the index's holders and the extra fragments become garbage).
+    java.util.Set<ChunkId> held = new java.util.HashSet<>(tracker.heldChunks(o.app(), r.spec()));
+    List<CommitRequest.NewChunk> sent = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicLong sentBytes = new AtomicLong();
     long indexed = System.nanoTime();
     try {
@@ -162,22 +155,14 @@ public final class Storer {
               sentBytes.addAndGet(fragments[i].serializedSize());
             }
           }
-          Map<String, Object> c = new LinkedHashMap<>();
-          c.put("id", fragments[0].chunkId().hex());
-          c.put("holders", java.util.Arrays.asList(holders));
-          c.put("tags", java.util.Arrays.asList(tags));
-          c.put("storedBytes", bytes);
-          sent.add(c);
+          sent.add(new CommitRequest.NewChunk(fragments[0].chunkId().hex(), java.util.Arrays.asList(holders),
+              java.util.Arrays.asList(tags), bytes, r.spec()));
         });
       });
       long piped = System.nanoTime();
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunkSize(), r.spec(), o.compressor().spec(), o.kind(),
           System.currentTimeMillis(), hostName(), res.chunks());
-      Map<String, Object> commit = new LinkedHashMap<>();
-      commit.put("manifest", TrackerHttp.JSON.readTree(manifest.toJson()));
-      commit.put("chunks", sent);
-      commit.put("session", pending.session());
-      long step = commit(commit, o.commitTimeout());
+      long step = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session()), o.commitTimeout());
       versionCommitted = true;
       long committed = System.nanoTime();
       LOG.debug("store {}.{}: placement and probes {} ms, dedup index {} ms, pipeline {} ms, commit {} ms", o.app(), o.node(),
@@ -192,7 +177,6 @@ public final class Storer {
         pending.abandon();
       }
       io.shutdown();
-      hosts.close();
     }
   }
 
@@ -201,12 +185,12 @@ public final class Storer {
    * timeout. The commit carries the store's session, so the tracker answers a repeated commit that
    * had already landed with the same step instead of committing a second version.
    */
-  private long commit(Map<String, Object> commit, Duration timeout) throws IOException {
+  private long commit(CommitRequest commit, Duration timeout) throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     boolean said = false;
     while (true) {
       try {
-        return tracker.post("/api/v1/versions", commit).path("step").asLong();
+        return tracker.commit(commit).step();
       } catch (TrackerHttp.UnreachableException e) {
         if (System.nanoTime() >= deadline) {
           throw new IOException(e.getMessage() + "; gave up committing after " + timeout.toSeconds() + " s, so no version was made", e);
@@ -239,7 +223,7 @@ public final class Storer {
         long nanos = e.getValue().busyNanos - (before == null ? 0 : before.busyNanos);
         if (bytes >= (1 << 20) && nanos > 0) {
           try {
-            tracker.post("/api/v1/bandwidth", Map.of("client", client, "peer", e.getKey(), "bytesPerSecond", bytes / (nanos / 1e9)));
+            tracker.reportBandwidth(new BandwidthReport(client, e.getKey(), bytes / (nanos / 1e9), null));
             reported.put(e.getKey(), e.getValue());
           } catch (IOException | RuntimeException ex) {
             // a measurement that does not reach the tracker is not worth failing a store for

@@ -1,8 +1,5 @@
 package org.cairn.cli.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,9 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.cairn.client.Fetcher;
+import org.cairn.client.Grid;
+import org.cairn.core.api.VersionRow;
+import org.cairn.core.read.ChunkReader;
 import org.cairn.client.LocalGrid;
 import org.cairn.client.Storer;
-import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.compress.Compressor;
@@ -78,25 +77,21 @@ public final class EndToEnd {
   private void cairn() throws Exception {
     Path gridDir = Files.createDirectories(o.workDir().resolve("grid"));
     try (LocalGrid grid = LocalGrid.start(gridDir, o.peers(), 64L << 30, Duration.ofSeconds(1))) {
-      GridToken token = GridToken.readFile(grid.tokenFile());
-      TrackerHttp tracker = new TrackerHttp(URI.create(grid.trackerUrl()), token, Duration.ofSeconds(30));
-      EventLoopGroup group = new NioEventLoopGroup(2);
-      try {
-        Storer storer = new Storer(tracker, token, group, Duration.ofSeconds(30));
+      try (Grid client = Grid.open(URI.create(grid.trackerUrl()), GridToken.readFile(grid.tokenFile()), Duration.ofSeconds(30))) {
         if (o.warmUpBytes() > 0) {
-          warmUp(grid, tracker, token, group, storer);
+          warmUp(grid, client);
         }
         for (int i = 0; i < o.images().size(); i++) {
           Path image = o.images().get(i);
           Storer.Result r;
           double[] cpu0 = cpuSeconds(grid);
           try (InputStream in = Files.newInputStream(image)) {
-            r = storer.store(in, Files.size(image), new Storer.Options("bench", "rank0", 0, o.redundancy(), o.compressor(),
+            r = client.store(in, Files.size(image), new Storer.Options("bench", "rank0", 0, o.redundancy(), o.compressor(),
                 ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
           }
           double[] cpu = minus(cpuSeconds(grid), cpu0);
-          JsonNode versions = tracker.get("/api/v1/versions", Map.of("app", "bench", "node", "rank0"));
-          long stored = versions.get(versions.size() - 1).path("storedBytes").asLong();
+          List<VersionRow> versions = client.versions("bench", "rank0");
+          long stored = versions.get(versions.size() - 1).storedBytes();
           sink.accept(new StageResult("e2e-store").with("tool", "cairn").with("image", i + 1).with("bytes", r.size())
               .with("seconds", round(r.seconds())).with("mbPerSec", round(r.size() / 1e6 / r.seconds()))
               .with("newChunks", r.newChunks()).with("chunks", r.chunks()).with("growthBytes", stored)
@@ -108,15 +103,14 @@ public final class EndToEnd {
         // later one), so the default read runs twice and the second is the one to compare; the stores before
         // it are likewise warm from image 2 on
         String[] labels = {"cairn, first fetch in this JVM", "cairn", "cairn --read hedged"};
-        Fetcher.ReadMode[] modes = {Fetcher.ReadMode.ALL, Fetcher.ReadMode.ALL, Fetcher.ReadMode.HEDGED};
+        ChunkReader.Mode[] modes = {ChunkReader.Mode.ALL, ChunkReader.Mode.ALL, ChunkReader.Mode.HEDGED};
         for (int fi = 0; fi < modes.length; fi++) {
-          Fetcher.ReadMode mode = modes[fi];
-          Fetcher fetcher = new Fetcher(tracker, token, group, Duration.ofSeconds(30), mode);
+          Fetcher.Options fetchOptions = new Fetcher.Options(o.threads(), modes[fi], 0);
           Path out = o.workDir().resolve("cairn-restored.img");
           Fetcher.Result f;
           double[] cpu0 = cpuSeconds(grid);
           try (OutputStream os = new BufferedOutputStream(Files.newOutputStream(out), 1 << 20)) {
-            f = fetcher.fetch(fetcher.locate("bench", "rank0", 0), o.threads(), os);
+            f = client.fetch(client.locate("bench", "rank0", 0), fetchOptions, os);
           }
           double[] cpu = minus(cpuSeconds(grid), cpu0);
           check(out);
@@ -125,8 +119,6 @@ public final class EndToEnd {
               .with("clientCpuSeconds", round(cpu[0])).with("peersCpuSeconds", round(cpu[1])).with("trackerCpuSeconds", round(cpu[2])));
           Files.delete(out);
         }
-      } finally {
-        group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
       }
     }
   }
@@ -136,14 +128,14 @@ public final class EndToEnd {
    * and the tracker have run the store and fetch paths before the series is measured, as those of a
    * grid in use have. Its seed shares no page with the series' images (zero pages aside).
    */
-  private void warmUp(LocalGrid grid, TrackerHttp tracker, GridToken token, EventLoopGroup group, Storer storer) throws Exception {
+  private void warmUp(LocalGrid grid, Grid client) throws Exception {
     byte[] image = org.cairn.core.bench.MemoryImages.image(1_000_003, o.warmUpBytes());
     double[] cpu0 = cpuSeconds(grid);
-    Storer.Result r = storer.store(new java.io.ByteArrayInputStream(image), image.length, new Storer.Options("bench-warm-up", "rank0", 0,
+    Storer.Result r = client.store(new java.io.ByteArrayInputStream(image), image.length, new Storer.Options("bench-warm-up", "rank0", 0,
         o.redundancy(), o.compressor(), ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
-    Fetcher fetcher = new Fetcher(tracker, token, group, Duration.ofSeconds(30), Fetcher.ReadMode.ALL);
     java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream(image.length);
-    Fetcher.Result f = fetcher.fetch(fetcher.locate("bench-warm-up", "rank0", 0), o.threads(), back);
+    Fetcher.Result f = client.fetch(client.locate("bench-warm-up", "rank0", 0), new Fetcher.Options(o.threads(), ChunkReader.Mode.ALL, 0),
+        back);
     if (!java.util.Arrays.equals(back.toByteArray(), image)) {
       throw new IllegalStateException("the warm-up image came back different");
     }

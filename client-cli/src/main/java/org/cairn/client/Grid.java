@@ -1,0 +1,114 @@
+package org.cairn.client;
+
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.api.AppSummary;
+import org.cairn.core.api.DurabilityView;
+import org.cairn.core.api.FolderPolicy;
+import org.cairn.core.api.LocatedVersion;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.api.TrackerClient;
+import org.cairn.core.api.VersionRow;
+import org.cairn.core.net.PeerClient;
+import org.cairn.core.security.GridToken;
+
+/**
+ * A grid as a client uses it (restic's {@code Repository}): owns the tracker client, the pooled peer
+ * client, the event loop and the timeouts, and offers store, fetch, verify, versions and delete.
+ * Commands only parse and print; everything they do goes through here. Closing it closes the
+ * connections and the event loop.
+ */
+public final class Grid implements Closeable {
+  /** Default timeout of one call to the tracker or a peer. */
+  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+  private final TrackerClient tracker;
+  private final EventLoopGroup group;
+  private final PeerClient peers;
+
+  private Grid(TrackerClient tracker, EventLoopGroup group, PeerClient peers) {
+    this.tracker = tracker;
+    this.group = group;
+    this.peers = peers;
+  }
+
+  public static Grid open(URI tracker, GridToken token, Duration timeout) {
+    EventLoopGroup group = new NioEventLoopGroup(2, (java.util.concurrent.ThreadFactory) r -> {
+      Thread t = new Thread(r, "cairn-io");
+      t.setDaemon(true);
+      return t;
+    });
+    return new Grid(new TrackerClient(tracker, token, timeout), group, new PeerClient(group, token, timeout));
+  }
+
+  public TrackerClient tracker() {
+    return tracker;
+  }
+
+  public PeerClient peers() {
+    return peers;
+  }
+
+  public EventLoopGroup group() {
+    return group;
+  }
+
+  public Storer.Result store(InputStream in, long sizeHint, Storer.Options options) throws IOException {
+    return new Storer(tracker, peers).store(in, sizeHint, options);
+  }
+
+  /** The version app/node/step (latest when step <= 0) with its chunks' coding and holders. */
+  public LocatedVersion locate(String app, String node, long step) throws IOException {
+    return tracker.locate(app, node, step);
+  }
+
+  public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out) throws IOException {
+    return new Fetcher(tracker, peers, group).fetch(version, options, out);
+  }
+
+  public Verifier.Report verify(LocatedVersion version, boolean readData, int threads) throws IOException {
+    return new Verifier(tracker, peers, group).verify(version, readData, threads);
+  }
+
+  public List<VersionRow> versions(String app, String node) throws IOException {
+    return tracker.versions(app, node);
+  }
+
+  public void delete(String app, String node, long step) throws IOException {
+    tracker.deleteVersion(app, node, step);
+  }
+
+  public List<AppSummary> apps() throws IOException {
+    return tracker.apps();
+  }
+
+  public List<PeerView> peerList() throws IOException {
+    return tracker.peers();
+  }
+
+  public DurabilityView durability() throws IOException {
+    return tracker.durability();
+  }
+
+  public FolderPolicy policy(String app) throws IOException {
+    return tracker.policy(app);
+  }
+
+  public FolderPolicy setPolicy(String app, String folder) throws IOException {
+    return tracker.setPolicy(app, folder);
+  }
+
+  @Override
+  public void close() {
+    peers.close();
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+  }
+}
