@@ -7,7 +7,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -16,6 +15,7 @@ import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.LocatedVersion;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.erasure.CodingSummary;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.net.PeerClient;
@@ -135,10 +135,10 @@ public final class Verifier {
 
   /** The version's coding as its chunks really have it: one spec, or "mixed (weakest X)". */
   static String coding(Iterable<LocatedChunk> chunks) {
-    TreeSet<String> specs = new TreeSet<>();
+    List<String> specs = new ArrayList<>();
     for (LocatedChunk c : chunks) {
-      specs.add(c.redundancy() == null ? "lost" : c.redundancy());
+      specs.add(c.redundancy());
     }
-    return specs.size() == 1 ? specs.first() : "mixed " + specs;
+    return CodingSummary.of(specs).toString();
   }
 }

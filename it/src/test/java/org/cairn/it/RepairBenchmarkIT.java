@@ -60,7 +60,7 @@ class RepairBenchmarkIT {
     MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "bench", "--node", "n", "--redundancy", "code:4+2",
         "--compression", "none");
     assertThat(store.exit()).as(store.stderr()).isZero();
-    JsonNode holders = grid.get("/api/v1/manifest?app=bench&node=n").json().get("holders").elements().next();
+    JsonNode holders = grid.get("/api/v1/manifest?app=bench&node=n").json().get("chunks").elements().next().get("holders");
     String victim = holders.get(0).get("id").asText();
     MiniGrid.await("heartbeats carry the store", Duration.ofSeconds(20), () -> {
       long total = 0;

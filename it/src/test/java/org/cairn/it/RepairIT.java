@@ -75,9 +75,10 @@ class RepairIT {
   }
 
   private List<String> holdersOfFirstChunk() throws Exception {
-    JsonNode holders = grid.get("/api/v1/manifest?app=heat&node=n1").json().get("holders");
+    // /manifest: {"manifest":{...},"chunks":{id:{"id","redundancy","holders":[holder or null per piece]}}}
+    JsonNode holders = grid.get("/api/v1/manifest?app=heat&node=n1").json().get("chunks").elements().next().get("holders");
     List<String> out = new ArrayList<>();
-    holders.elements().next().forEach(h -> out.add(h.isNull() ? null : h.get("id").asText()));
+    holders.forEach(h -> out.add(h.isNull() ? null : h.get("id").asText()));
     return out;
   }
 

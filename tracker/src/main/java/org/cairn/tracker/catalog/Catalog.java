@@ -322,28 +322,13 @@ public final class Catalog {
    * @return {coding, weakest (null unless mixed)}
    */
   public String[] coding(String app, List<ChunkId> chunks) throws IOException {
-    java.util.SortedSet<String> specs = new java.util.TreeSet<>();
-    Redundancy weakest = null;
-    boolean missing = false;
+    List<String> specs = new ArrayList<>(chunks.size());
     for (ChunkId id : chunks) {
       ChunkRecord r = chunk(app, id);
-      if (r == null || r.redundancy() == null) {
-        missing = true;
-        continue;
-      }
-      Redundancy red = Redundancy.parse(r.redundancy());
-      specs.add(red.spec());
-      if (weakest == null || Redundancy.WEAKEST_FIRST.compare(red, weakest) < 0) {
-        weakest = red;
-      }
+      specs.add(r == null ? null : r.redundancy());
     }
-    if (missing) {
-      return new String[] {specs.isEmpty() ? "lost" : "mixed", "lost"};
-    }
-    if (specs.size() <= 1) {
-      return new String[] {specs.isEmpty() ? null : specs.first(), null};
-    }
-    return new String[] {"mixed", weakest.spec()};
+    org.cairn.core.erasure.CodingSummary c = org.cairn.core.erasure.CodingSummary.of(specs);
+    return new String[] {c.coding(), c.weakest()};
   }
 
   /**

@@ -1,0 +1,156 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.cairn.core.bench.MemoryImages;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #17's failures as regression tests, with real processes: fetch and verify read a chunk the
+ * same way (its own m, not the version's), dedup never weakens the coding a store asked for, and
+ * verify over an app checks every node. Repair is held off (long grace) so kills stay kills.
+ */
+class ReadPathIT {
+  @TempDir
+  Path root;
+
+  private MiniGrid grid;
+  private final List<MiniGrid.Node> peers = new ArrayList<>();
+  private Path file;
+  private byte[] image;
+
+  @BeforeEach
+  void startGrid() throws Exception {
+    grid = new MiniGrid(root, Duration.ofSeconds(1));
+    grid.startTracker("--repair-grace", "10m");
+    for (int i = 0; i < 6; i++) {
+      peers.add(grid.startPeer("p" + i, "--id", "p" + i));
+    }
+    MiniGrid.await("6 peers RUNNING", Duration.ofSeconds(30), () -> live() == 6);
+    image = MemoryImages.image(17, 6 * 1024 * 1024);
+    file = Files.write(root.resolve("ckpt.img"), image);
+  }
+
+  @AfterEach
+  void stopGrid() {
+    grid.close();
+  }
+
+  private int live() throws Exception {
+    int n = 0;
+    for (JsonNode p : grid.peers()) {
+      n += p.get("state").asText().equals("DOWN") ? 0 : 1;
+    }
+    return n;
+  }
+
+  private void kill(int i, int liveAfter) throws Exception {
+    peers.get(i).kill();
+    MiniGrid.await("p" + i + " DOWN", Duration.ofSeconds(30), () -> live() == liveAfter);
+  }
+
+  private MiniGrid.Cli store(String node, String redundancy) throws Exception {
+    MiniGrid.Cli s = grid.cli("store", file.toString(), "--app", "x", "--node", node, "--redundancy", redundancy, "--json");
+    assertThat(s.exit()).as(s.stderr()).isZero();
+    return s;
+  }
+
+  /** Fetches node's latest; asserts byte identity when it succeeds. Returns whether it did. */
+  private boolean fetches(String node) throws Exception {
+    Path out = root.resolve("out-" + node + ".img");
+    Files.deleteIfExists(out);
+    MiniGrid.Cli f = grid.cli("fetch", "--app", "x", "--node", node, "-o", out.toString());
+    if (f.exit() == 0) {
+      assertThat(out).hasBinaryContent(image);
+      return true;
+    }
+    assertThat(out).as("a failed fetch leaves no file under the final name").doesNotExist();
+    return false;
+  }
+
+  private boolean verifies(String node, boolean readData) throws Exception {
+    List<String> args = new ArrayList<>(List.of("verify", "--app", "x", "--node", node, "--json"));
+    if (readData) {
+      args.add("--read-data");
+    }
+    MiniGrid.Cli v = grid.cli(args.toArray(String[]::new));
+    JsonNode report = v.json().get(0);
+    assertThat(v.exit() == 0).as("exit status matches the report: " + v.stdout() + v.stderr())
+        .isEqualTo(report.get("restorable").asBoolean());
+    return v.exit() == 0;
+  }
+
+  private JsonNode latestVersion(String node) throws Exception {
+    MiniGrid.Cli v = grid.cli("versions", "--app", "x", "--node", node, "--json");
+    assertThat(v.exit()).as(v.stderr()).isZero();
+    JsonNode rows = v.json();
+    return rows.get(rows.size() - 1);
+  }
+
+  @Test
+  void dedupedVersion_isReadWithTheChunksOwnCoding_andFetchAgreesWithVerify() throws Exception {
+    store("a", "code:4+2");
+    JsonNode b = grid.cli("store", file.toString(), "--app", "x", "--node", "b", "--json").json(); // default code:3+2
+    assertThat(b.get("newChunks").asLong()).as("every chunk deduplicated").isZero();
+    // the version's coding is what its chunks really have (4+2 protects as much as the 3+2 asked for)
+    assertThat(latestVersion("b").get("redundancy").asText()).isEqualTo("code:4+2");
+
+    for (int killed = 1; killed <= 3; killed++) {
+      kill(killed - 1, 6 - killed);
+      boolean fetched = fetches("b");
+      assertThat(verifies("b", true)).as("verify --read-data with %d holders dead", killed).isEqualTo(fetched);
+      assertThat(verifies("b", false)).as("verify with %d holders dead", killed).isEqualTo(fetched);
+      // 4+2: any 4 of 6 rebuild a chunk
+      assertThat(fetched).as("fetch with %d of 6 holders dead", killed).isEqualTo(killed <= 2);
+    }
+  }
+
+  @Test
+  void dedupNeverWeakens_aStoreAskingForMoreParityRecodesWeakerChunks() throws Exception {
+    store("weak", "code:2+1");
+    assertThat(latestVersion("weak").get("redundancy").asText()).isEqualTo("code:2+1");
+    store("strong", "code:4+2");
+    JsonNode strong = latestVersion("strong");
+    assertThat(strong.get("redundancy").asText()).isEqualTo("code:4+2");
+    assertThat(strong.has("weakest")).as(strong.toString()).isFalse();
+
+    // two holders dead: a 2+1 chunk could be gone, the 4+2 version must still be whole
+    kill(0, 5);
+    kill(1, 4);
+    assertThat(verifies("strong", true)).isTrue();
+    assertThat(fetches("strong")).isTrue();
+  }
+
+  @Test
+  void verifyWithoutNode_checksEveryNodeOfTheApp() throws Exception {
+    store("n1", "code:4+2");
+    store("n2", "code:3+2");
+    Files.write(file, MemoryImages.successor(image, 0.2, 3));
+    image = Files.readAllBytes(file);
+    store("n3", "replicate:2");
+    kill(5, 5); // a closed connection in the pool must not fail the nodes checked after it
+
+    for (String flag : new String[] {"--read-data", "--json"}) {
+      MiniGrid.Cli v = grid.cli("verify", "--app", "x", "--json", flag);
+      assertThat(v.exit()).as(v.stdout() + v.stderr()).isZero();
+      JsonNode reports = v.json();
+      List<String> nodes = new ArrayList<>();
+      for (JsonNode r : reports) {
+        nodes.add(r.get("node").asText());
+        assertThat(r.get("restorable").asBoolean()).as(r.toString()).isTrue();
+      }
+      assertThat(nodes).containsExactlyInAnyOrder("n1", "n2", "n3");
+    }
+    MiniGrid.Cli plain = grid.cli("verify", "--app", "x");
+    assertThat(plain.exit()).as(plain.stdout() + plain.stderr()).isZero();
+  }
+}
