@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.cairn.core.api.DurabilityView;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
@@ -45,6 +46,9 @@ import org.slf4j.LoggerFactory;
  * failed or raced repair wrote is garbage for the peers' inventory GC. Failed jobs return to the queue
  * at the next scan with the executor and targets that failed avoided for a while. Jobs not reported
  * within the job timeout are forgotten and planned again.
+ *
+ * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
+ * and target rule plan() uses.
  */
 public final class RepairService {
   private static final Logger LOG = LoggerFactory.getLogger(RepairService.class);
@@ -63,7 +67,17 @@ public final class RepairService {
 
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
-      List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy) {}
+      List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled) {}
+
+  /** Peers plan() leaves out as targets for a chunk: its holders, those that failed it lately, those at their limit. */
+  record Exclusions(Set<String> holders, Set<String> avoided, Set<String> atLimit) {
+    Set<String> all() {
+      Set<String> out = new HashSet<>(holders);
+      out.addAll(avoided);
+      out.addAll(atLimit);
+      return out;
+    }
+  }
 
   private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
 
@@ -80,7 +94,7 @@ public final class RepairService {
   private final Map<String, InFlight> inFlight = new HashMap<>();
   /** job id -> peers to avoid for it, until the given time. */
   private final Map<String, Map<String, Long>> avoid = new HashMap<>();
-  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of());
+  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of());
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
@@ -114,8 +128,11 @@ public final class RepairService {
     Map<String, String> unhealthy = new HashMap<>(); // app/chunk -> degraded or lost
     long[] counts = new long[5]; // chunks, healthy, degraded, lost, bytes of all pieces
     List<Pending> pending = new ArrayList<>();
+    StallReasons stalls = new StallReasons(peers, now);
+    Map<String, Integer> targetLoad = targetLoad();
     catalog.forEachChunk((app, id, r) -> {
       Health h = health(r, peers, now);
+      h.graced.forEach(stalls::grace);
       counts[0]++;
       counts[4] += r.storedBytes();
       if (h.live == r.holders().size()) {
@@ -126,14 +143,21 @@ public final class RepairService {
       } else {
         counts[3]++;
         unhealthy.put(key(app, id), "lost");
+        stalls.lost(r);
       }
       String k = key(app, id);
       if (!h.missing.isEmpty() && h.live >= r.needed() && !inFlight.containsKey(k)) {
         pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k)));
+        if (r.tags() == null) {
+          stalls.untagged();
+        } else {
+          stalls.noTarget(r, exclusions(r, k, now, targetLoad));
+        }
       }
     });
     pending.sort(Comparator.comparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
     queue = new ArrayDeque<>(pending);
+    stalls.executors(queue.size());
     List<Map<String, Object>> restorable = new ArrayList<>();
     for (Catalog.VersionChunks v : latest) {
       int lost = 0;
@@ -154,7 +178,8 @@ public final class RepairService {
     if (counts[3] > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
     }
-    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy);
+    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy,
+        stalls.list());
     return snapshot;
   }
 
@@ -177,7 +202,13 @@ public final class RepairService {
     out.put("repairGraceMillis", config.grace().toMillis());
     out.put("neededBytes", snapshot.neededBytes()); // what all pieces of all indexed chunks take on the peers
     out.put("latest", snapshot.latest());
+    out.put("stalled", snapshot.stalled());
     return out;
+  }
+
+  /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
+  public synchronized Map<String, Long> stalledByKind() {
+    return StallReasons.byKind(snapshot.stalled());
   }
 
   /**
@@ -308,7 +339,7 @@ public final class RepairService {
           + f.getValue());
     }
     snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
-        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy()); // rescan at the next chance
+        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy(), snapshot.stalled()); // rescan at the next chance
     return n;
   }
 
@@ -323,30 +354,8 @@ public final class RepairService {
     if (h.missing.isEmpty() || h.live < r.needed()) {
       return null;
     }
-    Set<String> exclude = new HashSet<>();
-    for (String holder : r.holders()) {
-      if (holder != null) {
-        exclude.add(holder);
-      }
-    }
     String k = key(p.app(), p.id());
-    Map<String, Long> a = avoid.getOrDefault(k, Map.of());
-    for (Map.Entry<String, Long> e : a.entrySet()) {
-      if (e.getValue() > now) {
-        exclude.add(e.getKey());
-      }
-    }
-    Map<String, Integer> targetLoad = new HashMap<>();
-    for (InFlight f : inFlight.values()) {
-      for (RepairJob.Piece t : f.job().targets()) {
-        targetLoad.merge(t.peer(), 1, Integer::sum);
-      }
-    }
-    for (Map.Entry<String, Integer> e : targetLoad.entrySet()) {
-      if (e.getValue() >= config.jobsPerPeer()) {
-        exclude.add(e.getKey());
-      }
-    }
+    Set<String> exclude = exclusions(r, k, now, targetLoad()).all();
     List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
     if (chosen.isEmpty()) {
       return null;
@@ -372,6 +381,39 @@ public final class RepairService {
     return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
   }
 
+  private Exclusions exclusions(ChunkRecord r, String k, long now, Map<String, Integer> targetLoad) {
+    Set<String> holders = new HashSet<>();
+    for (String holder : r.holders()) {
+      if (holder != null) {
+        holders.add(holder);
+      }
+    }
+    Set<String> avoided = new HashSet<>();
+    for (Map.Entry<String, Long> e : avoid.getOrDefault(k, Map.of()).entrySet()) {
+      if (e.getValue() > now) {
+        avoided.add(e.getKey());
+      }
+    }
+    Set<String> atLimit = new HashSet<>();
+    for (Map.Entry<String, Integer> e : targetLoad.entrySet()) {
+      if (e.getValue() >= config.jobsPerPeer()) {
+        atLimit.add(e.getKey());
+      }
+    }
+    return new Exclusions(holders, avoided, atLimit);
+  }
+
+  /** Rebuilt pieces each peer is the target of, over the jobs in flight. */
+  private Map<String, Integer> targetLoad() {
+    Map<String, Integer> load = new HashMap<>();
+    for (InFlight f : inFlight.values()) {
+      for (RepairJob.Piece t : f.job().targets()) {
+        load.merge(t.peer(), 1, Integer::sum);
+      }
+    }
+    return load;
+  }
+
   private static int preference(String state) {
     return switch (state) {
       case "RUNNING" -> 0;
@@ -384,6 +426,15 @@ public final class RepairService {
   private static final class Health {
     int live;
     final List<Integer> missing = new ArrayList<>();
+    /** DOWN holders still in their grace period -> when their pieces become due. */
+    Map<String, Long> graced = Map.of();
+
+    void graced(String holder, long due) {
+      if (graced.isEmpty()) {
+        graced = new HashMap<>(2);
+      }
+      graced.put(holder, due);
+    }
   }
 
   private Health health(ChunkRecord r, Map<String, PeerView> peers, long now) {
@@ -393,8 +444,13 @@ public final class RepairService {
       PeerView v = holder == null ? null : peers.get(holder);
       if (v != null && !HostState.DOWN.name().equals(v.state())) {
         h.live++;
-      } else if (v == null || membership.repairDueAt(holder, config.grace()) <= now) {
-        h.missing.add(i);
+      } else {
+        long due = v == null ? Long.MIN_VALUE : membership.repairDueAt(holder, config.grace());
+        if (due <= now) {
+          h.missing.add(i);
+        } else {
+          h.graced(holder, due);
+        }
       }
     }
     return h;
