@@ -165,6 +165,30 @@ class StalledRepairTest {
         .contains("cannot be repaired");
   }
 
+  @Test
+  void claim_reachesARepairableChunkBehindManyStalledOnes() throws IOException {
+    peers("RUNNING", "q1", "q2", "q3", "q4", "q5", "q6");
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"q7\",\"address\":\"127.0.0.1:97\",\"state\":\"RUNNING\","
+        + "\"freeBytes\":1000,\"quotaBytes\":1000}"); // room for a small fragment only
+    List<String> big = new ArrayList<>();
+    for (int i = 0; i < 17; i++) {
+      big.add(ChunkId.of(new byte[] {1, (byte) i}).hex());
+    }
+    String small = ChunkId.of(new byte[] {2}).hex();
+    commit("n1", "code:4+2", 600_000, big);
+    commit("n2", "code:3+3", 600, List.of(small));
+    call(200, "POST", "/api/v1/peers/q6/leave", "{}");
+
+    // the 4+2 chunks come first by risk (1 piece to spare against 2) but nobody can take their 100 kB pieces
+    assertThat(reasons()).containsExactly("4+2 chunks have no repair target: the 1 live peers without a piece are out of space (1)"
+        + " (free space on a donor, add a donor)");
+    assertThat(durability().get("stalled").get(0).get("chunks").asInt()).isEqualTo(17);
+    JsonNode jobs = call(200, "POST", "/api/v1/peers/q1/repair", "{\"max\":4}").get("jobs");
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).get("chunk").asText()).isEqualTo(small);
+    assertThat(jobs.get(0).get("targets").get(0).get("peer").asText()).isEqualTo("q7");
+  }
+
   private JsonNode durability() throws IOException {
     repair.scan();
     return call(200, "GET", "/api/v1/durability", null);
@@ -202,6 +226,22 @@ class StalledRepairTest {
     call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifest + ",\"chunks\":[{\"id\":\"" + CHUNK + "\",\"holders\":"
         + JSON.writeValueAsString(List.of(holders)) + ",\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\",\"0000000d\","
         + "\"0000000e\",\"0000000f\"],\"storedBytes\":600}]}");
+  }
+
+  /** Commits step 0 of heat/{@code node}: the chunks, each with a piece on q1..q6. */
+  private void commit(String node, String coding, long storedBytes, List<String> ids) throws IOException {
+    StringBuilder listed = new StringBuilder();
+    StringBuilder sent = new StringBuilder();
+    for (String id : ids) {
+      listed.append(listed.length() > 0 ? "," : "").append("{\"id\":\"").append(id).append("\",\"length\":100}");
+      sent.append(sent.length() > 0 ? "," : "").append("{\"id\":\"").append(id)
+          .append("\",\"holders\":[\"q1\",\"q2\",\"q3\",\"q4\",\"q5\",\"q6\"],\"tags\":[\"0000000a\",\"0000000b\",")
+          .append("\"0000000c\",\"0000000d\",\"0000000e\",\"0000000f\"],\"storedBytes\":").append(storedBytes).append('}');
+    }
+    String manifest = "{\"schemaVersion\":1,\"app\":\"heat\",\"node\":\"" + node + "\",\"step\":0,\"size\":"
+        + 100 * ids.size() + ",\"chunkSize\":100,\"redundancy\":\"" + coding + "\",\"compression\":\"auto\",\"createdAt\":5,"
+        + "\"chunks\":[" + listed + "]}";
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifest + ",\"chunks\":[" + sent + "]}");
   }
 
   private JsonNode call(int expectedStatus, String method, String path, String body) throws IOException {

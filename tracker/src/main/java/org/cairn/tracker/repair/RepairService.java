@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * needs repair when nobody holds it (an optimistic write, a bad fragment), its holder is unknown, or
  * its holder has been DOWN past the grace period (at once if it left gracefully). Chunks with at
  * least m live pieces and something to repair are queued by risk: fewest live pieces beyond m first,
- * then chunks of each app/node's latest version before older ones. (Under a `replace` policy the
- * obsolete versions are gone from the index at commit, so they are never repaired.)
+ * then chunks of each app/node's latest version before older ones; chunks the scan found no target for
+ * go last, so they do not use up the few jobs a claim tries. (Under a `replace` policy the obsolete
+ * versions are gone from the index at commit, so they are never repaired.)
  *
  * A RUNNING, unpaused peer claims jobs (up to `jobsPerPeer` in flight): for each, the current live
  * holders are the sources (RUNNING first) and FALCON ranks RUNNING peers that hold nothing of the
@@ -79,7 +80,8 @@ public final class RepairService {
     }
   }
 
-  private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
+  /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
+  private record Pending(String app, ChunkId id, int surplus, boolean latest, boolean blocked) {}
 
   private record InFlight(RepairJob job, String executor, long deadline, Map<Integer, String> expected) {}
 
@@ -147,15 +149,15 @@ public final class RepairService {
       }
       String k = key(app, id);
       if (!h.missing.isEmpty() && h.live >= r.needed() && !inFlight.containsKey(k)) {
-        pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k)));
+        boolean blocked = r.tags() == null || stalls.noTarget(r, exclusions(r, k, now, targetLoad));
         if (r.tags() == null) {
           stalls.untagged();
-        } else {
-          stalls.noTarget(r, exclusions(r, k, now, targetLoad));
         }
+        pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k), blocked));
       }
     });
-    pending.sort(Comparator.comparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
+    // claim() tries only a few jobs per call, so chunks nobody can take now must not hide the others
+    pending.sort(Comparator.comparing(Pending::blocked).thenComparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
     queue = new ArrayDeque<>(pending);
     stalls.executors(queue.size());
     List<Map<String, Object>> restorable = new ArrayList<>();
