@@ -70,20 +70,9 @@ public final class RepairService {
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
       List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled) {}
 
-  /** Peers plan() leaves out as targets for a chunk: its holders, those that failed it lately, those at their limit. */
-  record Exclusions(Set<String> holders, Set<String> avoided, Set<String> atLimit) {
-    Set<String> all() {
-      Set<String> out = new HashSet<>(holders);
-      out.addAll(avoided);
-      out.addAll(atLimit);
-      return out;
-    }
-  }
 
   /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
   private record Pending(String app, ChunkId id, int surplus, boolean latest, boolean blocked) {}
-
-  private record InFlight(RepairJob job, String executor, long deadline, Map<Integer, String> expected) {}
 
   private final Catalog catalog;
   private final Membership membership;
@@ -93,9 +82,7 @@ public final class RepairService {
   private final Config config;
 
   private Deque<Pending> queue = new ArrayDeque<>();
-  private final Map<String, InFlight> inFlight = new HashMap<>();
-  /** job id -> peers to avoid for it, until the given time. */
-  private final Map<String, Map<String, Long>> avoid = new HashMap<>();
+  private final RepairJobs jobs = new RepairJobs();
   private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of());
   private long repairedBytes;
   private long repairedFragments;
@@ -131,9 +118,9 @@ public final class RepairService {
     long[] counts = new long[5]; // chunks, healthy, degraded, lost, bytes of all pieces
     List<Pending> pending = new ArrayList<>();
     StallReasons stalls = new StallReasons(peers, now);
-    Map<String, Integer> targetLoad = targetLoad();
+    Map<String, Integer> targetLoad = jobs.targetLoad();
     catalog.forEachChunk((app, id, r) -> {
-      Health h = health(r, peers, now);
+      ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
       h.graced.forEach(stalls::grace);
       counts[0]++;
       counts[4] += r.storedBytes();
@@ -148,7 +135,7 @@ public final class RepairService {
         stalls.lost(r);
       }
       String k = key(app, id);
-      if (!h.missing.isEmpty() && h.live >= r.needed() && !inFlight.containsKey(k)) {
+      if (!h.missing.isEmpty() && h.live >= r.needed() && !jobs.running(k)) {
         boolean blocked = r.tags() == null || stalls.noTarget(r, exclusions(r, k, now, targetLoad));
         if (r.tags() == null) {
           stalls.untagged();
@@ -197,7 +184,7 @@ public final class RepairService {
     out.put("degraded", snapshot.degraded());
     out.put("lost", snapshot.lost());
     out.put("repairQueue", queue.size());
-    out.put("repairing", inFlight.size());
+    out.put("repairing", jobs.size());
     out.put("repairedBytes", repairedBytes);
     out.put("repairedFragments", repairedFragments);
     out.put("failedRepairs", failedJobs);
@@ -249,7 +236,7 @@ public final class RepairService {
     if (now - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
       scan();
     }
-    int room = Math.min(max, config.jobsPerPeer() - inFlightFor(peerId));
+    int room = Math.min(max, config.jobsPerPeer() - jobs.executing(peerId));
     List<RepairJob> out = new ArrayList<>();
     Map<String, PeerView> peers = peersById();
     int tried = 0;
@@ -257,7 +244,7 @@ public final class RepairService {
       Pending p = it.next();
       tried++;
       String k = key(p.app(), p.id());
-      if (inFlight.containsKey(k) || avoided(k, peerId, now)) {
+      if (jobs.running(k) || jobs.avoided(k, peerId, now)) {
         continue;
       }
       Planned planned = plan(p, peerId, peers, now);
@@ -265,7 +252,7 @@ public final class RepairService {
         continue; // nothing to do any more, or no target now: left for the next scan
       }
       it.remove();
-      inFlight.put(k, new InFlight(planned.job, peerId, now + config.jobTimeout().toMillis(), planned.expected));
+      jobs.start(k, new RepairJobs.InFlight(planned.job, peerId, now + config.jobTimeout().toMillis(), planned.expected));
       out.add(planned.job);
     }
     if (!out.isEmpty()) {
@@ -278,12 +265,12 @@ public final class RepairService {
   public synchronized void report(String peerId, List<RepairOutcome> outcomes) throws IOException {
     long now = clock.millis();
     for (RepairOutcome o : outcomes) {
-      InFlight f = inFlight.get(o.id());
+      RepairJobs.InFlight f = jobs.get(o.id());
       if (f == null || !f.executor().equals(peerId)) {
         LOG.info("ignoring a report from {} for repair {} it does not own (timed out?); what it wrote is garbage", peerId, o.id());
         continue;
       }
-      inFlight.remove(o.id());
+      jobs.finish(o.id());
       RepairJob job = f.job();
       ChunkId id = ChunkId.parse(job.chunk());
       Set<String> placedPeers = new HashSet<>();
@@ -307,14 +294,13 @@ public final class RepairService {
       }
       if (o.error() != null || placed < job.targets().size()) {
         failedJobs++;
-        Map<String, Long> a = avoid.computeIfAbsent(o.id(), x -> new HashMap<>());
         long until = now + 10 * config.scanInterval().toMillis();
         if (placed == 0) {
-          a.put(peerId, until);
+          jobs.avoid(o.id(), peerId, until);
         }
         for (RepairJob.Piece t : job.targets()) {
           if (!placedPeers.contains(t.peer())) {
-            a.put(t.peer(), until);
+            jobs.avoid(o.id(), t.peer(), until);
           }
         }
         LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
@@ -352,12 +338,12 @@ public final class RepairService {
     if (r == null || r.tags() == null) {
       return null; // gone, or indexed before fragments had tags (its pieces cannot be named on the peers)
     }
-    Health h = health(r, peers, now);
+    ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
     if (h.missing.isEmpty() || h.live < r.needed()) {
       return null;
     }
     String k = key(p.app(), p.id());
-    Set<String> exclude = exclusions(r, k, now, targetLoad()).all();
+    Set<String> exclude = exclusions(r, k, now, jobs.targetLoad()).all();
     List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
     if (chosen.isEmpty()) {
       return null;
@@ -384,36 +370,7 @@ public final class RepairService {
   }
 
   private Exclusions exclusions(ChunkRecord r, String k, long now, Map<String, Integer> targetLoad) {
-    Set<String> holders = new HashSet<>();
-    for (String holder : r.holders()) {
-      if (holder != null) {
-        holders.add(holder);
-      }
-    }
-    Set<String> avoided = new HashSet<>();
-    for (Map.Entry<String, Long> e : avoid.getOrDefault(k, Map.of()).entrySet()) {
-      if (e.getValue() > now) {
-        avoided.add(e.getKey());
-      }
-    }
-    Set<String> atLimit = new HashSet<>();
-    for (Map.Entry<String, Integer> e : targetLoad.entrySet()) {
-      if (e.getValue() >= config.jobsPerPeer()) {
-        atLimit.add(e.getKey());
-      }
-    }
-    return new Exclusions(holders, avoided, atLimit);
-  }
-
-  /** Rebuilt pieces each peer is the target of, over the jobs in flight. */
-  private Map<String, Integer> targetLoad() {
-    Map<String, Integer> load = new HashMap<>();
-    for (InFlight f : inFlight.values()) {
-      for (RepairJob.Piece t : f.job().targets()) {
-        load.merge(t.peer(), 1, Integer::sum);
-      }
-    }
-    return load;
+    return Exclusions.of(r, jobs.avoided(k, now), targetLoad, config.jobsPerPeer());
   }
 
   private static int preference(String state) {
@@ -425,69 +382,12 @@ public final class RepairService {
     };
   }
 
-  private static final class Health {
-    int live;
-    final List<Integer> missing = new ArrayList<>();
-    /** DOWN holders still in their grace period -> when their pieces become due. */
-    Map<String, Long> graced = Map.of();
-
-    void graced(String holder, long due) {
-      if (graced.isEmpty()) {
-        graced = new HashMap<>(2);
-      }
-      graced.put(holder, due);
-    }
-  }
-
-  private Health health(ChunkRecord r, Map<String, PeerView> peers, long now) {
-    Health h = new Health();
-    for (int i = 0; i < r.holders().size(); i++) {
-      String holder = r.holders().get(i);
-      PeerView v = holder == null ? null : peers.get(holder);
-      if (v != null && !HostState.DOWN.name().equals(v.state())) {
-        h.live++;
-      } else {
-        long due = v == null ? Long.MIN_VALUE : membership.repairDueAt(holder, config.grace());
-        if (due <= now) {
-          h.missing.add(i);
-        } else {
-          h.graced(holder, due);
-        }
-      }
-    }
-    return h;
-  }
-
   private void expireJobs(long now) {
-    for (Iterator<Map.Entry<String, InFlight>> it = inFlight.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, InFlight> e = it.next();
-      if (e.getValue().deadline() <= now) {
-        it.remove();
-        failedJobs++;
-        avoid.computeIfAbsent(e.getKey(), x -> new HashMap<>()).put(e.getValue().executor(), now + 10 * config.scanInterval().toMillis());
-        LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
-            config.jobTimeout());
-      }
+    for (Map.Entry<String, RepairJobs.InFlight> e : jobs.expire(now, now + 10 * config.scanInterval().toMillis())) {
+      failedJobs++;
+      LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
+          config.jobTimeout());
     }
-    avoid.values().removeIf(m -> {
-      m.values().removeIf(until -> until <= now);
-      return m.isEmpty();
-    });
-  }
-
-  private boolean avoided(String key, String peer, long now) {
-    Long until = avoid.getOrDefault(key, Map.of()).get(peer);
-    return until != null && until > now;
-  }
-
-  private int inFlightFor(String peer) {
-    int n = 0;
-    for (InFlight f : inFlight.values()) {
-      if (f.executor().equals(peer)) {
-        n++;
-      }
-    }
-    return n;
   }
 
   private Map<String, PeerView> peersById() {

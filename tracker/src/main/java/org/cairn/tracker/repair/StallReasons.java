@@ -73,7 +73,7 @@ final class StallReasons {
    * A queued chunk: records why if plan() would find no target for it now (no peer outside
    * {@code exclusions} passes {@link PlacementService#repairCandidate}). Returns whether it is blocked.
    */
-  boolean noTarget(ChunkRecord r, RepairService.Exclusions exclusions) {
+  boolean noTarget(ChunkRecord r, Exclusions exclusions) {
     Map<String, Integer> others = new TreeMap<>(); // why each live non-holder is not a target -> how many
     for (PeerView p : peers.values()) {
       if (exclusions.holders().contains(p.id()) || HostState.DOWN.name().equals(p.state())) {
