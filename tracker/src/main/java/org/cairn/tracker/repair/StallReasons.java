@@ -44,6 +44,9 @@ final class StallReasons {
 
   private final Map<String, PeerView> peers;
   private final long now;
+  /** Peers not DOWN, and of those the RUNNING ones. */
+  private final long up;
+  private final long running;
   private final Map<Kind, Map<String, Integer>> groups = new EnumMap<>(Kind.class);
   /** DOWN peer in its grace period -> {due at, chunks with a piece on it}. */
   private final Map<String, long[]> grace = new HashMap<>();
@@ -51,6 +54,8 @@ final class StallReasons {
   StallReasons(Map<String, PeerView> peers, long now) {
     this.peers = peers;
     this.now = now;
+    this.up = peers.values().stream().filter(p -> !HostState.DOWN.name().equals(p.state())).count();
+    this.running = peers.values().stream().filter(p -> HostState.RUNNING.name().equals(p.state())).count();
   }
 
   /** A chunk with fewer than m pieces on live peers. */
@@ -97,8 +102,6 @@ final class StallReasons {
     }
     int n = r.holders().size();
     if (others.isEmpty()) {
-      long up = peers.values().stream().filter(p -> !HostState.DOWN.name().equals(p.state())).count();
-      long running = peers.values().stream().filter(p -> HostState.RUNNING.name().equals(p.state())).count();
       add(Kind.HOSTS, up < n
           ? coding(r) + " chunks need " + n + " live hosts, " + up + (up == running ? " are RUNNING" : " are up")
               + " (add or restart a donor)"
