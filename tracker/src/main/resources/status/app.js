@@ -102,8 +102,8 @@ function summary(peers, durability, apps) {
     card('Checkpoints', apps.length + (apps.length === 1 ? ' app' : ' apps'), versions + (versions === 1 ? ' version' : ' versions')),
     card('Durability', durability.chunks + ' chunks', durability.healthy + ' healthy, ' + durability.degraded + ' degraded, '
       + durability.lost + ' lost'),
-    card('Repair', durability.repairQueue + ' queued', durability.repairing + ' running',
-      bytes(durability.repairedBytes) + ' repaired, ' + durability.failedRepairs + ' failed jobs'));
+    repairCard(card('Repair', durability.repairQueue + ' queued', durability.repairing + ' running',
+      bytes(durability.repairedBytes) + ' repaired, ' + durability.failedRepairs + ' failed jobs'), durability.stalled));
   const h = document.getElementById('health');
   const live = peers.filter(p => p.state !== 'DOWN').length;
   if (durability.lost > 0) {
@@ -111,7 +111,8 @@ function summary(peers, durability, apps) {
     h.textContent = 'Data at risk: ' + durability.lost + ' chunks have fewer than m live pieces';
   } else if (durability.degraded > 0) {
     h.className = 'health warn';
-    h.textContent = 'Degraded: ' + durability.degraded + ' chunks are missing pieces (' + durability.repairQueue + ' repairs queued); all restorable';
+    h.textContent = 'Degraded: ' + durability.degraded + ' chunks are missing pieces (' + durability.repairQueue + ' repairs queued'
+      + (durability.stalled && durability.stalled.length ? ', stalled: see Repair' : '') + '); all restorable';
   } else if (peers.length === 0) {
     h.className = 'health unknown';
     h.textContent = 'No peers have joined yet';
@@ -119,6 +120,16 @@ function summary(peers, durability, apps) {
     h.className = 'health ok';
     h.textContent = 'Healthy: ' + live + ' of ' + peers.length + ' peers up, every chunk has all its pieces';
   }
+}
+
+// Why repair is not progressing (issue #17): one line per reason the tracker gives, with how many chunks it holds back.
+function repairCard(card, stalled) {
+  if (!stalled || stalled.length === 0) return card;
+  card.classList.add('stalled');
+  card.append(el('div', { class: 'stalled-title' }, 'Stalled'),
+    el('ul', { class: 'stalled-reasons' }, ...stalled.map(s => el('li', { class: 'stalled-' + (s.kind || 'other') },
+      el('strong', {}, s.chunks + (s.chunks === 1 ? ' chunk' : ' chunks')), ': ' + s.reason))));
+  return card;
 }
 
 // Rows are updated in place (kept per peer id), so what a user hovers or clicks is not replaced every refresh.

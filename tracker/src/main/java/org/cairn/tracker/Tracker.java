@@ -47,12 +47,12 @@ public final class Tracker implements Closeable {
       events = new EventLog(clock, 1000);
       membership = new Membership(store, clock, config.peerTimeout(), events);
       history = new History(store, clock, config.historySlot(), config.historyRetention());
-      Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()));
       PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
           Duration.ofSeconds(10));
       Catalog catalog = new Catalog(store, clock, events);
       repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
           config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
+      Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);
       api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
           config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
       sched = Executors.newSingleThreadScheduledExecutor(r -> {

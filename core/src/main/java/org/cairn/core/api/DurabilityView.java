@@ -5,15 +5,23 @@ import java.util.List;
 
 /**
  * {@code GET /api/v1/durability}: the repair planner's last scan. Chunk counts by health, the repair
- * queue and what is running, what repair has done, and the latest version of every app/node with
- * whether it is restorable.
+ * queue and what is running, what repair has done, the latest version of every app/node with
+ * whether it is restorable, and why repair is stalled, if it is (empty when nothing is).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record DurabilityView(long scannedAt, long chunks, long healthy, long degraded, long lost, int repairQueue,
     int repairing, long repairedBytes, long repairedFragments, long failedRepairs, long repairGraceMillis, long neededBytes,
-    List<Latest> latest) {
+    List<Latest> latest, List<Stalled> stalled) {
 
   /** The latest version of one app/node. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   public record Latest(String app, String node, long step, int chunks, int lostChunks, boolean restorable) {}
+
+  /**
+   * Chunks repair cannot progress on, grouped by one reason that says what blocks and what unblocks
+   * them. {@code kind} is one of {@code hosts}, {@code targets}, {@code executors}, {@code grace},
+   * {@code lost}, {@code untagged} (null from a tracker that predates it).
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Stalled(String reason, int chunks, String kind) {}
 }

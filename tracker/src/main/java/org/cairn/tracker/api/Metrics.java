@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 
 /**
  * The tracker's metrics in Prometheus text format: heartbeats (a counter; rate() gives heartbeats/s),
- * requests by route and a request-latency histogram, peers by state (a gauge read at scrape time).
+ * requests by route and a request-latency histogram, peers by state and stalled repairs by kind (gauges
+ * read at scrape time).
  */
 public final class Metrics {
   private static final double[] BUCKETS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1};
@@ -19,9 +20,16 @@ public final class Metrics {
   private final LongAdder latencyCount = new LongAdder();
   private final java.util.concurrent.atomic.DoubleAdder latencySum = new java.util.concurrent.atomic.DoubleAdder();
   private final Supplier<Map<String, Long>> peersByState;
+  private final Supplier<Map<String, Long>> stalledByKind;
 
   public Metrics(Supplier<Map<String, Long>> peersByState) {
+    this(peersByState, Map::of);
+  }
+
+  /** {@code stalledByKind}: chunks repair cannot progress on, by a bounded kind (hosts, grace, lost, ...). */
+  public Metrics(Supplier<Map<String, Long>> peersByState, Supplier<Map<String, Long>> stalledByKind) {
     this.peersByState = peersByState;
+    this.stalledByKind = stalledByKind;
     for (int i = 0; i < latencyBuckets.length; i++) {
       latencyBuckets[i] = new AtomicLong();
     }
@@ -50,6 +58,14 @@ public final class Metrics {
     sb.append("# HELP cairn_peers Peers by effective state.\n# TYPE cairn_peers gauge\n");
     for (Map.Entry<String, Long> e : peersByState.get().entrySet()) {
       sb.append("cairn_peers{state=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
+    }
+    Map<String, Long> stalled = stalledByKind.get();
+    if (!stalled.isEmpty()) {
+      sb.append("# HELP cairn_repair_stalled_chunks Chunks repair cannot progress on, by reason.\n")
+          .append("# TYPE cairn_repair_stalled_chunks gauge\n");
+      for (Map.Entry<String, Long> e : stalled.entrySet()) {
+        sb.append("cairn_repair_stalled_chunks{kind=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
+      }
     }
     sb.append("# HELP cairn_http_requests_total API requests by route and status.\n# TYPE cairn_http_requests_total counter\n");
     requests.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {

@@ -136,7 +136,7 @@ public final class PlacementService {
     Map<String, double[]> abw = bandwidth.getOrDefault(client == null ? "" : client, Map.of());
     List<Candidate> candidates = new ArrayList<>();
     for (PeerView p : membership.peers()) {
-      if (exclude.contains(p.id()) || p.paused() || !HostState.RUNNING.name().equals(p.state()) || p.freeBytes() < fragmentBytes) {
+      if (exclude.contains(p.id()) || !repairCandidate(p, fragmentBytes)) {
         continue;
       }
       double[] bw = abw.get(p.id());
@@ -153,6 +153,14 @@ public final class PlacementService {
     } catch (NotEnoughHostsException e) {
       throw new IllegalStateException("placement refused " + n + " of " + candidates.size() + " eligible hosts", e);
     }
+  }
+
+  /**
+   * Whether a peer may receive a rebuilt fragment of this size: RUNNING, not paused, with room. The
+   * one rule {@link #repairTargets} applies (and what the repair planner explains a stall with).
+   */
+  public static boolean repairCandidate(PeerView p, long fragmentBytes) {
+    return !p.paused() && HostState.RUNNING.name().equals(p.state()) && p.freeBytes() >= fragmentBytes;
   }
 
   /** MTTF of a compute host over the window, in seconds (the history's censored estimate if it never failed). */

@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.cairn.core.api.DurabilityView;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
@@ -34,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * needs repair when nobody holds it (an optimistic write, a bad fragment), its holder is unknown, or
  * its holder has been DOWN past the grace period (at once if it left gracefully). Chunks with at
  * least m live pieces and something to repair are queued by risk: fewest live pieces beyond m first,
- * then chunks of each app/node's latest version before older ones. (Under a `replace` policy the
- * obsolete versions are gone from the index at commit, so they are never repaired.)
+ * then chunks of each app/node's latest version before older ones; chunks the scan found no target for
+ * go last, so they do not use up the few jobs a claim tries. (Under a `replace` policy the obsolete
+ * versions are gone from the index at commit, so they are never repaired.)
  *
  * A RUNNING, unpaused peer claims jobs (up to `jobsPerPeer` in flight): for each, the current live
  * holders are the sources (RUNNING first) and FALCON ranks RUNNING peers that hold nothing of the
@@ -45,6 +47,9 @@ import org.slf4j.LoggerFactory;
  * failed or raced repair wrote is garbage for the peers' inventory GC. Failed jobs return to the queue
  * at the next scan with the executor and targets that failed avoided for a while. Jobs not reported
  * within the job timeout are forgotten and planned again.
+ *
+ * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
+ * and target rule plan() uses.
  */
 public final class RepairService {
   private static final Logger LOG = LoggerFactory.getLogger(RepairService.class);
@@ -63,11 +68,11 @@ public final class RepairService {
 
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
-      List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy) {}
+      List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled) {}
 
-  private record Pending(String app, ChunkId id, int surplus, boolean latest) {}
 
-  private record InFlight(RepairJob job, String executor, long deadline, Map<Integer, String> expected) {}
+  /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
+  private record Pending(String app, ChunkId id, int surplus, boolean latest, boolean blocked) {}
 
   private final Catalog catalog;
   private final Membership membership;
@@ -77,10 +82,8 @@ public final class RepairService {
   private final Config config;
 
   private Deque<Pending> queue = new ArrayDeque<>();
-  private final Map<String, InFlight> inFlight = new HashMap<>();
-  /** job id -> peers to avoid for it, until the given time. */
-  private final Map<String, Map<String, Long>> avoid = new HashMap<>();
-  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of());
+  private final RepairJobs jobs = new RepairJobs();
+  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of());
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
@@ -114,8 +117,11 @@ public final class RepairService {
     Map<String, String> unhealthy = new HashMap<>(); // app/chunk -> degraded or lost
     long[] counts = new long[5]; // chunks, healthy, degraded, lost, bytes of all pieces
     List<Pending> pending = new ArrayList<>();
+    StallReasons stalls = new StallReasons(peers, now);
+    Map<String, Integer> targetLoad = jobs.targetLoad();
     catalog.forEachChunk((app, id, r) -> {
-      Health h = health(r, peers, now);
+      ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
+      h.graced.forEach(stalls::grace);
       counts[0]++;
       counts[4] += r.storedBytes();
       if (h.live == r.holders().size()) {
@@ -126,14 +132,21 @@ public final class RepairService {
       } else {
         counts[3]++;
         unhealthy.put(key(app, id), "lost");
+        stalls.lost(r);
       }
       String k = key(app, id);
-      if (!h.missing.isEmpty() && h.live >= r.needed() && !inFlight.containsKey(k)) {
-        pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k)));
+      if (!h.missing.isEmpty() && h.live >= r.needed() && !jobs.running(k)) {
+        boolean blocked = r.tags() == null || stalls.noTarget(r, exclusions(r, k, now, targetLoad));
+        if (r.tags() == null) {
+          stalls.untagged();
+        }
+        pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k), blocked));
       }
     });
-    pending.sort(Comparator.comparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
+    // claim() tries only a few jobs per call, so chunks nobody can take now must not hide the others
+    pending.sort(Comparator.comparing(Pending::blocked).thenComparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
     queue = new ArrayDeque<>(pending);
+    stalls.executors(queue.size());
     List<Map<String, Object>> restorable = new ArrayList<>();
     for (Catalog.VersionChunks v : latest) {
       int lost = 0;
@@ -154,7 +167,8 @@ public final class RepairService {
     if (counts[3] > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
     }
-    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy);
+    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy,
+        stalls.list());
     return snapshot;
   }
 
@@ -170,14 +184,20 @@ public final class RepairService {
     out.put("degraded", snapshot.degraded());
     out.put("lost", snapshot.lost());
     out.put("repairQueue", queue.size());
-    out.put("repairing", inFlight.size());
+    out.put("repairing", jobs.size());
     out.put("repairedBytes", repairedBytes);
     out.put("repairedFragments", repairedFragments);
     out.put("failedRepairs", failedJobs);
     out.put("repairGraceMillis", config.grace().toMillis());
     out.put("neededBytes", snapshot.neededBytes()); // what all pieces of all indexed chunks take on the peers
     out.put("latest", snapshot.latest());
+    out.put("stalled", snapshot.stalled());
     return out;
+  }
+
+  /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
+  public synchronized Map<String, Long> stalledByKind() {
+    return StallReasons.byKind(snapshot.stalled());
   }
 
   /**
@@ -216,7 +236,7 @@ public final class RepairService {
     if (now - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
       scan();
     }
-    int room = Math.min(max, config.jobsPerPeer() - inFlightFor(peerId));
+    int room = Math.min(max, config.jobsPerPeer() - jobs.executing(peerId));
     List<RepairJob> out = new ArrayList<>();
     Map<String, PeerView> peers = peersById();
     int tried = 0;
@@ -224,7 +244,7 @@ public final class RepairService {
       Pending p = it.next();
       tried++;
       String k = key(p.app(), p.id());
-      if (inFlight.containsKey(k) || avoided(k, peerId, now)) {
+      if (jobs.running(k) || jobs.avoided(k, peerId, now)) {
         continue;
       }
       Planned planned = plan(p, peerId, peers, now);
@@ -232,7 +252,7 @@ public final class RepairService {
         continue; // nothing to do any more, or no target now: left for the next scan
       }
       it.remove();
-      inFlight.put(k, new InFlight(planned.job, peerId, now + config.jobTimeout().toMillis(), planned.expected));
+      jobs.start(k, new RepairJobs.InFlight(planned.job, peerId, now + config.jobTimeout().toMillis(), planned.expected));
       out.add(planned.job);
     }
     if (!out.isEmpty()) {
@@ -245,12 +265,12 @@ public final class RepairService {
   public synchronized void report(String peerId, List<RepairOutcome> outcomes) throws IOException {
     long now = clock.millis();
     for (RepairOutcome o : outcomes) {
-      InFlight f = inFlight.get(o.id());
+      RepairJobs.InFlight f = jobs.get(o.id());
       if (f == null || !f.executor().equals(peerId)) {
         LOG.info("ignoring a report from {} for repair {} it does not own (timed out?); what it wrote is garbage", peerId, o.id());
         continue;
       }
-      inFlight.remove(o.id());
+      jobs.finish(o.id());
       RepairJob job = f.job();
       ChunkId id = ChunkId.parse(job.chunk());
       Set<String> placedPeers = new HashSet<>();
@@ -274,14 +294,13 @@ public final class RepairService {
       }
       if (o.error() != null || placed < job.targets().size()) {
         failedJobs++;
-        Map<String, Long> a = avoid.computeIfAbsent(o.id(), x -> new HashMap<>());
         long until = now + 10 * config.scanInterval().toMillis();
         if (placed == 0) {
-          a.put(peerId, until);
+          jobs.avoid(o.id(), peerId, until);
         }
         for (RepairJob.Piece t : job.targets()) {
           if (!placedPeers.contains(t.peer())) {
-            a.put(t.peer(), until);
+            jobs.avoid(o.id(), t.peer(), until);
           }
         }
         LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
@@ -308,7 +327,7 @@ public final class RepairService {
           + f.getValue());
     }
     snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
-        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy()); // rescan at the next chance
+        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy(), snapshot.stalled()); // rescan at the next chance
     return n;
   }
 
@@ -319,34 +338,12 @@ public final class RepairService {
     if (r == null || r.tags() == null) {
       return null; // gone, or indexed before fragments had tags (its pieces cannot be named on the peers)
     }
-    Health h = health(r, peers, now);
+    ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
     if (h.missing.isEmpty() || h.live < r.needed()) {
       return null;
     }
-    Set<String> exclude = new HashSet<>();
-    for (String holder : r.holders()) {
-      if (holder != null) {
-        exclude.add(holder);
-      }
-    }
     String k = key(p.app(), p.id());
-    Map<String, Long> a = avoid.getOrDefault(k, Map.of());
-    for (Map.Entry<String, Long> e : a.entrySet()) {
-      if (e.getValue() > now) {
-        exclude.add(e.getKey());
-      }
-    }
-    Map<String, Integer> targetLoad = new HashMap<>();
-    for (InFlight f : inFlight.values()) {
-      for (RepairJob.Piece t : f.job().targets()) {
-        targetLoad.merge(t.peer(), 1, Integer::sum);
-      }
-    }
-    for (Map.Entry<String, Integer> e : targetLoad.entrySet()) {
-      if (e.getValue() >= config.jobsPerPeer()) {
-        exclude.add(e.getKey());
-      }
-    }
+    Set<String> exclude = exclusions(r, k, now, jobs.targetLoad()).all();
     List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
     if (chosen.isEmpty()) {
       return null;
@@ -372,6 +369,10 @@ public final class RepairService {
     return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
   }
 
+  private Exclusions exclusions(ChunkRecord r, String k, long now, Map<String, Integer> targetLoad) {
+    return Exclusions.of(r, jobs.avoided(k, now), targetLoad, config.jobsPerPeer());
+  }
+
   private static int preference(String state) {
     return switch (state) {
       case "RUNNING" -> 0;
@@ -381,55 +382,12 @@ public final class RepairService {
     };
   }
 
-  private static final class Health {
-    int live;
-    final List<Integer> missing = new ArrayList<>();
-  }
-
-  private Health health(ChunkRecord r, Map<String, PeerView> peers, long now) {
-    Health h = new Health();
-    for (int i = 0; i < r.holders().size(); i++) {
-      String holder = r.holders().get(i);
-      PeerView v = holder == null ? null : peers.get(holder);
-      if (v != null && !HostState.DOWN.name().equals(v.state())) {
-        h.live++;
-      } else if (v == null || membership.repairDueAt(holder, config.grace()) <= now) {
-        h.missing.add(i);
-      }
-    }
-    return h;
-  }
-
   private void expireJobs(long now) {
-    for (Iterator<Map.Entry<String, InFlight>> it = inFlight.entrySet().iterator(); it.hasNext(); ) {
-      Map.Entry<String, InFlight> e = it.next();
-      if (e.getValue().deadline() <= now) {
-        it.remove();
-        failedJobs++;
-        avoid.computeIfAbsent(e.getKey(), x -> new HashMap<>()).put(e.getValue().executor(), now + 10 * config.scanInterval().toMillis());
-        LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
-            config.jobTimeout());
-      }
+    for (Map.Entry<String, RepairJobs.InFlight> e : jobs.expire(now, now + 10 * config.scanInterval().toMillis())) {
+      failedJobs++;
+      LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
+          config.jobTimeout());
     }
-    avoid.values().removeIf(m -> {
-      m.values().removeIf(until -> until <= now);
-      return m.isEmpty();
-    });
-  }
-
-  private boolean avoided(String key, String peer, long now) {
-    Long until = avoid.getOrDefault(key, Map.of()).get(peer);
-    return until != null && until > now;
-  }
-
-  private int inFlightFor(String peer) {
-    int n = 0;
-    for (InFlight f : inFlight.values()) {
-      if (f.executor().equals(peer)) {
-        n++;
-      }
-    }
-    return n;
   }
 
   private Map<String, PeerView> peersById() {

@@ -1,0 +1,108 @@
+package org.cairn.tracker.repair;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.cairn.core.api.RepairJob;
+
+/*
+ * The repair jobs handed out and not yet reported (by job id, which is the chunk's app/id key), and per
+ * job the peers to avoid for it until a given time: an executor or target that failed it, or an
+ * executor that never reported. Not thread-safe: RepairService's lock guards it.
+ */
+final class RepairJobs {
+  /** A job in flight: who runs it, when it is given up on, and the holder each rebuilt piece replaces. */
+  record InFlight(RepairJob job, String executor, long deadline, Map<Integer, String> expected) {}
+
+  private final Map<String, InFlight> inFlight = new HashMap<>();
+  private final Map<String, Map<String, Long>> avoid = new HashMap<>();
+
+  int size() {
+    return inFlight.size();
+  }
+
+  boolean running(String key) {
+    return inFlight.containsKey(key);
+  }
+
+  InFlight get(String key) {
+    return inFlight.get(key);
+  }
+
+  void start(String key, InFlight job) {
+    inFlight.put(key, job);
+  }
+
+  void finish(String key) {
+    inFlight.remove(key);
+  }
+
+  void avoid(String key, String peer, long until) {
+    avoid.computeIfAbsent(key, x -> new HashMap<>()).put(peer, until);
+  }
+
+  boolean avoided(String key, String peer, long now) {
+    Long until = avoid.getOrDefault(key, Map.of()).get(peer);
+    return until != null && until > now;
+  }
+
+  /** The peers to avoid for a job now. */
+  Set<String> avoided(String key, long now) {
+    Set<String> out = new HashSet<>();
+    for (Map.Entry<String, Long> e : avoid.getOrDefault(key, Map.of()).entrySet()) {
+      if (e.getValue() > now) {
+        out.add(e.getKey());
+      }
+    }
+    return out;
+  }
+
+  /** Jobs a peer is executing. */
+  int executing(String peer) {
+    int n = 0;
+    for (InFlight f : inFlight.values()) {
+      if (f.executor().equals(peer)) {
+        n++;
+      }
+    }
+    return n;
+  }
+
+  /** Rebuilt pieces each peer is the target of, over the jobs in flight. */
+  Map<String, Integer> targetLoad() {
+    Map<String, Integer> load = new HashMap<>();
+    for (InFlight f : inFlight.values()) {
+      for (RepairJob.Piece t : f.job().targets()) {
+        load.merge(t.peer(), 1, Integer::sum);
+      }
+    }
+    return load;
+  }
+
+  /**
+   * Forgets the jobs past their deadline, avoiding their executors for them until {@code avoidUntil},
+   * and the avoidances that ended. Returns the jobs forgotten.
+   */
+  List<Map.Entry<String, InFlight>> expire(long now, long avoidUntil) {
+    List<Map.Entry<String, InFlight>> expired = new ArrayList<>();
+    for (Iterator<Map.Entry<String, InFlight>> it = inFlight.entrySet().iterator(); it.hasNext(); ) {
+      Map.Entry<String, InFlight> e = it.next();
+      if (e.getValue().deadline() <= now) {
+        it.remove();
+        expired.add(Map.entry(e.getKey(), e.getValue()));
+      }
+    }
+    for (Map.Entry<String, InFlight> e : expired) {
+      avoid(e.getKey(), e.getValue().executor(), avoidUntil);
+    }
+    avoid.values().removeIf(m -> {
+      m.values().removeIf(until -> until <= now);
+      return m.isEmpty();
+    });
+    return expired;
+  }
+}

@@ -1,0 +1,253 @@
+package org.cairn.tracker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.cairn.core.api.DurabilityView;
+import org.cairn.core.availability.Crls;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.security.GridToken;
+import org.cairn.tracker.api.Metrics;
+import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.api.TrackerApi;
+import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.history.History;
+import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.repair.RepairService;
+import org.cairn.tracker.store.TrackerStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Issue #17: {@code /api/v1/durability} says why repair is not progressing. No network, a clock moved by hand. */
+class StalledRepairTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String TOKEN = "test-token-0123456789abcdef";
+  private static final String AUTH = "Bearer " + TOKEN;
+  private static final String CHUNK = ChunkId.of(new byte[] {42}).hex();
+
+  @TempDir
+  Path dir;
+
+  private final MutableClock clock = new MutableClock(1_800_000_000_000L);
+  private TrackerStore store;
+  private RepairService repair;
+  private TrackerApi api;
+
+  @BeforeEach
+  void open() throws IOException {
+    store = TrackerStore.open(dir);
+    EventLog events = new EventLog(clock, 100);
+    Membership membership = new Membership(store, clock, Duration.ofSeconds(3), events);
+    History history = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
+    PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7),
+        Duration.ofSeconds(10));
+    Catalog catalog = new Catalog(store, clock, events);
+    repair = new RepairService(catalog, membership, placement, events, clock,
+        new RepairService.Config(Duration.ofMinutes(10), Duration.ofSeconds(1), 4, Duration.ofMinutes(2)));
+    api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement,
+        new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind), clock, Duration.ofSeconds(1),
+        Crls.defaults(), catalog, repair, events);
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  @Test
+  void stalled_isAnEmptyListWhenHealthy() throws IOException {
+    peers("RUNNING", "p1", "p2", "p3", "p4", "p5", "p6");
+    store4plus2("p1", "p2", "p3", "p4", "p5", "p6");
+    JsonNode d = durability();
+    assertThat(d.get("healthy").asLong()).isEqualTo(1);
+    assertThat(d.get("stalled").isArray()).isTrue();
+    assertThat(d.get("stalled")).isEmpty();
+    assertThat(JSON.treeToValue(d, DurabilityView.class).stalled()).isEmpty();
+  }
+
+  @Test
+  void stalled_namesTheHostsA4plus2ChunkLacks_afterOneOfSixPeersLeft() throws IOException {
+    peers("RUNNING", "p1", "p2", "p3", "p4", "p5", "p6");
+    store4plus2("p1", "p2", "p3", "p4", "p5", "p6");
+    call(200, "POST", "/api/v1/peers/p6/leave", "{}"); // repaired at once: no grace period
+
+    JsonNode d = durability();
+    assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
+    assertThat(d.get("stalled")).hasSize(1);
+    JsonNode s = d.get("stalled").get(0);
+    assertThat(s.get("reason").asText()).isEqualTo("4+2 chunks need 6 live hosts, 5 are RUNNING (add or restart a donor)");
+    assertThat(s.get("chunks").asInt()).isEqualTo(1);
+    assertThat(s.get("kind").asText()).isEqualTo("hosts");
+    DurabilityView.Stalled typed = JSON.treeToValue(d, DurabilityView.class).stalled().get(0);
+    assertThat(typed.chunks()).isEqualTo(1);
+    // the planner agrees: nobody gets the job
+    assertThat(call(200, "POST", "/api/v1/peers/p1/repair", "{}").get("jobs")).isEmpty();
+    assertThat(metrics()).contains("cairn_repair_stalled_chunks{kind=\"hosts\"} 1", "cairn_repair_stalled_chunks{kind=\"grace\"} 0");
+
+    // a new donor unblocks it: no reason left, and the job goes out with the new donor as its target
+    peers("RUNNING", "p7");
+    assertThat(durability().get("stalled")).isEmpty();
+    JsonNode job = call(200, "POST", "/api/v1/peers/p1/repair", "{}").get("jobs").get(0);
+    assertThat(job.get("targets").get(0).get("peer").asText()).isEqualTo("p7");
+  }
+
+  @Test
+  void stalled_countsDownTheGracePeriodOfADownHolder() throws IOException {
+    peers("RUNNING", "g1", "g2", "g3", "g4", "g5", "g6", "g7");
+    store4plus2("g1", "g2", "g3", "g4", "g5", "g6");
+    clock.advance(Duration.ofSeconds(4)); // g6 stops heartbeating: DOWN after the 3 s timeout
+    beat("RUNNING", "g1", "g2", "g3", "g4", "g5", "g7");
+
+    JsonNode d = durability();
+    assertThat(d.get("degraded").asLong()).isEqualTo(1);
+    assertThat(d.get("repairQueue").asInt()).isZero();
+    assertThat(d.get("stalled")).hasSize(1);
+    assertThat(d.get("stalled").get(0).get("reason").asText())
+        .startsWith("grace period: 10m left for g6 before its pieces are rebuilt");
+    assertThat(d.get("stalled").get(0).get("kind").asText()).isEqualTo("grace");
+    assertThat(d.get("stalled").get(0).get("chunks").asInt()).isEqualTo(1);
+
+    clock.advance(Duration.ofMinutes(7));
+    beat("RUNNING", "g1", "g2", "g3", "g4", "g5", "g7");
+    assertThat(durability().get("stalled").get(0).get("reason").asText()).startsWith("grace period: 3m left for g6");
+
+    // past the grace the chunk is queued, and g7 can take the piece: nothing is stalled
+    clock.advance(Duration.ofMinutes(4));
+    beat("RUNNING", "g1", "g2", "g3", "g4", "g5", "g7");
+    d = durability();
+    assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
+    assertThat(d.get("stalled")).isEmpty();
+  }
+
+  @Test
+  void stalled_saysWhyNoOtherPeerQualifies_andWhenNobodyMayExecute() throws IOException {
+    peers("RUNNING", "t1", "t2", "t3", "t4", "t5", "t6");
+    peers("LOADED", "t7");
+    store4plus2("t1", "t2", "t3", "t4", "t5", "t6");
+    call(200, "POST", "/api/v1/peers/t6/leave", "{}");
+    assertThat(reasons()).containsExactly("4+2 chunks have no repair target: the 1 live peers without a piece are LOADED (1)"
+        + " (wait until a donor is RUNNING, add a donor)");
+
+    clock.advance(Duration.ofSeconds(2));
+    call(200, "POST", "/api/v1/peers/t7/heartbeat", "{\"state\":\"RUNNING\",\"freeBytes\":1000000000}");
+    for (String p : List.of("t1", "t2", "t3", "t4", "t5")) {
+      call(200, "POST", "/api/v1/peers/" + p + "/heartbeat", "{\"state\":\"RUNNING\",\"freeBytes\":1000000000,\"paused\":true}");
+    }
+    call(200, "POST", "/api/v1/peers/t7/heartbeat", "{\"state\":\"RUNNING\",\"freeBytes\":1000000000,\"paused\":true}");
+    assertThat(reasons()).containsExactly(
+        "4+2 chunks have no repair target: the 1 live peers without a piece are paused (1) (resume a donor, add a donor)",
+        "no RUNNING peer may execute repairs (all paused/busy: 6 paused; a RUNNING, unpaused donor claims them)");
+  }
+
+  @Test
+  void stalled_saysALostChunkCannotBeRepaired() throws IOException {
+    peers("RUNNING", "l1", "l2", "l3", "l4", "l5", "l6");
+    store4plus2("l1", "l2", "l3", "l4", "l5", "l6");
+    for (String p : List.of("l4", "l5", "l6")) {
+      call(200, "POST", "/api/v1/peers/" + p + "/leave", "{}");
+    }
+    JsonNode d = durability();
+    assertThat(d.get("lost").asLong()).isEqualTo(1);
+    assertThat(d.get("stalled")).hasSize(1);
+    assertThat(d.get("stalled").get(0).get("kind").asText()).isEqualTo("lost");
+    assertThat(d.get("stalled").get(0).get("reason").asText()).startsWith("4+2 chunks are lost: fewer than 4 of their 6 pieces")
+        .contains("cannot be repaired");
+  }
+
+  @Test
+  void claim_reachesARepairableChunkBehindManyStalledOnes() throws IOException {
+    peers("RUNNING", "q1", "q2", "q3", "q4", "q5", "q6");
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"q7\",\"address\":\"127.0.0.1:97\",\"state\":\"RUNNING\","
+        + "\"freeBytes\":1000,\"quotaBytes\":1000}"); // room for a small fragment only
+    List<String> big = new ArrayList<>();
+    for (int i = 0; i < 17; i++) {
+      big.add(ChunkId.of(new byte[] {1, (byte) i}).hex());
+    }
+    String small = ChunkId.of(new byte[] {2}).hex();
+    commit("n1", "code:4+2", 600_000, big);
+    commit("n2", "code:3+3", 600, List.of(small));
+    call(200, "POST", "/api/v1/peers/q6/leave", "{}");
+
+    // the 4+2 chunks come first by risk (1 piece to spare against 2) but nobody can take their 100 kB pieces
+    assertThat(reasons()).containsExactly("4+2 chunks have no repair target: the 1 live peers without a piece are out of space (1)"
+        + " (free space on a donor, add a donor)");
+    assertThat(durability().get("stalled").get(0).get("chunks").asInt()).isEqualTo(17);
+    JsonNode jobs = call(200, "POST", "/api/v1/peers/q1/repair", "{\"max\":4}").get("jobs");
+    assertThat(jobs).hasSize(1);
+    assertThat(jobs.get(0).get("chunk").asText()).isEqualTo(small);
+    assertThat(jobs.get(0).get("targets").get(0).get("peer").asText()).isEqualTo("q7");
+  }
+
+  private JsonNode durability() throws IOException {
+    repair.scan();
+    return call(200, "GET", "/api/v1/durability", null);
+  }
+
+  private List<String> reasons() throws IOException {
+    List<String> out = new ArrayList<>();
+    durability().get("stalled").forEach(s -> out.add(s.get("reason").asText()));
+    return out;
+  }
+
+  private String metrics() throws IOException {
+    var r = api.handle("GET", "/metrics", Map.of(), new byte[0], AUTH);
+    return new String(r.body(), StandardCharsets.UTF_8);
+  }
+
+  private void peers(String state, String... ids) throws IOException {
+    for (String id : ids) {
+      call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\""
+          + state + "\",\"freeBytes\":1000000000,\"quotaBytes\":2000000000}");
+    }
+  }
+
+  private void beat(String state, String... ids) throws IOException {
+    for (String id : ids) {
+      call(200, "POST", "/api/v1/peers/" + id + "/heartbeat", "{\"state\":\"" + state + "\",\"freeBytes\":1000000000}");
+    }
+  }
+
+  /** Commits one version of one code:4+2 chunk with a piece on each of the six holders. */
+  private void store4plus2(String... holders) throws IOException {
+    String manifest = "{\"schemaVersion\":1,\"app\":\"heat\",\"node\":\"n1\",\"step\":0,\"size\":100,\"chunkSize\":100,"
+        + "\"redundancy\":\"code:4+2\",\"compression\":\"auto\",\"createdAt\":5,\"chunks\":[{\"id\":\"" + CHUNK
+        + "\",\"length\":100}]}";
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifest + ",\"chunks\":[{\"id\":\"" + CHUNK + "\",\"holders\":"
+        + JSON.writeValueAsString(List.of(holders)) + ",\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\",\"0000000d\","
+        + "\"0000000e\",\"0000000f\"],\"storedBytes\":600}]}");
+  }
+
+  /** Commits step 0 of heat/{@code node}: the chunks, each with a piece on q1..q6. */
+  private void commit(String node, String coding, long storedBytes, List<String> ids) throws IOException {
+    StringBuilder listed = new StringBuilder();
+    StringBuilder sent = new StringBuilder();
+    for (String id : ids) {
+      listed.append(listed.length() > 0 ? "," : "").append("{\"id\":\"").append(id).append("\",\"length\":100}");
+      sent.append(sent.length() > 0 ? "," : "").append("{\"id\":\"").append(id)
+          .append("\",\"holders\":[\"q1\",\"q2\",\"q3\",\"q4\",\"q5\",\"q6\"],\"tags\":[\"0000000a\",\"0000000b\",")
+          .append("\"0000000c\",\"0000000d\",\"0000000e\",\"0000000f\"],\"storedBytes\":").append(storedBytes).append('}');
+    }
+    String manifest = "{\"schemaVersion\":1,\"app\":\"heat\",\"node\":\"" + node + "\",\"step\":0,\"size\":"
+        + 100 * ids.size() + ",\"chunkSize\":100,\"redundancy\":\"" + coding + "\",\"compression\":\"auto\",\"createdAt\":5,"
+        + "\"chunks\":[" + listed + "]}";
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifest + ",\"chunks\":[" + sent + "]}");
+  }
+
+  private JsonNode call(int expectedStatus, String method, String path, String body) throws IOException {
+    var r = api.handle(method, path, Map.of(), body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8), AUTH);
+    String text = new String(r.body(), StandardCharsets.UTF_8);
+    assertThat(r.status()).as("%s %s -> %s", method, path, text).isEqualTo(expectedStatus);
+    return JSON.readTree(text);
+  }
+}

@@ -1,0 +1,35 @@
+package org.cairn.tracker.repair;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.cairn.core.api.RepairJob;
+import org.junit.jupiter.api.Test;
+
+class RepairJobsTest {
+  private static RepairJobs.InFlight job(String executor, long deadline, String... targets) {
+    List<RepairJob.Piece> t = java.util.Arrays.stream(targets).map(p -> new RepairJob.Piece(0, p, "127.0.0.1:1")).toList();
+    return new RepairJobs.InFlight(new RepairJob("a/c", "a", "c", "code:2+1", 1, List.of(), t, List.of()), executor, deadline,
+        Map.of());
+  }
+
+  @Test
+  void expire_forgetsLateJobsAndAvoidsTheirExecutor_untilTheBackOffEnds() {
+    RepairJobs jobs = new RepairJobs();
+    jobs.start("a/late", job("p1", 100, "t1"));
+    jobs.start("a/fine", job("p2", 300, "t1", "t2"));
+    assertThat(jobs.executing("p1")).isEqualTo(1);
+    assertThat(jobs.targetLoad()).containsEntry("t1", 2).containsEntry("t2", 1);
+
+    assertThat(jobs.expire(100, 200)).extracting(Map.Entry::getKey).containsExactly("a/late");
+    assertThat(jobs.running("a/late")).isFalse();
+    assertThat(jobs.running("a/fine")).isTrue();
+    assertThat(jobs.avoided("a/late", "p1", 150)).isTrue();
+    assertThat(jobs.avoided("a/late", 150)).containsExactly("p1");
+
+    assertThat(jobs.expire(200, 400)).isEmpty();
+    assertThat(jobs.avoided("a/late", "p1", 200)).as("the back-off ended").isFalse();
+    assertThat(jobs.avoided("a/late", 200)).isEmpty();
+  }
+}
