@@ -220,7 +220,8 @@ async function renderCheckpoints(apps) {
           ? 'restorable, pieces missing (repair after the grace period)' : 'fully restorable';
         tb.append(el('tr', { 'data-version': a.app + '.' + node + '.' + v.step }, el('td', {}, v.step),
           el('td', {}, new Date(v.createdAt).toLocaleString()), el('td', {}, bytes(v.size)), el('td', {}, bytes(v.storedBytes)),
-          el('td', {}, saved), el('td', {}, v.redundancy), el('td', {}, status)));
+          el('td', {}, saved), el('td', {}, v.weakest ? v.redundancy + ' (weakest ' + v.weakest + ')' : v.redundancy),
+          el('td', {}, status)));
       }
       table.append(tb);
       appBox.append(el('details', { open: '' }, el('summary', {}, node + ' (' + vs.length + ' versions)'), table));

@@ -38,12 +38,17 @@ public final class CairnCli {
 
   /** Runs the command line and returns the exit code (for tests and embedding). */
   public static int run(String... args) {
+    return commandLine().execute(args);
+  }
+
+  /** The command line with cairn's error handling: a failed operation is one line on stderr and exit 1. */
+  static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CairnCli());
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("cairn: " + cmd.getCommandName() + " failed: " + message(e));
       return 1;
     });
-    return cli.execute(args);
+    return cli;
   }
 
   private static String message(Throwable e) {

@@ -77,6 +77,11 @@ final class StatusCommand implements Callable<Integer> {
         out.println("stored    " + plural(versions, "version") + " of " + plural(nodes, "node") + " in " + plural(apps.size(), "app"));
         out.println("health    " + durability.healthy() + " chunks healthy, " + durability.degraded() + " degraded, " + durability.lost()
             + " lost; repair: " + durability.repairQueue() + " queued, " + durability.repairing() + " running");
+        if (durability.stalled() != null) {
+          for (DurabilityView.Stalled s : durability.stalled()) {
+            out.println("stalled   " + plural(s.chunks(), "chunk") + ": " + s.reason());
+          }
+        }
       }
       out.flush();
     }

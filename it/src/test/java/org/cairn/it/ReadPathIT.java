@@ -139,8 +139,8 @@ class ReadPathIT {
     store("n3", "replicate:2");
     kill(5, 5); // a closed connection in the pool must not fail the nodes checked after it
 
-    for (String flag : new String[] {"--read-data", "--json"}) {
-      MiniGrid.Cli v = grid.cli("verify", "--app", "x", "--json", flag);
+    for (boolean readData : new boolean[] {true, false}) {
+      MiniGrid.Cli v = readData ? grid.cli("verify", "--app", "x", "--json", "--read-data") : grid.cli("verify", "--app", "x", "--json");
       assertThat(v.exit()).as(v.stdout() + v.stderr()).isZero();
       JsonNode reports = v.json();
       List<String> nodes = new ArrayList<>();

@@ -1,6 +1,7 @@
 package org.cairn.core.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 
 /**
@@ -13,9 +14,14 @@ public record DurabilityView(long scannedAt, long chunks, long healthy, long deg
     int repairing, long repairedBytes, long repairedFragments, long failedRepairs, long repairGraceMillis, long neededBytes,
     List<Latest> latest, List<Stalled> stalled) {
 
-  /** The latest version of one app/node. */
+  /**
+   * The latest version of one app/node: whether it is restorable, and the coding its chunks really
+   * have ({@code redundancy}: one spec, or {@code mixed} with the weakest in {@code weakest}).
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Latest(String app, String node, long step, int chunks, int lostChunks, boolean restorable) {}
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Latest(String app, String node, long step, int chunks, int lostChunks, boolean restorable, String redundancy,
+      String weakest) {}
 
   /**
    * Chunks repair cannot progress on, grouped by one reason that says what blocks and what unblocks

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cairn.core.api.DurabilityView;
+import org.cairn.core.erasure.CodingSummary;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
@@ -68,7 +69,7 @@ public final class RepairService {
 
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
-      List<Map<String, Object>> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled) {}
+      List<DurabilityView.Latest> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled) {}
 
 
   /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
@@ -119,7 +120,11 @@ public final class RepairService {
     List<Pending> pending = new ArrayList<>();
     StallReasons stalls = new StallReasons(peers, now);
     Map<String, Integer> targetLoad = jobs.targetLoad();
+    Map<String, String> latestCoding = new HashMap<>(); // app/chunk -> its own coding, for latest versions
     catalog.forEachChunk((app, id, r) -> {
+      if (latestKeys.contains(key(app, id))) {
+        latestCoding.put(key(app, id), r.redundancy());
+      }
       ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
       h.graced.forEach(stalls::grace);
       counts[0]++;
@@ -147,22 +152,19 @@ public final class RepairService {
     pending.sort(Comparator.comparing(Pending::blocked).thenComparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
     queue = new ArrayDeque<>(pending);
     stalls.executors(queue.size());
-    List<Map<String, Object>> restorable = new ArrayList<>();
+    List<DurabilityView.Latest> restorable = new ArrayList<>();
     for (Catalog.VersionChunks v : latest) {
       int lost = 0;
+      List<String> codings = new ArrayList<>(v.chunks().size());
       for (ChunkId id : v.chunks()) {
         if ("lost".equals(unhealthy.get(key(v.app(), id)))) {
           lost++;
         }
+        codings.add(latestCoding.get(key(v.app(), id)));
       }
-      Map<String, Object> e = new LinkedHashMap<>();
-      e.put("app", v.app());
-      e.put("node", v.node());
-      e.put("step", v.step());
-      e.put("chunks", v.chunks().size());
-      e.put("lostChunks", lost);
-      e.put("restorable", lost == 0);
-      restorable.add(e);
+      CodingSummary coding = CodingSummary.of(codings);
+      restorable.add(new DurabilityView.Latest(v.app(), v.node(), v.step(), v.chunks().size(), lost, lost == 0, coding.coding(),
+          coding.weakest()));
     }
     if (counts[3] > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
@@ -173,26 +175,14 @@ public final class RepairService {
   }
 
   /** The durability API's answer. */
-  public synchronized Map<String, Object> durability() throws IOException {
+  public synchronized DurabilityView durability() throws IOException {
     if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
       scan();
     }
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("scannedAt", snapshot.scannedAt());
-    out.put("chunks", snapshot.chunks());
-    out.put("healthy", snapshot.healthy());
-    out.put("degraded", snapshot.degraded());
-    out.put("lost", snapshot.lost());
-    out.put("repairQueue", queue.size());
-    out.put("repairing", jobs.size());
-    out.put("repairedBytes", repairedBytes);
-    out.put("repairedFragments", repairedFragments);
-    out.put("failedRepairs", failedJobs);
-    out.put("repairGraceMillis", config.grace().toMillis());
-    out.put("neededBytes", snapshot.neededBytes()); // what all pieces of all indexed chunks take on the peers
-    out.put("latest", snapshot.latest());
-    out.put("stalled", snapshot.stalled());
-    return out;
+    // neededBytes: what all pieces of all indexed chunks take on the peers
+    return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
+        queue.size(), jobs.size(), repairedBytes, repairedFragments, failedJobs, config.grace().toMillis(), snapshot.neededBytes(),
+        snapshot.latest(), snapshot.stalled());
   }
 
   /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
