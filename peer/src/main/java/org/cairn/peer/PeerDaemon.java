@@ -31,6 +31,7 @@ import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.repair.RepairWorker;
 import org.cairn.peer.scrub.Scrubber;
@@ -46,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * The donor peer: keeps its id in the data directory, registers with the tracker, heartbeats its
  * state (from the load monitor), free space (quota and disk, whichever is tighter) and pause flag,
  * re-registers when the tracker has forgotten it, and tells the tracker it is leaving on close.
- * The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
+ * Heartbeats run at the interval the tracker's answers name (the local setting until the first
+ * answer). The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
  */
 public final class PeerDaemon implements Closeable, Admission {
   private static final Logger LOG = LoggerFactory.getLogger(PeerDaemon.class);
@@ -62,6 +64,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private final OwnIoLoad ownIo;
   private final LoadStateMachine load;
   private final ScheduledExecutorService scheduler;
+  private final HeartbeatSchedule heartbeats;
   /** The data plane to other peers (repair reads and writes through it): one pool per peer process. */
   private final EventLoopGroup peerIo;
   private final PeerClient peers;
@@ -95,6 +98,7 @@ public final class PeerDaemon implements Closeable, Admission {
       t.setDaemon(true);
       return t;
     });
+    this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
         store.diskBytes(), config.quotaBytes());
     this.bad = new BadFragmentReports(tracker, id);
@@ -134,7 +138,7 @@ public final class PeerDaemon implements Closeable, Admission {
   public void start(int boundPort) {
     String host = config.advertise() != null ? config.advertise() : config.listen().host();
     this.address = host + ":" + boundPort;
-    scheduler.scheduleAtFixedRate(this::tick, 0, config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+    heartbeats.start();
     long gc = config.gcInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::collectGarbage, gc, gc, TimeUnit.MILLISECONDS);
     scrubber.start();
@@ -392,6 +396,7 @@ public final class PeerDaemon implements Closeable, Admission {
             config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));
         registered.set(true);
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
+        heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
           repair.wake();
         }
@@ -404,6 +409,7 @@ public final class PeerDaemon implements Closeable, Admission {
           tick();
           return;
         }
+        heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
           repair.wake();
         }
@@ -416,7 +422,7 @@ public final class PeerDaemon implements Closeable, Admission {
     } catch (IOException e) {
       if (trackerReachable) {
         LOG.warn("heartbeat to {} failed: {}; retrying every {} ms", tracker.base(), e.getMessage(),
-            config.heartbeatInterval().toMillis());
+            heartbeats.intervalMillis());
         trackerReachable = false;
       }
     } catch (RuntimeException e) {
@@ -451,6 +457,7 @@ public final class PeerDaemon implements Closeable, Admission {
     repair.close();
     peers.close();
     peerIo.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    heartbeats.stop();
     scheduler.shutdownNow();
     try {
       scheduler.awaitTermination(5, TimeUnit.SECONDS);

@@ -57,7 +57,7 @@ public final class PeerMain implements Callable<Integer> {
   @Option(names = "--token-file", paramLabel = "FILE", description = "File holding the grid token.")
   Path tokenFile;
 
-  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", description = "Heartbeat interval (default: 5s).")
+  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", description = "Heartbeat interval until the tracker names one in its first answer (default: 5s).")
   String heartbeatInterval;
 
   @Option(names = "--tau1", paramLabel = "FRACTION", description = "I/O load at which the peer is LOADED (default: 0.5).")
