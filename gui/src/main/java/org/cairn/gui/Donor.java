@@ -174,10 +174,15 @@ public final class Donor implements Closeable {
       }
       com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
           new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
-      com.fasterxml.jackson.databind.node.ObjectNode n = Files.exists(file) && Files.size(file) > 0
-          ? (com.fasterxml.jackson.databind.node.ObjectNode) yaml.readTree(file.toFile()) : yaml.createObjectNode();
-      n.put(key, value);
-      write(file, yaml.writeValueAsString(n));
+      // the settings are the peer's flat YAML: each value a scalar, kept as its text
+      java.util.Map<String, String> settings = Files.exists(file) && Files.size(file) > 0
+          ? yaml.readValue(file.toFile(), new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, String>>() {})
+          : null;
+      if (settings == null) {
+        settings = new java.util.LinkedHashMap<>();
+      }
+      settings.put(key, value);
+      write(file, yaml.writeValueAsString(settings));
     }
 
     static void write(Path file, String text) throws IOException {

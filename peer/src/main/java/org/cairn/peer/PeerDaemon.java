@@ -7,17 +7,31 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import org.cairn.core.api.AssignedPage;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.api.TrackerClient;
+import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.availability.HostState;
-import org.cairn.peer.heartbeat.TrackerClient;
+import org.cairn.core.net.PeerClient;
+import org.cairn.core.protocol.FragmentKey;
+import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.repair.RepairWorker;
 import org.cairn.peer.scrub.Scrubber;
@@ -33,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * The donor peer: keeps its id in the data directory, registers with the tracker, heartbeats its
  * state (from the load monitor), free space (quota and disk, whichever is tighter) and pause flag,
  * re-registers when the tracker has forgotten it, and tells the tracker it is leaving on close.
- * The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
+ * Heartbeats run at the interval the tracker's answers name (the local setting until the first
+ * answer). The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
  */
 public final class PeerDaemon implements Closeable, Admission {
   private static final Logger LOG = LoggerFactory.getLogger(PeerDaemon.class);
@@ -49,6 +64,11 @@ public final class PeerDaemon implements Closeable, Admission {
   private final OwnIoLoad ownIo;
   private final LoadStateMachine load;
   private final ScheduledExecutorService scheduler;
+  private final HeartbeatSchedule heartbeats;
+  /** The data plane to other peers (repair reads and writes through it): one pool per peer process. */
+  private final EventLoopGroup peerIo;
+  private final PeerClient peers;
+  private final BadFragmentReports bad;
   private final AtomicBoolean registered = new AtomicBoolean();
   private final AtomicBoolean paused;
   private final AtomicInteger activeClients = new AtomicInteger();
@@ -78,16 +98,22 @@ public final class PeerDaemon implements Closeable, Admission {
       t.setDaemon(true);
       return t;
     });
+    this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
         store.diskBytes(), config.quotaBytes());
-    this.repair = new RepairWorker(id, tracker, store, config.token(), config.repairThreads(), new Throttle(config.repairRate()),
+    this.bad = new BadFragmentReports(tracker, id);
+    this.peerIo = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> {
+      Thread t = new Thread(r, "peer-client-io");
+      t.setDaemon(true);
+      return t;
+    });
+    this.peers = new PeerClient(peerIo, config.token(), Duration.ofSeconds(10));
+    this.repair = new RepairWorker(id, tracker, store, peers, config.repairThreads(), new Throttle(config.repairRate()),
         Duration.ofSeconds(10), () -> registered.get() && !paused.get() && state() == HostState.RUNNING);
     this.scrubber = new Scrubber(store, config.scrubPeriod(), config.scrubMaxRate(),
         () -> !paused.get() && state() != HostState.BUSY && state() != HostState.LOADED);
     store.onCorruption(k -> {
-      synchronized (badKeys) {
-        badKeys.put(java.util.HexFormat.of().formatHex(k.toBytes()), "corrupt on disk");
-      }
+      bad.add(k, "corrupt on disk");
       if (!closed) {
         try {
           scheduler.execute(this::reportBad);
@@ -100,44 +126,27 @@ public final class PeerDaemon implements Closeable, Admission {
 
   private final RepairWorker repair;
   private final Scrubber scrubber;
-  /** Corrupt fragments found and dropped, not yet reported (hex key -> reason). */
-  private final java.util.Map<String, String> badKeys = new java.util.LinkedHashMap<>();
 
-  /** Tells the tracker about dropped fragments so repair rebuilds them; kept for the next try if it is away. */
+  /** Tells the tracker about bad fragments so repair rebuilds them; kept for the next try if it is away. */
   private void reportBad() {
-    java.util.Map<String, String> batch;
-    synchronized (badKeys) {
-      if (badKeys.isEmpty() || !registered.get()) {
-        return;
-      }
-      batch = new java.util.LinkedHashMap<>(badKeys);
-    }
-    try {
-      tracker.reportBad(id, batch, id);
-      synchronized (badKeys) {
-        badKeys.keySet().removeAll(batch.keySet());
-      }
-      LOG.info("reported {} corrupt fragments to the tracker for repair", batch.size());
-    } catch (IOException e) {
-      LOG.warn("reporting {} corrupt fragments failed ({}); retrying with the next heartbeat", batch.size(), e.getMessage());
+    if (registered.get()) {
+      bad.report();
     }
   }
-
-
 
   /** Starts heartbeating and garbage collection, advertising the data server's bound port. */
   public void start(int boundPort) {
     String host = config.advertise() != null ? config.advertise() : config.listen().host();
     this.address = host + ":" + boundPort;
-    scheduler.scheduleAtFixedRate(this::tick, 0, config.heartbeatInterval().toMillis(), TimeUnit.MILLISECONDS);
+    heartbeats.start();
     long gc = config.gcInterval().toMillis();
     scheduler.scheduleWithFixedDelay(this::collectGarbage, gc, gc, TimeUnit.MILLISECONDS);
     scrubber.start();
     store.requestDeadSpaceCompaction(deadSpaceAllowance()); // e.g. left by deletes before a restart
   }
 
-  /** Key (hex) -> when the tracker first called it garbage. */
-  private final java.util.Map<String, Long> condemned = new java.util.HashMap<>();
+  /** Key -> when the tracker first called it garbage. */
+  private final Map<FragmentKey, Long> condemned = new HashMap<>();
 
   /*
    * Inventory GC (stdchk §IV.A): list held fragments to the tracker page by page; it answers which
@@ -151,29 +160,31 @@ public final class PeerDaemon implements Closeable, Admission {
     }
     try {
       long now = clock.millis();
-      java.util.Set<String> garbageNow = new java.util.HashSet<>();
-      org.cairn.core.protocol.FragmentKey after = null;
-      java.util.List<org.cairn.core.protocol.FragmentKey> page;
+      Set<FragmentKey> garbageNow = new HashSet<>();
+      FragmentKey after = null;
+      List<FragmentKey> page;
       while (!(page = store.inventory(after, 10_000)).isEmpty()) {
-        java.util.List<String> keys = new java.util.ArrayList<>();
-        for (org.cairn.core.protocol.FragmentKey k : page) {
-          keys.add(java.util.HexFormat.of().formatHex(k.toBytes()));
+        List<byte[]> keys = new ArrayList<>(page.size());
+        for (FragmentKey k : page) {
+          keys.add(k.toBytes());
         }
-        garbageNow.addAll(tracker.garbage(id, keys));
+        for (byte[] g : tracker.garbage(id, keys)) {
+          garbageNow.add(FragmentKey.fromBytes(g));
+        }
         after = page.get(page.size() - 1);
       }
       condemned.keySet().retainAll(garbageNow);
-      java.util.List<org.cairn.core.protocol.FragmentKey> delete = new java.util.ArrayList<>();
-      for (String k : garbageNow) {
+      List<FragmentKey> delete = new ArrayList<>();
+      for (FragmentKey k : garbageNow) {
         long since = condemned.computeIfAbsent(k, x -> now);
         if (now - since >= config.gcGrace().toMillis()) {
-          delete.add(org.cairn.core.protocol.FragmentKey.fromBytes(java.util.HexFormat.of().parseHex(k)));
+          delete.add(k);
         }
       }
       if (!delete.isEmpty()) {
         long before = store.usedBytes();
         int n = store.delete(delete);
-        delete.forEach(k -> condemned.remove(java.util.HexFormat.of().formatHex(k.toBytes())));
+        delete.forEach(condemned::remove);
         LOG.info("garbage collection: deleted {} fragments no version needs ({} bytes)", n, before - store.usedBytes());
       }
       store.requestDeadSpaceCompaction(deadSpaceAllowance());
@@ -195,12 +206,11 @@ public final class PeerDaemon implements Closeable, Admission {
     String after = null;
     int missing = 0;
     do {
-      TrackerClient.Assigned page = tracker.assigned(id, after);
+      AssignedPage page = tracker.assigned(id, after, 10_000);
       for (String k : page.keys()) {
-        if (!store.contains(org.cairn.core.protocol.FragmentKey.fromBytes(java.util.HexFormat.of().parseHex(k)))) {
-          synchronized (badKeys) {
-            badKeys.put(k, "not held (audit)");
-          }
+        FragmentKey key = FragmentKey.fromBytes(HexFormat.of().parseHex(k));
+        if (!store.contains(key)) {
+          bad.add(key, "not held (audit)");
           missing++;
         }
       }
@@ -386,6 +396,7 @@ public final class PeerDaemon implements Closeable, Admission {
             config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));
         registered.set(true);
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
+        heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
           repair.wake();
         }
@@ -398,6 +409,7 @@ public final class PeerDaemon implements Closeable, Admission {
           tick();
           return;
         }
+        heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
           repair.wake();
         }
@@ -410,7 +422,7 @@ public final class PeerDaemon implements Closeable, Admission {
     } catch (IOException e) {
       if (trackerReachable) {
         LOG.warn("heartbeat to {} failed: {}; retrying every {} ms", tracker.base(), e.getMessage(),
-            config.heartbeatInterval().toMillis());
+            heartbeats.intervalMillis());
         trackerReachable = false;
       }
     } catch (RuntimeException e) {
@@ -443,17 +455,30 @@ public final class PeerDaemon implements Closeable, Admission {
     closed = true;
     scrubber.close();
     repair.close();
+    peers.close();
+    peerIo.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    heartbeats.stop();
     scheduler.shutdownNow();
     try {
       scheduler.awaitTermination(5, TimeUnit.SECONDS);
       if (registered.get()) {
-        tracker.leave(id);
-        LOG.info("left the grid at {}", tracker.base());
+        leave();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void leave() {
+    try {
+      tracker.leave(id);
+      LOG.info("left the grid at {}", tracker.base());
+    } catch (TrackerHttp.TrackerException e) {
+      if (e.status() != 404) { // 404: the tracker no longer knows this peer, so there is nothing to leave
+        LOG.warn("could not tell the tracker this peer is leaving: {}", e.getMessage());
       }
     } catch (IOException e) {
       LOG.warn("could not tell the tracker this peer is leaving: {}", e.getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
   }
 }

@@ -1,13 +1,17 @@
 package org.cairn.peer;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -53,7 +57,7 @@ public final class PeerMain implements Callable<Integer> {
   @Option(names = "--token-file", paramLabel = "FILE", description = "File holding the grid token.")
   Path tokenFile;
 
-  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", description = "Heartbeat interval (default: 5s).")
+  @Option(names = "--heartbeat-interval", paramLabel = "DURATION", description = "Heartbeat interval until the tracker names one in its first answer (default: 5s).")
   String heartbeatInterval;
 
   @Option(names = "--tau1", paramLabel = "FRACTION", description = "I/O load at which the peer is LOADED (default: 0.5).")
@@ -221,26 +225,33 @@ public final class PeerMain implements Callable<Integer> {
       "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
       "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate");
 
+  /** The file's settings, each a scalar read as text; a key without a value is as if absent. */
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
-    JsonNode root;
-    try {
-      root = new ObjectMapper(new YAMLFactory()).readTree(file.toFile());
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    Map<String, String> read;
+    try (JsonParser p = yaml.createParser(file.toFile())) {
+      JsonToken first = p.nextToken();
+      if (first == null || first == JsonToken.VALUE_NULL) {
+        return new HashMap<>(); // empty, or only comments
+      }
+      if (first != JsonToken.START_OBJECT) {
+        throw new CommandLine.ParameterException(cl, "config file " + file + " must be a mapping of settings");
+      }
+      read = yaml.readValue(p, new TypeReference<LinkedHashMap<String, String>>() {});
+    } catch (MismatchedInputException e) {
+      throw new CommandLine.ParameterException(cl, "config file " + file + " must map each setting to one value ("
+          + e.getOriginalMessage() + ")");
     } catch (IOException e) {
       throw new CommandLine.ParameterException(cl, "cannot read config file " + file + ": " + e.getMessage());
     }
-    Map<String, String> out = new java.util.HashMap<>();
-    if (root == null || root.isNull()) {
-      return out;
-    }
-    if (!root.isObject()) {
-      throw new CommandLine.ParameterException(cl, "config file " + file + " must be a mapping of settings");
-    }
-    for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext();) {
-      Map.Entry<String, JsonNode> e = it.next();
+    Map<String, String> out = new HashMap<>();
+    for (Map.Entry<String, String> e : read.entrySet()) {
       if (!KEYS.contains(e.getKey())) {
         throw new CommandLine.ParameterException(cl, "unknown setting '" + e.getKey() + "' in " + file + "; known: " + KEYS);
       }
-      out.put(e.getKey(), e.getValue().asText());
+      if (e.getValue() != null) {
+        out.put(e.getKey(), e.getValue());
+      }
     }
     return out;
   }

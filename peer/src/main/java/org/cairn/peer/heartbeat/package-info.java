@@ -1,2 +1,2 @@
-/** The peer's side of membership: registration, heartbeats, graceful leave. */
+/** The peer's heartbeat timing: beats at a fixed rate, at the interval the tracker asks for. */
 package org.cairn.peer.heartbeat;

@@ -1,54 +1,57 @@
 package org.cairn.peer.repair;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.cairn.core.CorruptDataException;
+import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
+import org.cairn.core.api.TrackerClient;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
-import org.cairn.core.net.PeerConnection;
+import org.cairn.core.net.PeerClient;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.protocol.FragmentBatch;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Frame;
 import org.cairn.core.protocol.FrameType;
-import org.cairn.core.protocol.Refusal;
-import org.cairn.core.security.GridToken;
+import org.cairn.core.protocol.PieceReply;
+import org.cairn.core.protocol.PutReply;
+import org.cairn.core.read.BadPieceLog;
+import org.cairn.core.read.ChunkReader;
 import org.cairn.peer.Throttle;
-import org.cairn.peer.heartbeat.TrackerClient;
 import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /*
  * Executes the tracker's repair jobs on this peer (ARCHITECTURE §6): no client needs to be online.
- * When a heartbeat answer says jobs wait, the worker claims a few, and for each reads m pieces from
- * the sources (in the tracker's order, moving to the next source when one fails), rebuilds the
- * missing pieces with ChunkCodec.rebuild (which checks the chunk id), stores each durably on its
- * target (locally when the target is this peer), and reports which landed. It claims again until the
- * queue has nothing for it. Repair traffic (bytes read and written) passes through a throttle.
- * A source that answers "not held" is reported as a bad fragment, so the index stops naming it.
+ * When a heartbeat answer says jobs wait, the worker claims a few, and for each reads m pieces of
+ * the chunk through the ChunkReader that fetch and verify use (FIRST_M: m sources, one more for each
+ * that fails; pieces this peer holds come from its own store), rebuilds the missing pieces with
+ * ChunkCodec.rebuild (which checks the chunk id), stores each durably on its target through the
+ * process's PeerClient (locally when the target is this peer), and reports which landed. It claims
+ * again until the queue has nothing for it. Repair traffic (bytes read and written) passes through a
+ * throttle. Sources whose piece is missing or corrupt are reported as bad, so the index stops naming
+ * them.
  */
 public final class RepairWorker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RepairWorker.class);
@@ -56,29 +59,38 @@ public final class RepairWorker implements Closeable {
   private final String self;
   private final TrackerClient tracker;
   private final FragmentStore store;
-  private final GridToken token;
+  private final PeerClient peers;
   private final Throttle throttle;
   private final Duration timeout;
   private final BooleanSupplier mayWork;
   private final int threads;
-  private final EventLoopGroup group = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> daemon(r, "repair-io"));
   private final ExecutorService loop = Executors.newSingleThreadExecutor(r -> daemon(r, "repair-loop"));
   private final ExecutorService workers;
-  private final Map<String, CompletableFuture<PeerConnection>> connections = new ConcurrentHashMap<>();
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "repair-timer"));
+  private final BadPieceLog bad = new BadPieceLog();
+  private final ChunkReader reader;
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile boolean closed;
 
-  public RepairWorker(String self, TrackerClient tracker, FragmentStore store, GridToken token, int threads, Throttle throttle,
+  /**
+   * @param self this peer's id (pieces it holds are read from {@code store})
+   * @param peers the process's data-plane client; not closed here
+   * @param timeout how long a peer may take to answer; a chunk's read gives up after three times it
+   */
+  public RepairWorker(String self, TrackerClient tracker, FragmentStore store, PeerClient peers, int threads, Throttle throttle,
       Duration timeout, BooleanSupplier mayWork) {
     this.self = self;
     this.tracker = tracker;
     this.store = store;
-    this.token = token;
+    this.peers = peers;
     this.threads = threads;
     this.throttle = throttle;
     this.timeout = timeout;
     this.mayWork = mayWork;
     this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, "repair-worker"));
+    ChunkReader.PieceSource network = ChunkReader.PieceSource.of(peers);
+    ChunkReader.PieceSource source = (holder, key) -> self.equals(holder.id()) ? local(key) : network.get(holder, key);
+    this.reader = new ChunkReader(source, ChunkReader.Mode.FIRST_M, timeout.multipliedBy(3), timer, bad);
   }
 
   /** Jobs are waiting at the tracker: claim and run them unless already doing so. */
@@ -114,7 +126,8 @@ public final class RepairWorker implements Closeable {
         }
         List<RepairJob> jobs;
         try {
-          jobs = tracker.claimRepairs(self, free);
+          jobs = tracker.claimRepairs(self, free).jobs();
+          jobs = jobs == null ? List.of() : jobs;
         } catch (IOException e) {
           LOG.warn("claiming repair jobs failed: {}", e.getMessage());
           break;
@@ -156,10 +169,11 @@ public final class RepairWorker implements Closeable {
   RepairOutcome execute(RepairJob job) {
     List<RepairJob.Piece> placed = new ArrayList<>();
     try {
-      ChunkId id = ChunkId.parse(job.chunk());
-      Fragment[] pieces = gather(job, id);
+      LocatedChunk chunk = located(job);
+      ChunkId id = chunk.chunkId();
+      ChunkReader.Pieces pieces = gather(chunk);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
-      Fragment[] rebuilt = ChunkCodec.rebuild(id, pieces, indices);
+      Fragment[] rebuilt = ChunkCodec.rebuild(id, pieces.fragments(), indices);
       for (int j = 0; j < rebuilt.length; j++) {
         // a rebuilt piece is byte for byte the one lost, so it has its tag; anything else would be stored under a key no one reads
         if (rebuilt[j].tag() != job.tag(indices[j])) {
@@ -191,91 +205,70 @@ public final class RepairWorker implements Closeable {
     }
   }
 
-  /** Reads verified pieces from the sources, m at a time in parallel, until m are in hand. */
-  private Fragment[] gather(RepairJob job, ChunkId id) throws IOException, InterruptedException {
-    int n = job.sources().stream().mapToInt(RepairJob.Piece::index).max().orElse(0) + 1;
-    n = Math.max(n, job.targets().stream().mapToInt(RepairJob.Piece::index).max().orElse(0) + 1);
-    Fragment[] got = new Fragment[n];
-    int have = 0;
-    int m = job.redundancy() == null ? 1 : org.cairn.core.erasure.Redundancy.parse(job.redundancy()).dataFragments();
-    List<String> problems = new ArrayList<>();
-    java.util.Deque<RepairJob.Piece> remaining = new java.util.ArrayDeque<>(job.sources());
-    while (have < m && !remaining.isEmpty()) {
-      List<RepairJob.Piece> round = new ArrayList<>();
-      List<CompletableFuture<byte[]>> reads = new ArrayList<>();
-      while (round.size() < m - have && !remaining.isEmpty()) {
-        RepairJob.Piece s = remaining.pollFirst();
-        round.add(s);
-        reads.add(read(s, new FragmentKey(id, s.index(), job.tag(s.index()))));
-      }
-      for (int j = 0; j < round.size(); j++) {
-        RepairJob.Piece s = round.get(j);
-        try {
-          byte[] bytes = reads.get(j).get(timeout.toMillis() * 2, TimeUnit.MILLISECONDS);
-          if (bytes == null) {
-            problems.add(s.peer() + " does not hold piece " + s.index());
-            reportMissing(s, new FragmentKey(id, s.index(), job.tag(s.index())));
-            continue;
-          }
-          throttle.acquire(bytes.length);
-          Fragment f = Fragment.parse(bytes);
-          if (!f.chunkId().equals(id) || f.index() != s.index() || f.tag() != job.tag(s.index())) {
-            problems.add(s.peer() + " sent another fragment for piece " + s.index());
-            continue;
-          }
-          got[s.index()] = f;
-          have++;
-          m = f.dataFragments();
-        } catch (CorruptDataException e) {
-          problems.add(s.peer() + " piece " + s.index() + " is corrupt: " + e.getMessage());
-        } catch (ExecutionException e) {
-          problems.add(s.peer() + " piece " + s.index() + ": " + e.getCause().getMessage());
-        } catch (TimeoutException e) {
-          problems.add(s.peer() + " piece " + s.index() + ": no answer within " + timeout.multipliedBy(2));
-        }
-      }
+  /*
+   * The job's chunk as the read path takes it: its own coding, and at each source's index that
+   * source with the piece's tag. The tracker names only holders that are not DOWN as sources, so
+   * they are given as live; their exact states are not in the job (the reader asks data pieces
+   * first, where the tracker ordered RUNNING holders first).
+   */
+  static LocatedChunk located(RepairJob job) {
+    int n = job.tags() == null ? 0 : job.tags().size();
+    if (job.redundancy() != null) {
+      n = Math.max(n, Redundancy.parse(job.redundancy()).totalFragments());
     }
-    if (have == 0 || have < m) {
-      throw new IOException("could not read enough pieces of " + id.shortHex() + " (" + have + " of " + m + "): "
-          + String.join("; ", problems));
+    for (RepairJob.Piece p : job.sources()) {
+      n = Math.max(n, p.index() + 1);
     }
-    return got;
+    for (RepairJob.Piece p : job.targets()) {
+      n = Math.max(n, p.index() + 1);
+    }
+    List<LocatedChunk.Holder> holders = new ArrayList<>(Collections.nCopies(n, null));
+    for (RepairJob.Piece s : job.sources()) {
+      holders.set(s.index(), new LocatedChunk.Holder(s.peer(), s.address(), HostState.RUNNING,
+          FragmentKey.tagHex(job.tag(s.index()))));
+    }
+    return new LocatedChunk(job.chunk(), job.redundancy(), holders);
   }
 
-  /** One source piece: from the local store when this peer holds it, else over the network. */
-  private CompletableFuture<byte[]> read(RepairJob.Piece s, FragmentKey key) {
-    if (s.peer().equals(self)) {
-      try {
-        return CompletableFuture.completedFuture(store.get(key));
-      } catch (IOException e) {
-        return CompletableFuture.failedFuture(e);
-      }
-    }
-    return connection(s.address()).thenCompose(c -> c.call(FrameType.GET, Unpooled.wrappedBuffer(key.toBytes()))).thenApply(answer -> {
-      try {
-        if (answer.type() == FrameType.FRAGMENT) {
-          return ByteBufUtil.getBytes(answer.payload());
-        }
-        String why = answer.payload().toString(StandardCharsets.UTF_8);
-        if (answer.type() == FrameType.NOT_FOUND && why.startsWith("not held")) {
-          return null;
-        }
-        throw new java.util.concurrent.CompletionException(new IOException(answer.type() + " " + why));
-      } finally {
-        answer.release();
-      }
-    }).whenComplete((b, e) -> {
-      if (e != null) {
-        connections.remove(s.address());
-      }
-    });
-  }
-
-  private void reportMissing(RepairJob.Piece s, FragmentKey key) {
+  /** Reads m verified pieces through the one read path; pieces found bad are reported for repair. */
+  private ChunkReader.Pieces gather(LocatedChunk chunk) throws IOException, InterruptedException {
+    ChunkReader.Pieces pieces;
     try {
-      tracker.reportBad(s.peer(), Map.of(HexFormat.of().formatHex(key.toBytes()), "not held (found by repair)"), self);
+      pieces = reader.read(chunk).get();
+    } catch (ExecutionException e) {
+      throw new IOException("reading " + chunk.chunkId().shortHex() + " failed: " + e.getCause(), e.getCause());
+    } finally {
+      bad.flush(tracker, self);
+    }
+    long bytes = 0;
+    for (Fragment f : pieces.fragments()) {
+      bytes += f == null ? 0 : f.serializedSize();
+    }
+    throttle.acquire(bytes);
+    if (!pieces.enough()) {
+      throw new IOException("could not read enough pieces of " + pieces.describe());
+    }
+    return pieces;
+  }
+
+  /** A piece this peer holds comes from its own store, verified as one from the network would be. */
+  private CompletableFuture<PieceReply> local(FragmentKey key) {
+    byte[] bytes;
+    try {
+      bytes = store.get(key);
+    } catch (CorruptDataException e) {
+      return CompletableFuture.completedFuture(new PieceReply.Missing("corrupt: " + e.getMessage())); // as the data server says it
     } catch (IOException e) {
-      LOG.warn("could not report missing piece {} on {}: {}", key, s.peer(), e.getMessage());
+      return CompletableFuture.completedFuture(new PieceReply.Failed("local store: " + e.getMessage()));
+    }
+    if (bytes == null) {
+      return CompletableFuture.completedFuture(new PieceReply.Missing("not held"));
+    }
+    Frame f = Frame.of(FrameType.FRAGMENT, 0, bytes);
+    try {
+      return CompletableFuture.completedFuture(PieceReply.decode(f, key));
+    } finally {
+      f.release();
     }
   }
 
@@ -290,25 +283,17 @@ public final class RepairWorker implements Closeable {
         return CompletableFuture.completedFuture("local store failed: " + e.getMessage());
       }
     }
-    // the payload is made only once connected: a failed connect leaves no buffer to release
-    return connection(t.address()).thenCompose(c -> {
-      ByteBuf batch = Unpooled.buffer(bytes.length + 16);
-      FragmentBatch.encode(List.of(bytes), batch);
-      return c.call(FrameType.PUT, batch);
-    }).handle((answer, error) -> {
+    ByteBuf batch = Unpooled.buffer(bytes.length + 16);
+    FragmentBatch.encode(List.of(bytes), batch);
+    return peers.put(t.address(), batch).handle((reply, error) -> {
       if (error != null) {
-        connections.remove(t.address());
-        return error.getMessage();
+        Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        return e.getMessage() == null ? e.toString() : e.getMessage();
       }
-      try {
-        if (answer.type() == FrameType.PUT_OK) {
-          return null;
-        }
-        return answer.type() == FrameType.REFUSED ? "refused (" + Refusal.describe(answer.payload()) + ")"
-            : answer.type() + " " + answer.payload().toString(StandardCharsets.UTF_8);
-      } finally {
-        answer.release();
+      if (reply instanceof PutReply.Stored) {
+        return null;
       }
+      return reply instanceof PutReply.Refused refused ? "refused (" + refused.reason() + ")" : ((PutReply.Failed) reply).reason();
     });
   }
 
@@ -322,15 +307,6 @@ public final class RepairWorker implements Closeable {
     }
   }
 
-  private CompletableFuture<PeerConnection> connection(String address) {
-    CompletableFuture<PeerConnection> c = connections.computeIfAbsent(address, a -> PeerConnection.connect(group, a, token, timeout));
-    if (c.isDone() && !c.isCompletedExceptionally() && !c.join().isActive()) {
-      connections.remove(address, c);
-      return connection(address);
-    }
-    return c;
-  }
-
   @Override
   public void close() {
     closed = true;
@@ -342,10 +318,7 @@ public final class RepairWorker implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
-    for (CompletableFuture<PeerConnection> c : connections.values()) {
-      c.thenAccept(PeerConnection::close);
-    }
-    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(5, TimeUnit.SECONDS);
+    timer.shutdownNow();
   }
 
   private static Thread daemon(Runnable r, String name) {

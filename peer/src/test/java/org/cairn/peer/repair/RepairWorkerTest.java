@@ -1,0 +1,210 @@
+package org.cairn.peer.repair;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpServer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.RepairJob;
+import org.cairn.core.api.RepairOutcome;
+import org.cairn.core.api.TrackerClient;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.config.HostPort;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.fragment.Fragment;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.net.PeerClient;
+import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.protocol.FragmentKey;
+import org.cairn.core.security.GridToken;
+import org.cairn.peer.Throttle;
+import org.cairn.peer.server.Admission;
+import org.cairn.peer.server.DataServer;
+import org.cairn.peer.store.FragmentStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Repair jobs run against real data servers on loopback: pieces are read through the ChunkReader
+ * (this peer's own from its store), rebuilt, and stored on the targets; a source missing its piece
+ * is reported to a stub tracker.
+ */
+class RepairWorkerTest {
+  /** An address nobody listens on: reading this peer's own pieces over the network would fail. */
+  private static final String NOWHERE = "127.0.0.1:1";
+
+  @TempDir
+  Path dir;
+
+  private final GridToken token = GridToken.of(GridToken.generate());
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private final List<String> trackerCalls = new CopyOnWriteArrayList<>();
+  private EventLoopGroup group;
+  private PeerClient peers;
+  private TrackerClient tracker;
+  private Fragment[] pieces;
+  private List<String> tags;
+  private ChunkId id;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    byte[] chunk = new byte[64 * 1024];
+    new Random(17).nextBytes(chunk);
+    id = ChunkId.of(chunk);
+    pieces = new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:4+2")).encode(id, chunk, chunk.length);
+    tags = new ArrayList<>();
+    for (Fragment f : pieces) {
+      tags.add(FragmentKey.tagHex(f.tag()));
+    }
+    group = new NioEventLoopGroup(1);
+    peers = new PeerClient(group, token, Duration.ofSeconds(5));
+    HttpServer http = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    http.createContext("/", exchange -> {
+      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      trackerCalls.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body);
+      byte[] answer = "{\"changed\":1}".getBytes(StandardCharsets.UTF_8);
+      exchange.sendResponseHeaders(200, answer.length);
+      exchange.getResponseBody().write(answer);
+      exchange.close();
+    });
+    http.start();
+    open.add(() -> http.stop(0));
+    tracker = new TrackerClient(URI.create("http://127.0.0.1:" + http.getAddress().getPort()), token, Duration.ofSeconds(5));
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    peers.close();
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+    group.shutdownGracefully(0, 1, TimeUnit.SECONDS).syncUninterruptibly();
+  }
+
+  private FragmentStore store(String name, int... held) throws IOException {
+    FragmentStore s = FragmentStore.open(dir.resolve(name));
+    open.add(s);
+    List<byte[]> bytes = new ArrayList<>();
+    for (int i : held) {
+      bytes.add(pieces[i].toBytes());
+    }
+    if (!bytes.isEmpty()) {
+      s.putAll(bytes);
+    }
+    return s;
+  }
+
+  private String serve(FragmentStore s) throws InterruptedException {
+    DataServer server = new DataServer(HostPort.parse("127.0.0.1:0"), token, s, Admission.OPEN, 0);
+    open.add(server);
+    return "127.0.0.1:" + server.port();
+  }
+
+  private RepairWorker worker(FragmentStore self) {
+    RepairWorker w = new RepairWorker("self", tracker, self, peers, 1, new Throttle(0), Duration.ofSeconds(5), () -> true);
+    open.add(w);
+    return w;
+  }
+
+  private RepairJob job(List<RepairJob.Piece> sources, List<RepairJob.Piece> targets) {
+    return new RepairJob("job-1", "app", id.hex(), "code:4+2", pieces[0].payload().length, sources, targets, tags);
+  }
+
+  private FragmentKey key(int i) {
+    return FragmentKey.of(pieces[i]);
+  }
+
+  @Test
+  void execute_rebuildsLostPiecesFromRemoteAndOwnPieces_andStoresThemOnTheTargets() throws Exception {
+    FragmentStore a = store("a", 0, 1);
+    FragmentStore b = store("b");
+    FragmentStore self = store("self", 2, 3);
+    String addrA = serve(a);
+    String addrB = serve(b);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA), new RepairJob.Piece(1, "a", addrA), new RepairJob.Piece(2, "self", NOWHERE),
+            new RepairJob.Piece(3, "self", NOWHERE)),
+        List.of(new RepairJob.Piece(4, "b", addrB), new RepairJob.Piece(5, "self", NOWHERE)));
+
+    RepairOutcome outcome = worker(self).execute(job);
+
+    assertThat(outcome.error()).isNull();
+    assertThat(outcome.placed()).containsExactlyElementsOf(job.targets());
+    assertThat(b.get(key(4))).as("piece 4 on its target").isEqualTo(pieces[4].toBytes());
+    assertThat(self.get(key(5))).as("piece 5 in this peer's own store").isEqualTo(pieces[5].toBytes());
+    assertThat(trackerCalls).as("nothing was bad").isEmpty();
+  }
+
+  @Test
+  void execute_readsAnotherSourceWhenOneDoesNotHoldItsPiece_andReportsIt() throws Exception {
+    FragmentStore a = store("a", 0); // the index says a holds 1 too
+    FragmentStore b = store("b", 4);
+    FragmentStore self = store("self", 2, 3);
+    String addrA = serve(a);
+    String addrB = serve(b);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA), new RepairJob.Piece(1, "a", addrA), new RepairJob.Piece(2, "self", NOWHERE),
+            new RepairJob.Piece(3, "self", NOWHERE), new RepairJob.Piece(4, "b", addrB)),
+        List.of(new RepairJob.Piece(5, "self", NOWHERE)));
+
+    RepairOutcome outcome = worker(self).execute(job);
+
+    assertThat(outcome.error()).isNull();
+    assertThat(self.get(key(5))).isEqualTo(pieces[5].toBytes());
+    assertThat(trackerCalls).singleElement().asString()
+        .startsWith("POST /api/v1/peers/a/bad ")
+        .contains(HexFormat.of().formatHex(key(1).toBytes()))
+        .contains("\"reporter\":\"self\"")
+        .contains("not held");
+  }
+
+  @Test
+  void execute_failsWithTheReasonWhenTooFewPiecesCanBeRead() throws Exception {
+    FragmentStore a = store("a", 0, 1);
+    FragmentStore b = store("b");
+    FragmentStore self = store("self", 2);
+    String addrA = serve(a);
+    String addrB = serve(b);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA), new RepairJob.Piece(1, "a", addrA), new RepairJob.Piece(2, "self", NOWHERE)),
+        List.of(new RepairJob.Piece(4, "b", addrB)));
+
+    RepairOutcome outcome = worker(self).execute(job);
+
+    assertThat(outcome.placed()).isEmpty();
+    assertThat(outcome.error()).contains("could not read enough pieces").contains("3 good pieces of 4");
+    assertThat(b.contains(key(4))).isFalse();
+  }
+
+  @Test
+  void located_putsEachSourceAtItsIndexWithItsTag() {
+    RepairJob job = job(List.of(new RepairJob.Piece(3, "p3", "h:3"), new RepairJob.Piece(0, "p0", "h:0")),
+        List.of(new RepairJob.Piece(5, "t", "h:5")));
+
+    LocatedChunk c = RepairWorker.located(job);
+
+    assertThat(c.pieces()).isEqualTo(6);
+    assertThat(c.needed()).isEqualTo(4);
+    assertThat(c.holder(0).id()).isEqualTo("p0");
+    assertThat(c.holder(3).address()).isEqualTo("h:3");
+    assertThat(c.holder(3).tag()).isEqualTo(tags.get(3));
+    assertThat(c.holder(3).live()).isTrue();
+    assertThat(c.holder(1)).isNull();
+    assertThat(c.holder(5)).as("a target is not a source").isNull();
+  }
+}
