@@ -102,7 +102,7 @@ class StoreFetchIT {
     Path lost = root.resolve("lost.img");
     MiniGrid.Cli fail = grid.cli("fetch", "--app", "heat", "--node", "n2", "-o", lost.toString());
     assertThat(fail.exit()).isEqualTo(1);
-    assertThat(fail.stderr()).contains("good fragments");
+    assertThat(fail.stderr()).contains("good pieces of 4 needed");
     assertThat(lost).doesNotExist();
     try (var s = Files.list(root)) {
       assertThat(s.filter(p -> p.toString().endsWith(".cairn-partial"))).isEmpty();

@@ -453,7 +453,7 @@ public final class TrackerApi {
     double interval = q.intervalSeconds() == null ? 600 : q.intervalSeconds();
     double useful = q.usefulSeconds() == null ? 0 : q.usefulSeconds();
     double mttf = q.mttfSeconds() != null ? q.mttfSeconds() : Math.max(interval, placement.mttfSeconds(client));
-    PlacementRequest request = new PlacementRequest(q.imageBytes() > 0 ? q.imageBytes() : -1, m, k, mttf, interval, useful,
+    PlacementRequest request = new PlacementRequest(q.imageBytes(), m, k, mttf, interval, useful,
         q.defaultBytesPerSecond() == null ? 12.5e6 : q.defaultBytesPerSecond(), q.alternates() == null ? m + k : q.alternates());
     Placement p = placement.place(client, policy, request);
     Map<String, PeerView> peers = new java.util.HashMap<>();
