@@ -141,7 +141,8 @@ public final class ChunkReader {
     private final Fragment[] got;
     private final List<Integer> order = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
-    private final CompletableFuture<Pieces> done = new CompletableFuture<>();
+    /** The caller's future; dropped once completed, so that answers still out do not keep the pieces alive. */
+    private CompletableFuture<Pieces> done = new CompletableFuture<>();
     private final long start = System.nanoTime();
     private int next;
     private int outstanding;
@@ -149,7 +150,9 @@ public final class ChunkReader {
     private int asked;
     private int needed;
     private ScheduledFuture<?> deadline;
-    /** Set (under the lock) when the read is over; the future is completed outside the lock. */
+    /** Set (under the lock) when the read is over. */
+    private boolean over;
+    /** What the read gave, until it is handed to the caller's future (outside the lock). */
     private Pieces result;
 
     Read(LocatedChunk chunk) {
@@ -160,6 +163,7 @@ public final class ChunkReader {
     }
 
     CompletableFuture<Pieces> start() {
+      CompletableFuture<Pieces> future = done;
       List<Integer> idle = new ArrayList<>();
       List<Integer> backlogged = new ArrayList<>();
       for (int i = 0; i < got.length; i++) {
@@ -213,7 +217,7 @@ public final class ChunkReader {
           ask(i);
         }
       }
-      return done;
+      return future;
     }
 
     private void ask(int i) {
@@ -241,7 +245,7 @@ public final class ChunkReader {
       List<Integer> toAsk = new ArrayList<>();
       boolean hedge = false;
       synchronized (this) {
-        if (result != null) {
+        if (over) {
           return; // decoded or given up: a late answer is dropped
         }
         outstanding--;
@@ -307,7 +311,7 @@ public final class ChunkReader {
       timer.schedule(() -> {
         int another = -1;
         synchronized (this) {
-          if (result == null && good == seen && next < order.size()) {
+          if (!over && good == seen && next < order.size()) {
             another = order.get(next++);
             outstanding++;
             asked++;
@@ -322,7 +326,7 @@ public final class ChunkReader {
 
     private void timedOut() {
       synchronized (this) {
-        if (result == null) {
+        if (!over) {
           problems.add(outstanding + " holders did not answer within " + timeout.toMillis() + " ms");
           finish();
         }
@@ -338,18 +342,25 @@ public final class ChunkReader {
       Fragment[] copy = got.clone(); // later answers cannot change the caller's copy
       Arrays.fill(got, null); // and requests still out do not keep these pieces alive
       result = new Pieces(id, needed, copy, good, asked, List.copyOf(problems));
+      over = true;
     }
 
     /** Completes the future once the read is over (outside the lock: callers' stages run here). */
     private boolean complete() {
       Pieces r;
+      CompletableFuture<Pieces> f;
       synchronized (this) {
+        if (!over) {
+          return false;
+        }
         r = result;
+        f = done;
+        result = null;
+        done = null;
       }
-      if (r == null) {
-        return false;
+      if (f != null) {
+        f.complete(r);
       }
-      done.complete(r);
       return true;
     }
   }

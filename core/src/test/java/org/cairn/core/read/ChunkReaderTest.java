@@ -144,6 +144,31 @@ class ChunkReaderTest {
   }
 
   @Test
+  void aSlowHoldersLateAnswer_doesNotKeepTheDecodedPiecesAlive() throws Exception {
+    // ALL asks every holder; the chunk is done from the fast ones while the slow one's answer is still out.
+    // That pending answer must not keep the read's pieces reachable (a fetch with one slow holder ran out of heap).
+    Fragment[] pieces = encode("code:2+1");
+    Holders h = serving(pieces);
+    CompletableFuture<PieceReply> slow = new CompletableFuture<>();
+    h.held.put(2, slow);
+    ChunkReader r = reader(h, ChunkReader.Mode.ALL, new BadPieceLog());
+    ChunkReader.Pieces p = r.read(located(id, "code:2+1", pieces)).get(5, TimeUnit.SECONDS);
+    assertThat(p.enough()).isTrue();
+    java.lang.ref.WeakReference<Fragment> piece = new java.lang.ref.WeakReference<>(p.fragments()[0]);
+    p = null;
+    pieces = null;
+    h.answers.clear();
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (piece.get() != null && System.nanoTime() < until) {
+      System.gc();
+      Thread.onSpinWait();
+    }
+    assertThat(piece.get()).as("a piece of a finished read, reachable only through the slow holder's pending answer").isNull();
+    assertThat(slow.isDone()).isFalse();
+    slow.complete(new PieceReply.Failed("late")); // the late answer is dropped without effect
+  }
+
+  @Test
   void anUnansweredHolderTimesOut_withWhatIsInHand() throws Exception {
     Fragment[] pieces = encode("code:2+1");
     Holders h = serving(pieces);
