@@ -1,9 +1,6 @@
 package org.cairn.cli.bench;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -11,6 +8,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import org.cairn.core.api.HeartbeatRequest;
+import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.api.TrackerClient;
 import org.cairn.core.security.GridToken;
 
 /*
@@ -21,24 +21,16 @@ import org.cairn.core.security.GridToken;
  * while the window is full count as late and are sent when it frees.
  */
 public final class HeartbeatLoad {
-  private final URI tracker;
-  private final GridToken token;
-  private final HttpClient http;
+  private final TrackerClient tracker;
 
   public HeartbeatLoad(URI tracker, GridToken token) {
-    this.tracker = tracker;
-    this.token = token;
-    this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
+    this.tracker = new TrackerClient(tracker, token, Duration.ofSeconds(10));
   }
 
   public StageResult run(int peers, int rate, double seconds, int maxInFlight) throws Exception {
     for (int i = 0; i < peers; i++) {
-      String body = "{\"id\":\"load-" + i + "\",\"address\":\"127.0.0.1:" + (20000 + i % 40000)
-          + "\",\"state\":\"RUNNING\",\"freeBytes\":1000000000,\"quotaBytes\":2000000000}";
-      HttpResponse<String> r = http.send(post("/api/v1/peers", body), HttpResponse.BodyHandlers.ofString());
-      if (r.statusCode() != 200) {
-        throw new IllegalStateException("registering simulated peer failed: " + r.statusCode() + " " + r.body());
-      }
+      tracker.register(new RegisterRequest("load-" + i, "127.0.0.1:" + (20000 + i % 40000), "RUNNING",
+          1_000_000_000L, 0, 2_000_000_000L, 0, false, "load"));
     }
     long total = Math.round(rate * seconds);
     long[] latencies = new long[(int) total];
@@ -60,11 +52,11 @@ public final class HeartbeatLoad {
         window.acquire();
       }
       int idx = (int) n;
-      String body = "{\"state\":\"RUNNING\",\"freeBytes\":" + (1_000_000_000L - n) + ",\"usedBytes\":" + n + "}";
-      last[0] = http.sendAsync(post("/api/v1/peers/load-" + (n % peers) + "/heartbeat", body), HttpResponse.BodyHandlers.discarding())
-          .whenComplete((r, e) -> {
+      HeartbeatRequest beat = new HeartbeatRequest("RUNNING", 1_000_000_000L - n, n, 0, false);
+      last[0] = tracker.heartbeatAsync("load-" + (n % peers), beat)
+          .whenComplete((status, e) -> {
             latencies[idx] = System.nanoTime() - due;
-            if (e != null || r.statusCode() != 200) {
+            if (e != null || status != 200) {
               errors.incrementAndGet();
             }
             done.incrementAndGet(0);
@@ -94,14 +86,5 @@ public final class HeartbeatLoad {
       return 0;
     }
     return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
-  }
-
-  private HttpRequest post(String path, String body) {
-    return HttpRequest.newBuilder(tracker.resolve(path))
-        .timeout(Duration.ofSeconds(10))
-        .header("Authorization", "Bearer " + token.bearerValue())
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body))
-        .build();
   }
 }

@@ -53,6 +53,11 @@ public final class TrackerClient {
     }
   }
 
+  /** A heartbeat sent without waiting (load generators): completes with the HTTP status. */
+  public java.util.concurrent.CompletableFuture<Integer> heartbeatAsync(String peer, HeartbeatRequest h) {
+    return http.postAsync(peerPath(peer, "heartbeat"), h);
+  }
+
   public void leave(String peer) throws IOException {
     http.post(peerPath(peer, "leave"), Map.of(), PeerStateAnswer.class);
   }

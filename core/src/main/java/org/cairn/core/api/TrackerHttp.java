@@ -51,6 +51,23 @@ public final class TrackerHttp {
         .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))), path);
   }
 
+  /**
+   * A POST whose answer only matters by its status (load generators): completes with the HTTP status,
+   * exceptionally when the tracker could not be reached.
+   */
+  public java.util.concurrent.CompletableFuture<Integer> postAsync(String path, Object body) {
+    byte[] json;
+    try {
+      json = JSON.writeValueAsBytes(body);
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      return java.util.concurrent.CompletableFuture.failedFuture(e);
+    }
+    HttpRequest req = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+        .header("Authorization", "Bearer " + token.bearerValue()).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build();
+    return http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode);
+  }
+
   <T> T get(String path, Map<String, String> query, Class<T> type) throws IOException {
     return decode(get(path, query), type, path);
   }
