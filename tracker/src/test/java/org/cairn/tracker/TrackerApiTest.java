@@ -474,7 +474,10 @@ class TrackerApiTest {
     assertThat(job.get("redundancy").asText()).isEqualTo("code:2+1");
     assertThat(job.get("fragmentBytes").asLong()).isEqualTo(100);
     assertThat(job.get("sources").findValuesAsText("peer")).containsExactly("r1", "r2");
+    assertThat(job.get("sources").findValuesAsText("state")).as("sources carry their state, for the reader's order")
+        .containsExactly("RUNNING", "RUNNING");
     assertThat(job.get("targets")).hasSize(1);
+    assertThat(job.get("targets").get(0).has("state")).isFalse();
     assertThat(job.get("targets").get(0).get("index").asInt()).isEqualTo(2);
     assertThat(job.get("targets").get(0).get("peer").asText()).isEqualTo("r4");
     assertThat(job.get("tags").toString()).isEqualTo("[\"0000000a\",\"0000000b\",\"0000000c\"]");

@@ -22,7 +22,16 @@ public record RepairJob(String id, String app, String chunk, String redundancy, 
     return org.cairn.core.protocol.FragmentKey.parseTag(tags.get(index));
   }
 
-  /** Fragment {@code index} of the chunk, on {@code peer} at {@code address}. */
+  /**
+   * Fragment {@code index} of the chunk, on {@code peer} at {@code address}; a source carries its
+   * holder's {@code state} (RUNNING, FULL, LOADED or BUSY) so the reader asks unloaded holders first
+   * (null for targets, and from a tracker that predates it).
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Piece(int index, String peer, String address) {}
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  public record Piece(int index, String peer, String address, String state) {
+    public Piece(int index, String peer, String address) {
+      this(index, peer, address, null);
+    }
+  }
 }

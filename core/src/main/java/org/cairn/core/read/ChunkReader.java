@@ -30,9 +30,9 @@ import org.cairn.core.protocol.PieceReply;
  *   ALL      every live holder at once, except one still answering MAX_BACKLOG earlier requests of
  *            this reader (its answer would come after the chunk is decoded); those are asked when
  *            others fail, or at once when fewer than m would be asked without them;
- *   FIRST_M  m holders (data pieces first), one more for each that fails: the sequential baseline of
- *            FALCON Fig. 9;
- *   HEDGED   as FIRST_M, fastest holders of this reader first, and one more holder whenever, after a
+ *   FIRST_M  m holders (RUNNING before LOADED before BUSY, data pieces first among equals), one more
+ *            for each that fails: the sequential baseline of FALCON Fig. 9 (repair reads this way);
+ *   HEDGED   as FIRST_M, by state then fastest holders of this reader first, and one more holder whenever, after a
  *            piece arrived, none follows within HEDGE_FACTOR times the chunk's time so far;
  *   EVERY    every live holder, all answers awaited (verify --read-data).
  * In every mode the invariant is: while fewer than m pieces are in hand, pieces in hand plus answers
@@ -178,8 +178,12 @@ public final class ChunkReader {
           (mode == Mode.ALL && backlog(h.address()).get() >= MAX_BACKLOG ? backlogged : idle).add(i);
         }
       }
+      // unloaded holders first (FALCON: a LOADED or BUSY host serves slowly), data pieces first among equals
+      Comparator<Integer> byState = Comparator.comparingInt(i -> chunk.holder(i).state().code());
       if (mode == Mode.HEDGED) {
-        idle.sort(Comparator.comparingLong(i -> holderNanos.getOrDefault(chunk.holder(i).address(), 0L)));
+        idle.sort(byState.thenComparingLong(i -> holderNanos.getOrDefault(chunk.holder(i).address(), 0L)));
+      } else if (mode == Mode.FIRST_M) {
+        idle.sort(byState);
       }
       order.addAll(idle);
       order.addAll(backlogged);

@@ -108,6 +108,17 @@ class ChunkReaderTest {
   }
 
   @Test
+  void firstM_asksUnloadedHoldersBeforeLoadedOrBusyOnes() throws Exception {
+    Fragment[] pieces = encode("code:2+2");
+    Holders h = serving(pieces);
+    ChunkReader.Pieces p = reader(h, ChunkReader.Mode.FIRST_M, new BadPieceLog())
+        .read(located(id, "code:2+2", pieces, HostState.BUSY, HostState.LOADED, HostState.RUNNING, HostState.RUNNING))
+        .get(5, TimeUnit.SECONDS);
+    assertThat(p.decode()).isEqualTo(data);
+    assertThat(h.asked).containsExactlyInAnyOrder(2, 3);
+  }
+
+  @Test
   void downHoldersAreNotAsked_andTooFewLivePiecesIsReportedNotThrown() throws Exception {
     Fragment[] pieces = encode("code:4+2");
     Holders h = serving(pieces);

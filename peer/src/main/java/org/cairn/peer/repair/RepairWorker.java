@@ -224,10 +224,22 @@ public final class RepairWorker implements Closeable {
     }
     List<LocatedChunk.Holder> holders = new ArrayList<>(Collections.nCopies(n, null));
     for (RepairJob.Piece s : job.sources()) {
-      holders.set(s.index(), new LocatedChunk.Holder(s.peer(), s.address(), HostState.RUNNING,
+      holders.set(s.index(), new LocatedChunk.Holder(s.peer(), s.address(), sourceState(s.state()),
           FragmentKey.tagHex(job.tag(s.index()))));
     }
     return new LocatedChunk(job.chunk(), job.redundancy(), holders);
+  }
+
+  /** A source's state as the tracker saw it; RUNNING when it did not say (the tracker lists only live holders). */
+  private static HostState sourceState(String state) {
+    if (state != null) {
+      for (HostState s : HostState.values()) {
+        if (s.name().equals(state) && s.servesReads()) {
+          return s;
+        }
+      }
+    }
+    return HostState.RUNNING;
   }
 
   /** Reads m verified pieces through the one read path; pieces found bad are reported for repair. */

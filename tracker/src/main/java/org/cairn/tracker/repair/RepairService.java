@@ -350,7 +350,7 @@ public final class RepairService {
       String holder = r.holders().get(i);
       PeerView v = holder == null ? null : peers.get(holder);
       if (v != null && !HostState.DOWN.name().equals(v.state())) {
-        sources.add(new RepairJob.Piece(i, holder, v.address()));
+        sources.add(new RepairJob.Piece(i, holder, v.address(), v.state()));
       }
     }
     // read from RUNNING holders first, loaded and busy ones last
