@@ -331,10 +331,7 @@ public final class TrackerApi {
         requireMethod(method, "GET");
         requirePeer(id);
         int limit = (int) Math.max(1, Math.min(100_000, query.containsKey("limit") ? parseLong(query.get("limit"), "limit") : 10_000));
-        Map<String, Object> page = catalog.assigned(id, query.get("after"), limit);
-        @SuppressWarnings("unchecked")
-        List<String> keys = (List<String>) page.get("keys");
-        return json(200, new AssignedPage(keys, (String) page.get("next")));
+        return json(200, catalog.assigned(id, query.get("after"), limit));
       }
       case "bad": {
         // bad fragments held by this peer, reported by the peer itself (scrub, read) or by a client (fetch)

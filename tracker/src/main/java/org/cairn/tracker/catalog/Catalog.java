@@ -17,6 +17,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.AppSummary;
+import org.cairn.core.api.AssignedPage;
 import org.cairn.core.api.VersionRow;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
@@ -127,8 +128,8 @@ public final class Catalog {
    */
   public List<byte[]> garbage(String peerId, List<byte[]> keys) throws IOException {
     List<String> apps = new ArrayList<>();
-    for (Map<String, Object> a : apps()) {
-      apps.add((String) a.get("app"));
+    for (AppSummary a : appSummaries()) {
+      apps.add(a.app());
     }
     List<byte[]> out = new ArrayList<>();
     for (byte[] key : keys) {
@@ -383,11 +384,15 @@ public final class Catalog {
 
   /** Apps, each with its nodes and their version counts. */
   public List<AppSummary> appSummaries() throws IOException {
+    Map<String, Map<String, Integer>> apps = new TreeMap<>();
+    store.scan(TrackerStore.Family.VERSIONS, new byte[0], (key, value) -> {
+      String[] parts = new String(key, 0, key.length - 9, StandardCharsets.UTF_8).split("\u0000", 2);
+      apps.computeIfAbsent(parts[0], a -> new TreeMap<>()).merge(parts[1], 1, Integer::sum);
+      return true;
+    });
     List<AppSummary> out = new ArrayList<>();
-    for (Map<String, Object> a : apps()) {
-      @SuppressWarnings("unchecked")
-      Map<String, Integer> nodes = (Map<String, Integer>) a.get("nodes");
-      out.add(new AppSummary((String) a.get("app"), nodes));
+    for (Map.Entry<String, Map<String, Integer>> e : apps.entrySet()) {
+      out.add(new AppSummary(e.getKey(), e.getValue()));
     }
     return out;
   }
@@ -407,21 +412,6 @@ public final class Catalog {
       }
       return true;
     });
-    return out;
-  }
-
-  /** Apps, each with its nodes and version count. */
-  public List<Map<String, Object>> apps() throws IOException {
-    Map<String, Map<String, Integer>> apps = new TreeMap<>();
-    store.scan(TrackerStore.Family.VERSIONS, new byte[0], (key, value) -> {
-      String[] parts = new String(key, 0, key.length - 9, StandardCharsets.UTF_8).split("\u0000", 2);
-      apps.computeIfAbsent(parts[0], a -> new TreeMap<>()).merge(parts[1], 1, Integer::sum);
-      return true;
-    });
-    List<Map<String, Object>> out = new ArrayList<>();
-    for (Map.Entry<String, Map<String, Integer>> e : apps.entrySet()) {
-      out.add(Map.of("app", e.getKey(), "nodes", e.getValue()));
-    }
     return out;
   }
 
@@ -503,8 +493,8 @@ public final class Catalog {
    */
   public synchronized int dropHolder(String peer, List<byte[]> keys) throws IOException {
     List<String> apps = new ArrayList<>();
-    for (Map<String, Object> a : apps()) {
-      apps.add((String) a.get("app"));
+    for (AppSummary a : appSummaries()) {
+      apps.add(a.app());
     }
     int changed = 0;
     for (byte[] key : keys) {
@@ -525,7 +515,7 @@ public final class Catalog {
    * hold): 37-byte fragment keys as hex, and the cursor to continue after (null at the end). Scans
    * the chunk index from {@code cursor}; at most {@code limit} keys, and at most 100,000 entries per call.
    */
-  public Map<String, Object> assigned(String peer, String cursor, int limit) throws IOException {
+  public AssignedPage assigned(String peer, String cursor, int limit) throws IOException {
     List<String> keys = new ArrayList<>();
     String[] next = {null};
     int[] scanned = {0};
@@ -545,10 +535,7 @@ public final class Catalog {
       }
       return true;
     });
-    Map<String, Object> out = new LinkedHashMap<>();
-    out.put("keys", keys);
-    out.put("next", next[0]);
-    return out;
+    return new AssignedPage(keys, next[0]);
   }
 
   /** A version and the distinct chunks it references. */
