@@ -1,8 +1,6 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

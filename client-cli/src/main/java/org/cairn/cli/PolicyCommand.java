@@ -1,7 +1,5 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
