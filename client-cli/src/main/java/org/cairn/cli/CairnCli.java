@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
         "Exit codes: 0 success, 1 operation failed, 2 usage error."
     },
     subcommands = {StoreCommand.class, FetchCommand.class, VersionsCommand.class, LsCommand.class, RmCommand.class,
-        StatusCommand.class, VerifyCommand.class, HeartbeatCommand.class, PolicyCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
+        StatusCommand.class, VerifyCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
 public final class CairnCli {
 
   @Option(names = "--tracker", paramLabel = "URL", scope = CommandLine.ScopeType.INHERIT,
@@ -31,6 +31,15 @@ public final class CairnCli {
   @Option(names = "--token-file", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,
       description = "File holding the grid token (env CAIRN_TOKEN holds the token itself).")
   java.nio.file.Path tokenFile;
+
+  @Option(names = "--key-dir", paramLabel = "DIR", scope = CommandLine.ScopeType.INHERIT,
+      description = "Directory of the app keys (env CAIRN_KEY_DIR; default ~/.config/cairn/keys).")
+  java.nio.file.Path keyDir;
+
+  /** The app keys this command uses. */
+  org.cairn.client.AppKeys keys() {
+    return org.cairn.client.AppKeys.locate(keyDir);
+  }
 
   public static void main(String[] args) {
     System.exit(run(args));

@@ -76,13 +76,16 @@ final class DemoCommand implements Callable<Integer> {
         Grid client = grid.openClient()) {
       out.printf("  tracker at %s%n", grid.trackerUrl());
       byte[] image = MemoryImages.image(2026, (int) bytes);
+      // encrypted as `cairn store` does by default; the demo's key lives and dies with its grid
+      org.cairn.core.crypto.ChunkCrypto sealing = new org.cairn.client.AppKeys(workDir.resolve("keys"))
+          .findOrCreate("demo", java.time.Instant.now()).key().crypto(org.cairn.core.crypto.Encryption.DEFAULT);
       for (int step = 1; step <= steps; step++) {
         if (step > 1) {
           image = MemoryImages.successor(image, 0.10, 2026 + step);
         }
         Storer.Result res = client.store(new ByteArrayInputStream(image), image.length, new Storer.Options("demo", "rank0", 0, r,
             Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.DEFAULT, Runtime.getRuntime().availableProcessors(), "falcon",
-            ImageSource.FILE, "demo-client"));
+            ImageSource.FILE, "demo-client", false, Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, sealing));
         out.printf(Locale.ROOT, "Stored checkpoint %d: %s, %d of %d chunks new, sent %s (%s) in %.2f s = %.0f MB/s of checkpoint%n",
             res.step(), ByteSize.format(res.size()), res.newChunks(), res.chunks(), ByteSize.format(res.sentBytes()), r.spec(),
             res.seconds(), res.size() / 1e6 / res.seconds());
@@ -94,7 +97,7 @@ final class DemoCommand implements Callable<Integer> {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       Fetcher.Result res;
       try (OutputStream sink = new java.security.DigestOutputStream(OutputStream.nullOutputStream(), digest)) {
-        res = client.fetch(client.locate("demo", "rank0", 0), Fetcher.Options.defaults(), sink);
+        res = client.fetch(client.locate("demo", "rank0", 0), Fetcher.Options.defaults(), sink, sealing);
       }
       boolean same = MessageDigest.isEqual(digest.digest(), MessageDigest.getInstance("SHA-256").digest(image));
       out.printf(Locale.ROOT, "Fetched checkpoint %d from the surviving peers: %s in %.2f s = %.0f MB/s%n", res.step(),

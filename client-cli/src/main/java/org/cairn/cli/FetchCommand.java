@@ -71,6 +71,7 @@ final class FetchCommand implements Callable<Integer> {
   boolean json;
 
   private long progressTotal;
+  private org.cairn.core.crypto.ChunkCrypto crypto;
 
   /** Counts what is written and shows progress on a terminal. */
   private OutputStream counted(OutputStream out, java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress) {
@@ -109,6 +110,8 @@ final class FetchCommand implements Callable<Integer> {
     }
     try (Grid grid = GridAccess.open(root, cl)) {
       LocatedVersion located = grid.locate(app, node, step);
+      // the key is checked before anything is written, so a wrong or missing key leaves no file behind
+      crypto = root.keys().forVersion(located.manifest());
       String kind = located.manifest().kind() == null ? ImageSource.FILE : located.manifest().kind();
       progressTotal = located.manifest().size();
       Fetcher.Result res;
@@ -121,7 +124,7 @@ final class FetchCommand implements Callable<Integer> {
         res = fetchIntoFile(grid, located, options);
       } else {
         OutputStream stdout = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 20);
-        res = grid.fetch(located, options, stdout);
+        res = grid.fetch(located, options, stdout, crypto);
         stdout.flush();
       }
       print(res, output == null && dir == null);
@@ -140,7 +143,7 @@ final class FetchCommand implements Callable<Integer> {
           OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
         java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
         try {
-          res = grid.fetch(located, options, counted(out, progress));
+          res = grid.fetch(located, options, counted(out, progress), crypto);
         } finally {
           closeQuietly(progress.get());
         }
@@ -171,7 +174,7 @@ final class FetchCommand implements Callable<Integer> {
     Fetcher.Result res;
     java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
     try (out) {
-      res = grid.fetch(located, options, counted(out, progress));
+      res = grid.fetch(located, options, counted(out, progress), crypto);
     } catch (IOException e) {
       extracted.cancel(true);
       throw e;

@@ -54,6 +54,11 @@ final class StoreCommand implements Callable<Integer> {
       description = "none, zstd[:LEVEL], gzip[:LEVEL] or auto (default: ${DEFAULT-VALUE}).")
   String compression;
 
+  @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
+      description = {"aes-gcm (default) or aes-siv: chunks are encrypted here with the app's key before they leave this",
+          "machine (made on the app's first store; see 'cairn key'); none: store plaintext, readable by every donor."})
+  String encryption;
+
   @Option(names = "--chunk-size", defaultValue = "1MiB", description = "Chunk size, 64KiB..16MiB (default: ${DEFAULT-VALUE}).")
   String chunkSize;
 
@@ -97,6 +102,12 @@ final class StoreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
+    org.cairn.core.crypto.Encryption sealing;
+    try {
+      sealing = org.cairn.core.crypto.Encryption.parse(encryption);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--encryption: " + e.getMessage());
+    }
     if (!write.equals("pessimistic") && !write.equals("optimistic")) {
       throw new CommandLine.ParameterException(cl, "--write must be pessimistic or optimistic, was '" + write + "'");
     }
@@ -126,13 +137,22 @@ final class StoreCommand implements Callable<Integer> {
     } else if (!file.equals("-")) {
       sizeHint = Files.size(Path.of(file));
     }
+    org.cairn.core.crypto.ChunkCrypto crypto = org.cairn.core.crypto.ChunkCrypto.PLAIN;
+    if (sealing.encrypted()) {
+      org.cairn.client.AppKeys keys = root.keys();
+      org.cairn.client.AppKeys.Created key = keys.findOrCreate(target.app, java.time.Instant.now());
+      if (key.created()) {
+        KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + target.app + ":", key.path());
+      }
+      crypto = key.key().crypto(sealing);
+    }
     try (org.cairn.client.Grid grid = GridAccess.open(root, cl);
         org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe, commitWait));
+              probe, commitWait, crypto));
       progress.close();
       print(res);
     }

@@ -45,6 +45,15 @@ final class VerifyCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON array with one report per version.")
   boolean json;
 
+  /** The app key when it is here and is the version's; otherwise encrypted chunks are checked without it. */
+  private org.cairn.core.crypto.ChunkCrypto cryptoFor(org.cairn.core.manifest.Manifest m) {
+    try {
+      return root.keys().forVersion(m);
+    } catch (java.io.IOException | IllegalArgumentException e) {
+      return org.cairn.core.crypto.ChunkCrypto.PLAIN;
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
@@ -71,7 +80,8 @@ final class VerifyCommand implements Callable<Integer> {
       }
       int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       for (String n : nodes) {
-        reports.add(grid.verify(grid.locate(app, n, step), readData, t));
+        org.cairn.core.api.LocatedVersion located = grid.locate(app, n, step);
+        reports.add(grid.verify(located, readData, t, cryptoFor(located.manifest())));
       }
     }
     boolean ok = reports.stream().allMatch(Verifier.Report::restorable);

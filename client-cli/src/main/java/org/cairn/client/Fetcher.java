@@ -8,6 +8,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.LocatedVersion;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.core.net.PeerClient;
@@ -69,7 +70,13 @@ public final class Fetcher {
     return tracker.locate(app, node, step);
   }
 
+  /** Fetches a plaintext version (an encrypted one fails: it needs its app key). */
   public Result fetch(LocatedVersion located, Options o, OutputStream out) throws IOException {
+    return fetch(located, o, out, ChunkCrypto.PLAIN);
+  }
+
+  /** Fetches a version, opening encrypted chunks with {@code crypto} (see {@link AppKeys#forVersion}). */
+  public Result fetch(LocatedVersion located, Options o, OutputStream out, ChunkCrypto crypto) throws IOException {
     long start = System.nanoTime();
     Manifest manifest = located.manifest();
     BadPieceLog bad = new BadPieceLog();
@@ -83,7 +90,7 @@ public final class Fetcher {
       // chunks in flight: their pieces on the way plus decoded chunks waiting to be written stay near IN_FLIGHT_BYTES
       int window = o.inFlightChunks() > 0 ? o.inFlightChunks()
           : (int) Math.max(2L * o.threads(), Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
-      long size = new FetchPipeline(o.threads(), window).fetchAsync(manifest.chunks(), (index, ref) ->
+      long size = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto).fetchAsync(manifest.chunks(), (index, ref) ->
           reader.read(located.chunk(ref.id())).thenApply(pieces -> {
             if (!pieces.enough()) {
               throw new CompletionException(new CorruptDataException(pieces.describe()));

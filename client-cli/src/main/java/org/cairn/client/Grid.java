@@ -17,6 +17,7 @@ import org.cairn.core.api.LocatedVersion;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.VersionRow;
+import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.security.GridToken;
 
@@ -74,8 +75,18 @@ public final class Grid implements Closeable {
     return new Fetcher(tracker, peers, group).fetch(version, options, out);
   }
 
+  /** Fetches a version whose chunks may be sealed: {@code crypto} from {@link AppKeys#forVersion}. */
+  public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out, ChunkCrypto crypto) throws IOException {
+    return new Fetcher(tracker, peers, group).fetch(version, options, out, crypto);
+  }
+
   public Verifier.Report verify(LocatedVersion version, boolean readData, int threads) throws IOException {
-    return new Verifier(tracker, peers, group).verify(version, readData, threads);
+    return verify(version, readData, threads, ChunkCrypto.PLAIN);
+  }
+
+  /** With {@code crypto} (the app key, or PLAIN when it is not at hand) --read-data opens sealed chunks too. */
+  public Verifier.Report verify(LocatedVersion version, boolean readData, int threads, ChunkCrypto crypto) throws IOException {
+    return new Verifier(tracker, peers, group).verify(version, readData, threads, crypto);
   }
 
   public List<VersionRow> versions(String app, String node) throws IOException {

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.cairn.core.compress.Compressor;
+import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
@@ -44,13 +45,27 @@ import org.cairn.core.pipeline.StorePipeline;
  * fails before the commit leaves no version (the sent fragments are garbage for GC).
  */
 public final class Storer {
-  /** What to store and how. */
+  /**
+   * What to store and how. {@code crypto}: the app key's sealing ({@link ChunkCrypto#PLAIN} stores
+   * plaintext; the library's shorter constructors do, while {@code cairn store} encrypts by default).
+   */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
-      int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout) {
+      int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
+      ChunkCrypto crypto) {
     /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
     public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
     /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
     public static final Duration DEFAULT_COMMIT_TIMEOUT = Duration.ofSeconds(30);
+
+    public Options {
+      java.util.Objects.requireNonNull(crypto, "crypto");
+    }
+
+    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
+        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout) {
+      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
+          ChunkCrypto.PLAIN);
+    }
 
     public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
         String placement, String kind, String clientId, boolean optimistic, Duration probeAfter) {
@@ -134,7 +149,7 @@ public final class Storer {
       int count = o.optimistic() ? r.dataFragments() : r.totalFragments();
       long perChunk = (long) o.chunkSize() * r.totalFragments() / r.dataFragments() + 64L * r.totalFragments();
       int window = (int) Math.max(2L * o.threads(), Math.min(256, IN_FLIGHT_BYTES / perChunk));
-      StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r), o.chunkSize(), o.threads(), window);
+      StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunkSize(), o.threads(), window);
       StorePipeline.Result res = pipeline.storeAsync(in, held::contains, (index, fragments) -> {
         @SuppressWarnings("unchecked")
         CompletableFuture<String>[] acks = new CompletableFuture[count];
@@ -161,7 +176,7 @@ public final class Storer {
       });
       long piped = System.nanoTime();
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunkSize(), r.spec(), o.compressor().spec(), o.kind(),
-          System.currentTimeMillis(), hostName(), res.chunks());
+          System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(), o.crypto().fingerprint());
       long step = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session()), o.commitTimeout());
       versionCommitted = true;
       long committed = System.nanoTime();

@@ -15,6 +15,7 @@ import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.LocatedVersion;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.erasure.CodingSummary;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
@@ -53,6 +54,15 @@ public final class Verifier {
   }
 
   public Report verify(LocatedVersion located, boolean readData, int threads) throws IOException {
+    return verify(located, readData, threads, ChunkCrypto.PLAIN);
+  }
+
+  /**
+   * As above; with --read-data an encrypted chunk is opened and checked when {@code crypto} is its
+   * app's key, and otherwise checked as repair checks it, without the key (its pieces must re-code
+   * to each other).
+   */
+  public Report verify(LocatedVersion located, boolean readData, int threads, ChunkCrypto crypto) throws IOException {
     Map<ChunkId, LocatedChunk> chunks = new LinkedHashMap<>();
     for (ChunkRef ref : located.manifest().chunks()) {
       chunks.computeIfAbsent(ref.id(), located::chunk);
@@ -70,7 +80,7 @@ public final class Verifier {
       try {
         for (LocatedChunk c : chunks.values()) {
           window.acquire();
-          reads.put(c.chunkId(), reader.read(c).thenApply(p -> consistent(p, problems)).whenComplete((p, e) -> window.release()));
+          reads.put(c.chunkId(), reader.read(c).thenApply(p -> consistent(p, crypto, problems)).whenComplete((p, e) -> window.release()));
         }
         for (Map.Entry<ChunkId, CompletableFuture<ChunkReader.Pieces>> e : reads.entrySet()) {
           ChunkReader.Pieces p = e.getValue().get();
@@ -120,17 +130,31 @@ public final class Verifier {
   }
 
   /** With every good piece in hand, they must agree and decode to the chunk's id; otherwise none counts. */
-  private static ChunkReader.Pieces consistent(ChunkReader.Pieces p, List<String> problems) {
+  private static ChunkReader.Pieces consistent(ChunkReader.Pieces p, ChunkCrypto crypto, List<String> problems) {
     if (!p.enough()) {
       return p; // too few pieces: lost, whatever they hold
     }
     try {
-      ChunkCodec.decode(p.id(), p.fragments());
+      if (sealedWithout(p, crypto)) {
+        ChunkCodec.rebuild(p.id(), p.fragments(), new int[0]);
+      } else {
+        ChunkCodec.decode(p.id(), p.fragments(), crypto);
+      }
       return p;
     } catch (CorruptDataException e) {
       problems.add("chunk " + p.id().shortHex() + " does not decode: " + e.getMessage());
       return new ChunkReader.Pieces(p.id(), p.needed(), p.fragments(), 0, p.asked(), p.problems());
     }
+  }
+
+  /** True if the chunk is sealed and {@code crypto} cannot open it (no key at hand). */
+  private static boolean sealedWithout(ChunkReader.Pieces p, ChunkCrypto crypto) {
+    for (org.cairn.core.fragment.Fragment f : p.fragments()) {
+      if (f != null) {
+        return f.encryption().encrypted() && f.encryption() != crypto.encryption();
+      }
+    }
+    return false;
   }
 
   /** The version's coding as its chunks really have it: one spec, or "mixed (weakest X)". */

@@ -27,7 +27,9 @@ class LocalGridIT {
     cmd.addAll(List.of(args));
     Path out = Files.createTempFile(root, "out", ".txt");
     Path err = Files.createTempFile(root, "err", ".txt");
-    Process p = new ProcessBuilder(cmd).directory(root.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile()).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString()); // stores encrypt by default; keys stay here
+    Process p = pb.start();
     assertThat(p.waitFor(5, TimeUnit.MINUTES)).as("cairn %s finished", String.join(" ", args)).isTrue();
     return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
   }

@@ -143,6 +143,8 @@ public final class MiniGrid implements Closeable {
     Path out = Files.createTempFile(root, "cli", ".out");
     Path err = Files.createTempFile(root, "cli", ".err");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    // app keys (stores encrypt by default) stay with this grid, not in the user's ~/.config/cairn/keys
+    pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
     if (stdin != null) {
       pb.redirectInput(stdin.toFile());
     }

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.zip.CRC32C;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.compress.CompressionType;
+import org.cairn.core.crypto.Encryption;
 import org.cairn.core.erasure.Codec;
 import org.cairn.core.hash.ChunkId;
 
@@ -16,22 +17,25 @@ import org.cairn.core.hash.ChunkId;
  * <pre>
  * offset size field
  *  0     4    magic "CRNF"
- *  4     1    format version (1)
+ *  4     1    format version (1: plaintext; 2: encrypted)
  *  5     1    codec id (0 replicate, 1 Reed-Solomon, 2 Cauchy)
  *  6     1    compression id (0 none, 1 zstd, 2 gzip)
  *  7     1    fragment index, 0..n-1
  *  8     1    m - 1 (data fragments; stored minus one so 256 fits)
  *  9     1    k (parity fragments)
- * 10     2    reserved, 0
+ * 10     1    v1: reserved, 0; v2: encryption id (1 aes-gcm, 2 aes-siv)
+ * 11     1    reserved, 0
  * 12     4    chunk length (plaintext bytes)
- * 16     4    encoded length (compressed payload before coding)
+ * 16     4    encoded length (compressed payload before coding; v2: its sealed form)
  * 20     4    payload length (bytes of this fragment after the header)
  * 24     4    CRC32C of the payload
- * 28    32    chunk id (SHA-256 of the plaintext)
+ * 28    32    chunk id (v1: SHA-256 of the plaintext; v2: the app key's HMAC-SHA256 of it)
  * 60     4    CRC32C of bytes 0..59
  * 64    ...   payload
  * </pre>
- * All integers big-endian.
+ * All integers big-endian. Plaintext chunks are written as version 1, so their pieces (and tags)
+ * are what they were before encryption existed; version 2 marks a sealed payload, which a peer can
+ * store, scrub and re-code (repair) without the key, but only the app's key opens.
  *
  * <p>The header's CRC (bytes 60..63) is also the fragment's <em>tag</em>: it covers the scheme
  * (codec, compression, m, k), the lengths and the payload's CRC, so two pieces with the same chunk
@@ -41,7 +45,10 @@ import org.cairn.core.hash.ChunkId;
  */
 public final class Fragment {
   public static final int MAGIC = 0x43524E46; // "CRNF"
+  /** Format version of plaintext fragments. */
   public static final int VERSION = 1;
+  /** Format version of encrypted fragments (byte 10 names the encryption). */
+  public static final int VERSION_ENCRYPTED = 2;
   public static final int HEADER_SIZE = 64;
   /** Largest payload a fragment may claim: a 16 MiB chunk stored raw and replicated, plus slack. */
   public static final int MAX_PAYLOAD = 16 * 1024 * 1024 + 4096;
@@ -53,6 +60,7 @@ public final class Fragment {
   private final ChunkId chunkId;
   private final Codec codec;
   private final CompressionType compression;
+  private final Encryption encryption;
   private final int index;
   private final int dataFragments;
   private final int parityFragments;
@@ -61,11 +69,12 @@ public final class Fragment {
   private final byte[] payload;
   private final int payloadCrc;
 
-  private Fragment(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k,
+  private Fragment(ChunkId chunkId, Codec codec, CompressionType compression, Encryption encryption, int index, int m, int k,
       int chunkLength, int encodedLength, byte[] payload, int payloadCrc) {
     this.chunkId = chunkId;
     this.codec = codec;
     this.compression = compression;
+    this.encryption = encryption;
     this.index = index;
     this.dataFragments = m;
     this.parityFragments = k;
@@ -75,10 +84,17 @@ public final class Fragment {
     this.payloadCrc = payloadCrc;
   }
 
-  /** A new fragment over {@code payload} (not copied; must not change afterwards). */
+  /** A new plaintext fragment over {@code payload} (not copied; must not change afterwards). */
   public static Fragment create(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k,
       int chunkLength, int encodedLength, byte[] payload) {
+    return create(chunkId, codec, compression, Encryption.NONE, index, m, k, chunkLength, encodedLength, payload);
+  }
+
+  /** A new fragment over {@code payload} (not copied; must not change afterwards), sealed under {@code encryption}. */
+  public static Fragment create(ChunkId chunkId, Codec codec, CompressionType compression, Encryption encryption, int index,
+      int m, int k, int chunkLength, int encodedLength, byte[] payload) {
     Objects.requireNonNull(chunkId, "chunkId");
+    Objects.requireNonNull(encryption, "encryption");
     if (m < 1 || k < 0 || m + k > 256) {
       throw new IllegalArgumentException("need 1 <= m and m + k <= 256, was m=" + m + " k=" + k);
     }
@@ -89,7 +105,8 @@ public final class Fragment {
       throw new IllegalArgumentException("fragment of " + payload.length + " bytes for a chunk of " + chunkLength
           + " (" + encodedLength + " encoded) exceeds the format's limits");
     }
-    return new Fragment(chunkId, codec, compression, index, m, k, chunkLength, encodedLength, payload, crc(payload, 0, payload.length));
+    return new Fragment(chunkId, codec, compression, encryption, index, m, k, chunkLength, encodedLength, payload,
+        crc(payload, 0, payload.length));
   }
 
   /** The header's CRC32C: identifies this exact piece among pieces of the same chunk and index. */
@@ -116,13 +133,14 @@ public final class Fragment {
   public void writeHeader(byte[] out) {
     ByteBuffer b = ByteBuffer.wrap(out, 0, HEADER_SIZE);
     b.putInt(MAGIC);
-    b.put((byte) VERSION);
+    b.put((byte) (encryption.encrypted() ? VERSION_ENCRYPTED : VERSION));
     b.put((byte) codec.id());
     b.put((byte) compression.id());
     b.put((byte) index);
     b.put((byte) (dataFragments - 1));
     b.put((byte) parityFragments);
-    b.putShort((short) 0);
+    b.put((byte) encryption.id());
+    b.put((byte) 0);
     b.putInt(chunkLength);
     b.putInt(encodedLength);
     b.putInt(payload.length);
@@ -158,7 +176,8 @@ public final class Fragment {
           h.index, h.chunkId.shortHex(), actualCrc, h.payloadCrc));
     }
     byte[] payload = Arrays.copyOfRange(bytes, offset + HEADER_SIZE, offset + expected);
-    return new Fragment(h.chunkId, h.codec, h.compression, h.index, h.m, h.k, h.chunkLength, h.encodedLength, payload, actualCrc);
+    return new Fragment(h.chunkId, h.codec, h.compression, h.encryption, h.index, h.m, h.k, h.chunkLength, h.encodedLength,
+        payload, actualCrc);
   }
 
   /** The verified header fields of a serialised fragment (the payload is not checked). */
@@ -172,8 +191,9 @@ public final class Fragment {
       throw new CorruptDataException(String.format("not a Cairn fragment: magic %08x", magic));
     }
     int version = b.get() & 0xFF;
-    if (version != VERSION) {
-      throw new CorruptDataException("unsupported fragment format version " + version + " (this build reads " + VERSION + ")");
+    if (version != VERSION && version != VERSION_ENCRYPTED) {
+      throw new CorruptDataException("unsupported fragment format version " + version + " (this build reads " + VERSION + " and "
+          + VERSION_ENCRYPTED + ")");
     }
     int headerCrc = ByteBuffer.wrap(bytes, offset + 60, 4).getInt();
     int actual = crc(bytes, offset, 60);
@@ -190,7 +210,21 @@ public final class Fragment {
     int index = b.get() & 0xFF;
     int m = (b.get() & 0xFF) + 1;
     int k = b.get() & 0xFF;
-    b.getShort();
+    int encryptionId = b.get() & 0xFF;
+    b.get();
+    Encryption encryption;
+    if (version == VERSION) {
+      encryption = Encryption.NONE;
+    } else {
+      try {
+        encryption = Encryption.fromId(encryptionId);
+      } catch (IllegalArgumentException e) {
+        throw new CorruptDataException("fragment header: " + e.getMessage(), e);
+      }
+      if (!encryption.encrypted()) {
+        throw new CorruptDataException("fragment header: version " + VERSION_ENCRYPTED + " without an encryption");
+      }
+    }
     int chunkLength = b.getInt();
     int encodedLength = b.getInt();
     int payloadLength = b.getInt();
@@ -204,7 +238,8 @@ public final class Fragment {
           + ", encoded " + encodedLength + ", payload " + payloadLength + ")");
     }
     ChunkId id = ChunkId.fromBytes(bytes, offset + 28);
-    return new Header(id, codec, compression, index, m, k, chunkLength, encodedLength, payloadLength, payloadCrc, headerCrc);
+    return new Header(id, codec, compression, encryption, index, m, k, chunkLength, encodedLength, payloadLength, payloadCrc,
+        headerCrc);
   }
 
   static int crc(byte[] b, int off, int len) {
@@ -223,6 +258,11 @@ public final class Fragment {
 
   public CompressionType compression() {
     return compression;
+  }
+
+  /** How the payload is sealed; {@link Encryption#NONE} for a version-1 (plaintext) fragment. */
+  public Encryption encryption() {
+    return encryption;
   }
 
   public int index() {
@@ -267,7 +307,7 @@ public final class Fragment {
     Fragment f = (Fragment) o;
     return index == f.index && dataFragments == f.dataFragments && parityFragments == f.parityFragments
         && chunkLength == f.chunkLength && encodedLength == f.encodedLength && codec == f.codec
-        && compression == f.compression && chunkId.equals(f.chunkId) && Arrays.equals(payload, f.payload);
+        && compression == f.compression && encryption == f.encryption && chunkId.equals(f.chunkId) && Arrays.equals(payload, f.payload);
   }
 
   @Override
@@ -278,7 +318,7 @@ public final class Fragment {
   @Override
   public String toString() {
     return "Fragment{" + chunkId.shortHex() + " #" + index + " " + codec.specName() + ":" + dataFragments + "+"
-        + parityFragments + " " + compression + " " + payload.length + "B}";
+        + parityFragments + " " + compression + (encryption.encrypted() ? " " + encryption.spec() : "") + " " + payload.length + "B}";
   }
 
   /** The fields of a verified header. */
@@ -286,6 +326,7 @@ public final class Fragment {
     public final ChunkId chunkId;
     public final Codec codec;
     public final CompressionType compression;
+    public final Encryption encryption;
     public final int index;
     public final int m;
     public final int k;
@@ -296,11 +337,12 @@ public final class Fragment {
     /** The header's CRC, the fragment's tag. */
     public final int tag;
 
-    Header(ChunkId chunkId, Codec codec, CompressionType compression, int index, int m, int k, int chunkLength,
-        int encodedLength, int payloadLength, int payloadCrc, int tag) {
+    Header(ChunkId chunkId, Codec codec, CompressionType compression, Encryption encryption, int index, int m, int k,
+        int chunkLength, int encodedLength, int payloadLength, int payloadCrc, int tag) {
       this.chunkId = chunkId;
       this.codec = codec;
       this.compression = compression;
+      this.encryption = encryption;
       this.index = index;
       this.m = m;
       this.k = k;

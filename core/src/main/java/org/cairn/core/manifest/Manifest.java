@@ -15,11 +15,18 @@ import org.cairn.core.CorruptDataException;
  * The chunk map of one version of one checkpoint (stdchk's A.N.T naming: app, node, step) and how
  * it was stored. Immutable. Unknown JSON fields are ignored so older readers accept newer manifests;
  * a schema version newer than this build's major is refused.
+ *
+ * <p>Schema 2 adds {@code encryption} (aes-gcm, aes-siv) and {@code keyId}, the fingerprint of the
+ * app key the chunks were sealed with (never the key). Plaintext versions are still written as
+ * schema 1, so older readers keep reading them; an encrypted version is refused by them with
+ * "upgrade Cairn" rather than misread.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class Manifest {
-  public static final int SCHEMA_VERSION = 1;
+  public static final int SCHEMA_VERSION = 2;
+  /** The schema of plaintext versions (no encryption fields). */
+  public static final int SCHEMA_PLAINTEXT = 1;
 
   private static final ObjectMapper JSON = new ObjectMapper()
       .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
@@ -36,6 +43,14 @@ public final class Manifest {
   private final long createdAt;
   private final String clientHost;
   private final List<ChunkRef> chunks;
+  private final String encryption;
+  private final String keyId;
+
+  /** A plaintext manifest (schema 1's fields). */
+  public Manifest(int schemaVersion, String app, String node, long step, long size, int chunkSize, String redundancy,
+      String compression, String kind, long createdAt, String clientHost, List<ChunkRef> chunks) {
+    this(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost, chunks, null, null);
+  }
 
   @JsonCreator
   public Manifest(
@@ -50,7 +65,9 @@ public final class Manifest {
       @JsonProperty("kind") String kind,
       @JsonProperty("createdAt") long createdAt,
       @JsonProperty("clientHost") String clientHost,
-      @JsonProperty("chunks") List<ChunkRef> chunks) {
+      @JsonProperty("chunks") List<ChunkRef> chunks,
+      @JsonProperty("encryption") String encryption,
+      @JsonProperty("keyId") String keyId) {
     this.schemaVersion = schemaVersion;
     this.app = app;
     this.node = node;
@@ -63,17 +80,38 @@ public final class Manifest {
     this.createdAt = createdAt;
     this.clientHost = clientHost;
     this.chunks = chunks == null ? List.of() : List.copyOf(chunks);
+    this.encryption = encryption == null || encryption.equals("none") ? null : encryption;
+    this.keyId = keyId;
   }
 
   /** A new manifest of the current schema. */
   public static Manifest of(String app, String node, long step, int chunkSize, String redundancy, String compression,
       String kind, long createdAtMillis, String clientHost, List<ChunkRef> chunks) {
+    return of(app, node, step, chunkSize, redundancy, compression, kind, createdAtMillis, clientHost, chunks, null, null);
+  }
+
+  /**
+   * A new manifest; {@code encryption} null or "none" for plaintext (schema 1), else the encryption
+   * spec and the app key's fingerprint {@code keyId} (schema 2).
+   */
+  public static Manifest of(String app, String node, long step, int chunkSize, String redundancy, String compression,
+      String kind, long createdAtMillis, String clientHost, List<ChunkRef> chunks, String encryption, String keyId) {
     long size = 0;
     for (ChunkRef c : chunks) {
       size += c.length();
     }
-    return new Manifest(SCHEMA_VERSION, app, node, step, size, chunkSize, redundancy, compression, kind,
-        createdAtMillis, clientHost, chunks);
+    boolean sealed = encryption != null && !encryption.equals("none");
+    if (sealed && (keyId == null || keyId.isBlank())) {
+      throw new IllegalArgumentException("an encrypted manifest names its key's fingerprint");
+    }
+    return new Manifest(sealed ? SCHEMA_VERSION : SCHEMA_PLAINTEXT, app, node, step, size, chunkSize, redundancy, compression,
+        kind, createdAtMillis, clientHost, chunks, sealed ? encryption : null, sealed ? keyId : null);
+  }
+
+  /** This manifest as step {@code step} (the tracker numbers versions at the commit). */
+  public Manifest withStep(long step) {
+    return new Manifest(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost,
+        chunks, encryption, keyId);
   }
 
   public String toJson() {
@@ -115,6 +153,9 @@ public final class Manifest {
       }
       total += len;
     }
+    if ((encryption == null) != (keyId == null)) {
+      throw new CorruptDataException("manifest names " + (encryption == null ? "a key but no encryption" : "an encryption but no key"));
+    }
     if (total != size) {
       throw new CorruptDataException("manifest size " + size + " does not match its chunks' total " + total);
     }
@@ -134,6 +175,15 @@ public final class Manifest {
   @JsonProperty public long createdAt() { return createdAt; }
   @JsonProperty public String clientHost() { return clientHost; }
   @JsonProperty public List<ChunkRef> chunks() { return chunks; }
+  /** {@code aes-gcm} or {@code aes-siv}; null for a plaintext version. */
+  @JsonProperty public String encryption() { return encryption; }
+  /** The fingerprint of the app key the chunks were sealed with; null for a plaintext version. */
+  @JsonProperty public String keyId() { return keyId; }
+
+  /** True if the chunks are sealed with an app key. */
+  public boolean encrypted() {
+    return encryption != null;
+  }
 
   @Override
   public boolean equals(Object o) {
@@ -144,7 +194,8 @@ public final class Manifest {
     return schemaVersion == m.schemaVersion && step == m.step && size == m.size && chunkSize == m.chunkSize
         && createdAt == m.createdAt && Objects.equals(app, m.app) && Objects.equals(node, m.node)
         && Objects.equals(redundancy, m.redundancy) && Objects.equals(compression, m.compression)
-        && Objects.equals(kind, m.kind) && Objects.equals(clientHost, m.clientHost) && chunks.equals(m.chunks);
+        && Objects.equals(kind, m.kind) && Objects.equals(clientHost, m.clientHost) && chunks.equals(m.chunks)
+        && Objects.equals(encryption, m.encryption) && Objects.equals(keyId, m.keyId);
   }
 
   @Override

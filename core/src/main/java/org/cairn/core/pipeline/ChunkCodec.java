@@ -4,21 +4,31 @@ import java.util.Objects;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.compress.Compressed;
 import org.cairn.core.compress.Compressor;
+import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 
 /**
- * One chunk to its n fragments (compress, then code) and back (decode, decompress, verify the
- * content id). Stateless and thread-safe; the store and fetch pipelines and repair all use it.
+ * One chunk to its n fragments and back; the one place chunks are coded. Store: id (keyed for an
+ * encrypted app) → compress → seal (encrypted apps; the id is the associated data) → code. Fetch:
+ * decode → open → decompress → check the id. Repair re-codes the coded payload as it is, without a
+ * key. Stateless and thread-safe; the store and fetch pipelines, verify and repair all use it.
  */
 public final class ChunkCodec {
   private final Compressor compressor;
   private final Redundancy redundancy;
+  private final ChunkCrypto crypto;
 
+  /** Plaintext chunks (SHA-256 ids, nothing sealed). */
   public ChunkCodec(Compressor compressor, Redundancy redundancy) {
+    this(compressor, redundancy, ChunkCrypto.PLAIN);
+  }
+
+  public ChunkCodec(Compressor compressor, Redundancy redundancy, ChunkCrypto crypto) {
     this.compressor = Objects.requireNonNull(compressor, "compressor");
     this.redundancy = Objects.requireNonNull(redundancy, "redundancy");
+    this.crypto = Objects.requireNonNull(crypto, "crypto");
   }
 
   public Redundancy redundancy() {
@@ -29,30 +39,50 @@ public final class ChunkCodec {
     return compressor;
   }
 
-  /** Compresses and codes {@code data[0, length)}, whose content id is {@code id}. */
+  public ChunkCrypto crypto() {
+    return crypto;
+  }
+
+  /** The id of {@code data[0, length)}: what dedup compares, computed before anything else. */
+  public ChunkId id(byte[] data, int length) {
+    return crypto.id(data, 0, length);
+  }
+
+  /** Compresses, seals (when encrypted) and codes {@code data[0, length)}, whose id is {@code id}. */
   public Fragment[] encode(ChunkId id, byte[] data, int length) {
     // the redundancy copies the payload into the fragments, so the compressor's scratch buffer is enough
     Compressed c = compressor.compressTransient(data, 0, length);
-    byte[][] pieces = redundancy.encode(c.data(), 0, c.length());
+    byte[] payload = c.data();
+    int payloadLength = c.length();
+    if (crypto.encryption().encrypted()) {
+      payload = crypto.seal(id, c.data(), 0, c.length());
+      payloadLength = payload.length;
+    }
+    byte[][] pieces = redundancy.encode(payload, 0, payloadLength);
     Fragment[] out = new Fragment[pieces.length];
     for (int i = 0; i < pieces.length; i++) {
-      out[i] = Fragment.create(id, redundancy.codec(), c.type(), i, redundancy.dataFragments(),
-          redundancy.parityFragments(), length, c.length(), pieces[i]);
+      out[i] = Fragment.create(id, redundancy.codec(), c.type(), crypto.encryption(), i, redundancy.dataFragments(),
+          redundancy.parityFragments(), length, payloadLength, pieces[i]);
     }
     return out;
   }
 
   /**
-   * Rebuilds a chunk from verified fragments of it, in any order, with gaps or extras; the scheme
-   * comes from the fragments' headers, so chunks stored under another scheme decode too.
+   * Rebuilds a plaintext chunk from verified fragments of it, in any order, with gaps or extras; the
+   * scheme comes from the fragments' headers, so chunks stored under another scheme decode too.
    *
-   * @throws CorruptDataException if fewer than m consistent fragments are given, or the decoded
-   *     bytes do not hash to {@code expected}
+   * @throws CorruptDataException if fewer than m consistent fragments are given, the decoded bytes do
+   *     not hash to {@code expected}, or the chunk is encrypted (that needs {@link #decode(ChunkId, Fragment[], ChunkCrypto)})
    */
   public static byte[] decode(ChunkId expected, Fragment[] fragments) throws CorruptDataException {
+    return decode(expected, fragments, ChunkCrypto.PLAIN);
+  }
+
+  /** As {@link #decode(ChunkId, Fragment[])}, opening encrypted chunks with {@code crypto}. */
+  public static byte[] decode(ChunkId expected, Fragment[] fragments, ChunkCrypto crypto) throws CorruptDataException {
     Fragment first = firstOf(expected, fragments);
     byte[] out = new byte[first.chunkLength()];
-    decode(expected, fragments, out);
+    decode(expected, fragments, out, crypto);
     return out;
   }
 
@@ -61,14 +91,31 @@ public final class ChunkCodec {
    * larger than {@code dst} is refused as corrupt (the caller sized dst from the manifest).
    */
   public static int decode(ChunkId expected, Fragment[] fragments, byte[] dst) throws CorruptDataException {
+    return decode(expected, fragments, dst, ChunkCrypto.PLAIN);
+  }
+
+  /**
+   * As {@link #decode(ChunkId, Fragment[], byte[])}; an encrypted chunk is opened with {@code crypto}
+   * and its plaintext checked against the keyed id. A plaintext chunk is checked against its SHA-256.
+   */
+  public static int decode(ChunkId expected, Fragment[] fragments, byte[] dst, ChunkCrypto crypto) throws CorruptDataException {
     Fragment first = firstOf(expected, fragments);
     byte[] encoded = decodeEncoded(expected, first, fragments);
     if (dst.length < first.chunkLength()) {
       throw new CorruptDataException("chunk " + expected.shortHex() + " claims " + first.chunkLength()
           + " bytes, more than the " + dst.length + " expected");
     }
+    ChunkCrypto ids = ChunkCrypto.PLAIN;
+    if (first.encryption().encrypted()) {
+      if (crypto.encryption() != first.encryption()) {
+        throw new CorruptDataException("chunk " + expected.shortHex() + " is sealed with " + first.encryption().spec()
+            + (crypto.encryption().encrypted() ? ", not " + crypto.encryption().spec() : "; reading it needs the app's key"));
+      }
+      encoded = crypto.open(expected, encoded);
+      ids = crypto;
+    }
     first.compression().decompress(encoded, 0, encoded.length, dst, first.chunkLength());
-    ChunkId actual = ChunkId.of(dst, 0, first.chunkLength());
+    ChunkId actual = ids.id(dst, 0, first.chunkLength());
     if (!actual.equals(expected)) {
       throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
     }
@@ -77,35 +124,48 @@ public final class ChunkCodec {
 
   /**
    * Repair: rebuilds the fragments at {@code indices} from at least m verified fragments of the
-   * chunk. The coded payload is decoded and re-coded as it is (never recompressed, so the rebuilt
-   * fragments match the surviving ones bit for bit); it must decompress to bytes with the chunk's id.
+   * chunk, without a key. The coded payload is decoded and re-coded as it is (never recompressed or
+   * resealed, so the rebuilt fragments match the lost ones bit for bit, tags included). A plaintext
+   * chunk must decompress to bytes with its id. An encrypted one cannot be opened here: every given
+   * fragment must instead equal its re-coded self, and the caller compares the rebuilt pieces' tags
+   * with those the client recorded at the store (the tracker's index), which cover their CRCs.
    *
-   * @throws CorruptDataException if fewer than m consistent fragments are given or the id does not match
+   * @throws CorruptDataException if fewer than m consistent fragments are given or the check fails
    */
   public static Fragment[] rebuild(ChunkId expected, Fragment[] fragments, int[] indices) throws CorruptDataException {
     Fragment first = firstOf(expected, fragments);
     byte[] encoded = decodeEncoded(expected, first, fragments);
-    byte[] chunk = new byte[first.chunkLength()];
-    first.compression().decompress(encoded, 0, encoded.length, chunk, first.chunkLength());
-    ChunkId actual = ChunkId.of(chunk, 0, chunk.length);
-    if (!actual.equals(expected)) {
-      throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
+    if (!first.encryption().encrypted()) {
+      byte[] chunk = new byte[first.chunkLength()];
+      first.compression().decompress(encoded, 0, encoded.length, chunk, first.chunkLength());
+      ChunkId actual = ChunkId.of(chunk, 0, chunk.length);
+      if (!actual.equals(expected)) {
+        throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
+      }
     }
     Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
     byte[][] pieces = scheme.encode(encoded, 0, encoded.length);
+    if (first.encryption().encrypted()) {
+      for (Fragment f : fragments) {
+        if (f != null && !java.util.Arrays.equals(f.payload(), pieces[f.index()])) {
+          throw new CorruptDataException("encrypted chunk " + expected.shortHex() + ": piece " + f.index()
+              + " disagrees with the others (they re-code to other bytes)");
+        }
+      }
+    }
     Fragment[] out = new Fragment[indices.length];
     for (int j = 0; j < indices.length; j++) {
       int i = indices[j];
       if (i < 0 || i >= pieces.length) {
         throw new IllegalArgumentException("chunk " + expected.shortHex() + " has fragments 0.." + (pieces.length - 1) + ", not " + i);
       }
-      out[j] = Fragment.create(expected, first.codec(), first.compression(), i, first.dataFragments(), first.parityFragments(),
-          first.chunkLength(), first.encodedLength(), pieces[i]);
+      out[j] = Fragment.create(expected, first.codec(), first.compression(), first.encryption(), i, first.dataFragments(),
+          first.parityFragments(), first.chunkLength(), first.encodedLength(), pieces[i]);
     }
     return out;
   }
 
-  /** Checks the fragments agree with each other and decodes the coded (compressed) payload. */
+  /** Checks the fragments agree with each other and decodes the coded (compressed, maybe sealed) payload. */
   private static byte[] decodeEncoded(ChunkId expected, Fragment first, Fragment[] fragments) throws CorruptDataException {
     Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
     byte[][] slots = new byte[scheme.totalFragments()][];
@@ -118,7 +178,8 @@ public final class ChunkCodec {
       }
       if (f.codec() != first.codec() || f.dataFragments() != first.dataFragments()
           || f.parityFragments() != first.parityFragments() || f.chunkLength() != first.chunkLength()
-          || f.encodedLength() != first.encodedLength() || f.compression() != first.compression()) {
+          || f.encodedLength() != first.encodedLength() || f.compression() != first.compression()
+          || f.encryption() != first.encryption()) {
         throw new CorruptDataException("fragments of chunk " + expected.shortHex() + " disagree on how it was coded");
       }
       slots[f.index()] = f.payload();

@@ -7,12 +7,13 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import org.cairn.core.CorruptDataException;
+import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.manifest.ChunkRef;
 
 /*
  * Fetch side of the data path: for each chunk of the map, fragments from the source -> decode ->
- * decompress -> verify content id -> write in order. Workers rebuild up to `window` chunks at once
+ * open (encrypted chunks, with the app key) -> decompress -> verify id -> write in order. Workers rebuild up to `window` chunks at once
  * into pooled buffers; the calling thread writes them in order and returns the buffers, so memory
  * stays bounded by the window. A chunk the map references more than once (a zero page) is fetched
  * once; a copy of it (at most REPEAT_CACHE_BYTES of such copies) serves its later references.
@@ -34,6 +35,7 @@ public final class FetchPipeline {
   private final int threads;
   private final int window;
   private final long repeatCacheBytes;
+  private final ChunkCrypto crypto;
 
   public FetchPipeline(int threads) {
     this(threads, 2 * threads);
@@ -45,6 +47,12 @@ public final class FetchPipeline {
 
   /** With {@code repeatCacheBytes} for copies of chunks the map references again (0: fetch every reference). */
   public FetchPipeline(int threads, int window, long repeatCacheBytes) {
+    this(threads, window, repeatCacheBytes, ChunkCrypto.PLAIN);
+  }
+
+  /** As above, opening encrypted chunks with {@code crypto} (the version's app key). */
+  public FetchPipeline(int threads, int window, long repeatCacheBytes, ChunkCrypto crypto) {
+    this.crypto = Objects.requireNonNull(crypto, "crypto");
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, was " + threads);
     }
@@ -165,13 +173,13 @@ public final class FetchPipeline {
     return chunk;
   }
 
-  private static Rebuilt rebuild(long index, ChunkRef ref, Fragment[] fragments, BufferPool buffers) throws IOException {
+  private Rebuilt rebuild(long index, ChunkRef ref, Fragment[] fragments, BufferPool buffers) throws IOException {
     byte[] buffer = buffers.take();
     boolean handedOff = false;
     try {
       int length;
       try {
-        length = ChunkCodec.decode(ref.id(), fragments, buffer);
+        length = ChunkCodec.decode(ref.id(), fragments, buffer, crypto);
       } catch (CorruptDataException e) {
         throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
       }

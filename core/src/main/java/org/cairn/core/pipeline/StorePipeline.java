@@ -17,8 +17,8 @@ import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 
 /*
- * Store side of the data path: image -> fixed-size chunks -> content ids -> dedup hook ->
- * compress -> code -> fragments -> sink (FALCON-P: every chunk is an independent block).
+ * Store side of the data path: image -> fixed-size chunks -> ids (keyed for encrypted apps) ->
+ * dedup hook -> compress -> seal (encrypted apps) -> code -> fragments -> sink (FALCON-P: every chunk is an independent block).
  *
  * The calling thread reads and cuts the image; workers hash, compress and code. At most
  * `window` chunks are in flight (default 2 per worker), so memory stays near
@@ -114,7 +114,7 @@ public final class StorePipeline {
   }
 
   private Processed process(Chunk c, DedupIndex dedup, Set<ChunkId> seen, AsyncFragmentSink sink) throws IOException {
-    ChunkId id = ChunkId.of(c.data(), 0, c.length());
+    ChunkId id = codec.id(c.data(), c.length());
     ChunkRef ref = new ChunkRef(id, c.length());
     if (dedup.contains(id) || !seen.add(id)) {
       return new Processed(new Outcome(ref, null), CompletableFuture.completedFuture(null));

@@ -79,12 +79,17 @@ public final class ChunkReader {
       return needed > 0 && good >= needed;
     }
 
-    /** The chunk, decoded from the pieces in hand and checked against its id. */
+    /** The chunk, decoded from the pieces in hand and checked against its id (plaintext chunks). */
     public byte[] decode() throws CorruptDataException {
+      return decode(org.cairn.core.crypto.ChunkCrypto.PLAIN);
+    }
+
+    /** The chunk, decoded from the pieces in hand, opened with {@code crypto} when sealed, and checked against its id. */
+    public byte[] decode(org.cairn.core.crypto.ChunkCrypto crypto) throws CorruptDataException {
       if (!enough()) {
         throw new CorruptDataException(describe());
       }
-      return ChunkCodec.decode(id, fragments);
+      return ChunkCodec.decode(id, fragments, crypto);
     }
 
     /** One line: why the chunk cannot be read, or what was seen. */

@@ -7,6 +7,7 @@ import java.util.Arrays;
 import java.util.Random;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.compress.CompressionType;
+import org.cairn.core.crypto.Encryption;
 import org.cairn.core.erasure.Codec;
 import org.cairn.core.hash.ChunkId;
 import org.junit.jupiter.api.Test;
@@ -91,5 +92,62 @@ class FragmentTest {
         .hasMessageContaining("index must be in [0, 6), was 6");
     assertThatThrownBy(() -> Fragment.create(id, Codec.REED_SOLOMON, CompressionType.NONE, 0, 250, 10, 0, 0, new byte[0]))
         .hasMessageContaining("m + k <= 256");
+  }
+
+  @Test
+  void plaintextFragments_keepVersionOneAndAZeroReservedField() throws CorruptDataException {
+    byte[] bytes = fragment.toBytes();
+    assertThat(bytes[4]).isEqualTo((byte) Fragment.VERSION);
+    assertThat(bytes[10]).isZero();
+    assertThat(bytes[11]).isZero();
+    assertThat(Fragment.parse(bytes).encryption()).isEqualTo(Encryption.NONE);
+  }
+
+  @Test
+  void aVersionOneHeaderFromBeforeEncryption_stillParses() throws CorruptDataException {
+    // bytes as the v1 writer laid them out (reserved 0), with the header CRC computed over them
+    byte[] bytes = new byte[Fragment.HEADER_SIZE + 3];
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(bytes);
+    b.putInt(Fragment.MAGIC).put((byte) 1).put((byte) 1).put((byte) 1).put((byte) 2).put((byte) 3).put((byte) 2).putShort((short) 0);
+    b.putInt(12).putInt(12).putInt(3).putInt(Fragment.crc(new byte[] {7, 8, 9}, 0, 3));
+    ChunkId.of(new byte[] {5}).copyTo(bytes, 28);
+    b.position(60);
+    b.putInt(Fragment.crc(bytes, 0, 60));
+    b.put(new byte[] {7, 8, 9});
+    Fragment f = Fragment.parse(bytes);
+    assertThat(f.encryption()).isEqualTo(Encryption.NONE);
+    assertThat(f.index()).isEqualTo(2);
+    assertThat(f.dataFragments()).isEqualTo(4);
+    assertThat(f.toBytes()).isEqualTo(bytes);
+  }
+
+  @Test
+  void encryptedFragments_areVersionTwo_andRoundTripTheirEncryption() throws CorruptDataException {
+    for (Encryption e : new Encryption[] {Encryption.AES_GCM, Encryption.AES_SIV}) {
+      Fragment sealed = Fragment.create(ChunkId.of(new byte[] {9}), Codec.REED_SOLOMON, CompressionType.ZSTD, e, 4, 4, 2, 20000,
+          19000, payload);
+      byte[] bytes = sealed.toBytes();
+      assertThat(bytes[4]).isEqualTo((byte) Fragment.VERSION_ENCRYPTED);
+      assertThat(bytes[10]).isEqualTo((byte) e.id());
+      Fragment back = Fragment.parse(bytes);
+      assertThat(back).isEqualTo(sealed);
+      assertThat(back.encryption()).isEqualTo(e);
+      assertThat(Fragment.parseHeader(bytes, 0, bytes.length).encryption).isEqualTo(e);
+      assertThat(sealed.tag()).as("another tag than the plaintext piece").isNotEqualTo(fragment.tag());
+      assertThat(back.toString()).contains(e.spec());
+    }
+  }
+
+  @Test
+  void aVersionTwoHeader_withAnUnknownOrNoEncryption_isRefused() {
+    Fragment sealed = Fragment.create(ChunkId.of(new byte[] {9}), Codec.REED_SOLOMON, CompressionType.ZSTD, Encryption.AES_GCM,
+        4, 4, 2, 20000, 19000, payload);
+    for (int id : new int[] {0, 9}) {
+      byte[] bytes = sealed.toBytes();
+      bytes[10] = (byte) id;
+      java.nio.ByteBuffer.wrap(bytes, 60, 4).putInt(Fragment.crc(bytes, 0, 60));
+      assertThatThrownBy(() -> Fragment.parse(bytes)).as("encryption id %d", id).isInstanceOf(CorruptDataException.class)
+          .hasMessageContaining("fragment header");
+    }
   }
 }

@@ -28,15 +28,15 @@ class ManifestTest {
   @Test
   void fromJson_toleratesUnknownFutureFields() throws CorruptDataException {
     String json = manifest.toJson()
-        .replace("\"app\":", "\"encryption\":{\"scheme\":\"none\"},\"app\":")
+        .replace("\"app\":", "\"padding\":{\"scheme\":\"none\"},\"app\":")
         .replace("\"length\":100", "\"length\":100,\"storedLength\":80");
     assertThat(Manifest.fromJson(json)).isEqualTo(manifest);
   }
 
   @Test
   void fromJson_refusesNewerSchemaAndInconsistentSizes() {
-    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"schemaVersion\":1", "\"schemaVersion\":2")))
-        .isInstanceOf(CorruptDataException.class).hasMessageContaining("schema version 2 is not supported");
+    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"schemaVersion\":1", "\"schemaVersion\":3")))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("schema version 3 is not supported");
     assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"size\":131172", "\"size\":5")))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not match");
     assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replaceFirst("\"length\":65536", "\"length\":65000")))
@@ -44,5 +44,30 @@ class ManifestTest {
     assertThatThrownBy(() -> Manifest.fromJson("{\"schemaVersion\":1,\"chunks\":[{\"id\":\"xyz\",\"length\":1}]}"))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("64 hex digits");
     assertThatThrownBy(() -> Manifest.fromJson("not json")).isInstanceOf(CorruptDataException.class);
+  }
+
+  @Test
+  void plaintextManifests_stayAtSchemaOne_withNoEncryptionFields() {
+    assertThat(manifest.schemaVersion()).isEqualTo(1);
+    assertThat(manifest.encrypted()).isFalse();
+    assertThat(manifest.toJson()).doesNotContain("encryption").doesNotContain("keyId");
+  }
+
+  @Test
+  void encryptedManifests_areSchemaTwo_andRoundTripTheirEncryptionAndKeyId() throws Exception {
+    Manifest sealed = Manifest.of("heat", "n17", 3, 65536, "code:4+2", "auto:1:3%", "file", 1_700_000_000_000L, "host",
+        manifest.chunks(), "aes-gcm", "3f2a9c01deadbeef");
+    Manifest back = Manifest.fromJson(sealed.toJson());
+    assertThat(back).isEqualTo(sealed);
+    assertThat(back.schemaVersion()).isEqualTo(2);
+    assertThat(back.encrypted()).isTrue();
+    assertThat(back.encryption()).isEqualTo("aes-gcm");
+    assertThat(back.keyId()).isEqualTo("3f2a9c01deadbeef");
+    assertThat(back.withStep(9).keyId()).isEqualTo("3f2a9c01deadbeef");
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(sealed.toJson());
+    tree.remove("keyId");
+    assertThatThrownBy(() -> Manifest.fromJson(tree.toString()))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("an encryption but no key");
   }
 }

@@ -151,6 +151,40 @@ class RepairWorkerTest {
   }
 
   @Test
+  void execute_rebuildsAnEncryptedChunk_withoutTheKey_bitForBit() throws Exception {
+    // the client sealed this chunk with its app key; this peer never has the key
+    byte[] chunk = new byte[64 * 1024];
+    new Random(18).nextBytes(chunk);
+    org.cairn.core.crypto.ChunkCrypto sealing = org.cairn.core.crypto.AppKey.generate("app", java.time.Instant.EPOCH)
+        .crypto(org.cairn.core.crypto.Encryption.AES_GCM);
+    ChunkCodec codec = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:4+2"), sealing);
+    id = codec.id(chunk, chunk.length);
+    pieces = codec.encode(id, chunk, chunk.length);
+    tags = new ArrayList<>();
+    for (Fragment f : pieces) {
+      tags.add(FragmentKey.tagHex(f.tag()));
+    }
+    FragmentStore a = store("a", 0, 1);
+    FragmentStore b = store("b");
+    FragmentStore self = store("self", 2, 3);
+    String addrA = serve(a);
+    String addrB = serve(b);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA), new RepairJob.Piece(1, "a", addrA), new RepairJob.Piece(2, "self", NOWHERE),
+            new RepairJob.Piece(3, "self", NOWHERE)),
+        List.of(new RepairJob.Piece(4, "b", addrB), new RepairJob.Piece(5, "self", NOWHERE)));
+
+    RepairOutcome outcome = worker(self).execute(job);
+
+    assertThat(outcome.error()).isNull();
+    assertThat(outcome.placed()).containsExactlyElementsOf(job.targets());
+    assertThat(b.get(key(4))).as("sealed piece 4 on its target").isEqualTo(pieces[4].toBytes());
+    assertThat(self.get(key(5))).as("sealed piece 5 in this peer's own store").isEqualTo(pieces[5].toBytes());
+    Fragment[] back = {Fragment.parse(b.get(key(4))), Fragment.parse(self.get(key(5))), pieces[2], pieces[3], null, null};
+    assertThat(ChunkCodec.decode(id, back, sealing)).as("the client opens the rebuilt pieces with its key").isEqualTo(chunk);
+  }
+
+  @Test
   void execute_readsAnotherSourceWhenOneDoesNotHoldItsPiece_andReportsIt() throws Exception {
     FragmentStore a = store("a", 0); // the index says a holds 1 too
     FragmentStore b = store("b", 4);

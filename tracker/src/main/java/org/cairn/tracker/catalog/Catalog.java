@@ -583,8 +583,7 @@ public final class Catalog {
   }
 
   private static Manifest stepped(Manifest m, long step) {
-    return new Manifest(m.schemaVersion(), m.app(), m.node(), step, m.size(), m.chunkSize(), m.redundancy(), m.compression(),
-        m.kind(), m.createdAt(), m.clientHost(), m.chunks());
+    return m.withStep(step);
   }
 
   private static void checkName(String what, String name) {
