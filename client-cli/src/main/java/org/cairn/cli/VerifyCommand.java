@@ -45,11 +45,20 @@ final class VerifyCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print a JSON array with one report per version.")
   boolean json;
 
-  /** The app key when it is here and is the version's; otherwise encrypted chunks are checked without it. */
+  /** Notes already printed: one line per distinct reason, however many versions share it. */
+  private final java.util.Set<String> notes = new java.util.HashSet<>();
+
+  /**
+   * The app key when it is here and is the version's; otherwise encrypted chunks are checked without
+   * it (pieces decoded and re-coded, as repair does; the plaintext is not opened), with a note saying why.
+   */
   private org.cairn.core.crypto.ChunkCrypto cryptoFor(org.cairn.core.manifest.Manifest m) {
     try {
       return root.keys().forVersion(m);
     } catch (java.io.IOException | IllegalArgumentException e) {
+      if (readData && notes.add(e.getMessage())) {
+        spec.commandLine().getErr().println("note: " + e.getMessage() + "; checking its encrypted pieces without opening them");
+      }
       return org.cairn.core.crypto.ChunkCrypto.PLAIN;
     }
   }

@@ -83,6 +83,12 @@ class EncryptionCommandsTest {
         assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.contains("cairn-partial"));
       }
 
+      InProcessGrid.Run keyless = grid.cairn("--key-dir", dir.resolve("empty").toString(), "verify", "--app", "heat", "--node", "n1",
+          "--read-data");
+      assertThat(keyless.exit()).as("verify --read-data without the key checks the pieces as repair does: " + keyless.out()).isZero();
+      assertThat(keyless.err()).as("and says why it did not open them")
+          .contains("note: version heat/n1 step ").contains(" is encrypted with key " + keyId).contains("without opening them");
+
       InProcessGrid.Run verify = grid.cairn("verify", "--app", "heat", "--node", "n1", "--read-data");
       assertThat(verify.exit()).as("verify --read-data without the key checks the pieces as repair does: " + verify.out()).isZero();
     }
