@@ -339,7 +339,8 @@ cmd_exec() {
 cmd_cairn() {
   need_root
   local host=$1; shift
-  exec ip netns exec "$PREFIX-$host" "$JAVA" -Xmx512m -jar "$ROOT/client-cli/target/cairn.jar" \
+  # the testbed's app keys (encrypted stores) stay in its own directory, not in root's ~/.config
+  CAIRN_KEY_DIR=${CAIRN_KEY_DIR:-$DIR/keys} exec ip netns exec "$PREFIX-$host" "$JAVA" -Xmx512m -jar "$ROOT/client-cli/target/cairn.jar" \
     --tracker "http://$(addr_of tracker):7600" --token-file "$DIR/grid.token" "$@"
 }
 
