@@ -12,16 +12,36 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The grid's shared secret. It guards the HTTP API ({@code Authorization: Bearer <token>}) and the
+ * A grid credential. It guards the HTTP API ({@code Authorization: Bearer <token>}) and the
  * data plane (HMAC-SHA256 challenge). {@link #toString()} never shows it, so it cannot leak into logs.
+ *
+ * <p>A token's text may end with {@code #sha256:<64 hex>}, the SHA-256 fingerprint of the tracker's
+ * CA certificate: whoever holds the token then pins that CA without a separate certificate step
+ * (kubeadm's {@code --discovery-token-ca-cert-hash}). The pin is not part of the secret.
  */
 public final class GridToken {
   private static final int MIN_LENGTH = 16;
+  private static final String PIN_MARK = "#sha256:";
 
   private final byte[] secret;
+  private final String caPin;
 
-  private GridToken(byte[] secret) {
-    this.secret = secret;
+  private GridToken(String text) {
+    int mark = text.lastIndexOf(PIN_MARK);
+    String pin = null;
+    String body = text;
+    if (mark >= 0) {
+      pin = text.substring(mark + PIN_MARK.length()).toLowerCase(java.util.Locale.ROOT);
+      if (!pin.matches("[0-9a-f]{64}")) {
+        throw new IllegalArgumentException("the token's CA pin must be #sha256: and 64 hex digits");
+      }
+      body = text.substring(0, mark);
+    }
+    if (body.length() < MIN_LENGTH) {
+      throw new IllegalArgumentException("token must have at least " + MIN_LENGTH + " characters, has " + body.length());
+    }
+    this.secret = body.getBytes(StandardCharsets.UTF_8);
+    this.caPin = pin;
   }
 
   /** Reads the token from the first line of a file (surrounding whitespace ignored). */
@@ -33,17 +53,33 @@ public final class GridToken {
       throw new NoSuchFileException(file.toString(), null, "token file not found");
     }
     String line = text.lines().findFirst().orElse("").trim();
-    if (line.length() < MIN_LENGTH) {
-      throw new IOException("token in " + file + " is too short: " + line.length() + " characters, need at least " + MIN_LENGTH);
+    try {
+      return new GridToken(line);
+    } catch (IllegalArgumentException e) {
+      throw new IOException("token in " + file + ": " + e.getMessage());
     }
-    return new GridToken(line.getBytes(StandardCharsets.UTF_8));
   }
 
   public static GridToken of(String token) {
-    if (token == null || token.trim().length() < MIN_LENGTH) {
+    if (token == null) {
       throw new IllegalArgumentException("token must have at least " + MIN_LENGTH + " characters");
     }
-    return new GridToken(token.trim().getBytes(StandardCharsets.UTF_8));
+    return new GridToken(token.trim());
+  }
+
+  /** The tracker CA's SHA-256 fingerprint (64 lower-case hex digits) the token carries, if any. */
+  public java.util.Optional<String> caPin() {
+    return java.util.Optional.ofNullable(caPin);
+  }
+
+  /** This token's text with the given CA pin appended (replacing any it had): what a token file holds. */
+  public String withCaPin(String sha256Hex) {
+    return new GridToken(bearerValue() + PIN_MARK + sha256Hex).text();
+  }
+
+  /** The token's full text as written in a token file: the secret, then its CA pin if it has one. */
+  public String text() {
+    return caPin == null ? bearerValue() : bearerValue() + PIN_MARK + caPin;
   }
 
   /** A new random token (for local grids and tests): 32 random bytes, hex. */
