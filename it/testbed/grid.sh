@@ -240,7 +240,9 @@ cmd_up() {
   for jar in tracker/target/cairn-tracker.jar peer/target/cairn-peer.jar client-cli/target/cairn.jar; do
     [ -f "$ROOT/$jar" ] || die "$jar is missing: build first (./mvnw -B -q -DskipTests package)"
   done
-  if ip netns list | grep -q "^$PREFIX-"; then die "a testbed is already up (grid.sh down first)"; fi
+  if ip netns list | grep -q "^$PREFIX-"; then
+    die "a testbed is already up (grid.sh down first): namespaces $(ip netns list | awk '{print $1}' | grep "^$PREFIX-" | tr '\n' ' ')"
+  fi
   UP_OK=0
   trap 'if [ "$UP_OK" != 1 ]; then echo "grid.sh: up failed; tearing down" >&2; cmd_down >/dev/null 2>&1 || true; fi' EXIT
   rm -rf "$DIR"; mkdir -p "$DIR"
@@ -304,8 +306,11 @@ cmd_down() {
   for ns in $(ip netns list | awk '{print $1}' | grep "^$PREFIX-" || true); do
     for p in $(ip netns pids "$ns" 2>/dev/null); do kill -9 "$p" 2>/dev/null || true; done
   done
+  # a namespace whose last process is still exiting may refuse deletion for a moment: retry, then say so
+  local left=""
   for ns in $(ip netns list | awk '{print $1}' | grep "^$PREFIX-" || true); do
-    ip netns delete "$ns"
+    for ((i = 0; i < 50; i++)); do ip netns delete "$ns" 2>/dev/null && break; sleep 0.1; done
+    ip netns list | awk '{print $1}' | grep -qx "$ns" && left="$left $ns"
   done
   for t in "$DIR"/disks/*.tmpfs; do
     [ -f "$t" ] || continue
@@ -326,6 +331,7 @@ cmd_down() {
     for ((i = 0; i < 50; i++)); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
     [ -d "$cg" ] && echo "grid.sh: could not remove $cg (processes still in it?)" >&2
   done
+  [ -z "$left" ] || die "could not delete the namespaces$left"
   echo "testbed down"
 }
 

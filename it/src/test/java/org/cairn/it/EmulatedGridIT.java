@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -23,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class EmulatedGridIT {
   private static final Path SCRIPT = Path.of(System.getProperty("cairn.root", "."), "it", "testbed", "grid.sh");
+  /** The tests' own namespace prefix, so they never touch an operator's testbed (cairntb) and vice versa. */
+  private static final String PREFIX = "cairnit";
+  private static final String NS = PREFIX + "-";
 
   @TempDir
   Path root;
@@ -36,6 +40,7 @@ class EmulatedGridIT {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(root.resolve("run.out").toFile());
     pb.environment().put("CAIRN_TESTBED_DIR", dir.toString());
+    pb.environment().put("CAIRN_TESTBED_PREFIX", PREFIX);
     Process p = pb.start();
     if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
@@ -59,10 +64,27 @@ class EmulatedGridIT {
         "the testbed needs root");
   }
 
+  /**
+   * A run killed mid-test (a CI timeout, a developer's Ctrl-C) leaves its namespaces behind, and `up`
+   * rightly refuses to start over them: clear what an earlier run of these tests left.
+   */
+  @BeforeEach
+  void clearWhatAKilledRunLeft() throws Exception {
+    if (!netns().contains(NS)) {
+      return;
+    }
+    dir = root.resolve("stale");
+    Run down = run(60, "down");
+    dir = null;
+    assertThat(netns()).as("namespaces left by an earlier run, after down: " + down.out()).doesNotContain(NS);
+  }
+
   @AfterEach
   void down() throws Exception {
     if (dir != null) {
-      run(60, "down");
+      Run down = run(60, "down");
+      assertThat(down.exit()).as("grid.sh down after the test: " + down.out()).isZero();
+      assertThat(netns()).as("namespaces after down").doesNotContain(NS);
     }
   }
 
@@ -77,7 +99,7 @@ class EmulatedGridIT {
     Run up = run(180, "up", "--donors", "4", "--slow-donor", "8mbit");
     assertThat(up.exit()).as(up.out()).isZero();
     assertThat(up.out()).contains("testbed up");
-    assertThat(netns()).contains("cairntb-hub", "cairntb-tracker", "cairntb-d1", "cairntb-d4", "cairntb-c1");
+    assertThat(netns()).contains(NS + "hub", NS + "tracker", NS + "d1", NS + "d4", NS + "c1");
     Run status = run(30, "status");
     assertThat(status.out()).contains("d4").contains("8mbit").contains("10.77.0.14");
     Run shaping = run(30, "exec", "d4", "tc", "qdisc", "show", "dev", "eth0");
@@ -116,7 +138,7 @@ class EmulatedGridIT {
     Run down = run(60, "down");
     dir = null;
     assertThat(down.exit()).as(down.out()).isZero();
-    assertThat(netns()).doesNotContain("cairntb-");
+    assertThat(netns()).doesNotContain(NS);
   }
 
   @Test
@@ -127,7 +149,7 @@ class EmulatedGridIT {
     dir = root.resolve("testbed");
     Run up = run(180, "up", "--donors", "1", "--disks", "256M", "--disk-rate", "10MB");
     assertThat(up.exit()).as(up.out()).isZero();
-    Path cg = Path.of("/sys/fs/cgroup/blkio/cairntb-d1");
+    Path cg = Path.of("/sys/fs/cgroup/blkio/" + NS + "d1");
     assertThat(Files.readString(cg.resolve("blkio.throttle.write_bps_device"))).contains(" 10000000");
     assertThat(Files.readString(cg.resolve("blkio.throttle.read_bps_device"))).contains(" 10000000");
     String pid = Files.readString(dir.resolve("d1.pid")).strip();
@@ -156,7 +178,7 @@ class EmulatedGridIT {
     dir = null;
     assertThat(down.exit()).as(down.out()).isZero();
     assertThat(cg).doesNotExist();
-    assertThat(netns()).doesNotContain("cairntb-");
+    assertThat(netns()).doesNotContain(NS);
   }
 
   /** --ram-disks: each donor's data on its own tmpfs, mounted by up and unmounted by down. */
@@ -269,8 +291,8 @@ class EmulatedGridIT {
     Run down = run(120, "down");
     assertThat(down.exit()).as(down.out()).isZero();
     dir = null;
-    assertThat(netns()).doesNotContain("cairntb-");
-    assertThat(new String(new ProcessBuilder("pgrep", "-f", "delayline.py --a cairntb-").start().getInputStream().readAllBytes()))
+    assertThat(netns()).doesNotContain(NS);
+    assertThat(new String(new ProcessBuilder("pgrep", "-f", "delayline.py --a " + NS).start().getInputStream().readAllBytes()))
         .as("delay lines left running").isBlank();
   }
 }
