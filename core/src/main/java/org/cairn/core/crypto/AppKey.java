@@ -3,17 +3,17 @@ package org.cairn.core.crypto;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.google.crypto.tink.Aead;
 import com.google.crypto.tink.DeterministicAead;
 import com.google.crypto.tink.InsecureSecretKeyAccess;
 import com.google.crypto.tink.KeyTemplates;
 import com.google.crypto.tink.KeysetHandle;
 import com.google.crypto.tink.RegistryConfiguration;
+import com.google.crypto.tink.StreamingAead;
 import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
-import com.google.crypto.tink.aead.AeadConfig;
 import com.google.crypto.tink.daead.DeterministicAeadConfig;
 import com.google.crypto.tink.prf.PrfConfig;
 import com.google.crypto.tink.prf.PrfSet;
+import com.google.crypto.tink.streamingaead.StreamingAeadConfig;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -25,23 +25,25 @@ import java.util.Objects;
  * One app's key: three Google Tink keysets, kept together in one JSON file that never leaves the
  * client. {@code ids} (HMAC_SHA256_PRF) makes chunk ids, a keyed hash of the plaintext, so equal
  * chunks of the app still deduplicate while no one without the key can confirm a guessed chunk;
- * {@code aead} (AES256_GCM) and {@code daead} (AES256_SIV) seal compressed chunks (see
+ * {@code stream} (AES256_GCM_HKDF_4KB, a streaming AEAD: AES-GCM per 4 KiB segment under a key
+ * derived per chunk from a random salt) and {@code daead} (AES256_SIV) seal compressed chunks (see
  * {@link Encryption}). The fingerprint is a keyed hash of the keysets' ids, safe to show and to
  * record in manifests: it tells keys apart without revealing them.
  *
  * <pre>
- * {"format": "cairn-app-key", "version": 1, "app": "heat", "created": "2026-...Z",
- *  "fingerprint": "3f2a9c01...", "ids": {tink keyset}, "aead": {tink keyset}, "daead": {tink keyset}}
+ * {"format": "cairn-app-key", "version": 2, "app": "heat", "created": "2026-...Z",
+ *  "fingerprint": "3f2a9c01...", "ids": {tink keyset}, "stream": {tink keyset}, "daead": {tink keyset}}
  * </pre>
  */
 public final class AppKey {
   public static final String FORMAT = "cairn-app-key";
-  public static final int VERSION = 1;
+  /** 2: the {@code stream} keyset replaced version 1's one-shot {@code aead} (never released). */
+  public static final int VERSION = 2;
   private static final ObjectMapper JSON = new ObjectMapper();
 
   static {
     try {
-      AeadConfig.register();
+      StreamingAeadConfig.register();
       DeterministicAeadConfig.register();
       PrfConfig.register();
     } catch (GeneralSecurityException e) {
@@ -52,20 +54,20 @@ public final class AppKey {
   private final String app;
   private final Instant created;
   private final KeysetHandle ids;
-  private final KeysetHandle aead;
+  private final KeysetHandle stream;
   private final KeysetHandle daead;
   private final PrfSet prf;
   private final String fingerprint;
 
-  private AppKey(String app, Instant created, KeysetHandle ids, KeysetHandle aead, KeysetHandle daead)
+  private AppKey(String app, Instant created, KeysetHandle ids, KeysetHandle stream, KeysetHandle daead)
       throws GeneralSecurityException {
     this.app = app;
     this.created = created;
     this.ids = ids;
-    this.aead = aead;
+    this.stream = stream;
     this.daead = daead;
     this.prf = ids.getPrimitive(RegistryConfiguration.get(), PrfSet.class);
-    byte[] label = ("cairn-key-fingerprint/1:" + aead.getPrimary().getId() + ":" + daead.getPrimary().getId())
+    byte[] label = ("cairn-key-fingerprint/2:" + stream.getPrimary().getId() + ":" + daead.getPrimary().getId())
         .getBytes(StandardCharsets.US_ASCII);
     this.fingerprint = HexFormat.of().formatHex(prf.computePrimary(label, 8));
   }
@@ -75,7 +77,7 @@ public final class AppKey {
     Objects.requireNonNull(app, "app");
     try {
       return new AppKey(app, now, KeysetHandle.generateNew(KeyTemplates.get("HMAC_SHA256_PRF")),
-          KeysetHandle.generateNew(KeyTemplates.get("AES256_GCM")), KeysetHandle.generateNew(KeyTemplates.get("AES256_SIV")));
+          KeysetHandle.generateNew(KeyTemplates.get("AES256_GCM_HKDF_4KB")), KeysetHandle.generateNew(KeyTemplates.get("AES256_SIV")));
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("Tink cannot make a key: " + e.getMessage(), e);
     }
@@ -102,7 +104,7 @@ public final class AppKey {
     }
     try {
       AppKey key = new AppKey(root.path("app").asText(), Instant.parse(root.path("created").asText()),
-          keyset(root, "ids"), keyset(root, "aead"), keyset(root, "daead"));
+          keyset(root, "ids"), keyset(root, "stream"), keyset(root, "daead"));
       String recorded = root.path("fingerprint").asText(null);
       if (recorded != null && !recorded.equals(key.fingerprint)) {
         throw new IOException(source + " says fingerprint " + recorded + " but its keys give " + key.fingerprint + "; the file was altered");
@@ -131,7 +133,7 @@ public final class AppKey {
     root.put("fingerprint", fingerprint);
     try {
       root.set("ids", JSON.readTree(TinkJsonProtoKeysetFormat.serializeKeyset(ids, InsecureSecretKeyAccess.get())));
-      root.set("aead", JSON.readTree(TinkJsonProtoKeysetFormat.serializeKeyset(aead, InsecureSecretKeyAccess.get())));
+      root.set("stream", JSON.readTree(TinkJsonProtoKeysetFormat.serializeKeyset(stream, InsecureSecretKeyAccess.get())));
       root.set("daead", JSON.readTree(TinkJsonProtoKeysetFormat.serializeKeyset(daead, InsecureSecretKeyAccess.get())));
       return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n";
     } catch (GeneralSecurityException | IOException e) {
@@ -160,7 +162,7 @@ public final class AppKey {
         case NONE:
           return ChunkCrypto.PLAIN;
         case AES_GCM:
-          return new KeyedChunks(encryption, fingerprint, prf, TinkSealer.of(aead.getPrimitive(RegistryConfiguration.get(), Aead.class)));
+          return new KeyedChunks(encryption, fingerprint, prf, TinkSealer.of(stream.getPrimitive(RegistryConfiguration.get(), StreamingAead.class)));
         case AES_SIV:
           return new KeyedChunks(encryption, fingerprint, prf,
               TinkSealer.of(daead.getPrimitive(RegistryConfiguration.get(), DeterministicAead.class)));

@@ -111,8 +111,29 @@ class AppKeyTest {
     assertThatThrownBy(() -> AppKey.fromJson("nope", "/k/heat.json")).hasMessageContaining("/k/heat.json is not a Cairn key file");
     String altered = key.toJson().replace(key.fingerprint(), "0000000000000000");
     assertThatThrownBy(() -> AppKey.fromJson(altered, "x.json")).hasMessageContaining("altered");
-    String noKeys = key.toJson().replace("\"aead\"", "\"aeadx\"");
+    String noKeys = key.toJson().replace("\"stream\"", "\"streamx\"");
     assertThatThrownBy(() -> AppKey.fromJson(noKeys, "x.json")).hasMessageContaining("holds no valid key");
+  }
+
+  @Test
+  void aVersion1KeyFile_isRefusedWithItsVersion() {
+    String v1 = key.toJson().replace("\"version\" : 2", "\"version\" : 1");
+    assertThat(v1).isNotEqualTo(key.toJson());
+    assertThatThrownBy(() -> AppKey.fromJson(v1, "old.json")).hasMessageContaining("old.json is a version 1 key file; this build reads 2");
+  }
+
+  @Test
+  void aSealedChunk_isAbout0_4PercentLonger_andOpensOnlyWithItsId() throws Exception {
+    ChunkCrypto gcm = key.crypto(Encryption.AES_GCM);
+    byte[] big = new byte[1 << 20];
+    new java.util.Random(3).nextBytes(big);
+    ChunkId id = gcm.id(big, 0, big.length);
+    byte[] sealed = gcm.seal(id, big, 0, big.length);
+    assertThat(sealed.length).isBetween(big.length + 1, big.length + big.length / 200);
+    assertThat(gcm.open(id, sealed)).isEqualTo(big);
+    assertThatThrownBy(() -> gcm.open(ChunkId.of(big), sealed)).isInstanceOf(CorruptDataException.class);
+    sealed[sealed.length / 2] ^= 1;
+    assertThatThrownBy(() -> gcm.open(id, sealed)).isInstanceOf(CorruptDataException.class);
   }
 
   @Test
