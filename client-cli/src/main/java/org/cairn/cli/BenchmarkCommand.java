@@ -61,6 +61,10 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Chunk size, a power of two from 64KiB to 16MiB (default: 1MiB; chunking: all sizes).")
   String chunkSize;
 
+  @Option(names = "--chunking", split = ",", paramLabel = "MODE",
+      description = "chunking stage: fixed, aligned and/or cdc (default: all three).")
+  List<String> chunkings;
+
   @Option(names = "--data-shards", paramLabel = "M", defaultValue = "4", description = "m, data fragments (default: ${DEFAULT-VALUE}).")
   int dataShards;
 
@@ -186,7 +190,9 @@ final class BenchmarkCommand implements Callable<Integer> {
           break;
         case "chunking":
           bench.chunking(chunkSize == null
-              ? List.of(64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20) : List.of(chunk));
+              ? List.of(64 << 10, 256 << 10, 1 << 20, 4 << 20, 16 << 20) : List.of(chunk),
+              chunkings == null ? List.of(org.cairn.core.chunk.Chunking.values())
+                  : chunkings.stream().map(org.cairn.core.chunk.Chunking::parse).toList());
           break;
         case "pipeline":
           bench.pipeline(chunk, compression == null ? Compressor.DEFAULT_SPEC : compression.get(0),

@@ -62,6 +62,11 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--chunk-size", defaultValue = "1MiB", description = "Chunk size, 64KiB..16MiB (default: ${DEFAULT-VALUE}).")
   String chunkSize;
 
+  @Option(names = "--chunking", defaultValue = "aligned", paramLabel = "fixed|aligned|cdc",
+      description = {"How the image is cut: aligned (default) restarts chunks at each memory area of a DMTCP image or ELF core",
+          "file (other files: as fixed); fixed: every chunk --chunk-size; cdc: content-defined, --chunk-size/4 .. 2 x --chunk-size."})
+  String chunking;
+
   @Option(names = "--threads", description = "Worker threads (default: cores).")
   Integer threads;
 
@@ -95,10 +100,12 @@ final class StoreCommand implements Callable<Integer> {
     Redundancy r;
     Compressor c;
     int chunk;
+    org.cairn.core.chunk.Chunking cutting;
     try {
       r = Redundancy.parse(redundancy);
       c = Compressor.parse(compression);
       chunk = ChunkSize.parse(chunkSize);
+      cutting = org.cairn.core.chunk.Chunking.parse(chunking);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -152,7 +159,7 @@ final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe, commitWait, crypto));
+              probe, commitWait, crypto, cutting));
       progress.close();
       print(res);
     }

@@ -25,6 +25,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.cairn.core.compress.Compressor;
+import org.cairn.core.chunk.Chunking;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
@@ -51,7 +52,7 @@ public final class Storer {
    */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
       int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-      ChunkCrypto crypto) {
+      ChunkCrypto crypto, Chunking chunking) {
     /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
     public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
     /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
@@ -59,6 +60,14 @@ public final class Storer {
 
     public Options {
       java.util.Objects.requireNonNull(crypto, "crypto");
+      java.util.Objects.requireNonNull(chunking, "chunking");
+    }
+
+    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
+        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
+        ChunkCrypto crypto) {
+      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
+          crypto, Chunking.DEFAULT);
     }
 
     public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
@@ -147,9 +156,10 @@ public final class Storer {
     try {
       // optimistic (stdchk §IV.D): only the m data pieces now; the tracker's repair queue adds the rest
       int count = o.optimistic() ? r.dataFragments() : r.totalFragments();
-      long perChunk = (long) o.chunkSize() * r.totalFragments() / r.dataFragments() + 64L * r.totalFragments();
+      long perChunk = (long) o.chunking().maxChunk(o.chunkSize()) * r.totalFragments() / r.dataFragments() + 64L * r.totalFragments();
       int window = (int) Math.max(2L * o.threads(), Math.min(256, IN_FLIGHT_BYTES / perChunk));
-      StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunkSize(), o.threads(), window);
+      StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunking(), o.chunkSize(), o.threads(),
+          window);
       StorePipeline.Result res = pipeline.storeAsync(in, held::contains, (index, fragments) -> {
         @SuppressWarnings("unchecked")
         CompletableFuture<String>[] acks = new CompletableFuture[count];
@@ -175,8 +185,9 @@ public final class Storer {
         });
       });
       long piped = System.nanoTime();
-      Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunkSize(), r.spec(), o.compressor().spec(), o.kind(),
-          System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(), o.crypto().fingerprint());
+      Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunking().maxChunk(o.chunkSize()), r.spec(),
+          o.compressor().spec(), o.kind(), System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(),
+          o.crypto().fingerprint()).withChunking(o.chunking().spec());
       long step = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session()), o.commitTimeout());
       versionCommitted = true;
       long committed = System.nanoTime();

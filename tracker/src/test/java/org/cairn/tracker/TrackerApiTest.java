@@ -313,6 +313,18 @@ class TrackerApiTest {
   }
 
   @Test
+  void aManifestOfANewerSchema_isRefusedAtTheCommit_notAtTheFetch() throws IOException {
+    register("h1", "RUNNING");
+    register("h22", "RUNNING");
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {1}).hex();
+    String newer = manifestJson(0, a).replace("\"schemaVersion\":1", "\"schemaVersion\":9");
+    assertThat(call(400, "POST", "/api/v1/versions", "{\"manifest\":" + newer + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"h1\",\"h22\",null],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":300}]}")
+        .get("error").asText()).contains("schema version 9 is not supported").contains("upgrade Cairn");
+    assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).isEmpty();
+  }
+
+  @Test
   void catalog_commitsVersionsAtomicallyAndDedupsChunks() throws IOException {
     register("h1", "RUNNING");
     register("h22", "RUNNING");

@@ -10,7 +10,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.cairn.core.chunk.Chunk;
-import org.cairn.core.chunk.FixedSizeChunker;
 import org.cairn.core.compress.Compressed;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.erasure.CauchyCode;
@@ -180,23 +179,29 @@ public final class Stages {
    * Cut + hash + dedup over the image series for each chunk size: throughput and dedup ratio
    * (bytes in / bytes of distinct chunks). With one image, dedup is within that image.
    */
-  public void chunking(List<Integer> chunkSizes) throws Exception {
+  public void chunking(List<Integer> chunkSizes, List<org.cairn.core.chunk.Chunking> modes) throws Exception {
     long total = 0;
     for (byte[] image : data.images()) {
       total += image.length;
     }
     long totalBytes = total;
+    for (org.cairn.core.chunk.Chunking mode : modes) {
     for (int size : chunkSizes) {
       long[] unique = {0};
+      long[] chunks = {0};
       long[] lastImageNew = {0};
       double rate = Rate.mbPerSec(() -> {
         Set<ChunkId> seen = new HashSet<>();
         unique[0] = 0;
+        chunks[0] = 0;
+        byte[][] buffer = {new byte[mode.maxChunk(size)], new byte[mode.maxChunk(size)]};
+        int[] turn = {0};
         for (byte[] image : data.images()) {
           lastImageNew[0] = 0;
-          FixedSizeChunker chunker = new FixedSizeChunker(new ByteArrayInputStream(image), size);
+          org.cairn.core.chunk.Chunker chunker = mode.chunker(new ByteArrayInputStream(image), size, () -> buffer[turn[0]++ & 1]);
           Chunk c;
           while ((c = chunker.next()) != null) {
+            chunks[0]++;
             if (seen.add(ChunkId.of(c.data(), 0, c.length()))) {
               unique[0] += c.length();
               lastImageNew[0] += c.length();
@@ -207,13 +212,16 @@ public final class Stages {
       }, seconds);
       byte[] last = data.images().get(data.images().size() - 1);
       out.accept(new StageResult("chunking", rate)
+          .with("chunking", mode.spec())
           .with("chunkSize", size)
+          .with("meanChunk", (double) totalBytes / Math.max(1, chunks[0]))
           .with("images", data.images().size())
           .with("totalBytes", totalBytes)
           .with("uniqueBytes", unique[0])
           .with("dedupRatio", (double) totalBytes / unique[0])
           .with("lastImageNewFraction", (double) lastImageNew[0] / last.length)
           .with("threads", 1));
+    }
     }
   }
 

@@ -8,7 +8,7 @@ import java.util.Objects;
  * Cuts a stream into fixed-size chunks (stdchk's FsCH): chunk i is bytes [i*S, (i+1)*S). Reads each
  * chunk fully, so short reads of pipes and sockets do not change the cut. Not thread-safe.
  */
-public final class FixedSizeChunker {
+public final class FixedSizeChunker implements Chunker {
   private final InputStream in;
   private final int chunkSize;
   private final java.util.function.Supplier<byte[]> buffers;
@@ -31,6 +31,7 @@ public final class FixedSizeChunker {
   }
 
   /** The next chunk, or {@code null} at the end of the stream. */
+  @Override
   public Chunk next() throws IOException {
     if (done) {
       return null;
@@ -56,6 +57,7 @@ public final class FixedSizeChunker {
   }
 
   /** Bytes returned so far. */
+  @Override
   public long bytesRead() {
     return offset;
   }

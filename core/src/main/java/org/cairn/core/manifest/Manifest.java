@@ -20,11 +20,19 @@ import org.cairn.core.CorruptDataException;
  * app key the chunks were sealed with (never the key). Plaintext versions are still written as
  * schema 1, so older readers keep reading them; an encrypted version is refused by them with
  * "upgrade Cairn" rather than misread.
+ *
+ * <p>Schema 3 adds {@code chunking} ({@code aligned} or {@code cdc}): chunks of any length up to
+ * {@code chunkSize}, cut at a format's area boundaries or by content. Fixed-size versions keep the
+ * lower schema (every chunk but the last exactly {@code chunkSize}).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public final class Manifest {
-  public static final int SCHEMA_VERSION = 2;
+  public static final int SCHEMA_VERSION = 3;
+  /** The schema of versions whose chunks vary in length ({@link #chunking()} not fixed). */
+  public static final int SCHEMA_VARIABLE_CHUNKS = 3;
+  /** The schema of encrypted versions with fixed-size chunks. */
+  public static final int SCHEMA_ENCRYPTED = 2;
   /** The schema of plaintext versions (no encryption fields). */
   public static final int SCHEMA_PLAINTEXT = 1;
 
@@ -45,11 +53,12 @@ public final class Manifest {
   private final List<ChunkRef> chunks;
   private final String encryption;
   private final String keyId;
+  private final String chunking;
 
   /** A plaintext manifest (schema 1's fields). */
   public Manifest(int schemaVersion, String app, String node, long step, long size, int chunkSize, String redundancy,
       String compression, String kind, long createdAt, String clientHost, List<ChunkRef> chunks) {
-    this(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost, chunks, null, null);
+    this(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost, chunks, null, null, null);
   }
 
   @JsonCreator
@@ -67,7 +76,8 @@ public final class Manifest {
       @JsonProperty("clientHost") String clientHost,
       @JsonProperty("chunks") List<ChunkRef> chunks,
       @JsonProperty("encryption") String encryption,
-      @JsonProperty("keyId") String keyId) {
+      @JsonProperty("keyId") String keyId,
+      @JsonProperty("chunking") String chunking) {
     this.schemaVersion = schemaVersion;
     this.app = app;
     this.node = node;
@@ -82,6 +92,7 @@ public final class Manifest {
     this.chunks = chunks == null ? List.of() : List.copyOf(chunks);
     this.encryption = encryption == null || encryption.equals("none") ? null : encryption;
     this.keyId = keyId;
+    this.chunking = chunking == null || chunking.equals("fixed") ? null : chunking;
   }
 
   /** A new manifest of the current schema. */
@@ -104,14 +115,24 @@ public final class Manifest {
     if (sealed && (keyId == null || keyId.isBlank())) {
       throw new IllegalArgumentException("an encrypted manifest names its key's fingerprint");
     }
-    return new Manifest(sealed ? SCHEMA_VERSION : SCHEMA_PLAINTEXT, app, node, step, size, chunkSize, redundancy, compression,
-        kind, createdAtMillis, clientHost, chunks, sealed ? encryption : null, sealed ? keyId : null);
+    return new Manifest(sealed ? SCHEMA_ENCRYPTED : SCHEMA_PLAINTEXT, app, node, step, size, chunkSize, redundancy, compression,
+        kind, createdAtMillis, clientHost, chunks, sealed ? encryption : null, sealed ? keyId : null, null);
+  }
+
+  /**
+   * This manifest with its chunks cut by {@code chunking} ({@code fixed}, {@code aligned} or
+   * {@code cdc}); anything but fixed raises the schema to {@link #SCHEMA_VARIABLE_CHUNKS}.
+   */
+  public Manifest withChunking(String chunking) {
+    boolean variable = chunking != null && !chunking.equals("fixed");
+    return new Manifest(variable ? Math.max(schemaVersion, SCHEMA_VARIABLE_CHUNKS) : schemaVersion, app, node, step, size, chunkSize,
+        redundancy, compression, kind, createdAt, clientHost, chunks, encryption, keyId, variable ? chunking : null);
   }
 
   /** This manifest as step {@code step} (the tracker numbers versions at the commit). */
   public Manifest withStep(long step) {
     return new Manifest(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost,
-        chunks, encryption, keyId);
+        chunks, encryption, keyId, chunking);
   }
 
   public String toJson() {
@@ -140,6 +161,16 @@ public final class Manifest {
     return m;
   }
 
+  /**
+   * Checks what {@link #fromJson} checks, for a manifest that arrived by another route (a typed
+   * message): the schema this build reads, lengths within the chunk size, sizes adding up.
+   *
+   * @throws CorruptDataException naming what is wrong
+   */
+  public void requireValid() throws CorruptDataException {
+    validate();
+  }
+
   private void validate() throws CorruptDataException {
     if (schemaVersion < 1 || schemaVersion > SCHEMA_VERSION) {
       throw new CorruptDataException("manifest schema version " + schemaVersion + " is not supported (this build reads 1.."
@@ -148,13 +179,16 @@ public final class Manifest {
     long total = 0;
     for (int i = 0; i < chunks.size(); i++) {
       int len = chunks.get(i).length();
-      if (len > chunkSize || (len < chunkSize && i < chunks.size() - 1)) {
+      if (len > chunkSize || (len < chunkSize && i < chunks.size() - 1 && chunking == null) || (len == 0 && chunking != null)) {
         throw new CorruptDataException("manifest chunk " + i + " has length " + len + " with chunk size " + chunkSize);
       }
       total += len;
     }
     if ((encryption == null) != (keyId == null)) {
       throw new CorruptDataException("manifest names " + (encryption == null ? "a key but no encryption" : "an encryption but no key"));
+    }
+    if (chunking != null && schemaVersion < SCHEMA_VARIABLE_CHUNKS) {
+      throw new CorruptDataException("manifest has chunking " + chunking + " under schema " + schemaVersion);
     }
     if (total != size) {
       throw new CorruptDataException("manifest size " + size + " does not match its chunks' total " + total);
@@ -179,6 +213,8 @@ public final class Manifest {
   @JsonProperty public String encryption() { return encryption; }
   /** The fingerprint of the app key the chunks were sealed with; null for a plaintext version. */
   @JsonProperty public String keyId() { return keyId; }
+  /** {@code aligned} or {@code cdc}; null for fixed-size chunks. */
+  @JsonProperty public String chunking() { return chunking; }
 
   /** True if the chunks are sealed with an app key. */
   public boolean encrypted() {
@@ -195,7 +231,8 @@ public final class Manifest {
         && createdAt == m.createdAt && Objects.equals(app, m.app) && Objects.equals(node, m.node)
         && Objects.equals(redundancy, m.redundancy) && Objects.equals(compression, m.compression)
         && Objects.equals(kind, m.kind) && Objects.equals(clientHost, m.clientHost) && chunks.equals(m.chunks)
-        && Objects.equals(encryption, m.encryption) && Objects.equals(keyId, m.keyId);
+        && Objects.equals(encryption, m.encryption) && Objects.equals(keyId, m.keyId)
+        && Objects.equals(chunking, m.chunking);
   }
 
   @Override

@@ -11,13 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import org.cairn.core.chunk.Chunk;
 import org.cairn.core.chunk.ChunkSize;
-import org.cairn.core.chunk.FixedSizeChunker;
+import org.cairn.core.chunk.Chunker;
+import org.cairn.core.chunk.Chunking;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 
 /*
- * Store side of the data path: image -> fixed-size chunks -> ids (keyed for encrypted apps) ->
+ * Store side of the data path: image -> chunks (fixed, format-aligned or content-defined) -> ids (keyed for encrypted apps) ->
  * dedup hook -> compress -> seal (encrypted apps) -> code -> fragments -> sink (FALCON-P: every chunk is an independent block).
  *
  * The calling thread reads and cuts the image; workers hash, compress and code. At most
@@ -55,13 +56,19 @@ public final class StorePipeline {
   private final int chunkSize;
   private final int threads;
   private final int window;
+  private final Chunking chunking;
 
   public StorePipeline(ChunkCodec codec, int chunkSize, int threads) {
     this(codec, chunkSize, threads, 2 * threads);
   }
 
   public StorePipeline(ChunkCodec codec, int chunkSize, int threads, int window) {
+    this(codec, Chunking.FIXED, chunkSize, threads, window);
+  }
+
+  public StorePipeline(ChunkCodec codec, Chunking chunking, int chunkSize, int threads, int window) {
     this.codec = Objects.requireNonNull(codec, "codec");
+    this.chunking = Objects.requireNonNull(chunking, "chunking");
     this.chunkSize = ChunkSize.validate(chunkSize);
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, was " + threads);
@@ -83,8 +90,8 @@ public final class StorePipeline {
     Objects.requireNonNull(dedup, "dedup");
     Objects.requireNonNull(sink, "sink");
     // window in flight + one being filled + one per worker finishing: the pool never runs dry
-    BufferPool pool = new BufferPool(chunkSize, window + threads + 1);
-    FixedSizeChunker chunker = new FixedSizeChunker(in, chunkSize, pool::take);
+    BufferPool pool = new BufferPool(chunking.maxChunk(chunkSize), window + threads + 1);
+    Chunker chunker = chunking.chunker(in, chunkSize, pool::take);
     Set<ChunkId> seen = ConcurrentHashMap.newKeySet();
     Result result = new Result();
     ExecutorService workers = Pools.workers("store", threads);

@@ -26,6 +26,25 @@ class ManifestTest {
   }
 
   @Test
+  void variableChunks_areSchemaThree_andOnlyThereMayAMiddleChunkBeShort() throws CorruptDataException {
+    List<ChunkRef> chunks = List.of(new ChunkRef(ChunkId.of(new byte[] {1}), 40_000), new ChunkRef(ChunkId.of(new byte[] {2}), 65536),
+        new ChunkRef(ChunkId.of(new byte[] {3}), 7));
+    Manifest cdc = Manifest.of("heat", "n17", 3, 65536, "code:4+2", "auto:1:3%", "file", 1_700_000_000_000L, "host", chunks)
+        .withChunking("cdc");
+    assertThat(cdc.schemaVersion()).isEqualTo(3);
+    Manifest back = Manifest.fromJson(cdc.toJson());
+    assertThat(back).isEqualTo(cdc);
+    assertThat(back.chunking()).isEqualTo("cdc");
+    assertThat(Manifest.of("heat", "n17", 3, 65536, "code:4+2", "auto:1:3%", "file", 1L, "host", chunks).withChunking("fixed")
+        .schemaVersion()).isEqualTo(1);
+    String fixed = cdc.toJson().replace(",\"chunking\":\"cdc\"", "").replace("\"schemaVersion\":3", "\"schemaVersion\":1");
+    assertThat(fixed).doesNotContain("chunking");
+    assertThatThrownBy(() -> Manifest.fromJson(fixed)).isInstanceOf(CorruptDataException.class).hasMessageContaining("chunk 0 has length 40000");
+    String tooBig = cdc.toJson().replace("\"length\":65536", "\"length\":65537").replace("\"size\":105543", "\"size\":105544");
+    assertThatThrownBy(() -> Manifest.fromJson(tooBig)).isInstanceOf(CorruptDataException.class).hasMessageContaining("65537");
+  }
+
+  @Test
   void fromJson_toleratesUnknownFutureFields() throws CorruptDataException {
     String json = manifest.toJson()
         .replace("\"app\":", "\"padding\":{\"scheme\":\"none\"},\"app\":")
@@ -35,8 +54,8 @@ class ManifestTest {
 
   @Test
   void fromJson_refusesNewerSchemaAndInconsistentSizes() {
-    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"schemaVersion\":1", "\"schemaVersion\":3")))
-        .isInstanceOf(CorruptDataException.class).hasMessageContaining("schema version 3 is not supported");
+    assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"schemaVersion\":1", "\"schemaVersion\":4")))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("schema version 4 is not supported");
     assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replace("\"size\":131172", "\"size\":5")))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not match");
     assertThatThrownBy(() -> Manifest.fromJson(manifest.toJson().replaceFirst("\"length\":65536", "\"length\":65000")))

@@ -213,6 +213,11 @@ public final class Catalog {
 
   /** As {@link #commit(JsonNode, List, String)}, for a parsed manifest. */
   public synchronized long commit(Manifest m, List<NewChunk> newChunks, String session) throws IOException {
+    try {
+      m.requireValid(); // a manifest this build could not read back (a newer client's schema) is refused now, not at fetch
+    } catch (CorruptDataException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
     checkName("app", m.app());
     checkName("node", m.node());
     if (session != null) {

@@ -1,0 +1,182 @@
+package org.cairn.core.chunk;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.TreeSet;
+
+/**
+ * Where a checkpoint image's regions begin, for {@link AlignedChunker}. Regions are discovered
+ * while the image streams past: {@link #regionAt} gives the length of the region starting at an
+ * offset, and {@link #observe} sees every chunk (a DMTCP area header names the length of the data
+ * that follows it).
+ */
+abstract class ImageLayout {
+  /** A region running to the end of the image. */
+  static final long REST = Long.MAX_VALUE;
+
+  /** The length of the region that starts at {@code offset} (at least 1; {@link #REST} for the rest). */
+  abstract long regionAt(long offset);
+
+  /** Sees each chunk as it is cut. */
+  void observe(long offset, byte[] data, int length) {}
+
+  abstract String name();
+
+  /** The layout of the image whose first bytes are {@code head[0, n)}. */
+  static ImageLayout detect(byte[] head, int n) {
+    if (Dmtcp.matches(head, n)) {
+      return new Dmtcp();
+    }
+    ImageLayout elf = ElfCore.parse(head, n);
+    return elf != null ? elf : NONE;
+  }
+
+  static final ImageLayout NONE = new ImageLayout() {
+    @Override
+    long regionAt(long offset) {
+      return REST;
+    }
+
+    @Override
+    String name() {
+      return "none";
+    }
+  };
+
+  /**
+   * A DMTCP 5 image ({@code DMTCP_CHECKPOINT_IMAGE_v4.0}, written without gzip): two copies of the
+   * 4 KiB checkpoint header, then areas, each a 4 KiB {@code ProcMapsArea} header followed by its
+   * data, until a header whose size is -1. Data follows a header unless it is a zero-page or a
+   * parent header; a file-backed area holds {@code mmapFileSize} bytes, others {@code size}.
+   */
+  static final class Dmtcp extends ImageLayout {
+    static final byte[] SIGNATURE = "DMTCP_CHECKPOINT_IMAGE_v4.0\n".getBytes(StandardCharsets.US_ASCII);
+    static final int HEADERS = 2 * 4096;
+    static final int AREA = 4096;
+    private static final long ZERO_PAGE = 0x1;
+    private static final long PARENT_HEADER = 0x2;
+    private static final long MAP_ANONYMOUS = 0x20;
+    /** No single area of a desktop process holds more than this; a larger size means a header we misread. */
+    private static final long MAX_AREA = 1L << 40;
+
+    private long nextHeader = HEADERS;
+    private long dataEnd = -1;
+    private boolean ended;
+
+    static boolean matches(byte[] head, int n) {
+      if (n < SIGNATURE.length) {
+        return false;
+      }
+      for (int i = 0; i < SIGNATURE.length; i++) {
+        if (head[i] != SIGNATURE[i]) {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    @Override
+    long regionAt(long offset) {
+      if (ended) {
+        return REST;
+      }
+      if (offset < HEADERS) {
+        return HEADERS - offset;
+      }
+      if (offset == nextHeader) {
+        return AREA;
+      }
+      if (offset < dataEnd) {
+        return dataEnd - offset;
+      }
+      ended = true; // lost track (cannot happen with whole headers): fixed chunks from here on
+      return REST;
+    }
+
+    @Override
+    void observe(long offset, byte[] data, int length) {
+      if (ended || offset != nextHeader) {
+        return;
+      }
+      if (length < AREA) {
+        ended = true;
+        return;
+      }
+      ByteBuffer b = ByteBuffer.wrap(data, 0, AREA).order(ByteOrder.LITTLE_ENDIAN);
+      long size = b.getLong(16);
+      long flags = b.getLong(40);
+      long mmapFileSize = b.getLong(72);
+      long properties = b.getLong(80);
+      if (size == -1) {
+        ended = true; // the end-of-areas marker: whatever follows is cut as fixed
+        return;
+      }
+      long bytes = 0;
+      if ((properties & ZERO_PAGE) == 0 && (properties & PARENT_HEADER) == 0) {
+        bytes = (flags & MAP_ANONYMOUS) == 0 && mmapFileSize > 0 ? mmapFileSize : size;
+      }
+      if (bytes < 0 || bytes > MAX_AREA) {
+        ended = true;
+        return;
+      }
+      dataEnd = offset + AREA + bytes;
+      nextHeader = dataEnd;
+    }
+
+    @Override
+    String name() {
+      return "dmtcp";
+    }
+  }
+
+  /**
+   * An ELF64 little-endian core file (gcore): the ELF header, the program header table, the notes
+   * (registers and mappings: new every checkpoint), then each {@code PT_LOAD} segment's bytes at
+   * its {@code p_offset}. Every segment's start and end is a boundary.
+   */
+  static final class ElfCore extends ImageLayout {
+    private final TreeSet<Long> boundaries;
+
+    private ElfCore(TreeSet<Long> boundaries) {
+      this.boundaries = boundaries;
+    }
+
+    static ElfCore parse(byte[] head, int n) {
+      if (n < 64 || head[0] != 0x7f || head[1] != 'E' || head[2] != 'L' || head[3] != 'F' || head[4] != 2 || head[5] != 1) {
+        return null;
+      }
+      ByteBuffer b = ByteBuffer.wrap(head, 0, n).order(ByteOrder.LITTLE_ENDIAN);
+      int type = b.getShort(16) & 0xffff;
+      long phoff = b.getLong(32);
+      int phentsize = b.getShort(54) & 0xffff;
+      int phnum = b.getShort(56) & 0xffff;
+      if (type != 4 || phentsize < 56 || phnum == 0 || phnum == 0xffff || phoff < 64 || phoff + (long) phnum * phentsize > n) {
+        return null; // not a core file, or its table is beyond what was read: fixed chunks
+      }
+      TreeSet<Long> bounds = new TreeSet<>();
+      bounds.add(phoff + (long) phnum * phentsize);
+      for (int i = 0; i < phnum; i++) {
+        int at = (int) (phoff + (long) i * phentsize);
+        long offset = b.getLong(at + 8);
+        long filesz = b.getLong(at + 32);
+        if (filesz > 0 && offset > 0 && offset + filesz > offset) {
+          bounds.add(offset);
+          bounds.add(offset + filesz);
+        }
+      }
+      return new ElfCore(bounds);
+    }
+
+    @Override
+    long regionAt(long offset) {
+      Long next = boundaries.higher(offset);
+      return next == null ? REST : next - offset;
+    }
+
+    @Override
+    String name() {
+      return "elf-core";
+    }
+  }
+}
