@@ -29,7 +29,7 @@ public final class CairnCli {
   String tracker;
 
   @Option(names = "--token-file", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,
-      description = "File holding the grid token (env CAIRN_TOKEN holds the token itself).")
+      description = "File holding the grid token (env CAIRN_TOKEN_FILE; CAIRN_TOKEN holds the token itself).")
   java.nio.file.Path tokenFile;
 
   @Option(names = "--key-dir", paramLabel = "DIR", scope = CommandLine.ScopeType.INHERIT,
@@ -47,20 +47,117 @@ public final class CairnCli {
 
   /** Runs the command line and returns the exit code (for tests and embedding). */
   public static int run(String... args) {
-    return commandLine().execute(args);
+    CommandLine cli = commandLine();
+    return cli.execute(globalJson(cli, args));
   }
 
-  /** The command line with cairn's error handling: a failed operation is one line on stderr and exit 1. */
+  /**
+   * {@code cairn --json CMD ...} means {@code cairn CMD --json ...}: {@code --json} given before the
+   * command moves after it (every command that prints a result has its own {@code --json}).
+   */
+  static String[] globalJson(CommandLine cli, String[] args) {
+    java.util.List<String> out = new java.util.ArrayList<>(java.util.Arrays.asList(args));
+    int json = -1;
+    int last = -1;
+    CommandLine at = cli;
+    for (int i = 0; i < out.size(); i++) {
+      String a = out.get(i);
+      if (a.equals("--json") && json < 0 && last < 0) {
+        json = i;
+      } else if (at.getSubcommands().containsKey(a)) {
+        at = at.getSubcommands().get(a);
+        last = i;
+      } else if (last >= 0) {
+        break;
+      }
+    }
+    if (json >= 0 && last > json) {
+      out.remove(json);
+      out.add(last, "--json"); // after the (sub)command's name, which moved one to the left
+    }
+    return out.toArray(String[]::new);
+  }
+
+  /**
+   * The command line with cairn's error handling: a failed operation is one line on stderr and exit
+   * 1; a usage error is one line and a hint (never the whole help) and exit 2.
+   */
   static CommandLine commandLine() {
     CommandLine cli = new CommandLine(new CairnCli());
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("cairn: " + cmd.getCommandName() + " failed: " + message(e));
       return 1;
     });
+    cli.setParameterExceptionHandler((ex, args) -> {
+      CommandLine cmd = ex.getCommandLine();
+      java.io.PrintWriter err = cmd.getErr();
+      String where = cmd == cli ? "cairn" : "cairn " + cmd.getCommandName();
+      String line = where + ": " + ex.getMessage();
+      String unknown = unknownOption(cmd, args);
+      if (unknown != null) {
+        line = unknown; // a mistyped option explains the missing one
+      } else if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
+        line += " (did you mean " + String.join(" or ", u.getSuggestions()) + "?)";
+      }
+      err.println(line);
+      err.println("Try '" + where + " --help' for more information.");
+      return 2;
+    });
     return cli;
   }
 
-  private static String message(Throwable e) {
+  /** "cairn store: unknown option '--ap' (did you mean --app?)" for the first option the command does not have, else null. */
+  private static String unknownOption(CommandLine cmd, String[] args) {
+    for (String a : args) {
+      if (!a.startsWith("-") || a.equals("-") || a.equals("--")) {
+        continue;
+      }
+      String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
+      if (cmd.getCommandSpec().findOption(name) != null || cmd.getParent() != null && cmd.getParent().getCommandSpec().findOption(name) != null) {
+        continue;
+      }
+      java.util.List<String> near = new java.util.ArrayList<>();
+      for (CommandLine.Model.OptionSpec o : cmd.getCommandSpec().options()) {
+        String longest = o.longestName();
+        if (longest.startsWith(name) || name.startsWith(longest) || editDistance(longest, name) <= 2) {
+          near.add(longest);
+        }
+      }
+      return "cairn " + cmd.getCommandName() + ": unknown option '" + name + "'"
+          + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)");
+    }
+    return null;
+  }
+
+  private static int editDistance(String a, String b) {
+    int[] prev = new int[b.length() + 1];
+    int[] cur = new int[b.length() + 1];
+    for (int j = 0; j <= b.length(); j++) {
+      prev[j] = j;
+    }
+    for (int i = 1; i <= a.length(); i++) {
+      cur[0] = i;
+      for (int j = 1; j <= b.length(); j++) {
+        cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
+      }
+      int[] t = prev;
+      prev = cur;
+      cur = t;
+    }
+    return prev[b.length()];
+  }
+
+  /** A one-line message: the JDK's file exceptions carry only the path, so say what happened to it. */
+  static String message(Throwable e) {
+    if (e instanceof java.nio.file.NoSuchFileException f) {
+      return f.getFile() + ": no such file or directory" + (f.getReason() != null ? " (" + f.getReason() + ")" : "");
+    }
+    if (e instanceof java.nio.file.AccessDeniedException f) {
+      return f.getFile() + ": permission denied";
+    }
+    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
+      return f.getFile() + ": " + f.getReason();
+    }
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }

@@ -13,7 +13,8 @@ import picocli.CommandLine;
 
 /**
  * How a command reaches the grid: tracker URL and token from flags, else the environment
- * ({@code CAIRN_TRACKER}, {@code CAIRN_TOKEN}), else {@code ~/.config/cairn/client.yaml} (keys
+ * ({@code CAIRN_TRACKER}; {@code CAIRN_TOKEN_FILE} names a token file, {@code CAIRN_TOKEN} holds
+ * the token itself), else {@code ~/.config/cairn/client.yaml} (keys
  * {@code tracker}, {@code token-file}); the grid it opens is the {@link Grid} façade.
  */
 final class GridAccess {
@@ -22,6 +23,10 @@ final class GridAccess {
   static Grid open(CairnCli root, CommandLine cl) throws IOException {
     String url = root.tracker;
     Path tokenFile = root.tokenFile;
+    String envTokenFile = System.getenv("CAIRN_TOKEN_FILE");
+    if (tokenFile == null && envTokenFile != null && !envTokenFile.isBlank()) {
+      tokenFile = Path.of(envTokenFile);
+    }
     String envToken = System.getenv("CAIRN_TOKEN");
     if (url == null) {
       url = System.getenv("CAIRN_TRACKER");
@@ -41,11 +46,15 @@ final class GridAccess {
     }
     GridToken token;
     if (tokenFile != null) {
-      token = GridToken.readFile(tokenFile);
+      try {
+        token = GridToken.readFile(tokenFile);
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw new CommandLine.ParameterException(cl, "token file " + tokenFile + " not found");
+      }
     } else if (envToken != null) {
       token = GridToken.of(envToken);
     } else {
-      throw new CommandLine.ParameterException(cl, "no grid token: give --token-file FILE, set CAIRN_TOKEN, or put 'token-file:' in " + config);
+      throw new CommandLine.ParameterException(cl, "no grid token: give --token-file FILE, set CAIRN_TOKEN_FILE or CAIRN_TOKEN, or put 'token-file:' in " + config);
     }
     URI uri;
     try {

@@ -141,9 +141,32 @@ final class StoreCommand implements Callable<Integer> {
     String kind = ImageSource.FILE;
     if (dir != null) {
       kind = ImageSource.DIRECTORY;
+      if (!Files.isDirectory(dir)) {
+        throw new CommandLine.ParameterException(cl, "--dir " + dir + ": " + (Files.exists(dir) ? "not a directory (store a file without --dir)"
+            : "no such directory"));
+      }
     } else if (!file.equals("-")) {
-      sizeHint = Files.size(Path.of(file));
+      Path p = Path.of(file);
+      if (Files.isDirectory(p)) {
+        throw new CommandLine.ParameterException(cl, file + " is a directory: store it with --dir " + file);
+      }
+      if (!Files.exists(p)) {
+        throw new java.io.IOException(file + ": no such file");
+      }
+      if (!Files.isReadable(p)) {
+        throw new java.io.IOException(file + ": permission denied");
+      }
+      sizeHint = Files.size(p);
     }
+    // the grid's address and token are checked before anything is written here (a new app key)
+    try (org.cairn.client.Grid grid = GridAccess.open(root, cl)) {
+      return store(cl, grid, r, c, chunk, cutting, sealing, probe, commitWait, t, kind, sizeHint);
+    }
+  }
+
+  private int store(CommandLine cl, org.cairn.client.Grid grid, Redundancy r, Compressor c, int chunk,
+      org.cairn.core.chunk.Chunking cutting, org.cairn.core.crypto.Encryption sealing, java.time.Duration probe,
+      java.time.Duration commitWait, int t, String kind, long sizeHint) throws Exception {
     org.cairn.core.crypto.ChunkCrypto crypto = org.cairn.core.crypto.ChunkCrypto.PLAIN;
     if (sealing.encrypted()) {
       org.cairn.client.AppKeys keys = root.keys();
@@ -153,8 +176,7 @@ final class StoreCommand implements Callable<Integer> {
       }
       crypto = key.key().crypto(sealing);
     }
-    try (org.cairn.client.Grid grid = GridAccess.open(root, cl);
-        org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
+    try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,

@@ -1,0 +1,90 @@
+package org.cairn.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The CLI's conventions as a user meets them (issue #22's contract), with the real jar as a new
+ * process and a clean environment: one-line errors, no help dumps, CAIRN_TOKEN_FILE, a global --json.
+ */
+class CliConventionsIT {
+  @TempDir
+  Path root;
+
+  record Run(int exit, String out, List<String> err) {}
+
+  /** cairn.jar with ARGS, no CAIRN_* in the environment but {@code env}, and a home of its own. */
+  private Run cairn(Map<String, String> env, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Duser.home=" + root.resolve("home"), "-jar", MiniGrid.jar("client-cli", "cairn.jar").toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile())
+        .redirectOutput(root.resolve("out").toFile()).redirectError(root.resolve("err").toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("CAIRN_"));
+    pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("cairn " + String.join(" ", args) + " finished").isTrue();
+    return new Run(p.exitValue(), Files.readString(root.resolve("out")), Files.readAllLines(root.resolve("err")));
+  }
+
+  @Test
+  void usageAndInputErrors_areOneLine_andWriteNothing() throws Exception {
+    Run missing = cairn(Map.of(), "store", "nosuch.img", "--app", "A", "--node", "N");
+    assertThat(missing.exit()).isIn(1, 2);
+    assertThat(missing.err()).hasSize(1);
+    assertThat(missing.err().get(0)).contains("nosuch.img").contains("no such file");
+
+    Run bare = cairn(Map.of(), "store");
+    assertThat(bare.exit()).isEqualTo(2);
+    assertThat(bare.err()).hasSizeLessThanOrEqualTo(3).anyMatch(l -> l.contains("--app")).noneMatch(l -> l.startsWith("Usage"));
+
+    Path image = Files.write(root.resolve("ckpt.img"), new byte[1000]);
+    Run noTracker = cairn(Map.of(), "store", image.toString(), "--app", "A", "--node", "N");
+    assertThat(noTracker.exit()).isEqualTo(2);
+    assertThat(noTracker.err()).hasSizeLessThanOrEqualTo(3).anyMatch(l -> l.contains("no tracker"));
+    assertThat(root.resolve("keys")).as("no app key made by a store that could not run").doesNotExist();
+
+    Run typo = cairn(Map.of(), "store", image.toString(), "--ap", "A", "--node", "N");
+    assertThat(typo.exit()).isEqualTo(2);
+    assertThat(typo.err()).hasSizeLessThanOrEqualTo(2);
+    assertThat(typo.err().get(0)).contains("--ap").contains("did you mean").contains("--app");
+
+    Run dirAsFile = cairn(Map.of(), "store", root.toString(), "--app", "A", "--node", "N");
+    assertThat(dirAsFile.exit()).isEqualTo(2);
+    assertThat(dirAsFile.err().get(0)).contains("is a directory: store it with --dir");
+  }
+
+  @Test
+  void tokenFileFromTheEnvironment_andJsonBeforeOrAfterTheCommand() throws Exception {
+    try (MiniGrid grid = new MiniGrid(Files.createDirectories(root.resolve("grid")), Duration.ofSeconds(1))) {
+      grid.startTracker();
+      grid.startPeer("p1");
+      Map<String, String> env = Map.of("CAIRN_TRACKER", grid.trackerUrl(), "CAIRN_TOKEN_FILE", grid.tokenFile().toString());
+      Run status = cairn(env, "status");
+      assertThat(status.exit()).as(String.join("\n", status.err())).isZero();
+      ObjectMapper json = new ObjectMapper();
+      for (String[] args : new String[][] {{"--json", "status"}, {"status", "--json"}}) {
+        Run r = cairn(env, args);
+        assertThat(r.exit()).as(String.join(" ", args) + ": " + r.err()).isZero();
+        JsonNode node = json.readTree(r.out());
+        assertThat(node.isObject()).as(r.out()).isTrue();
+        assertThat(r.out().strip()).as("one object").endsWith("}");
+      }
+      Run wrong = cairn(Map.of("CAIRN_TRACKER", grid.trackerUrl(), "CAIRN_TOKEN_FILE", root.resolve("nope").toString()), "status");
+      assertThat(wrong.exit()).isEqualTo(2);
+      assertThat(wrong.err().get(0)).contains("token file").contains("not found");
+    }
+  }
+}
