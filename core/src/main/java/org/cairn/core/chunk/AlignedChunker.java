@@ -7,10 +7,11 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Fixed-size chunks restarted at every region boundary of a recognised checkpoint format
- * ({@link ImageLayout}): DMTCP images and ELF core files. A chunk never crosses a boundary, so a
- * memory area's data always starts a chunk and its pages land in the same chunks whatever happened
- * to the areas before it; the format's per-checkpoint headers end up in small chunks of their own.
+ * Fixed-size chunks restarted wherever a recognised checkpoint format starts a memory area
+ * ({@link ImageLayout}): each mapping of a DMTCP image, each segment of an ELF core file. A chunk
+ * never crosses such a start, so an area's data always starts a chunk and its pages land in the same
+ * chunks whatever happened to the areas before it; the per-checkpoint headers end up in chunks of
+ * their own.
  * An image of no known format is cut exactly as {@link FixedSizeChunker} cuts it. The layout only
  * moves cuts: a wrong or hostile header can cost deduplication, never correctness.
  */
@@ -35,7 +36,7 @@ public final class AlignedChunker implements Chunker {
     try {
       byte[] head = this.in.readNBytes(PEEK);
       this.in.unread(head);
-      detected = ImageLayout.detect(head, head.length);
+      detected = ImageLayout.detect(head, head.length, this.chunkSize);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException("reading the image's first bytes: " + e.getMessage(), e);
     }
@@ -47,30 +48,55 @@ public final class AlignedChunker implements Chunker {
     return layout.name();
   }
 
+  /**
+   * Fills a chunk with regions until it is full, the image ends, or a region that must start a
+   * chunk comes next ({@link ImageLayout#startsChunk}: an ELF segment, a DMTCP mapping). A region
+   * that does not fit continues in the next chunk.
+   */
   @Override
   public Chunk next() throws IOException {
     if (done) {
       return null;
     }
-    if (regionLeft <= 0) {
-      regionLeft = layout.regionAt(offset);
-    }
     byte[] buf = buffers.get();
     if (buf.length < chunkSize) {
       throw new IllegalStateException("chunk buffer of " + buf.length + " bytes is smaller than the chunk size " + chunkSize);
     }
-    int want = (int) Math.min(chunkSize, regionLeft);
-    int n = in.readNBytes(buf, 0, want);
-    if (n < want) {
-      done = true;
+    int filled = 0;
+    while (filled < chunkSize) {
+      long pos = offset + filled;
+      boolean regionStart = regionLeft <= 0;
+      if (regionStart) {
+        regionLeft = layout.regionAt(pos);
+        if (filled > 0 && regionLeft > chunkSize - filled && layout.inspects(pos)) {
+          regionLeft = 0;
+          break; // a header to inspect that does not fit: it starts the next chunk
+        }
+      }
+      int want = (int) Math.min(chunkSize - filled, regionLeft);
+      int n = in.readNBytes(buf, filled, want);
       if (n == 0) {
-        return null;
+        done = true;
+        break;
+      }
+      if (regionStart && filled > 0 && layout.startsChunk(pos, buf, filled, n)) {
+        in.unread(buf, filled, n);
+        regionLeft = 0;
+        break;
+      }
+      layout.observe(pos, buf, filled, n);
+      filled += n;
+      regionLeft -= n;
+      if (n < want) {
+        done = true;
+        break;
       }
     }
-    layout.observe(offset, buf, n);
-    Chunk c = new Chunk(index++, offset, buf, n);
-    offset += n;
-    regionLeft -= n;
+    if (filled == 0) {
+      return null;
+    }
+    Chunk c = new Chunk(index++, offset, buf, filled);
+    offset += filled;
     return c;
   }
 

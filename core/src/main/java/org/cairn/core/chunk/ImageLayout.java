@@ -18,18 +18,41 @@ abstract class ImageLayout {
   /** The length of the region that starts at {@code offset} (at least 1; {@link #REST} for the rest). */
   abstract long regionAt(long offset);
 
-  /** Sees each chunk as it is cut. */
-  void observe(long offset, byte[] data, int length) {}
+  /**
+   * Whether the region starting at {@code offset}, whose first bytes are {@code data[at, at+n)},
+   * must start a chunk rather than continue the one being filled.
+   */
+  boolean startsChunk(long offset, byte[] data, int at, int n) {
+    return true;
+  }
+
+  /** Whether {@link #startsChunk} reads the region's bytes (then it needs the region whole in one chunk). */
+  boolean inspects(long offset) {
+    return false;
+  }
+
+  /** Sees each region's bytes as they are cut: {@code data[at, at+n)} is the image at {@code offset}. */
+  void observe(long offset, byte[] data, int at, int n) {}
 
   abstract String name();
 
-  /** The layout of the image whose first bytes are {@code head[0, n)}. */
-  static ImageLayout detect(byte[] head, int n) {
+  /**
+   * The layout of the image whose first bytes are {@code head[0, n)}, cut into chunks of
+   * {@code chunkSize}: inside a memory area, cuts fall where the area's virtual address is a
+   * multiple of the chunk size, so a page's chunk does not depend on where its mapping starts
+   * (mappings grow at either end: a new mmap below an anonymous one merges with it).
+   */
+  static ImageLayout detect(byte[] head, int n, int chunkSize) {
     if (Dmtcp.matches(head, n)) {
-      return new Dmtcp();
+      return new Dmtcp(chunkSize);
     }
-    ImageLayout elf = ElfCore.parse(head, n);
+    ImageLayout elf = ElfCore.parse(head, n, chunkSize);
     return elf != null ? elf : NONE;
+  }
+
+  /** Bytes from {@code address} to the next multiple of {@code chunkSize} (a power of two). */
+  static long toAligned(long address, int chunkSize) {
+    return chunkSize - (address & (chunkSize - 1));
   }
 
   static final ImageLayout NONE = new ImageLayout() {
@@ -56,13 +79,21 @@ abstract class ImageLayout {
     static final int AREA = 4096;
     private static final long ZERO_PAGE = 0x1;
     private static final long PARENT_HEADER = 0x2;
+    private static final long CHILD_HEADER = 0x4;
     private static final long MAP_ANONYMOUS = 0x20;
     /** No single area of a desktop process holds more than this; a larger size means a header we misread. */
     private static final long MAX_AREA = 1L << 40;
 
+    private final int chunkSize;
     private long nextHeader = HEADERS;
+    private long dataStart = -1;
     private long dataEnd = -1;
+    private long dataAddress;
     private boolean ended;
+
+    Dmtcp(int chunkSize) {
+      this.chunkSize = chunkSize;
+    }
 
     static boolean matches(byte[] head, int n) {
       if (n < SIGNATURE.length) {
@@ -88,14 +119,38 @@ abstract class ImageLayout {
         return AREA;
       }
       if (offset < dataEnd) {
-        return dataEnd - offset;
+        return Math.min(dataEnd - offset, toAligned(dataAddress + (offset - dataStart), chunkSize));
       }
       ended = true; // lost track (cannot happen with whole headers): fixed chunks from here on
       return REST;
     }
 
     @Override
-    void observe(long offset, byte[] data, int length) {
+    boolean inspects(long offset) {
+      return !ended && offset == nextHeader;
+    }
+
+    @Override
+    boolean startsChunk(long offset, byte[] data, int at, int n) {
+      if (offset == HEADERS) {
+        return true; // the checkpoint headers (new every checkpoint) keep to themselves
+      }
+      if (ended) {
+        return false;
+      }
+      if (offset != nextHeader) {
+        return offset < HEADERS || offset >= dataStart && offset < dataEnd
+            && ((dataAddress + (offset - dataStart)) & (chunkSize - 1)) == 0;
+      }
+      if (n < AREA) {
+        return true;
+      }
+      long properties = ByteBuffer.wrap(data, at, AREA).order(ByteOrder.LITTLE_ENDIAN).getLong(at + 80);
+      return (properties & CHILD_HEADER) == 0;
+    }
+
+    @Override
+    void observe(long offset, byte[] data, int at, int length) {
       if (ended || offset != nextHeader) {
         return;
       }
@@ -103,11 +158,12 @@ abstract class ImageLayout {
         ended = true;
         return;
       }
-      ByteBuffer b = ByteBuffer.wrap(data, 0, AREA).order(ByteOrder.LITTLE_ENDIAN);
-      long size = b.getLong(16);
-      long flags = b.getLong(40);
-      long mmapFileSize = b.getLong(72);
-      long properties = b.getLong(80);
+      ByteBuffer b = ByteBuffer.wrap(data).order(ByteOrder.LITTLE_ENDIAN);
+      long address = b.getLong(at);
+      long size = b.getLong(at + 16);
+      long flags = b.getLong(at + 40);
+      long mmapFileSize = b.getLong(at + 72);
+      long properties = b.getLong(at + 80);
       if (size == -1) {
         ended = true; // the end-of-areas marker: whatever follows is cut as fixed
         return;
@@ -120,7 +176,9 @@ abstract class ImageLayout {
         ended = true;
         return;
       }
-      dataEnd = offset + AREA + bytes;
+      dataStart = offset + AREA;
+      dataEnd = dataStart + bytes;
+      dataAddress = address;
       nextHeader = dataEnd;
     }
 
@@ -136,13 +194,20 @@ abstract class ImageLayout {
    * its {@code p_offset}. Every segment's start and end is a boundary.
    */
   static final class ElfCore extends ImageLayout {
-    private final TreeSet<Long> boundaries;
+    /** A loaded segment: file offset, length in the file, virtual address. */
+    private record Segment(long offset, long length, long address) {}
 
-    private ElfCore(TreeSet<Long> boundaries) {
+    private final TreeSet<Long> boundaries;
+    private final java.util.TreeMap<Long, Segment> segments;
+    private final int chunkSize;
+
+    private ElfCore(TreeSet<Long> boundaries, java.util.TreeMap<Long, Segment> segments, int chunkSize) {
       this.boundaries = boundaries;
+      this.segments = segments;
+      this.chunkSize = chunkSize;
     }
 
-    static ElfCore parse(byte[] head, int n) {
+    static ElfCore parse(byte[] head, int n, int chunkSize) {
       if (n < 64 || head[0] != 0x7f || head[1] != 'E' || head[2] != 'L' || head[3] != 'F' || head[4] != 2 || head[5] != 1) {
         return null;
       }
@@ -155,23 +220,36 @@ abstract class ImageLayout {
         return null; // not a core file, or its table is beyond what was read: fixed chunks
       }
       TreeSet<Long> bounds = new TreeSet<>();
+      java.util.TreeMap<Long, Segment> segs = new java.util.TreeMap<>();
       bounds.add(phoff + (long) phnum * phentsize);
       for (int i = 0; i < phnum; i++) {
         int at = (int) (phoff + (long) i * phentsize);
+        int kind = b.getInt(at);
         long offset = b.getLong(at + 8);
+        long vaddr = b.getLong(at + 16);
         long filesz = b.getLong(at + 32);
         if (filesz > 0 && offset > 0 && offset + filesz > offset) {
           bounds.add(offset);
           bounds.add(offset + filesz);
+          if (kind == 1) { // PT_LOAD: memory, cut by address
+            segs.put(offset, new Segment(offset, filesz, vaddr));
+          }
         }
       }
-      return new ElfCore(bounds);
+      return new ElfCore(bounds, segs, chunkSize);
+    }
+
+    private Segment segmentAt(long offset) {
+      java.util.Map.Entry<Long, Segment> e = segments.floorEntry(offset);
+      return e != null && offset < e.getValue().offset() + e.getValue().length() ? e.getValue() : null;
     }
 
     @Override
     long regionAt(long offset) {
       Long next = boundaries.higher(offset);
-      return next == null ? REST : next - offset;
+      long region = next == null ? REST : next - offset;
+      Segment s = segmentAt(offset);
+      return s == null ? region : Math.min(region, toAligned(s.address() + (offset - s.offset()), chunkSize));
     }
 
     @Override

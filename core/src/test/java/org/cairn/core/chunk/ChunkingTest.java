@@ -130,6 +130,14 @@ class ChunkingTest {
 
   /** A DMTCP 5 image: two checkpoint headers, then area headers (4 KiB) each followed by its data. */
   static byte[] dmtcp(byte[]... areas) {
+    long[] at = new long[areas.length];
+    for (int i = 0; i < at.length; i++) {
+      at[i] = 0x7f0000000000L + ((long) i << 32);
+    }
+    return dmtcp(at, areas);
+  }
+
+  static byte[] dmtcp(long[] addresses, byte[]... areas) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     byte[] header = new byte[4096];
     byte[] sig = "DMTCP_CHECKPOINT_IMAGE_v4.0\n".getBytes(StandardCharsets.US_ASCII);
@@ -137,20 +145,21 @@ class ChunkingTest {
     header[100] = (byte) areas.length; // changes between checkpoints
     out.writeBytes(header);
     out.writeBytes(header);
-    for (byte[] data : areas) {
+    for (int i = 0; i < areas.length; i++) {
+      byte[] data = areas[i];
       // a parent header (no data), then the child run with the bytes
-      out.writeBytes(area(data.length, 0x22, 0, 0x2));
-      out.writeBytes(area(data.length, 0x22, 0, 0x4));
+      out.writeBytes(area(addresses[i], data.length + 8192, 0x22, 0, 0x2));
+      out.writeBytes(area(addresses[i], data.length, 0x22, 0, 0x4));
       out.writeBytes(data);
-      out.writeBytes(area(8192, 0x22, 0, 0x1 | 0x4)); // a zero run: header only
+      out.writeBytes(area(addresses[i] + data.length, 8192, 0x22, 0, 0x1 | 0x4)); // a zero run: header only
     }
-    out.writeBytes(area(-1, 0, 0, 0));
+    out.writeBytes(area(0, -1, 0, 0, 0));
     return out.toByteArray();
   }
 
-  static byte[] area(long size, long flags, long mmapFileSize, long properties) {
+  static byte[] area(long address, long size, long flags, long mmapFileSize, long properties) {
     ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(0, 0x7f0000000000L).putLong(8, 0x7f0000000000L + size).putLong(16, size).putLong(40, flags)
+    b.putLong(0, address).putLong(8, address + size).putLong(16, size).putLong(40, flags)
         .putLong(72, mmapFileSize).putLong(80, properties);
     return b.array();
   }
@@ -168,10 +177,33 @@ class ChunkingTest {
     assertThat(new AlignedChunker(new ByteArrayInputStream(before), S, null).format()).isEqualTo("dmtcp");
     List<Cut> cuts = cut(Chunking.ALIGNED, before);
     assertThat(cuts.get(0).length()).as("the two checkpoint headers").isEqualTo(8192);
-    assertThat(cuts.get(1).length()).as("an area header").isEqualTo(4096);
-    // all but a1's last, grown chunk, and the area headers between
-    assertThat(shared(cuts, cut(Chunking.ALIGNED, after))).isGreaterThanOrEqualTo(3L * S + a2.length + a3.length);
+    // each mapping (a parent header) starts a chunk; its runs' child headers travel with the data
+    long mapping2 = 8192 + 4096 + 4096 + a1.length + 4096;
+    long mapping3 = mapping2 + 4096 + 4096 + a2.length + 4096;
+    assertThat(cuts).extracting(Cut::offset).contains(8192L, mapping2, mapping3);
+    assertThat(cuts.get(1).length()).as("parent and child headers; the data starts at an aligned address").isEqualTo(8192);
+    // a1's first chunk (its headers name the new size) and its last (grown) change; the rest is shared
+    assertThat(shared(cuts, cut(Chunking.ALIGNED, after))).isGreaterThanOrEqualTo(2L * S + a2.length + a3.length);
     assertThat(shared(cut(Chunking.FIXED, before), cut(Chunking.FIXED, after))).isLessThan(a1.length);
+  }
+
+  /** A new mmap below an anonymous mapping merges with it: the mapping grows at its start. */
+  @Test
+  void aligned_dmtcp_aMappingThatGrowsDownwards_keepsItsPagesChunks() throws IOException {
+    Random r = new Random(25);
+    byte[] a1 = random(r, 2 * S);
+    byte[] a2 = random(r, 9 * S);
+    byte[] grownA2 = new byte[a2.length + 3 * 4096];
+    System.arraycopy(random(r, 3 * 4096), 0, grownA2, 0, 3 * 4096);
+    System.arraycopy(a2, 0, grownA2, 3 * 4096, a2.length);
+    long base = 0x7f2c6c7ff000L;
+    byte[] before = dmtcp(new long[] {0x55dbd2c67000L, base}, a1, a2);
+    byte[] after = dmtcp(new long[] {0x55dbd2c67000L, base - 3 * 4096}, a1, grownA2);
+    // a2's pages from its first address that is a multiple of S keep their chunks
+    long aligned = ImageLayout.toAligned(base, S);
+    long expected = a1.length + (a2.length - aligned) / S * S;
+    assertThat(shared(cut(Chunking.ALIGNED, before), cut(Chunking.ALIGNED, after))).isGreaterThanOrEqualTo(expected);
+    assertThat(shared(cut(Chunking.FIXED, before), cut(Chunking.FIXED, after))).isLessThan(a1.length + S);
   }
 
   @Test
@@ -189,7 +221,8 @@ class ChunkingTest {
       cut(Chunking.ALIGNED, image); // reassembles, every chunk within the size
     }
     byte[] huge = dmtcp(random(r, 1000));
-    ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putLong(8192 + 16, Long.MAX_VALUE / 2).putLong(8192 + 80, 0);
+    ByteBuffer.wrap(huge).order(ByteOrder.LITTLE_ENDIAN).putLong(8192 + 16, Long.MAX_VALUE / 2).putLong(8192 + 80, 0)
+        .putLong(8192, -5);
     cut(Chunking.ALIGNED, huge);
   }
 
