@@ -33,12 +33,12 @@ public final class GridToken {
     if (mark >= 0) {
       pin = text.substring(mark + PIN_MARK.length()).toLowerCase(java.util.Locale.ROOT);
       if (!pin.matches("[0-9a-f]{64}")) {
-        throw new IllegalArgumentException("the token's CA pin must be #sha256: and 64 hex digits");
+        throw new IllegalArgumentException("has a malformed CA pin (need #sha256: and 64 hex digits)");
       }
       body = text.substring(0, mark);
     }
     if (body.length() < MIN_LENGTH) {
-      throw new IllegalArgumentException("token must have at least " + MIN_LENGTH + " characters, has " + body.length());
+      throw new IllegalArgumentException("is too short: " + body.length() + " characters, need at least " + MIN_LENGTH);
     }
     this.secret = body.getBytes(StandardCharsets.UTF_8);
     this.caPin = pin;
@@ -56,7 +56,7 @@ public final class GridToken {
     try {
       return new GridToken(line);
     } catch (IllegalArgumentException e) {
-      throw new IOException("token in " + file + ": " + e.getMessage());
+      throw new IOException("token in " + file + " " + e.getMessage());
     }
   }
 
@@ -64,7 +64,11 @@ public final class GridToken {
     if (token == null) {
       throw new IllegalArgumentException("token must have at least " + MIN_LENGTH + " characters");
     }
-    return new GridToken(token.trim());
+    try {
+      return new GridToken(token.trim());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("token " + e.getMessage(), e);
+    }
   }
 
   /** The tracker CA's SHA-256 fingerprint (64 lower-case hex digits) the token carries, if any. */
