@@ -54,7 +54,24 @@ public final class Grid implements Closeable {
     return tracker;
   }
 
-  public PeerClient peers() {
+  public PeerClient peers() throws IOException {
+    return dataPlane();
+  }
+
+  private boolean keyed;
+
+  /**
+   * The peer client, proving the grid's data-plane key: asked of the tracker once, at the first
+   * data-plane use (a tracker older than roles has none, and its data plane takes the grid token).
+   */
+  private synchronized PeerClient dataPlane() throws IOException {
+    if (!keyed) {
+      GridToken key = tracker.dataPlaneKey();
+      if (key != null) {
+        peers.useKey(key);
+      }
+      keyed = true;
+    }
     return peers;
   }
 
@@ -63,7 +80,7 @@ public final class Grid implements Closeable {
   }
 
   public Storer.Result store(InputStream in, long sizeHint, Storer.Options options) throws IOException {
-    return new Storer(tracker, peers).store(in, sizeHint, options);
+    return new Storer(tracker, dataPlane()).store(in, sizeHint, options);
   }
 
   /** The version app/node/step (latest when step <= 0) with its chunks' coding and holders. */
@@ -72,12 +89,12 @@ public final class Grid implements Closeable {
   }
 
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out) throws IOException {
-    return new Fetcher(tracker, peers, group).fetch(version, options, out);
+    return new Fetcher(tracker, dataPlane(), group).fetch(version, options, out);
   }
 
   /** Fetches a version whose chunks may be sealed: {@code crypto} from {@link AppKeys#forVersion}. */
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out, ChunkCrypto crypto) throws IOException {
-    return new Fetcher(tracker, peers, group).fetch(version, options, out, crypto);
+    return new Fetcher(tracker, dataPlane(), group).fetch(version, options, out, crypto);
   }
 
   public Verifier.Report verify(LocatedVersion version, boolean readData, int threads) throws IOException {
@@ -86,7 +103,7 @@ public final class Grid implements Closeable {
 
   /** With {@code crypto} (the app key, or PLAIN when it is not at hand) --read-data opens sealed chunks too. */
   public Verifier.Report verify(LocatedVersion version, boolean readData, int threads, ChunkCrypto crypto) throws IOException {
-    return new Verifier(tracker, peers, group).verify(version, readData, threads, crypto);
+    return new Verifier(tracker, dataPlane(), group).verify(version, readData, threads, crypto);
   }
 
   public List<VersionRow> versions(String app, String node) throws IOException {

@@ -31,8 +31,8 @@ public final class MiniGrid implements Closeable {
   private static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
 
   private final Path root;
-  private final Path tokenFile;
-  private final String token;
+  private Path tokenFile;
+  private String token;
   private final Duration heartbeat;
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final List<Node> nodes = new ArrayList<>();
@@ -70,9 +70,31 @@ public final class MiniGrid implements Closeable {
 
   /** Starts the tracker (on a free port the first time, on the same port after a restart). */
   public void startTracker(String... extraArgs) throws IOException, InterruptedException {
-    List<String> args = new ArrayList<>(List.of("--data", root.resolve("tracker").toString(),
-        "--listen", "127.0.0.1:" + trackerPort, "--token-file", tokenFile.toString(),
+    startTracker(true, extraArgs);
+  }
+
+  /**
+   * Starts the tracker as an operator does on a grid with roles: no {@code --token-file}, so the
+   * tracker makes {@code DATA/admin.token} at its first start; from then on {@link #token()} and
+   * {@link #tokenFile()} are that admin token.
+   */
+  public void startTrackerWithRoles(String... extraArgs) throws IOException, InterruptedException {
+    startTracker(false, extraArgs);
+    tokenFile = trackerData().resolve("admin.token");
+    token = GridToken.readFile(tokenFile).bearerValue();
+  }
+
+  /** The tracker's data directory. */
+  public Path trackerData() {
+    return root.resolve("tracker");
+  }
+
+  private void startTracker(boolean withToken, String... extraArgs) throws IOException, InterruptedException {
+    List<String> args = new ArrayList<>(List.of("--data", trackerData().toString(), "--listen", "127.0.0.1:" + trackerPort,
         "--heartbeat-interval", heartbeat.toMillis() + "ms", "--history-slot", "1s"));
+    if (withToken) {
+      args.addAll(List.of("--token-file", tokenFile.toString()));
+    }
     args.addAll(List.of(extraArgs));
     tracker = start("tracker", jar("tracker", "cairn-tracker.jar"), args);
     Matcher m = tracker.awaitLine(TRACKER_URL, Duration.ofSeconds(30));
@@ -130,18 +152,37 @@ public final class MiniGrid implements Closeable {
 
   /** As {@link #cli}, with standard input read from a file. */
   public Cli cliWithStdin(Path stdin, String... args) throws IOException, InterruptedException {
+    return run(stdin, "cli", jar("client-cli", "cairn.jar"), withGrid(tokenFile, args));
+  }
+
+  /** As {@link #cli}, with another credential's token file (a scoped client's, say). */
+  public Cli cliAs(Path credential, String... args) throws IOException, InterruptedException {
+    return run(null, "cli", jar("client-cli", "cairn.jar"), withGrid(credential, args));
+  }
+
+  /**
+   * Runs {@code java -jar cairn-tracker.jar ARGS...} (a subcommand such as {@code token create}) to
+   * completion; its output goes to {@code ROOT/tracker-command*.out|err}.
+   */
+  public Cli trackerCommand(String... args) throws IOException, InterruptedException {
+    return run(null, "tracker-command", jar("tracker", "cairn-tracker.jar"), List.of(args));
+  }
+
+  private List<String> withGrid(Path credential, String... args) {
+    List<String> all = new ArrayList<>(List.of("--tracker", trackerUrl, "--token-file", credential.toString()));
+    all.addAll(List.of(args));
+    return all;
+  }
+
+  private Cli run(Path stdin, String outputPrefix, Path jar, List<String> args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.add("-Xmx256m");
     cmd.add("-jar");
-    cmd.add(jar("client-cli", "cairn.jar").toString());
-    cmd.add("--tracker");
-    cmd.add(trackerUrl);
-    cmd.add("--token-file");
-    cmd.add(tokenFile.toString());
-    cmd.addAll(List.of(args));
-    Path out = Files.createTempFile(root, "cli", ".out");
-    Path err = Files.createTempFile(root, "cli", ".err");
+    cmd.add(jar.toString());
+    cmd.addAll(args);
+    Path out = Files.createTempFile(root, outputPrefix, ".out");
+    Path err = Files.createTempFile(root, outputPrefix, ".err");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     // app keys (stores encrypt by default) stay with this grid, not in the user's ~/.config/cairn/keys
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
@@ -151,7 +192,7 @@ public final class MiniGrid implements Closeable {
     Process p = pb.start();
     if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
       p.destroyForcibly();
-      throw new AssertionError("cairn " + String.join(" ", args) + " did not finish in 5 minutes");
+      throw new AssertionError(jar.getFileName() + " " + String.join(" ", args) + " did not finish in 5 minutes");
     }
     return new Cli(p.exitValue(), Files.readString(out), Files.readString(err));
   }
@@ -179,6 +220,15 @@ public final class MiniGrid implements Closeable {
       body = JSON.readTree(r.body());
     }
     return new Result(r.statusCode(), body, r.body());
+  }
+
+  /** The grid's data-plane key (what peers and clients prove to each other on the data plane), from the tracker. */
+  public String dataKey() throws IOException, InterruptedException {
+    Result r = get("/api/v1/dataplane");
+    if (r.status() != 200) {
+      throw new IOException("GET /api/v1/dataplane answered " + r.status() + ": " + r.text());
+    }
+    return r.json().get("key").asText();
   }
 
   /** The peer list from the tracker. */

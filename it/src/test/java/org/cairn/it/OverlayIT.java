@@ -144,8 +144,8 @@ class OverlayIT {
   @Test
   void dataPlane_requiresTheTokensHmacBeforeAnyRequest() throws Exception {
     String[] hostPort = peers.get(0).address().split(":");
-    GridToken token = GridToken.of(grid.token());
-    // right token: AUTH_OK, then PING -> PONG with the same payload
+    GridToken token = GridToken.of(grid.dataKey());
+    // right key: AUTH_OK, then PING -> PONG with the same payload
     try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
       s.setSoTimeout(5000);
       DataInputStream in = new DataInputStream(s.getInputStream());
@@ -161,17 +161,19 @@ class OverlayIT {
       assertThat(pong.requestId).isEqualTo(2);
       assertThat(new String(pong.payload, StandardCharsets.UTF_8)).isEqualTo("hello");
     }
-    // wrong token: ERROR, then the connection is closed
-    try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
-      s.setSoTimeout(5000);
-      DataInputStream in = new DataInputStream(s.getInputStream());
-      DataOutputStream out = new DataOutputStream(s.getOutputStream());
-      RawFrame challenge = RawFrame.read(in);
-      RawFrame.write(out, FrameType.AUTH, 1, GridToken.of(GridToken.generate()).hmac(challenge.payload));
-      RawFrame error = RawFrame.read(in);
-      assertThat(error.type).isEqualTo(FrameType.ERROR.id());
-      assertThat(new String(error.payload, StandardCharsets.UTF_8)).contains("authentication failed");
-      assertThat(in.read()).isEqualTo(-1);
+    // a wrong key, or the operator's token (the data plane has its own key): ERROR, then the connection is closed
+    for (GridToken wrong : new GridToken[] {GridToken.of(GridToken.generate()), GridToken.of(grid.token())}) {
+      try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+        s.setSoTimeout(5000);
+        DataInputStream in = new DataInputStream(s.getInputStream());
+        DataOutputStream out = new DataOutputStream(s.getOutputStream());
+        RawFrame challenge = RawFrame.read(in);
+        RawFrame.write(out, FrameType.AUTH, 1, wrong.hmac(challenge.payload));
+        RawFrame error = RawFrame.read(in);
+        assertThat(error.type).isEqualTo(FrameType.ERROR.id());
+        assertThat(new String(error.payload, StandardCharsets.UTF_8)).contains("authentication failed");
+        assertThat(in.read()).isEqualTo(-1);
+      }
     }
     // a request before authenticating, and an oversized frame: closed, and the peer keeps running
     try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
@@ -195,7 +197,7 @@ class OverlayIT {
   void acknowledgedFragments_surviveSigkillAndAPausedPeerRefusesPuts() throws Exception {
     MiniGrid.Node peer = peers.get(4);
     List<byte[]> fragments = fragments(11, 200_000);
-    try (DataConnection c = new DataConnection(peer.address(), grid.token())) {
+    try (DataConnection c = new DataConnection(peer.address(), grid.dataKey())) {
       RawFrame ok = c.call(FrameType.PUT, batch(fragments));
       assertThat(ok.type).as(new String(ok.payload, StandardCharsets.UTF_8)).isEqualTo(FrameType.PUT_OK.id());
     }
@@ -210,7 +212,7 @@ class OverlayIT {
     peer.kill(); // no chance to flush anything after the PUT_OK
     MiniGrid.Node restarted = grid.startPeer("peer4", "--paused");
     assertThat(restarted.peerId()).isEqualTo(peer.peerId());
-    try (DataConnection c = new DataConnection(restarted.address(), grid.token())) {
+    try (DataConnection c = new DataConnection(restarted.address(), grid.dataKey())) {
       for (byte[] f : fragments) {
         RawFrame got = c.call(FrameType.GET, key(f));
         assertThat(got.type).isEqualTo(FrameType.FRAGMENT.id());

@@ -1,5 +1,7 @@
 package org.cairn.peer;
 
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -20,8 +22,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
+import java.util.concurrent.atomic.AtomicReference;
 import org.cairn.core.api.AssignedPage;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
@@ -31,15 +32,16 @@ import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.core.protocol.Refusal;
+import org.cairn.core.security.GridToken;
 import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.DiskLoad;
-import org.cairn.peer.repair.RepairWorker;
-import org.cairn.peer.scrub.Scrubber;
 import org.cairn.peer.load.LoadStateMachine;
 import org.cairn.peer.load.OwnIoLoad;
+import org.cairn.peer.repair.RepairWorker;
+import org.cairn.peer.scrub.Scrubber;
 import org.cairn.peer.server.Admission;
 import org.cairn.peer.store.FragmentStore;
-import org.cairn.core.protocol.Refusal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -74,6 +76,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private final AtomicInteger activeClients = new AtomicInteger();
   private volatile boolean trackerReachable = true;
   private volatile boolean closed;
+  private final AtomicReference<GridToken> dataKey = new AtomicReference<>();
 
   public PeerDaemon(PeerConfig config, Clock clock, FragmentStore store) throws IOException {
     this.config = config;
@@ -82,6 +85,11 @@ public final class PeerDaemon implements Closeable, Admission {
     Files.createDirectories(config.dataDir());
     this.id = config.id() != null ? config.id() : loadOrCreateId(config.dataDir());
     this.tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
+    GridToken own = PeerCredential.read(config.dataDir(), PeerCredential.CREDENTIAL);
+    if (own != null) {
+      tracker.useToken(own); // the credential this peer's first registration gave it
+    }
+    dataKey.set(PeerCredential.read(config.dataDir(), PeerCredential.DATA_KEY)); // serve before the tracker answers
     this.disk = DiskLoad.forDataDir(config.dataDir());
     this.ownIo = new OwnIoLoad(store::ioBytes, config.ioCapacity());
     this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
@@ -107,7 +115,7 @@ public final class PeerDaemon implements Closeable, Admission {
       t.setDaemon(true);
       return t;
     });
-    this.peers = new PeerClient(peerIo, config.token(), Duration.ofSeconds(10));
+    this.peers = new PeerClient(peerIo, dataKey.get() != null ? dataKey.get() : config.token(), Duration.ofSeconds(10));
     this.repair = new RepairWorker(id, tracker, store, peers, config.repairThreads(), new Throttle(config.repairRate()),
         Duration.ofSeconds(10), () -> registered.get() && !paused.get() && state() == HostState.RUNNING);
     this.scrubber = new Scrubber(store, config.scrubPeriod(), config.scrubMaxRate(),
@@ -131,6 +139,31 @@ public final class PeerDaemon implements Closeable, Admission {
   private void reportBad() {
     if (registered.get()) {
       bad.report();
+    }
+  }
+
+  /** The grid's data-plane key, once a registration gave it (null before: the data server refuses connections). */
+  public GridToken dataKey() {
+    return dataKey.get();
+  }
+
+  /**
+   * Takes what a registration answer carries: the data-plane key (a tracker older than roles sends
+   * none, and its data plane takes the grid token) and, when this peer joined with an enrollment
+   * token, its own credential, kept in the data directory for every later call and restart.
+   */
+  private void adoptCredentials(HeartbeatResponse r) throws IOException {
+    GridToken key = r.dataKey() != null ? GridToken.of(r.dataKey()) : config.token();
+    dataKey.set(key);
+    peers.useKey(key);
+    if (r.dataKey() != null) {
+      PeerCredential.write(config.dataDir(), PeerCredential.DATA_KEY, key);
+    }
+    if (r.credential() != null) {
+      GridToken own = GridToken.of(r.credential());
+      PeerCredential.write(config.dataDir(), PeerCredential.CREDENTIAL, own);
+      tracker.useToken(own);
+      LOG.info("joined the grid; this peer's own credential is in {}", PeerCredential.file(config.dataDir()));
     }
   }
 
@@ -394,6 +427,7 @@ public final class PeerDaemon implements Closeable, Admission {
       if (!registered.get()) {
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
             config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));
+        adoptCredentials(r);
         registered.set(true);
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
         heartbeats.adopt(r.heartbeatIntervalMillis());

@@ -32,7 +32,7 @@ public final class PeerRuntime implements Closeable {
     DataServer server;
     try {
       daemon = new PeerDaemon(config, Clock.systemUTC(), store);
-      server = new DataServer(config.listen(), config.token(), store, daemon, config.bandwidthCap());
+      server = new DataServer(config.listen(), daemon::dataKey, store, daemon, config.bandwidthCap());
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (daemon != null) {
         daemon.close();

@@ -53,7 +53,7 @@ public final class Tracker implements Closeable {
       repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
           config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);
-      api = new TrackerApi(config.token(), membership, history, placement, metrics, clock,
+      api = new TrackerApi(org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock), membership, history, placement, metrics, clock,
           config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");

@@ -15,16 +15,21 @@ import picocli.CommandLine.Option;
 /** {@code java -jar cairn-tracker.jar}: runs the tracker until SIGINT/SIGTERM. */
 @Command(name = "cairn-tracker", mixinStandardHelpOptions = true, version = "cairn-tracker 0.1.0",
     description = {"The Cairn tracker: membership, availability history, placement, metadata.",
-        "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."})
+        "Without --token-file, the first start writes an admin token to DATA/admin.token (mode 0600);",
+        "'token create' makes client and donor tokens (the tracker may be running).",
+        "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."},
+    subcommands = TokenCommand.class)
 public final class TrackerMain implements Callable<Integer> {
-  @Option(names = "--data", required = true, paramLabel = "DIR", description = "Directory for the tracker's database.")
+  @Option(names = "--data", paramLabel = "DIR", description = "Directory for the tracker's database (required).")
   Path data;
 
   @Option(names = "--listen", defaultValue = "127.0.0.1:7600", paramLabel = "HOST:PORT",
       description = "HTTP API address (default: ${DEFAULT-VALUE}; port 0 picks a free one).")
   String listen;
 
-  @Option(names = "--token-file", required = true, paramLabel = "FILE", description = "File holding the grid token.")
+  @Option(names = "--token-file", paramLabel = "FILE",
+      description = {"File holding the operator's admin token, for a grid that sets its own (default: DATA/admin.token,",
+          "written at the first start)."})
   Path tokenFile;
 
   @Option(names = "--heartbeat-interval", defaultValue = "5s", paramLabel = "DURATION",
@@ -66,6 +71,12 @@ public final class TrackerMain implements Callable<Integer> {
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new TrackerMain())
+        .setAllowSubcommandsAsOptionParameters(true) // --status-page token is a value, not the token command
+        .setParameterExceptionHandler((ex, a) -> {
+          ex.getCommandLine().getErr().println("cairn-tracker: " + ex.getMessage());
+          ex.getCommandLine().getErr().println("Try '" + ex.getCommandLine().getCommandSpec().qualifiedName() + " --help' for more information.");
+          return 2;
+        })
         .setExecutionExceptionHandler((e, cmd, parsed) -> {
           cmd.getErr().println("cairn-tracker: " + e.getMessage());
           return 1;
@@ -75,10 +86,13 @@ public final class TrackerMain implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (data == null) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "Missing required option: '--data=DIR'");
+    }
     TrackerConfig config;
     try {
       Duration interval = Durations.parse(heartbeatInterval);
-      config = new TrackerConfig(data, HostPort.parse(listen), GridToken.readFile(tokenFile), interval,
+      config = new TrackerConfig(data, HostPort.parse(listen), tokenFile == null ? null : GridToken.readFile(tokenFile), interval,
           peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
           Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
           Durations.parse(repairInterval), repairJobsPerPeer);
@@ -97,7 +111,11 @@ public final class TrackerMain implements Callable<Integer> {
     }, "tracker-shutdown"));
     System.out.println("cairn-tracker listening on http://" + config.listen().host() + ":" + tracker.port());
     System.out.println("status page: http://" + config.listen().host() + ":" + tracker.port() + "/ ("
-        + (statusPage.equals("public") ? "public, read-only" : "asks for the grid token") + ")");
+        + (statusPage.equals("public") ? "public, read-only" : "asks for a token") + ")");
+    if (tokenFile == null) {
+      System.out.println("admin token: " + data.resolve("admin.token").toAbsolutePath()
+          + " (mode 0600; 'cairn-tracker token create --data " + data + " --role client|donor' makes tokens to hand out)");
+    }
     System.out.flush();
     stopped.await();
     return 0;

@@ -55,7 +55,7 @@ class StalledRepairTest {
     Catalog catalog = new Catalog(store, clock, events);
     repair = new RepairService(catalog, membership, placement, events, clock,
         new RepairService.Config(Duration.ofMinutes(10), Duration.ofSeconds(1), 4, Duration.ofMinutes(2)));
-    api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement,
+    api = new TrackerApi(org.cairn.tracker.auth.Credentials.open(dir.resolve("auth"), GridToken.of(TOKEN), clock), membership, history, placement,
         new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind), clock, Duration.ofSeconds(1),
         Crls.defaults(), catalog, repair, events);
   }

@@ -36,6 +36,7 @@ class TrackerApiTest {
   Path dir;
 
   private final MutableClock clock = new MutableClock(1_800_000_000_000L);
+  private org.cairn.tracker.auth.Credentials credentials;
   private TrackerStore store;
   private Membership membership;
   private History history;
@@ -59,7 +60,8 @@ class TrackerApiTest {
     catalog = new org.cairn.tracker.catalog.Catalog(store, clock, events);
     repair = new org.cairn.tracker.repair.RepairService(catalog, membership, placement, events, clock,
         new org.cairn.tracker.repair.RepairService.Config(Duration.ofMinutes(10), Duration.ofSeconds(1), 4, Duration.ofMinutes(2)));
-    api = new TrackerApi(GridToken.of(TOKEN), membership, history, placement, new Metrics(() -> TrackerApi.countByState(membership.peers())),
+    credentials = org.cairn.tracker.auth.Credentials.open(d.resolve("auth"), GridToken.of(TOKEN), clock);
+    api = new TrackerApi(credentials, membership, history, placement, new Metrics(() -> TrackerApi.countByState(membership.peers())),
         clock, Duration.ofSeconds(1), Crls.defaults(), catalog, repair, events);
   }
 

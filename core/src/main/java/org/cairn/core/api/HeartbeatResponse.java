@@ -5,6 +5,22 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 /**
  * What the tracker answers a registration or heartbeat with: the interval it expects heartbeats at,
  * and how many repair jobs wait (a peer that may execute them claims with POST /peers/{id}/repair).
+ * A registration also carries the grid's data-plane key ({@code dataKey}, what peers and clients
+ * prove on the data plane) and, for a donor that joined with an enrollment token, its own
+ * credential ({@code credential}: the peer keeps it and uses it for every later call). Both are
+ * null in heartbeats.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record HeartbeatResponse(String id, long heartbeatIntervalMillis, long serverTime, int repairQueued) {}
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+public record HeartbeatResponse(String id, long heartbeatIntervalMillis, long serverTime, int repairQueued, String dataKey,
+    String credential) {
+  public HeartbeatResponse(String id, long heartbeatIntervalMillis, long serverTime, int repairQueued) {
+    this(id, heartbeatIntervalMillis, serverTime, repairQueued, null, null);
+  }
+
+  @Override
+  public String toString() {
+    return "HeartbeatResponse[id=" + id + ", heartbeatIntervalMillis=" + heartbeatIntervalMillis + ", repairQueued=" + repairQueued
+        + (dataKey != null ? ", dataKey=redacted" : "") + (credential != null ? ", credential=redacted" : "") + "]";
+  }
+}

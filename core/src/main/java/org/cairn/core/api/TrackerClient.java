@@ -35,6 +35,26 @@ public final class TrackerClient {
     return http.base();
   }
 
+  /** Calls from now on present {@code credential} (the one a peer's registration gave it). */
+  public void useToken(GridToken credential) {
+    http.useToken(credential);
+  }
+
+  /**
+   * The data-plane key (client and admin credentials). Null from a tracker older than roles, whose
+   * data plane takes the grid token itself.
+   */
+  public GridToken dataPlaneKey() throws IOException {
+    try {
+      return GridToken.of(http.get(API + "/dataplane", Map.of(), DataPlaneKey.class).key());
+    } catch (TrackerHttp.TrackerException e) {
+      if (e.status() == 404) {
+        return null;
+      }
+      throw e;
+    }
+  }
+
   // ---- membership (peers) ----
 
   public HeartbeatResponse register(RegisterRequest r) throws IOException {

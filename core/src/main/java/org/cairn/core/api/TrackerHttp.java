@@ -21,7 +21,7 @@ public final class TrackerHttp {
   public static final ObjectMapper JSON = new ObjectMapper();
 
   private final URI base;
-  private final GridToken token;
+  private volatile GridToken token;
   private final HttpClient http;
   private final Duration timeout;
 
@@ -35,6 +35,11 @@ public final class TrackerHttp {
 
   public URI base() {
     return base;
+  }
+
+  /** Calls from now on present {@code credential} (a peer switches to the credential its registration gave it). */
+  public void useToken(GridToken credential) {
+    this.token = java.util.Objects.requireNonNull(credential, "credential");
   }
 
   public JsonNode get(String path, Map<String, String> query) throws IOException {
@@ -117,7 +122,13 @@ public final class TrackerHttp {
           + " (is it running? check --tracker or CAIRN_TRACKER)", e);
     }
     if (res.statusCode() == 401) {
-      throw new IOException("tracker " + base + " refused the grid token (401); check --token-file or CAIRN_TOKEN");
+      String why;
+      try {
+        why = JSON.readTree(res.body()).path("error").asText("unknown token");
+      } catch (IOException e) {
+        why = "unknown token";
+      }
+      throw new IOException("tracker " + base + " refused the token (401): " + why + "; check --token-file, CAIRN_TOKEN_FILE or CAIRN_TOKEN");
     }
     JsonNode body;
     try {

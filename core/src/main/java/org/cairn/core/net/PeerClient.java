@@ -28,7 +28,7 @@ import org.cairn.core.security.GridToken;
  */
 public final class PeerClient implements Closeable {
   private final EventLoopGroup group;
-  private final GridToken token;
+  private volatile GridToken token;
   private final Duration timeout;
   private final Map<String, CompletableFuture<PeerConnection>> pool = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -41,6 +41,11 @@ public final class PeerClient implements Closeable {
 
   public Duration timeout() {
     return timeout;
+  }
+
+  /** Connections opened from now on prove {@code key} (the grid's data-plane key, once known). */
+  public void useKey(GridToken key) {
+    this.token = java.util.Objects.requireNonNull(key, "key");
   }
 
   /** The pooled connection to {@code address}, opened (or reopened) when needed. */

@@ -36,14 +36,19 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   private static final SecureRandom RANDOM = new SecureRandom();
   static final int INVENTORY_PAGE = 10_000;
 
-  private final GridToken token;
+  private final java.util.function.Supplier<GridToken> key;
   private final FragmentStore store;
   private final Admission admission;
   private byte[] challenge;
   private boolean authenticated;
 
   DataHandler(GridToken token, FragmentStore store, Admission admission) {
-    this.token = token;
+    this(() -> token, store, admission);
+  }
+
+  /** @param key the data-plane key connections must prove; null until the peer has registered */
+  DataHandler(java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission) {
+    this.key = key;
     this.store = store;
     this.admission = admission;
   }
@@ -62,8 +67,13 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         refuse(ctx, frame.requestId(), "authenticate first: expected AUTH, got " + frame.type());
         return;
       }
-      if (!token.verifyHmac(challenge, ByteBufUtil.getBytes(frame.payload()))) {
-        refuse(ctx, frame.requestId(), "authentication failed: wrong grid token");
+      GridToken k = key.get();
+      if (k == null) {
+        refuse(ctx, frame.requestId(), "not ready: this peer has not registered with its tracker yet");
+        return;
+      }
+      if (!k.verifyHmac(challenge, ByteBufUtil.getBytes(frame.payload()))) {
+        refuse(ctx, frame.requestId(), "authentication failed: wrong data-plane key");
         return;
       }
       authenticated = true;

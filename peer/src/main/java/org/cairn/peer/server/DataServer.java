@@ -48,6 +48,15 @@ public final class DataServer implements Closeable {
    */
   public DataServer(HostPort listen, GridToken token, FragmentStore store, Admission admission, long bandwidthCap)
       throws InterruptedException {
+    this(listen, () -> token, store, admission, bandwidthCap);
+  }
+
+  /**
+   * @param key the data-plane key connections must prove (the tracker gives it at registration;
+   *     null until then, and connections are refused)
+   */
+  public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission,
+      long bandwidthCap) throws InterruptedException {
     shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
@@ -64,7 +73,7 @@ public final class DataServer implements Closeable {
                 .addLast(new ReadTimeoutHandler(120, TimeUnit.SECONDS))
                 .addLast(new FrameDecoder())
                 .addLast(ENCODER)
-                .addLast(handlers, new DataHandler(token, store, admission));
+                .addLast(handlers, new DataHandler(key, store, admission));
           }
         });
     try {

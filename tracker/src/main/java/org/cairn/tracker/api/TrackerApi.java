@@ -45,7 +45,9 @@ import org.cairn.core.placement.NotEnoughHostsException;
 import org.cairn.core.placement.Placement;
 import org.cairn.core.placement.PlacementPolicy;
 import org.cairn.core.placement.PlacementRequest;
-import org.cairn.core.security.GridToken;
+import org.cairn.tracker.auth.Access;
+import org.cairn.tracker.auth.Credentials;
+import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.repair.RepairService;
@@ -63,7 +65,7 @@ public final class TrackerApi {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerApi.class);
   static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
 
-  private final GridToken token;
+  private final Credentials credentials;
   private final Membership membership;
   private final History history;
   private final PlacementService placement;
@@ -76,12 +78,12 @@ public final class TrackerApi {
   private final EventLog events;
   private final long startedAt;
 
-  public TrackerApi(GridToken token, Membership membership, History history, PlacementService placement, Metrics metrics,
+  public TrackerApi(Credentials credentials, Membership membership, History history, PlacementService placement, Metrics metrics,
       Clock clock, Duration heartbeatInterval, Crls crls, Catalog catalog, RepairService repair, EventLog events) {
     this.catalog = catalog;
     this.repair = repair;
     this.events = events;
-    this.token = token;
+    this.credentials = credentials;
     this.membership = membership;
     this.history = history;
     this.placement = placement;
@@ -105,13 +107,22 @@ public final class TrackerApi {
         return response;
       }
       boolean open = statusPagePublic && method.equals("GET") && readOnly(path);
-      if (!open && !token.matchesAuthorization(authorization)) {
+      Principal who = credentials.authenticate(authorization).orElse(null);
+      if (who == null && !open) {
         route = "auth";
-        throw new ApiException(401, "missing or wrong bearer token (send Authorization: Bearer <grid token>)");
+        throw new ApiException(401, credentials.refusal(authorization));
       }
       String[] parts = path.split("/");
       route = routeName(method, parts);
-      response = route(method, parts, query, body);
+      if (who == null) {
+        who = PUBLIC_PAGE;
+      } else {
+        String refused = Access.refusal(who, route, parts.length >= 5 ? parts[4] : null);
+        if (refused != null) {
+          throw new ApiException(403, refused);
+        }
+      }
+      response = route(method, parts, query, body, who);
     } catch (ApiException e) {
       response = error(e.status(), e.getMessage());
     } catch (JsonProcessingException e) {
@@ -176,7 +187,17 @@ public final class TrackerApi {
     return sb.toString();
   }
 
-  private Response route(String method, String[] p, Map<String, String> query, byte[] body)
+  /** Who reads the public status page (read-only GETs, no token). */
+  private static final Principal PUBLIC_PAGE = new Principal("public", org.cairn.tracker.auth.Role.CLIENT, null, true, null);
+
+  private static void requireApp(Principal who, String app) throws ApiException {
+    String refused = app == null ? null : Access.appRefusal(who, app);
+    if (refused != null) {
+      throw new ApiException(403, refused);
+    }
+  }
+
+  private Response route(String method, String[] p, Map<String, String> query, byte[] body, Principal who)
       throws ApiException, IOException, NotEnoughHostsException {
     // p[0] is "" (path starts with '/')
     if (p.length == 2 && p[1].equals("metrics") && method.equals("GET")) {
@@ -196,7 +217,10 @@ public final class TrackerApi {
         requireMethod(method, "GET");
         return json(200, Map.of("status", "ok", "peers", membership.peers().size(), "uptimeMillis", clock.millis() - startedAt));
       case "peers":
-        return peers(method, id, action, query, body);
+        return peers(method, id, action, query, body, who);
+      case "dataplane":
+        requireMethod(method, "GET");
+        return json(200, new org.cairn.core.api.DataPlaneKey(credentials.dataKey().bearerValue()));
       case "compute":
         return compute(method, id, action, query, body);
       case "availability":
@@ -210,6 +234,7 @@ public final class TrackerApi {
         return placement(body);
       case "chunks":
         if (id == null && method.equals("GET")) {
+          requireApp(who, query.get("app"));
           String atLeast = query.get("atLeast");
           return json(200, new HeldChunks(catalog.heldIds(required(query, "app"), atLeast == null ? null : Redundancy.parse(atLeast))));
         }
@@ -217,13 +242,14 @@ public final class TrackerApi {
           throw new ApiException(404, "no such endpoint; use GET /api/v1/chunks?app=A or POST /api/v1/chunks/lookup");
         }
         requireMethod(method, "POST");
-        return lookup(body);
+        return lookup(body, who);
       case "versions":
-        return versions(method, query, body);
+        return versions(method, query, body, who);
       case "stores":
         return stores(method, id, action, body);
       case "manifest":
         requireMethod(method, "GET");
+        requireApp(who, query.get("app"));
         return manifest(query);
       case "durability":
         requireMethod(method, "GET");
@@ -235,15 +261,17 @@ public final class TrackerApi {
       }
       case "apps":
         requireMethod(method, "GET");
-        return json(200, catalog.appSummaries());
+        return json(200, catalog.appSummaries().stream().filter(a -> who.covers(a.app())).toList());
       case "policy":
         if (method.equals("GET")) {
           String app = required(query, "app");
+          requireApp(who, app);
           return json(200, new FolderPolicy(app, catalog.policy(app)));
         }
         requireMethod(method, "POST");
         {
           FolderPolicy f = read(body, FolderPolicy.class);
+          requireApp(who, f.app());
           catalog.setPolicy(required(f.app(), "app"), required(f.folder(), "folder"));
           return json(200, new FolderPolicy(f.app(), catalog.policy(f.app())));
         }
@@ -252,7 +280,7 @@ public final class TrackerApi {
     }
   }
 
-  private Response peers(String method, String id, String action, Map<String, String> query, byte[] body)
+  private Response peers(String method, String id, String action, Map<String, String> query, byte[] body, Principal who)
       throws ApiException, IOException {
     if (id == null) {
       if (method.equals("GET")) {
@@ -260,9 +288,7 @@ public final class TrackerApi {
       }
       requireMethod(method, "POST");
       RegisterRequest r = read(body, RegisterRequest.class);
-      PeerView v = membership.register(r);
-      metrics.heartbeat();
-      return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued()));
+      return register(r, who);
     }
     if (action == null) {
       requireMethod(method, "GET");
@@ -374,6 +400,38 @@ public final class TrackerApi {
     }
   }
 
+  /**
+   * A registration. A peer credential registers only as its own peer; a donor enrollment token
+   * registers a new peer (taking one of its uses) and the answer carries that peer's own credential.
+   * Every registration's answer carries the data-plane key.
+   */
+  private Response register(RegisterRequest r, Principal who) throws ApiException, IOException {
+    org.cairn.tracker.auth.Role role = who.role();
+    if (role == org.cairn.tracker.auth.Role.PEER && !who.peer().equals(r.id())) {
+      throw new ApiException(403, who.describe() + " may register only as peer " + who.peer());
+    }
+    if (role == org.cairn.tracker.auth.Role.DONOR) {
+      if (r.id() != null && membership.peer(r.id()) != null) {
+        throw new ApiException(403, "peer " + r.id() + " is already registered; it registers again with its own credential"
+            + " (the peer.credential file in its data directory), or ask the operator");
+      }
+      if (!credentials.tokens().takeUse(who.tokenId())) {
+        throw new ApiException(403, "enrollment token " + who.tokenId() + " has no registrations left");
+      }
+    }
+    PeerView v = membership.register(r);
+    metrics.heartbeat();
+    String credential = role == org.cairn.tracker.auth.Role.DONOR
+        ? credentials.tokens().issue(org.cairn.tracker.auth.Role.PEER, null, false, null, null, v.id(),
+            "issued to peer " + v.id() + " at registration with " + who.tokenId(), clock.millis())
+        : null;
+    if (credential != null) {
+      LOG.info("peer {} joined with enrollment token {}; issued its own credential", v.id(), who.tokenId());
+    }
+    return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued(),
+        credentials.dataKey().bearerValue(), credential));
+  }
+
   private Response compute(String method, String id, String action, Map<String, String> query, byte[] body)
       throws ApiException, IOException {
     if (id == null) {
@@ -468,9 +526,10 @@ public final class TrackerApi {
         Double.isNaN(p.objective()) ? null : p.objective()));
   }
 
-  private Response lookup(byte[] body) throws IOException, ApiException {
+  private Response lookup(byte[] body, Principal who) throws IOException, ApiException {
     JsonNode n = JSON.readTree(body);
     String app = text(n, "app");
+    requireApp(who, app);
     List<ChunkId> ids = new java.util.ArrayList<>();
     for (JsonNode id : n.path("ids")) {
       ids.add(ChunkId.parse(id.asText()));
@@ -481,10 +540,11 @@ public final class TrackerApi {
     return json(200, Map.of("held", catalog.lookup(app, ids)));
   }
 
-  private Response versions(String method, Map<String, String> query, byte[] body) throws IOException, ApiException {
+  private Response versions(String method, Map<String, String> query, byte[] body, Principal who) throws IOException, ApiException {
     switch (method) {
       case "GET": {
         String app = required(query, "app");
+        requireApp(who, app);
         String node = required(query, "node");
         List<VersionRow> vs = new java.util.ArrayList<>();
         for (VersionRow v : catalog.versions(app, node)) {
@@ -499,6 +559,7 @@ public final class TrackerApi {
         if (c.manifest() == null) {
           throw new ApiException(400, "field 'manifest' (an object) is required");
         }
+        requireApp(who, c.manifest().app());
         List<Catalog.NewChunk> chunks = new java.util.ArrayList<>();
         for (CommitRequest.NewChunk nc : c.chunks() == null ? List.<CommitRequest.NewChunk>of() : c.chunks()) {
           chunks.add(new Catalog.NewChunk(ChunkId.parse(required(nc.id(), "chunks[].id")),
@@ -511,6 +572,7 @@ public final class TrackerApi {
         return json(200, new CommitRequest.Answer(c.manifest().app(), c.manifest().node(), step));
       }
       case "DELETE": {
+        requireApp(who, query.get("app"));
         long step = parseStep(required(query, "step"));
         if (!catalog.delete(required(query, "app"), required(query, "node"), step)) {
           throw new ApiException(404, "no such version");

@@ -1,0 +1,48 @@
+package org.cairn.peer;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import org.cairn.core.security.GridToken;
+
+/**
+ * Secrets a registration gives a peer, kept in its data directory (mode 0600, written atomically):
+ * {@code peer.credential}, the credential the tracker issued when the peer joined with an
+ * enrollment (donor) token — with it the peer heartbeats and reports as itself and rejoins after a
+ * restart without the enrollment token; and {@code dataplane.key}, the data plane's key, so a
+ * restarted peer serves its fragments before the tracker answers again.
+ */
+final class PeerCredential {
+  static final String CREDENTIAL = "peer.credential";
+  static final String DATA_KEY = "dataplane.key";
+
+  private PeerCredential() {}
+
+  static Path file(Path dataDir) {
+    return dataDir.resolve(CREDENTIAL);
+  }
+
+  /** The secret stored under {@code name}, or null if this peer has none. */
+  static GridToken read(Path dataDir, String name) throws IOException {
+    Path f = dataDir.resolve(name);
+    return Files.isRegularFile(f) ? GridToken.readFile(f) : null;
+  }
+
+  /** Stores {@code secret} under {@code name}, unless the file already holds it. */
+  static void write(Path dataDir, String name, GridToken secret) throws IOException {
+    GridToken old = read(dataDir, name);
+    if (old != null && old.text().equals(secret.text())) {
+      return;
+    }
+    Path tmp = Files.createTempFile(dataDir, name, ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.writeString(tmp, secret.text() + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, dataDir.resolve(name), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+}

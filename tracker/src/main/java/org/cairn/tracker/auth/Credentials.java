@@ -1,0 +1,98 @@
+package org.cairn.tracker.auth;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.Optional;
+import org.cairn.core.security.GridToken;
+
+/**
+ * The tracker's side of who is calling: the operator's token (given with {@code --token-file}, or
+ * made at first start in {@code DATA/admin.token}), the issued credentials of {@link TokenStore},
+ * and the grid's data-plane key ({@code DATA/dataplane.key}, made at first start: what peers and
+ * clients prove to each other on the data plane; it is handed to registered peers and to client
+ * credentials, never the operator's token).
+ */
+public final class Credentials {
+  private final GridToken operator;
+  private final TokenStore tokens;
+  private final GridToken dataKey;
+  private final Clock clock;
+
+  public Credentials(GridToken operator, TokenStore tokens, GridToken dataKey, Clock clock) {
+    this.operator = operator;
+    this.tokens = tokens;
+    this.dataKey = dataKey;
+    this.clock = clock;
+  }
+
+  /**
+   * The credentials of the tracker whose data directory is {@code data}: {@code operator} if given
+   * (a grid that set its own admin token), else {@code DATA/admin.token}, created if missing.
+   */
+  public static Credentials open(Path data, GridToken operator, Clock clock) throws IOException {
+    Files.createDirectories(data);
+    TokenStore store = new TokenStore(data);
+    GridToken admin = operator != null ? operator : GridToken.readFile(adminTokenFile(data, store, clock));
+    GridToken key = GridToken.of(secretFile(data.resolve("dataplane.key"), GridToken.generate()));
+    return new Credentials(admin, store, key, clock);
+  }
+
+  /** {@code DATA/admin.token}: read if there, else a new admin credential written there (0600). */
+  public static Path adminTokenFile(Path data, TokenStore store, Clock clock) throws IOException {
+    Path f = data.resolve("admin.token");
+    if (!Files.exists(f)) {
+      secretFile(f, store.issue(Role.ADMIN, null, false, null, null, null, "made at the tracker's first start", clock.millis()));
+    }
+    return f;
+  }
+
+  /** The first line of {@code f}, or {@code fresh} written to a new file of mode 0600 if there is none. */
+  private static String secretFile(Path f, String fresh) throws IOException {
+    if (!Files.exists(f)) {
+      try {
+        Files.createFile(f, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(f, fresh + "\n", StandardCharsets.UTF_8);
+        return fresh;
+      } catch (FileAlreadyExistsException e) {
+        // another start won the race: use what it wrote
+      }
+    }
+    return Files.readString(f, StandardCharsets.UTF_8).lines().findFirst().orElse("").trim();
+  }
+
+  /** The principal of an {@code Authorization} header, if it names one. */
+  public Optional<Principal> authenticate(String authorization) {
+    if (operator.matchesAuthorization(authorization)) {
+      return Optional.of(Principal.OPERATOR);
+    }
+    String presented = bearer(authorization);
+    return presented == null ? Optional.empty() : tokens.authenticate(presented, clock.millis());
+  }
+
+  /** Why an {@code Authorization} header was refused (for the 401): missing, unknown, revoked, expired. */
+  public String refusal(String authorization) {
+    String presented = bearer(authorization);
+    return presented == null ? "missing bearer token (send Authorization: Bearer <token>)" : tokens.refusal(presented, clock.millis());
+  }
+
+  public TokenStore tokens() {
+    return tokens;
+  }
+
+  /** The grid's data-plane key. */
+  public GridToken dataKey() {
+    return dataKey;
+  }
+
+  private static String bearer(String header) {
+    if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+      return null;
+    }
+    return header.substring(7).trim();
+  }
+}

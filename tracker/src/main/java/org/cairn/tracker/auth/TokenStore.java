@@ -1,0 +1,193 @@
+package org.cairn.tracker.auth;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Issued credentials, one file per token under {@code DATA/tokens/ID.json} (mode 0600), holding
+ * only the SHA-256 of the secret. Files, not the tracker's RocksDB, so {@code cairn-tracker token
+ * create|list|revoke} work while the tracker runs (RocksDB allows one process); the tracker reads a
+ * token's file when it first sees it and again whenever the file changes.
+ *
+ * <p>A token's text is {@code ctk1_<16 hex id>_<43 base64url secret>}: the id finds the record, the
+ * secret is compared by hash in constant time.
+ */
+public final class TokenStore {
+  public static final String PREFIX = "ctk1_";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final Path dir;
+  private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+
+  private record Cached(TokenRecord record, long modified) {}
+
+  public TokenStore(Path dataDir) {
+    this.dir = dataDir.resolve("tokens");
+  }
+
+  /** A new credential; returns its full text (the only time the secret exists outside the caller). */
+  public synchronized String issue(Role role, List<String> apps, boolean readOnly, Long expiresMillis, Integer uses, String peer,
+      String note, long nowMillis) throws IOException {
+    byte[] idBytes = new byte[8];
+    byte[] secret = new byte[32];
+    RANDOM.nextBytes(idBytes);
+    RANDOM.nextBytes(secret);
+    String id = HexFormat.of().formatHex(idBytes);
+    String secretText = Base64.getUrlEncoder().withoutPadding().encodeToString(secret);
+    write(new TokenRecord(id, role.spec(), apps == null || apps.isEmpty() ? null : List.copyOf(apps), readOnly, expiresMillis, uses,
+        peer, nowMillis, false, sha256(secretText), note));
+    return PREFIX + id + "_" + secretText;
+  }
+
+  /** The principal a presented token names, if it is one of ours, unrevoked and unexpired. */
+  public Optional<Principal> authenticate(String presented, long nowMillis) {
+    TokenRecord r = match(presented);
+    if (r == null || r.revoked() || r.expires() != null && nowMillis >= r.expires()) {
+      return Optional.empty();
+    }
+    return Optional.of(new Principal(r.id(), Role.parse(r.role()), r.apps(), r.readOnly(), r.peer()));
+  }
+
+  /** Why a presented token is refused: unknown, revoked or expired (for the 401's message). */
+  public String refusal(String presented, long nowMillis) {
+    TokenRecord r = match(presented);
+    if (r == null) {
+      return "unknown bearer token (neither the operator's nor one this tracker issued)";
+    }
+    return r.revoked() ? "bearer token " + r.id() + " was revoked" : "bearer token " + r.id() + " expired";
+  }
+
+  /**
+   * Takes one use of an enrollment token (a registration). False when none is left.
+   */
+  public synchronized boolean takeUse(String tokenId) throws IOException {
+    TokenRecord r = load(tokenId);
+    if (r == null) {
+      return false;
+    }
+    if (r.uses() == null) {
+      return true;
+    }
+    if (r.uses() <= 0) {
+      return false;
+    }
+    write(r.withUses(r.uses() - 1));
+    return true;
+  }
+
+  /** Revokes a token; false if there is none with that id. */
+  public synchronized boolean revoke(String tokenId) throws IOException {
+    TokenRecord r = load(tokenId);
+    if (r == null) {
+      return false;
+    }
+    write(r.revoke());
+    return true;
+  }
+
+  /** Every issued token, secrets' hashes left out, oldest first. */
+  public List<TokenRecord> list() throws IOException {
+    List<TokenRecord> out = new ArrayList<>();
+    if (!Files.isDirectory(dir)) {
+      return out;
+    }
+    try (var files = Files.list(dir)) {
+      for (Path f : (Iterable<Path>) files.filter(p -> p.getFileName().toString().endsWith(".json")).sorted()::iterator) {
+        TokenRecord r = load(f.getFileName().toString().replace(".json", ""));
+        if (r != null) {
+          out.add(r.shown());
+        }
+      }
+    }
+    out.sort(java.util.Comparator.comparingLong(TokenRecord::created));
+    return out;
+  }
+
+  private TokenRecord match(String presented) {
+    if (presented == null || !presented.startsWith(PREFIX)) {
+      return null;
+    }
+    String rest = presented.substring(PREFIX.length());
+    int sep = rest.indexOf('_');
+    if (sep != 16 || !rest.substring(0, 16).matches("[0-9a-f]{16}")) {
+      return null;
+    }
+    TokenRecord r;
+    try {
+      r = load(rest.substring(0, 16));
+    } catch (IOException e) {
+      return null;
+    }
+    if (r == null || r.hash() == null) {
+      return null;
+    }
+    byte[] want = HexFormat.of().parseHex(r.hash());
+    byte[] got = HexFormat.of().parseHex(sha256(rest.substring(sep + 1)));
+    return MessageDigest.isEqual(want, got) ? r : null;
+  }
+
+  /** The record of {@code id} (from the cache while its file is unchanged), or null. */
+  TokenRecord load(String id) throws IOException {
+    if (!id.matches("[0-9a-f]{16}")) {
+      return null;
+    }
+    Path f = dir.resolve(id + ".json");
+    long modified;
+    try {
+      modified = Files.getLastModifiedTime(f).toMillis();
+    } catch (NoSuchFileException e) {
+      cache.remove(id);
+      return null;
+    }
+    Cached c = cache.get(id);
+    if (c != null && c.modified() == modified) {
+      return c.record();
+    }
+    TokenRecord r = JSON.readValue(Files.readString(f, StandardCharsets.UTF_8), TokenRecord.class);
+    cache.put(id, new Cached(r, modified));
+    return r;
+  }
+
+  private void write(TokenRecord r) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    Path tmp = Files.createTempFile(dir, r.id(), ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.writeString(tmp, JSON.writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n", StandardCharsets.UTF_8);
+      try {
+        Files.move(tmp, dir.resolve(r.id() + ".json"), StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException e) {
+        Files.move(tmp, dir.resolve(r.id() + ".json"), StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+    cache.remove(r.id());
+  }
+
+  static String sha256(String secret) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every Java platform", e);
+    }
+  }
+}
