@@ -137,10 +137,12 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         FragmentKey.encodeList(keys, out);
         return new Frame(FrameType.INVENTORY_RESULT, id, out);
       }
-      case DELETE: {
-        int n = store.delete(FragmentKey.decodeList(p));
-        return new Frame(FrameType.DELETE_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(n));
-      }
+      case DELETE:
+        // a peer's fragments leave it only through its own garbage collection, as the tracker's index
+        // decides: nobody on the data plane (another donor with the data-plane key) may delete them
+        LOG.warn("refused a DELETE of {} fragments over the data plane", FragmentKey.decodeList(p).size());
+        return Frame.of(FrameType.ERROR, id, ("DELETE is not accepted over the data plane: fragments leave a peer only by its own"
+            + " garbage collection").getBytes(StandardCharsets.UTF_8));
       case PROBE: {
         if (p.readableBytes() < 4) {
           throw new IllegalArgumentException("probe needs a u32 byte count");

@@ -50,6 +50,7 @@ import org.rocksdb.WriteOptions;
  * and reopened (readers wait on a lock for that moment).
  */
 public final class FragmentStore implements Closeable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FragmentStore.class);
   static {
     RocksDB.loadLibrary();
     // RocksJava unpacked its native library into the temporary directory; a killed process would leave it there
@@ -429,6 +430,11 @@ public final class FragmentStore implements Closeable {
           if (o.length() == byKey.get(k).length) {
             continue;
           }
+          if (intact(k, o)) {
+            // same key, other bytes: a forged header (CRC32C is no signature); the piece held stays
+            LOG.warn("kept fragment {}: a PUT brought other bytes under its key ({} bytes, held {})", k, byKey.get(k).length, o.length());
+            continue;
+          }
           replaced.add(o);
         }
         fresh.add(k);
@@ -567,6 +573,19 @@ public final class FragmentStore implements Closeable {
       throw new CorruptDataException("fragment " + key + " was corrupt on disk and has been dropped: " + e.getMessage(), e);
     }
     return value;
+  }
+
+  /** Whether the piece at {@code at} reads back whole and is the fragment {@code key} names. */
+  private boolean intact(FragmentKey key, SegmentLog.Location at) {
+    try {
+      byte[] held = log.read(at);
+      Fragment f = Fragment.parse(held);
+      return f.chunkId().equals(key.chunkId()) && f.index() == key.index() && Fragment.tagOf(held, 0) == key.tag();
+    } catch (SegmentLog.SegmentGoneException e) {
+      return true; // compaction is moving it: it is whole, and stays
+    } catch (IOException e) {
+      return false; // unreadable or corrupt: the new bytes may replace it
+    }
   }
 
   /** Called (on the reading thread) with each fragment found corrupt and dropped, so it can be reported. */

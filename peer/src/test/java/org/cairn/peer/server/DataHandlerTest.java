@@ -131,13 +131,14 @@ class DataHandlerTest {
     ByteBuf del = Unpooled.buffer();
     FragmentKey.encodeList(List.of(k0, absent), del);
     Frame deleted = ask(ch, FrameType.DELETE, 6, del);
-    assertThat(deleted.payload().getInt(0)).isEqualTo(1);
+    assertThat(deleted.type()).as("nobody deletes a peer's fragments over the data plane").isEqualTo(FrameType.ERROR);
+    assertThat(new String(ByteBufUtil.getBytes(deleted.payload()), StandardCharsets.UTF_8)).contains("not accepted");
     deleted.release();
     ByteBuf again = Unpooled.buffer();
     k0.encode(again);
-    Frame gone = ask(ch, FrameType.GET, 7, again);
-    assertThat(gone.type()).isEqualTo(FrameType.NOT_FOUND);
-    gone.release();
+    Frame still = ask(ch, FrameType.GET, 7, again);
+    assertThat(still.type()).isEqualTo(FrameType.FRAGMENT);
+    still.release();
 
     Frame probe = ask(ch, FrameType.PROBE, 8, Unpooled.buffer().writeInt(100_000).writeZero(10));
     assertThat(probe.type()).isEqualTo(FrameType.PROBE_RESULT);

@@ -63,6 +63,96 @@ public class FragmentStoreTest {
   }
 
   @Test
+  void aForgedFragmentUnderAHeldKey_doesNotReplaceIt() throws IOException {
+    // CRC32C is no signature: a hostile donor can make other bytes whose header CRC (the tag) equals a
+    // held piece's, so they carry the same key; the piece held must stay
+    byte[] held = fragmentsOf(4, 30_000).get(1);
+    byte[] forged = forgeUnderKeyOf(held, 5_000, new Random(44));
+    assertThat(keyOf(forged)).isEqualTo(keyOf(held));
+    assertThat(forged.length).isNotEqualTo(held.length);
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      store.putAll(List.of(held));
+      store.putAll(List.of(forged));
+      assertThat(java.util.Arrays.equals(store.get(keyOf(held)), held)).as("the held piece is what is served").isTrue();
+      assertThat(store.fragmentCount()).isEqualTo(1);
+    }
+  }
+
+  /** Valid fragment bytes with another payload of {@code length} bytes and the header CRC of {@code original}. */
+  static byte[] forgeUnderKeyOf(byte[] original, int length, Random random) {
+    byte[] out = new byte[Fragment.HEADER_SIZE + length];
+    System.arraycopy(original, 0, out, 0, Fragment.HEADER_SIZE);
+    random.nextBytes(out);
+    System.arraycopy(original, 0, out, 0, 20);
+    System.arraycopy(original, 28, out, 28, 36); // chunk id and the tag
+    java.nio.ByteBuffer.wrap(out, 20, 4).putInt(length);
+    int tag = java.nio.ByteBuffer.wrap(original, 60, 4).getInt();
+    forceCrc(out, 0, 60, 24, tag); // the payload-CRC field chosen so the header's CRC is the tag...
+    int payloadCrc = java.nio.ByteBuffer.wrap(out, 24, 4).getInt();
+    forceCrc(out, Fragment.HEADER_SIZE, length, Fragment.HEADER_SIZE + length - 4, payloadCrc); // ...and the payload made to match
+    return out;
+  }
+
+  /** Sets {@code b[pos..pos+4)} so the CRC32C of {@code b[off..off+len)} is {@code target} (CRC is affine over GF(2)). */
+  static void forceCrc(byte[] b, int off, int len, int pos, int target) {
+    java.util.Arrays.fill(b, pos, pos + 4, (byte) 0);
+    int base = crc(b, off, len);
+    int[] column = new int[32];
+    for (int bit = 0; bit < 32; bit++) {
+      b[pos + bit / 8] ^= (byte) (1 << (bit % 8));
+      column[bit] = crc(b, off, len) ^ base;
+      b[pos + bit / 8] ^= (byte) (1 << (bit % 8));
+    }
+    // Gaussian elimination: find bits whose columns XOR to target ^ base
+    int[] rows = column.clone();
+    int[] chosen = new int[32]; // which original bits each reduced row is made of
+    for (int i = 0; i < 32; i++) {
+      chosen[i] = 1 << i;
+    }
+    int want = target ^ base;
+    int result = 0;
+    for (int r = 0; r < 32; r++) {
+      int pivot = -1;
+      for (int i = r; i < 32; i++) {
+        if ((rows[i] >>> (31 - r) & 1) != 0) {
+          pivot = i;
+          break;
+        }
+      }
+      if (pivot < 0) {
+        throw new IllegalStateException("4 bytes cannot set this CRC");
+      }
+      int t = rows[r]; rows[r] = rows[pivot]; rows[pivot] = t;
+      t = chosen[r]; chosen[r] = chosen[pivot]; chosen[pivot] = t;
+      for (int i = 0; i < 32; i++) {
+        if (i != r && (rows[i] >>> (31 - r) & 1) != 0) {
+          rows[i] ^= rows[r];
+          chosen[i] ^= chosen[r];
+        }
+      }
+    }
+    for (int r = 0; r < 32; r++) {
+      if ((want >>> (31 - r) & 1) != 0) {
+        result ^= chosen[r];
+      }
+    }
+    for (int bit = 0; bit < 32; bit++) {
+      if ((result >>> bit & 1) != 0) {
+        b[pos + bit / 8] ^= (byte) (1 << (bit % 8));
+      }
+    }
+    if (crc(b, off, len) != target) {
+      throw new IllegalStateException("forcing the CRC failed");
+    }
+  }
+
+  private static int crc(byte[] b, int off, int len) {
+    java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+    c.update(b, off, len);
+    return (int) c.getValue();
+  }
+
+  @Test
   void aStoreOfTheOlderKeyFormat_isRefusedWithWhatToDo() throws Exception {
     try (FragmentStore store = FragmentStore.open(dir)) {
       store.putAll(fragmentsOf(2, 10_000));
