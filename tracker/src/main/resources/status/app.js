@@ -184,7 +184,7 @@ async function showPeer(id) {
     h = await api('peers/' + encodeURIComponent(id) + '/history?window=24h');
     span = '24 hours';
   }
-  const compute = await api('compute');
+  const compute = await api('compute').catch(() => ({})); // not shown to every reader
   const canvas = el('canvas', { class: 'timeline', width: 700, height: 20 });
   drawTimeline(canvas, h.states);
   const probs = Object.entries(h.probabilities).map(([s, p]) => s + ' ' + (100 * p).toFixed(1) + ' %').join(', ');

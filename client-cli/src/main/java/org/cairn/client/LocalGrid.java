@@ -24,7 +24,7 @@ import org.cairn.core.security.GridToken;
  * and process ids so {@code cairn grid down} can stop a grid started by {@code cairn grid up}.
  */
 public final class LocalGrid implements Closeable {
-  private static final Pattern TRACKER_URL = Pattern.compile("listening on (http://\\S+)");
+  private static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
   private static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
 
   /** One child process. */

@@ -27,14 +27,14 @@ import org.cairn.core.security.GridToken;
  */
 public final class MiniGrid implements Closeable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern TRACKER_URL = Pattern.compile("listening on (http://\\S+)");
+  private static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
   private static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
 
   private final Path root;
   private Path tokenFile;
   private String token;
   private final Duration heartbeat;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private HttpClient http;
   private final List<Node> nodes = new ArrayList<>();
   private Node tracker;
   private String trackerUrl;
@@ -214,7 +214,7 @@ public final class MiniGrid implements Closeable {
     if (authorization != null) {
       b.header("Authorization", authorization);
     }
-    HttpResponse<String> r = http.send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r = http().send(b.GET().build(), HttpResponse.BodyHandlers.ofString());
     JsonNode body = null;
     if (r.headers().firstValue("content-type").orElse("").startsWith("application/json")) {
       body = JSON.readTree(r.body());
@@ -229,6 +229,19 @@ public final class MiniGrid implements Closeable {
       throw new IOException("GET /api/v1/dataplane answered " + r.status() + ": " + r.text());
     }
     return r.json().get("key").asText();
+  }
+
+  /** An HTTP client for the tracker: for an https:// tracker, one that trusts the CA the admin token pins. */
+  private synchronized HttpClient http() throws IOException {
+    if (http == null) {
+      HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
+      java.util.Optional<String> pin = GridToken.readFile(tokenFile).caPin();
+      if (trackerUrl.startsWith("https://") && pin.isPresent()) {
+        b.sslContext(org.cairn.core.security.PinnedTrust.context(pin.get()));
+      }
+      http = b.build();
+    }
+    return http;
   }
 
   /** The peer list from the tracker. */

@@ -81,7 +81,7 @@ class StatusPageIT {
 
   @Test
   void publicPage_listsPeersWithTheirStates_andFollowsADeath() throws Exception {
-    List<MiniGrid.Node> nodes = startGrid("public", 6);
+    List<MiniGrid.Node> nodes = startGrid("public-apps", 6);
     Path image = Files.write(root.resolve("ckpt.img"), MemoryImages.image(3, 4 * 1024 * 1024));
     MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "heat", "--node", "rank0", "--redundancy", "code:4+2");
     assertThat(store.exit()).as(store.stderr()).isZero();
@@ -116,6 +116,26 @@ class StatusPageIT {
     Files.createDirectories(shot.getParent());
     Files.write(shot, ((TakesScreenshot) b).getScreenshotAs(OutputType.BYTES));
     assertThat(Files.size(shot)).isPositive();
+  }
+
+  @Test
+  void publicSummary_showsPeersAndHealth_butNoAppName() throws Exception {
+    startGrid("public", 2);
+    Path image = Files.write(root.resolve("ckpt.img"), MemoryImages.image(5, 1024 * 1024));
+    MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "secretproject", "--node", "rank0", "--redundancy", "replicate:2");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    WebDriver b = browser();
+    b.get(grid.trackerUrl() + "/");
+    WebDriverWait wait = wait(b, 20);
+    wait.until(d -> d.findElements(By.cssSelector("[data-peer-id]")).size() == 2);
+    wait.until(d -> d.findElement(By.id("health")).getText().startsWith("Healthy"));
+    assertThat(b.getPageSource()).doesNotContain("secretproject");
+    assertThat(grid.get("/api/v1/versions?app=secretproject&node=rank0", null).status()).isEqualTo(403);
+    assertThat(grid.get("/api/v1/apps", null).text()).doesNotContain("secretproject");
+    assertThat(grid.get("/api/v1/durability", null).text()).doesNotContain("secretproject");
+    assertThat(grid.get("/api/v1/events", null).text()).doesNotContain("secretproject");
+    // with a token the same page shows the app
+    assertThat(grid.get("/api/v1/apps").text()).contains("secretproject");
   }
 
   @Test

@@ -38,8 +38,10 @@ public final class Tracker implements Closeable {
   private final HttpApiServer server;
   private final ScheduledExecutorService scheduler;
   private boolean closed;
+  private final boolean tls;
 
   public Tracker(TrackerConfig config, Clock clock) throws IOException, InterruptedException {
+    this.tls = config.tls();
     store = TrackerStore.open(config.dataDir().resolve("db"));
     ScheduledExecutorService sched = null;
     HttpApiServer srv = null;
@@ -53,7 +55,12 @@ public final class Tracker implements Closeable {
       repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
           config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);
-      api = new TrackerApi(org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock), membership, history, placement, metrics, clock,
+      org.cairn.tracker.tls.TrackerCa ca = config.tls() ? org.cairn.tracker.tls.TrackerCa.open(config.dataDir(), config.listen().host()) : null;
+      org.cairn.tracker.auth.Credentials credentials = org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock);
+      if (ca != null) {
+        org.cairn.tracker.auth.Credentials.pinAdminToken(config.dataDir(), ca.pin());
+      }
+      api = new TrackerApi(credentials, membership, history, placement, metrics, clock,
           config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
@@ -74,7 +81,7 @@ public final class Tracker implements Closeable {
           LOG.info("pruned {} history blocks older than {}", n, config.historyRetention());
         }
       }), 1, 60, TimeUnit.MINUTES);
-      srv = new HttpApiServer(config.listen(), api);
+      srv = new HttpApiServer(config.listen(), api, ca == null ? null : tls(config, ca));
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (sched != null) {
         sched.shutdownNow();
@@ -93,12 +100,31 @@ public final class Tracker implements Closeable {
     return server.port();
   }
 
+  /** The URL the API is served at, as peers and clients write it. */
+  public String url(String host) {
+    return (tls ? "https://" : "http://") + host + ":" + server.port();
+  }
+
+  /**
+   * The server's TLS context: the tracker's CA (made at the first start with TLS) and a fresh server
+   * certificate; through OpenSSL (BoringSSL, netty-tcnative) where the platform has it, else the JDK.
+   */
+  private static io.netty.handler.ssl.SslContext tls(TrackerConfig config, org.cairn.tracker.tls.TrackerCa ca) throws IOException {
+    io.netty.handler.ssl.SslProvider provider = io.netty.handler.ssl.OpenSsl.isAvailable() ? io.netty.handler.ssl.SslProvider.OPENSSL
+        : io.netty.handler.ssl.SslProvider.JDK;
+    LOG.info("TLS through {}; CA pin sha256:{} (in {}; token create appends it to tokens)", provider == io.netty.handler.ssl.SslProvider.OPENSSL
+        ? "OpenSSL (" + io.netty.handler.ssl.OpenSsl.versionString() + ")" : "the JDK", ca.pin(), config.dataDir().resolve("ca.sha256"));
+    return io.netty.handler.ssl.SslContextBuilder.forServer(ca.serverKey(), ca.chain()).sslProvider(provider)
+        .protocols("TLSv1.3", "TLSv1.2").build();
+  }
+
   public Membership membership() {
     return membership;
   }
 
-  public void setStatusPagePublic(boolean open) {
-    api.setStatusPagePublic(open);
+  /** {@code --status-page}: whether the page's reads need no token, and whether they then show app names. */
+  public void setStatusPagePublic(boolean open, boolean apps) {
+    api.setStatusPagePublic(open, apps);
   }
 
   public RepairService repair() {

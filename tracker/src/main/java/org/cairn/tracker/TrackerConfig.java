@@ -17,7 +17,16 @@ public record TrackerConfig(
     Duration historyWindow,
     Duration repairGrace,
     Duration repairInterval,
-    int repairJobsPerPeer) {
+    int repairJobsPerPeer,
+    boolean tls) {
+
+  /** Without TLS (plain HTTP). */
+  public TrackerConfig(Path dataDir, HostPort listen, GridToken token, Duration heartbeatInterval, Duration peerTimeout,
+      Duration historySlot, Duration historyRetention, Duration historyWindow, Duration repairGrace, Duration repairInterval,
+      int repairJobsPerPeer) {
+    this(dataDir, listen, token, heartbeatInterval, peerTimeout, historySlot, historyRetention, historyWindow, repairGrace,
+        repairInterval, repairJobsPerPeer, false);
+  }
 
   public TrackerConfig {
     require(heartbeatInterval.toMillis() >= 100, "heartbeat interval must be at least 100ms, was " + heartbeatInterval.toMillis() + "ms");

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
@@ -56,9 +57,15 @@ public final class TrackerMain implements Callable<Integer> {
       description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
   String repairGrace;
 
-  @Option(names = "--status-page", defaultValue = "token", paramLabel = "public|token",
-      description = {"Who may see the status page at /: token (default) asks for the grid token;",
-          "public lets anyone who can reach the tracker read the grid's status (read-only)."})
+  @Option(names = "--tls", description = {"Serve the API and the status page over HTTPS with the tracker's own CA (made at the",
+      "first start in DATA/tls; its SHA-256 pin goes in DATA/ca.sha256 and on every token 'token create' prints),",
+      "so peers and clients pin it from their token with no certificate step."})
+  boolean tls;
+
+  @Option(names = "--status-page", defaultValue = "token", paramLabel = "token|public|public-apps",
+      description = {"Who may see the status page at /: token (default) asks for a token;",
+          "public lets anyone who can reach the tracker read the grid's status (read-only: peers, health,",
+          "repair; no app names); public-apps also shows apps, nodes and versions."})
   String statusPage;
 
   @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
@@ -95,23 +102,24 @@ public final class TrackerMain implements Callable<Integer> {
       config = new TrackerConfig(data, HostPort.parse(listen), tokenFile == null ? null : GridToken.readFile(tokenFile), interval,
           peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
           Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
-          Durations.parse(repairInterval), repairJobsPerPeer);
+          Durations.parse(repairInterval), repairJobsPerPeer, tls);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
-    if (!statusPage.equals("public") && !statusPage.equals("token")) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--status-page must be public or token, was '" + statusPage + "'");
+    if (!List.of("public", "public-apps", "token").contains(statusPage)) {
+      throw new CommandLine.ParameterException(new CommandLine(this),
+          "--status-page must be token, public or public-apps, was '" + statusPage + "'");
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Tracker tracker = new Tracker(config, Clock.systemUTC());
-    tracker.setStatusPagePublic(statusPage.equals("public"));
+    tracker.setStatusPagePublic(statusPage.startsWith("public"), statusPage.equals("public-apps"));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       tracker.close();
       stopped.countDown();
     }, "tracker-shutdown"));
-    System.out.println("cairn-tracker listening on http://" + config.listen().host() + ":" + tracker.port());
-    System.out.println("status page: http://" + config.listen().host() + ":" + tracker.port() + "/ ("
-        + (statusPage.equals("public") ? "public, read-only" : "asks for a token") + ")");
+    System.out.println("cairn-tracker listening on " + tracker.url(config.listen().host()));
+    System.out.println("status page: " + tracker.url(config.listen().host()) + "/ ("
+        + (statusPage.startsWith("public") ? "public, read-only" : "asks for a token") + ")");
     if (tokenFile == null) {
       System.out.println("admin token: " + data.resolve("admin.token").toAbsolutePath()
           + " (mode 0600; 'cairn-tracker token create --data " + data + " --role client|donor' makes tokens to hand out)");

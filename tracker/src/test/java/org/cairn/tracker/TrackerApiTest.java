@@ -544,9 +544,24 @@ class TrackerApiTest {
     assertThat(api.handle("GET", "/ui/../pom.xml", Map.of(), new byte[0], null).status()).isEqualTo(404);
     // token mode (the default): the data needs the token
     call(401, "GET", "/api/v1/peers", Map.of(), null, null);
-    api.setStatusPagePublic(true);
+    api.setStatusPagePublic(true, false);
     call(200, "GET", "/api/v1/peers", Map.of(), null, null);
     call(200, "GET", "/api/v1/durability", Map.of(), null, null);
+    // public: a summary without app names, unless the operator opts in (public-apps)
+    register("h1", "RUNNING");
+    String a = org.cairn.core.hash.ChunkId.of(new byte[] {1}).hex();
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifestJson(0, a) + ",\"chunks\":[{\"id\":\"" + a
+        + "\",\"holders\":[\"h1\",\"h1\",\"h1\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":300}]}");
+    repair.scan();
+    assertThat(call(200, "GET", "/api/v1/apps", Map.of(), null, null)).isEmpty();
+    call(403, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, null);
+    assertThat(call(200, "GET", "/api/v1/durability", Map.of(), null, null).get("latest")).isEmpty();
+    assertThat(call(200, "GET", "/api/v1/events", Map.of(), null, null).toString()).doesNotContain("heat");
+    api.setStatusPagePublic(true, true);
+    assertThat(call(200, "GET", "/api/v1/apps", Map.of(), null, null).toString()).contains("heat");
+    call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, null);
+    assertThat(call(200, "GET", "/api/v1/durability", Map.of(), null, null).get("latest").toString()).contains("heat");
+    assertThat(call(200, "GET", "/api/v1/events", Map.of(), null, null).toString()).contains("committed");
     // still closed: writes, manifests and metrics
     call(401, "POST", "/api/v1/peers", Map.of(), "{}", null);
     call(401, "GET", "/api/v1/manifest", Map.of("app", "a", "node", "n"), null, null);

@@ -14,6 +14,13 @@ public record DurabilityView(long scannedAt, long chunks, long healthy, long deg
     int repairing, long repairedBytes, long repairedFragments, long failedRepairs, long repairGraceMillis, long neededBytes,
     List<Latest> latest, List<Stalled> stalled) {
 
+  /** The same scan with only the latest versions of apps {@code shown} accepts (a scoped reader's view). */
+  public DurabilityView onlyApps(java.util.function.Predicate<String> shown) {
+    return new DurabilityView(scannedAt, chunks, healthy, degraded, lost, repairQueue, repairing, repairedBytes, repairedFragments,
+        failedRepairs, repairGraceMillis, neededBytes, latest == null ? null : latest.stream().filter(l -> shown.test(l.app())).toList(),
+        stalled);
+  }
+
   /**
    * The latest version of one app/node: whether it is restorable, and the coding its chunks really
    * have ({@code redundancy}: one spec, or {@code mixed} with the weakest in {@code weakest}).

@@ -30,7 +30,12 @@ public final class TrackerHttp {
     this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
     this.token = token;
     this.timeout = timeout;
-    this.http = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1).build();
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
+    if ("https".equalsIgnoreCase(this.base.getScheme()) && token != null && token.caPin().isPresent()) {
+      // the token pins the tracker's CA: trust it and nothing else (no certificate step for peers and clients)
+      b.sslContext(org.cairn.core.security.PinnedTrust.context(token.caPin().get()));
+    }
+    this.http = b.build();
   }
 
   public URI base() {
@@ -101,6 +106,16 @@ public final class TrackerHttp {
     }
   }
 
+  private static String rootMessage(Throwable e) {
+    String m = e.getMessage();
+    for (Throwable c = e.getCause(); c != null; c = c.getCause()) {
+      if (c.getMessage() != null) {
+        m = c.getMessage();
+      }
+    }
+    return m == null ? e.getClass().getSimpleName() : m;
+  }
+
   private static String query(Map<String, String> query) {
     StringBuilder q = new StringBuilder();
     for (Map.Entry<String, String> e : query.entrySet()) {
@@ -117,6 +132,9 @@ public final class TrackerHttp {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while calling the tracker", e);
+    } catch (javax.net.ssl.SSLException e) {
+      throw new IOException("TLS with tracker " + base + " failed: " + rootMessage(e)
+          + (token.caPin().isPresent() ? "" : " (the token carries no #sha256: CA pin; use the token 'token create' printed)"), e);
     } catch (IOException e) {
       throw new UnreachableException("tracker " + base + " unreachable: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
           + " (is it running? check --tracker or CAIRN_TRACKER)", e);

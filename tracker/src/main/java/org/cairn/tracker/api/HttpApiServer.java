@@ -65,6 +65,11 @@ public final class HttpApiServer implements Closeable {
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
   public HttpApiServer(HostPort listen, TrackerApi api) throws InterruptedException {
+    this(listen, api, null);
+  }
+
+  /** With {@code tls} non-null the API is served over HTTPS only: a plain connection is closed at its first bytes. */
+  public HttpApiServer(HostPort listen, TrackerApi api, io.netty.handler.ssl.SslContext tls) throws InterruptedException {
     ApiHandler handler = new ApiHandler(api);
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
@@ -75,6 +80,9 @@ public final class HttpApiServer implements Closeable {
           @Override
           protected void initChannel(SocketChannel ch) {
             connections.add(ch);
+            if (tls != null) {
+              ch.pipeline().addLast(tls.newHandler(ch.alloc()));
+            }
             ch.pipeline()
                 .addLast(new ReadTimeoutHandler(60, TimeUnit.SECONDS))
                 .addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024))

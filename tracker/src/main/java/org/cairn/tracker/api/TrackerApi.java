@@ -115,7 +115,7 @@ public final class TrackerApi {
       String[] parts = path.split("/");
       route = routeName(method, parts);
       if (who == null) {
-        who = PUBLIC_PAGE;
+        who = publicPage;
       } else {
         String refused = Access.refusal(who, route, parts.length >= 5 ? parts[4] : null);
         if (refused != null) {
@@ -140,10 +140,25 @@ public final class TrackerApi {
   }
 
   private volatile boolean statusPagePublic;
+  private volatile Principal publicPage = PUBLIC_SUMMARY;
 
-  /** {@code --status-page public}: the status page's read-only GETs work without the token. */
-  public void setStatusPagePublic(boolean open) {
+  /**
+   * {@code --status-page public}: the status page's read-only GETs work without the token, with no
+   * app names (apps, versions, the latest versions in durability and app events are left out) unless
+   * {@code apps} ({@code --status-page public-apps}).
+   */
+  public void setStatusPagePublic(boolean open, boolean apps) {
     this.statusPagePublic = open;
+    this.publicPage = apps ? PUBLIC_WITH_APPS : PUBLIC_SUMMARY;
+  }
+
+  /** The app an event is about (committed, deleted, repaired: its subject starts with the app), or null. */
+  private static String appOf(org.cairn.tracker.events.EventLog.Event e) {
+    return switch (e.kind()) {
+      case "committed", "deleted" -> e.subject().substring(0, Math.max(0, e.subject().indexOf('.')));
+      case "repaired", "repair-failed" -> e.subject().substring(0, Math.max(0, e.subject().indexOf('/')));
+      default -> null;
+    };
   }
 
   /** What the status page reads; never writes, manifests (holder addresses per chunk) or metrics. */
@@ -187,8 +202,9 @@ public final class TrackerApi {
     return sb.toString();
   }
 
-  /** Who reads the public status page (read-only GETs, no token). */
-  private static final Principal PUBLIC_PAGE = new Principal("public", org.cairn.tracker.auth.Role.CLIENT, null, true, null);
+  /** Who reads the public status page (read-only GETs, no token): no app at all, or every app when the operator opts in. */
+  private static final Principal PUBLIC_SUMMARY = new Principal("public", org.cairn.tracker.auth.Role.CLIENT, List.of(), true, null);
+  private static final Principal PUBLIC_WITH_APPS = new Principal("public", org.cairn.tracker.auth.Role.CLIENT, null, true, null);
 
   private static void requireApp(Principal who, String app) throws ApiException {
     String refused = app == null ? null : Access.appRefusal(who, app);
@@ -253,11 +269,11 @@ public final class TrackerApi {
         return manifest(query);
       case "durability":
         requireMethod(method, "GET");
-        return json(200, repair.durability());
+        return json(200, repair.durability().onlyApps(who::covers));
       case "events": {
         requireMethod(method, "GET");
         long after = query.containsKey("after") ? parseLong(query.get("after"), "after") : 0;
-        return json(200, Map.of("events", events.since(after, 500)));
+        return json(200, Map.of("events", events.since(after, 500).stream().filter(e -> who.covers(appOf(e))).toList()));
       }
       case "apps":
         requireMethod(method, "GET");

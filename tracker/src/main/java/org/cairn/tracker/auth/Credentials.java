@@ -51,6 +51,29 @@ public final class Credentials {
     return f;
   }
 
+  /**
+   * Puts the CA pin on {@code DATA/admin.token} (same secret, {@code #sha256:PIN} appended), so the
+   * operator's token works with an {@code https://} tracker URL as the tokens {@code token create}
+   * prints do. A grid that gave {@code --token-file} keeps its file as it is.
+   */
+  public static void pinAdminToken(Path data, String pin) throws IOException {
+    Path f = data.resolve("admin.token");
+    if (!Files.exists(f)) {
+      return;
+    }
+    GridToken t = GridToken.readFile(f);
+    if (t.caPin().filter(pin::equals).isPresent()) {
+      return;
+    }
+    Path tmp = Files.createTempFile(data, "admin.token", ".tmp", PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.writeString(tmp, t.withCaPin(pin) + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
   /** The first line of {@code f}, or {@code fresh} written to a new file of mode 0600 if there is none. */
   private static String secretFile(Path f, String fresh) throws IOException {
     if (!Files.exists(f)) {

@@ -10,9 +10,9 @@ public record Principal(String tokenId, Role role, List<String> apps, boolean re
   /** The operator's credential given with {@code --token-file} (a grid that sets one admin token itself). */
   public static final Principal OPERATOR = new Principal("operator", Role.ADMIN, null, false, null);
 
-  /** Whether this principal may touch {@code app} (always, but for a client scoped to other apps). */
+  /** Whether this principal may touch {@code app} (always, but for a client scoped to other apps; a null app: about no app). */
   public boolean covers(String app) {
-    if (apps == null || role != Role.CLIENT) {
+    if (apps == null || role != Role.CLIENT || app == null) {
       return true;
     }
     for (String a : apps) {

@@ -1,0 +1,209 @@
+package org.cairn.tracker.tls;
+
+import java.io.IOException;
+import java.math.BigInteger;
+import java.net.InetAddress;
+import java.net.NetworkInterface;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.Date;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.bouncycastle.asn1.x500.X500Name;
+import org.bouncycastle.asn1.x509.BasicConstraints;
+import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
+import org.bouncycastle.asn1.x509.Extension;
+import org.bouncycastle.asn1.x509.GeneralName;
+import org.bouncycastle.asn1.x509.GeneralNames;
+import org.bouncycastle.asn1.x509.KeyPurposeId;
+import org.bouncycastle.asn1.x509.KeyUsage;
+import org.bouncycastle.cert.X509v3CertificateBuilder;
+import org.bouncycastle.cert.jcajce.JcaX509CertificateConverter;
+import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
+import org.bouncycastle.operator.OperatorCreationException;
+import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
+import org.cairn.core.security.PinnedTrust;
+
+/**
+ * The tracker's own certificate authority. At the first start with TLS it makes an EC P-256 CA
+ * ({@code DATA/tls/ca.key} 0600, {@code DATA/tls/ca.crt}, ten years) and writes its pin, the SHA-256
+ * of the CA certificate, to {@code DATA/ca.sha256}: {@code token create} appends it to every token
+ * ({@code #sha256:...}), so peers and clients pin the CA with no certificate step. The server
+ * certificate is made anew at every start (one year), signed by the CA, for the names and addresses
+ * the tracker may be reached by.
+ */
+public final class TrackerCa {
+  private static final String SIGNATURE = "SHA256withECDSA";
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final PrivateKey serverKey;
+  private final X509Certificate[] chain;
+  private final String pin;
+
+  private TrackerCa(PrivateKey serverKey, X509Certificate[] chain, String pin) {
+    this.serverKey = serverKey;
+    this.chain = chain;
+    this.pin = pin;
+  }
+
+  /** The CA of the tracker whose data directory is {@code data} (made if missing) and a fresh server certificate for {@code host}. */
+  public static TrackerCa open(Path data, String host) throws IOException {
+    try {
+      Path dir = data.resolve("tls");
+      Files.createDirectories(dir);
+      Path keyFile = dir.resolve("ca.key");
+      Path certFile = dir.resolve("ca.crt");
+      PrivateKey caKey;
+      X509Certificate ca;
+      if (Files.exists(keyFile) && Files.exists(certFile)) {
+        caKey = readKey(keyFile);
+        ca = readCert(certFile);
+      } else {
+        KeyPair pair = newKeyPair();
+        ca = sign(new JcaX509v3CertificateBuilder(name("Cairn grid CA"), serial(), notBefore(), after(Duration.ofDays(3650)),
+            name("Cairn grid CA"), pair.getPublic())
+            .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+            .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign)), pair.getPrivate());
+        caKey = pair.getPrivate();
+        writeSecret(keyFile, pem("PRIVATE KEY", caKey.getEncoded()));
+        writeAtomically(certFile, pem("CERTIFICATE", ca.getEncoded()));
+      }
+      String pin = PinnedTrust.fingerprint(ca);
+      writeAtomically(data.resolve("ca.sha256"), pin + "\n");
+      KeyPair server = newKeyPair();
+      X509Certificate leaf = sign(new JcaX509v3CertificateBuilder(ca, serial(), notBefore(), after(Duration.ofDays(365)),
+          name("Cairn tracker"), server.getPublic())
+          .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+          .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+          .addExtension(Extension.subjectAlternativeName, false, altNames(host)), caKey);
+      return new TrackerCa(server.getPrivate(), new X509Certificate[] {leaf, ca}, pin);
+    } catch (GeneralSecurityException | OperatorCreationException e) {
+      throw new IOException("cannot make the tracker's TLS certificates in " + data + ": " + e.getMessage(), e);
+    }
+  }
+
+  public PrivateKey serverKey() {
+    return serverKey;
+  }
+
+  /** The server certificate, then the CA's. */
+  public X509Certificate[] chain() {
+    return chain.clone();
+  }
+
+  /** SHA-256 of the CA certificate, 64 hex digits. */
+  public String pin() {
+    return pin;
+  }
+
+  private static KeyPair newKeyPair() throws GeneralSecurityException {
+    KeyPairGenerator g = KeyPairGenerator.getInstance("EC");
+    g.initialize(new ECGenParameterSpec("secp256r1"), RANDOM);
+    return g.generateKeyPair();
+  }
+
+  private static X509Certificate sign(X509v3CertificateBuilder b, PrivateKey key)
+      throws OperatorCreationException, GeneralSecurityException {
+    return new JcaX509CertificateConverter().getCertificate(b.build(new JcaContentSignerBuilder(SIGNATURE).build(key)));
+  }
+
+  /** Every name the tracker may be reached by: the listen host, this host's names, localhost and every local address. */
+  private static GeneralNames altNames(String host) throws IOException {
+    Set<String> dns = new LinkedHashSet<>(List.of("localhost"));
+    Set<String> ips = new LinkedHashSet<>();
+    if (host != null && !host.isBlank() && !host.equals("0.0.0.0") && !host.equals("::")) {
+      (host.matches("[0-9.]+|.*:.*") ? ips : dns).add(host);
+    }
+    try {
+      dns.add(InetAddress.getLocalHost().getHostName());
+    } catch (IOException e) {
+      // no resolvable host name: addresses only
+    }
+    for (NetworkInterface ni : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+      for (InetAddress a : Collections.list(ni.getInetAddresses())) {
+        String text = a.getHostAddress();
+        int zone = text.indexOf('%');
+        ips.add(zone < 0 ? text : text.substring(0, zone));
+      }
+    }
+    List<GeneralName> names = new ArrayList<>();
+    dns.forEach(d -> names.add(new GeneralName(GeneralName.dNSName, d)));
+    ips.forEach(i -> names.add(new GeneralName(GeneralName.iPAddress, i)));
+    return new GeneralNames(names.toArray(GeneralName[]::new));
+  }
+
+  private static X500Name name(String cn) {
+    return new X500Name("CN=" + cn);
+  }
+
+  private static BigInteger serial() {
+    return new BigInteger(64, RANDOM).add(BigInteger.ONE);
+  }
+
+  private static Date notBefore() {
+    return Date.from(Instant.now().minus(Duration.ofHours(1))); // clocks of peers may be a little behind
+  }
+
+  private static Date after(Duration d) {
+    return Date.from(Instant.now().plus(d));
+  }
+
+  private static String pem(String type, byte[] der) {
+    return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+        + "\n-----END " + type + "-----\n";
+  }
+
+  private static byte[] unpem(Path f) throws IOException {
+    String text = Files.readString(f, StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
+    return Base64.getDecoder().decode(text);
+  }
+
+  private static PrivateKey readKey(Path f) throws IOException, GeneralSecurityException {
+    return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(unpem(f)));
+  }
+
+  private static X509Certificate readCert(Path f) throws IOException, GeneralSecurityException {
+    return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(unpem(f)));
+  }
+
+  private static void writeSecret(Path f, String text) throws IOException {
+    Path tmp = Files.createTempFile(f.getParent(), f.getFileName().toString(), ".tmp",
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.writeString(tmp, text, StandardCharsets.US_ASCII);
+      Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+
+  private static void writeAtomically(Path f, String text) throws IOException {
+    Path tmp = Files.createTempFile(f.getParent(), f.getFileName().toString(), ".tmp");
+    try {
+      Files.writeString(tmp, text, StandardCharsets.US_ASCII);
+      Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
+    }
+  }
+}
