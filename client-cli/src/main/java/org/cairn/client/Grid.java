@@ -47,7 +47,11 @@ public final class Grid implements Closeable {
       t.setDaemon(true);
       return t;
     });
-    return new Grid(new TrackerClient(tracker, token, timeout), group, new PeerClient(group, token, timeout));
+    PeerClient peers = new PeerClient(group, token, timeout);
+    if ("https".equalsIgnoreCase(tracker.getScheme()) && token.caPin().isPresent()) {
+      peers.useTls(token.caPin().get()); // a grid with TLS: the data plane too, pinned to the same CA
+    }
+    return new Grid(new TrackerClient(tracker, token, timeout), group, peers);
   }
 
   public TrackerClient tracker() {

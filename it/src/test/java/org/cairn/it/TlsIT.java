@@ -35,8 +35,9 @@ class TlsIT {
       assertThat(made.exit()).as(made.stderr()).isZero();
       assertThat(made.stdout().strip()).endsWith("#sha256:" + pin);
       Path donorFile = Files.writeString(root.resolve("donor.token"), made.stdout());
+      java.util.List<MiniGrid.Node> peers = new java.util.ArrayList<>();
       for (int i = 0; i < 5; i++) {
-        grid.startPeer("p" + i, "--token-file", donorFile.toString());
+        peers.add(grid.startPeer("p" + i, "--token-file", donorFile.toString()));
       }
       MiniGrid.await("5 donors RUNNING over https", Duration.ofSeconds(30),
           () -> grid.peers().findValuesAsText("state").stream().filter("RUNNING"::equals).count() == 5);
@@ -75,6 +76,21 @@ class TlsIT {
         assertThat(new String(answer, StandardCharsets.ISO_8859_1)).doesNotContain("HTTP/1.1 200").doesNotContain("\"status\":\"ok\"");
       }
       assertThat(grid.tracker().process().isAlive()).isTrue();
+
+      // the data plane is TLS too: a plaintext connection to a peer never sees its CHALLENGE frame
+      assertThat(peers.get(0).stderr()).contains("data plane: TLS through");
+      String[] hp = peers.get(0).address().split(":");
+      byte[] first;
+      try (Socket s = new Socket(hp[0], Integer.parseInt(hp[1]))) {
+        s.setSoTimeout(5000);
+        s.getOutputStream().write(new byte[64]);
+        first = s.getInputStream().readNBytes(2);
+      } catch (java.net.SocketException reset) {
+        first = new byte[0]; // the peer reset the connection: nothing plaintext came back
+      }
+      assertThat(first.length == 2 && (first[0] & 0xFF) == 0xCA && (first[1] & 0xFF) == 0x1F)
+          .as("a plaintext frame from a peer of a TLS grid").isFalse();
+      assertThat(peers.get(0).process().isAlive()).isTrue();
     }
   }
 }

@@ -77,6 +77,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private volatile boolean trackerReachable = true;
   private volatile boolean closed;
   private final AtomicReference<GridToken> dataKey = new AtomicReference<>();
+  private final PeerTls tls;
 
   public PeerDaemon(PeerConfig config, Clock clock, FragmentStore store) throws IOException {
     this.config = config;
@@ -90,6 +91,9 @@ public final class PeerDaemon implements Closeable, Admission {
       tracker.useToken(own); // the credential this peer's first registration gave it
     }
     dataKey.set(PeerCredential.read(config.dataDir(), PeerCredential.DATA_KEY)); // serve before the tracker answers
+    // a tracker reached over https with a pinned CA: the data plane is TLS too, certified by that CA
+    this.tls = "https".equalsIgnoreCase(config.tracker().getScheme()) && config.token().caPin().isPresent()
+        ? PeerTls.open(config.dataDir(), config.token().caPin().get()) : null;
     this.disk = DiskLoad.forDataDir(config.dataDir());
     this.ownIo = new OwnIoLoad(store::ioBytes, config.ioCapacity());
     this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
@@ -116,6 +120,9 @@ public final class PeerDaemon implements Closeable, Admission {
       return t;
     });
     this.peers = new PeerClient(peerIo, dataKey.get() != null ? dataKey.get() : config.token(), Duration.ofSeconds(10));
+    if (tls != null) {
+      peers.useTls(tls.caPin());
+    }
     this.repair = new RepairWorker(id, tracker, store, peers, config.repairThreads(), new Throttle(config.repairRate()),
         Duration.ofSeconds(10), () -> registered.get() && !paused.get() && state() == HostState.RUNNING);
     this.scrubber = new Scrubber(store, config.scrubPeriod(), config.scrubMaxRate(),
@@ -142,6 +149,16 @@ public final class PeerDaemon implements Closeable, Admission {
     }
   }
 
+  /** The data server's TLS context: null on a plain grid (see {@link #tlsRequired()}), else null until certified. */
+  public io.netty.handler.ssl.SslContext tlsContext() {
+    return tls == null ? null : tls.server();
+  }
+
+  /** Whether the data plane is TLS (the tracker is reached over https with a pinned CA). */
+  public boolean tlsRequired() {
+    return tls != null;
+  }
+
   /** The grid's data-plane key, once a registration gave it (null before: the data server refuses connections). */
   public GridToken dataKey() {
     return dataKey.get();
@@ -158,6 +175,13 @@ public final class PeerDaemon implements Closeable, Admission {
     peers.useKey(key);
     if (r.dataKey() != null) {
       PeerCredential.write(config.dataDir(), PeerCredential.DATA_KEY, key);
+    }
+    if (tls != null && r.certificate() != null) {
+      boolean first = tls.server() == null;
+      tls.adopt(r.certificate(), r.caCertificate());
+      if (first) {
+        LOG.info("data plane: TLS through {} with a certificate from the tracker's CA", org.cairn.core.net.DataTls.describe());
+      }
     }
     if (r.credential() != null) {
       GridToken own = GridToken.of(r.credential());
@@ -426,7 +450,7 @@ public final class PeerDaemon implements Closeable, Admission {
       }
       if (!registered.get()) {
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION));
+            config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION, tls == null ? null : tls.publicKey()));
         adoptCredentials(r);
         registered.set(true);
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);

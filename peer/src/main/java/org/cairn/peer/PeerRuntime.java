@@ -32,7 +32,9 @@ public final class PeerRuntime implements Closeable {
     DataServer server;
     try {
       daemon = new PeerDaemon(config, Clock.systemUTC(), store);
-      server = new DataServer(config.listen(), daemon::dataKey, store, daemon, config.bandwidthCap());
+      PeerDaemon d = daemon;
+      server = new DataServer(config.listen(), daemon::dataKey, daemon.tlsRequired() ? d::tlsContext : null, store, daemon,
+          config.bandwidthCap());
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (daemon != null) {
         daemon.close();

@@ -62,6 +62,9 @@ public final class Tracker implements Closeable {
       }
       api = new TrackerApi(credentials, membership, history, placement, metrics, clock,
           config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
+      if (ca != null) {
+        api.setPeerCertifier(ca);
+      }
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
         t.setDaemon(true);

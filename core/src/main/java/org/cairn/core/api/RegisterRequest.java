@@ -2,8 +2,13 @@ package org.cairn.core.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
-/** {@code POST /api/v1/peers}: a peer joining (or rejoining) with its data address and inventory summary. */
+/**
+ * {@code POST /api/v1/peers}: a peer joining (or rejoining) with its data address and inventory
+ * summary. On a grid with TLS, {@code publicKey} (base64 X.509 SubjectPublicKeyInfo) asks the
+ * tracker to certify the key for the peer's data plane; null otherwise.
+ */
 @JsonIgnoreProperties(ignoreUnknown = true)
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record RegisterRequest(
     String id,
     String address,
@@ -13,4 +18,12 @@ public record RegisterRequest(
     long quotaBytes,
     long fragments,
     boolean paused,
-    String version) {}
+    String version,
+    String publicKey) {
+
+  /** Without a key to certify (plain data plane). */
+  public RegisterRequest(String id, String address, String state, long freeBytes, long usedBytes, long quotaBytes, long fragments,
+      boolean paused, String version) {
+    this(id, address, state, freeBytes, usedBytes, quotaBytes, fragments, paused, version, null);
+  }
+}

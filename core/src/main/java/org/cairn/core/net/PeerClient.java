@@ -29,6 +29,7 @@ import org.cairn.core.security.GridToken;
 public final class PeerClient implements Closeable {
   private final EventLoopGroup group;
   private volatile GridToken token;
+  private volatile io.netty.handler.ssl.SslContext tls;
   private final Duration timeout;
   private final Map<String, CompletableFuture<PeerConnection>> pool = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -48,6 +49,15 @@ public final class PeerClient implements Closeable {
     this.token = java.util.Objects.requireNonNull(key, "key");
   }
 
+  /**
+   * Connections opened from now on use TLS trusting only the CA {@code caPin} names (a grid whose
+   * tracker runs with {@code --tls}); pooled plain connections are dropped.
+   */
+  public void useTls(String caPin) {
+    this.tls = DataTls.client(caPin);
+    pool.clear();
+  }
+
   /** The pooled connection to {@code address}, opened (or reopened) when needed. */
   public CompletableFuture<PeerConnection> connection(String address) {
     if (closed) {
@@ -55,7 +65,7 @@ public final class PeerClient implements Closeable {
     }
     while (true) {
       CompletableFuture<PeerConnection> c = pool.computeIfAbsent(address, a -> {
-        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout);
+        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout, tls);
         f.whenComplete((conn, error) -> {
           if (error != null) {
             pool.remove(a, f);

@@ -51,6 +51,12 @@ public final class PeerConnection implements Closeable {
   /** Connects and authenticates; the future fails with an IOException saying why. */
   public static CompletableFuture<PeerConnection> connect(EventLoopGroup group, String address, GridToken token,
       Duration timeout) {
+    return connect(group, address, token, timeout, null);
+  }
+
+  /** As {@link #connect(EventLoopGroup, String, GridToken, Duration)}, over TLS when {@code tls} is not null. */
+  public static CompletableFuture<PeerConnection> connect(EventLoopGroup group, String address, GridToken token,
+      Duration timeout, io.netty.handler.ssl.SslContext tls) {
     CompletableFuture<PeerConnection> ready = new CompletableFuture<>();
     HostPort hp;
     try {
@@ -66,6 +72,9 @@ public final class PeerConnection implements Closeable {
         .handler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (tls != null) {
+              ch.pipeline().addLast(tls.newHandler(ch.alloc(), hp.host(), hp.port()));
+            }
             ch.pipeline().addLast(new FrameDecoder()).addLast(ENCODER).addLast(handler);
           }
         });

@@ -23,8 +23,18 @@ import javax.net.ssl.X509ExtendedTrustManager;
  */
 public final class PinnedTrust extends X509ExtendedTrustManager {
   private final String pin;
+  private final boolean checkHost;
 
   public PinnedTrust(String sha256Hex) {
+    this(sha256Hex, false);
+  }
+
+  /**
+   * @param checkHost also require the server certificate to name the host connected to (the data
+   *     plane: every peer holds a certificate from the same CA, so a peer must not pass for another)
+   */
+  public PinnedTrust(String sha256Hex, boolean checkHost) {
+    this.checkHost = checkHost;
     if (sha256Hex == null || !sha256Hex.matches("[0-9a-f]{64}")) {
       throw new IllegalArgumentException("a CA pin is 64 lowercase hex digits (SHA-256 of the CA certificate)");
     }
@@ -88,6 +98,25 @@ public final class PinnedTrust extends X509ExtendedTrustManager {
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
     check(chain);
+    if (checkHost) {
+      requireNames(chain[0], engine.getPeerHost());
+    }
+  }
+
+  /** Throws unless {@code cert}'s subject alternative names include {@code host}. */
+  public static void requireNames(X509Certificate cert, String host) throws CertificateException {
+    if (host == null) {
+      throw new CertificateException("no host to check the certificate against");
+    }
+    java.util.Collection<java.util.List<?>> names = cert.getSubjectAlternativeNames();
+    if (names != null) {
+      for (java.util.List<?> n : names) {
+        if (host.equalsIgnoreCase(String.valueOf(n.get(1)))) {
+          return;
+        }
+      }
+    }
+    throw new CertificateException("the certificate of " + host + " is for " + names + ", not for " + host);
   }
 
   @Override

@@ -57,6 +57,16 @@ public final class DataServer implements Closeable {
    */
   public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission,
       long bandwidthCap) throws InterruptedException {
+    this(listen, key, null, store, admission, bandwidthCap);
+  }
+
+  /**
+   * @param tls null for a plain data plane; otherwise every connection is TLS with the context it
+   *     supplies, and refused while it supplies none (a peer not yet certified by its tracker)
+   */
+  public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
+      java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
+      long bandwidthCap) throws InterruptedException {
     shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
@@ -66,6 +76,14 @@ public final class DataServer implements Closeable {
           @Override
           protected void initChannel(SocketChannel ch) {
             connections.add(ch);
+            if (tls != null) {
+              io.netty.handler.ssl.SslContext context = tls.get();
+              if (context == null) {
+                ch.close(); // not certified yet: no plaintext on a TLS grid
+                return;
+              }
+              ch.pipeline().addLast(context.newHandler(ch.alloc()));
+            }
             if (shaper != null) {
               ch.pipeline().addLast(shaper);
             }

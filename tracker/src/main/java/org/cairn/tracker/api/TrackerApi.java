@@ -32,6 +32,7 @@ import org.cairn.core.erasure.Redundancy;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
+import org.cairn.core.config.HostPort;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RegisterRequest;
 import org.cairn.core.availability.Availability;
@@ -140,6 +141,12 @@ public final class TrackerApi {
   }
 
   private volatile boolean statusPagePublic;
+  private volatile PeerCertifier certifier;
+
+  /** A tracker with TLS: peers' data-plane keys are certified at registration. */
+  public void setPeerCertifier(PeerCertifier certifier) {
+    this.certifier = certifier;
+  }
   private volatile Principal publicPage = PUBLIC_SUMMARY;
 
   /**
@@ -444,8 +451,17 @@ public final class TrackerApi {
     if (credential != null) {
       LOG.info("peer {} joined with enrollment token {}; issued its own credential", v.id(), who.tokenId());
     }
+    PeerCertifier.Issued cert = null;
+    if (r.publicKey() != null && certifier != null) {
+      try {
+        cert = certifier.certify(v.id(), HostPort.parse(v.address()).host(), r.publicKey());
+      } catch (IllegalArgumentException | IOException e) {
+        throw new ApiException(400, e.getMessage());
+      }
+    }
     return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued(),
-        credentials.dataKey().bearerValue(), credential));
+        credentials.dataKey().bearerValue(), credential, cert == null ? null : cert.certificate(),
+        cert == null ? null : cert.caCertificate()));
   }
 
   private Response compute(String method, String id, String action, Map<String, String> query, byte[] body)

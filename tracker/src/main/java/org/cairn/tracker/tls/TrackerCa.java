@@ -51,18 +51,44 @@ import org.cairn.core.security.PinnedTrust;
  * certificate is made anew at every start (one year), signed by the CA, for the names and addresses
  * the tracker may be reached by.
  */
-public final class TrackerCa {
+public final class TrackerCa implements org.cairn.tracker.api.PeerCertifier {
   private static final String SIGNATURE = "SHA256withECDSA";
   private static final SecureRandom RANDOM = new SecureRandom();
 
+  private final PrivateKey caKey;
   private final PrivateKey serverKey;
   private final X509Certificate[] chain;
   private final String pin;
 
-  private TrackerCa(PrivateKey serverKey, X509Certificate[] chain, String pin) {
+  private TrackerCa(PrivateKey caKey, PrivateKey serverKey, X509Certificate[] chain, String pin) {
+    this.caKey = caKey;
     this.serverKey = serverKey;
     this.chain = chain;
     this.pin = pin;
+  }
+
+  /**
+   * A peer's data-plane certificate (one year): its key, named by its id and the host it advertised,
+   * for server authentication only. Clients check it names the address they dialled.
+   */
+  @Override
+  public Issued certify(String id, String host, String publicKey) throws IOException {
+    try {
+      java.security.PublicKey key = KeyFactory.getInstance("EC").generatePublic(
+          new java.security.spec.X509EncodedKeySpec(Base64.getDecoder().decode(publicKey)));
+      List<GeneralName> names = new ArrayList<>();
+      names.add(new GeneralName(host.matches("[0-9.]+|.*:.*") ? GeneralName.iPAddress : GeneralName.dNSName, host));
+      X509Certificate cert = sign(new JcaX509v3CertificateBuilder(chain[1], serial(), notBefore(), after(Duration.ofDays(365)),
+          name("Cairn peer " + id), key)
+          .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+          .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+          .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
+          .addExtension(Extension.subjectAlternativeName, false, new GeneralNames(names.toArray(GeneralName[]::new))), caKey);
+      Base64.Encoder b64 = Base64.getEncoder();
+      return new Issued(b64.encodeToString(cert.getEncoded()), b64.encodeToString(chain[1].getEncoded()));
+    } catch (GeneralSecurityException | OperatorCreationException | IllegalArgumentException e) {
+      throw new IOException("cannot certify the data-plane key of peer " + id + ": " + e.getMessage(), e);
+    }
   }
 
   /** The CA of the tracker whose data directory is {@code data} (made if missing) and a fresh server certificate for {@code host}. */
@@ -96,7 +122,7 @@ public final class TrackerCa {
           .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
           .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
           .addExtension(Extension.subjectAlternativeName, false, altNames(host)), caKey);
-      return new TrackerCa(server.getPrivate(), new X509Certificate[] {leaf, ca}, pin);
+      return new TrackerCa(caKey, server.getPrivate(), new X509Certificate[] {leaf, ca}, pin);
     } catch (GeneralSecurityException | OperatorCreationException e) {
       throw new IOException("cannot make the tracker's TLS certificates in " + data + ": " + e.getMessage(), e);
     }

@@ -44,4 +44,23 @@ class TrackerCaTest {
         .isInstanceOf(CertificateException.class).hasMessageContaining("not signed by the pinned CA");
     assertThatThrownBy(() -> new PinnedTrust("abc")).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aPeersKeyIsCertifiedForItsAddressOnly() throws Exception {
+    TrackerCa ca = TrackerCa.open(dir.resolve("ca"), "127.0.0.1");
+    java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("EC");
+    g.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+    java.security.KeyPair peer = g.generateKeyPair();
+    var issued = ca.certify("p1", "10.0.0.7", java.util.Base64.getEncoder().encodeToString(peer.getPublic().getEncoded()));
+    var x509 = java.security.cert.CertificateFactory.getInstance("X.509");
+    X509Certificate cert = (X509Certificate) x509.generateCertificate(
+        new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(issued.certificate())));
+    X509Certificate caCert = (X509Certificate) x509.generateCertificate(
+        new java.io.ByteArrayInputStream(java.util.Base64.getDecoder().decode(issued.caCertificate())));
+    assertThat(cert.getPublicKey()).isEqualTo(peer.getPublic());
+    new PinnedTrust(ca.pin()).check(new X509Certificate[] {cert, caCert});
+    PinnedTrust.requireNames(cert, "10.0.0.7");
+    assertThatThrownBy(() -> PinnedTrust.requireNames(cert, "10.0.0.8")).isInstanceOf(CertificateException.class);
+    assertThatThrownBy(() -> ca.certify("p1", "10.0.0.7", "not base64!")).isInstanceOf(java.io.IOException.class);
+  }
 }

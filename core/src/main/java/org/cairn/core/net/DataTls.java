@@ -1,0 +1,44 @@
+package org.cairn.core.net;
+
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
+import io.netty.handler.ssl.SslProvider;
+import java.security.PrivateKey;
+import java.security.cert.X509Certificate;
+import javax.net.ssl.SSLException;
+import org.cairn.core.security.PinnedTrust;
+
+/**
+ * TLS contexts of the data plane (a grid whose tracker runs with {@code --tls}): a peer serves with
+ * the certificate the tracker's CA gave it at registration; clients and peers connecting to it
+ * trust that CA alone (the pin their token carries) and require the certificate to name the address
+ * they dialled. Through OpenSSL (BoringSSL, netty-tcnative) where the platform has it, else the JDK.
+ */
+public final class DataTls {
+  private DataTls() {}
+
+  public static SslProvider provider() {
+    return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+  }
+
+  /** What a log line says TLS runs through. */
+  public static String describe() {
+    return provider() == SslProvider.OPENSSL ? "OpenSSL (" + OpenSsl.versionString() + ")" : "the JDK";
+  }
+
+  /** The connecting side: trusts only the pinned CA, and a certificate only for the host it names. */
+  public static SslContext client(String caPin) {
+    try {
+      return SslContextBuilder.forClient().sslProvider(provider()).trustManager(new PinnedTrust(caPin, true))
+          .protocols("TLSv1.3", "TLSv1.2").endpointIdentificationAlgorithm(null).build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("cannot set up TLS: " + e.getMessage(), e);
+    }
+  }
+
+  /** A peer's serving side: its key and certificate, then the CA's. */
+  public static SslContext server(PrivateKey key, X509Certificate... chain) throws SSLException {
+    return SslContextBuilder.forServer(key, chain).sslProvider(provider()).protocols("TLSv1.3", "TLSv1.2").build();
+  }
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# TLS against plaintext on the process path (#18): two local grids on this machine, one tracker
+# with --tls (both planes TLS) and one without, each with 6 peers at their defaults; then, in turns,
+# `cairn store` of the same image (a new process each, default settings, a new app each round so
+# nothing is deduplicated) and `cairn fetch` of it, timed with /usr/bin/time.
+# Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
+set -euo pipefail
+IMAGE=${1:?image file}
+ROUNDS=${2:-3}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+T=$ROOT/tracker/target/cairn-tracker.jar P=$ROOT/peer/target/cairn-peer.jar C=$ROOT/client-cli/target/cairn.jar
+W=$(mktemp -d /tmp/tls-bench.XXXX)
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
+
+grid() { # grid NAME PORT EXTRA...
+  local name=$1 port=$2; shift 2
+  java -jar "$T" --data "$W/$name/tracker" --listen 127.0.0.1:$port "$@" > "$W/$name.tracker.out" 2> "$W/$name.tracker.err" &
+  PIDS+=($!)
+  local t=0
+  until grep -q "listening on" "$W/$name.tracker.out" 2>/dev/null; do
+    sleep 0.2; t=$((t + 1)); [ $t -lt 300 ] || { cat "$W/$name.tracker.err" >&2; exit 1; }
+  done
+  local url; url=$(grep -o 'listening on [^ ]*' "$W/$name.tracker.out" | cut -d' ' -f3)
+  java -jar "$T" token create --data "$W/$name/tracker" --role donor > "$W/$name.donor"
+  java -jar "$T" token create --data "$W/$name/tracker" --role client > "$W/$name.client"
+  for i in 1 2 3 4 5 6; do
+    java -jar "$P" --tracker "$url" --token-file "$W/$name.donor" --data "$W/$name/p$i" --listen 127.0.0.1:0 --quota 4GiB \
+      > "$W/$name.p$i.out" 2> "$W/$name.p$i.err" &
+    PIDS+=($!)
+  done
+  local waited=0
+  until [ "$(grep -l "serving on" "$W/$name".p*.out 2>/dev/null | wc -l)" = 6 ]; do
+    sleep 0.2; waited=$((waited + 1))
+    [ $waited -lt 300 ] || { echo "peers of $name did not start:" >&2; cat "$W/$name".p*.err >&2; exit 1; }
+  done
+  sleep 3 # registered and certified
+  URL=$url
+}
+
+grid plain 17701; PLAIN=$URL
+grid tls 17702 --tls; TLS=$URL
+echo "grids: plain $PLAIN, tls $TLS; image $(stat -c %s "$IMAGE") bytes; $ROUNDS rounds" >&2
+printf "round\tmode\top\twall_s\tcpu_s\n"
+for r in $(seq 1 "$ROUNDS"); do
+  for mode in plain tls; do
+    url=$PLAIN; [ $mode = tls ] && url=$TLS
+    export CAIRN_KEY_DIR=$W/keys-$mode
+    /usr/bin/time -f "%e %U %S" -o "$W/t" java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" \
+      store "$IMAGE" --app "bench$r" --node n > /dev/null
+    read -r e u s < "$W/t"; printf "%s\t%s\tstore\t%s\t%.2f\n" "$r" $mode "$e" "$(echo "$u + $s" | bc)"
+    /usr/bin/time -f "%e %U %S" -o "$W/t" java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" \
+      fetch --app "bench$r" --node n -o "$W/out-$mode" > /dev/null
+    read -r e u s < "$W/t"; printf "%s\t%s\tfetch\t%s\t%.2f\n" "$r" $mode "$e" "$(echo "$u + $s" | bc)"
+    cmp -s "$IMAGE" "$W/out-$mode" || { echo "fetch of round $r ($mode) differs" >&2; exit 1; }
+    rm -f "$W/out-$mode"
+  done
+done
