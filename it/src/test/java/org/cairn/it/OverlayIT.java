@@ -139,6 +139,9 @@ class OverlayIT {
     assertThat(grid.get("/metrics").text()).contains("cairn_heartbeats_total").contains("cairn_peers{state=\"RUNNING\"} 5");
     // tokens never reach the logs
     assertThat(grid.tracker().stderr()).doesNotContain(grid.token());
+    // a grid with one shared token (--token-file) is told how to move to roles
+    assertThat(java.nio.file.Files.readString(root.resolve("tracker.out"))).contains("--role donor|client")
+        .contains("Upgrading a grid from one shared token").doesNotContain(grid.token());
   }
 
   @Test

@@ -76,6 +76,10 @@ public final class TrackerMain implements Callable<Integer> {
       description = "Repair jobs one peer executes, and receives pieces for, at a time (default: ${DEFAULT-VALUE}).")
   int repairJobsPerPeer;
 
+  private static String readPin(Path data) throws java.io.IOException {
+    return java.nio.file.Files.readString(data.resolve("ca.sha256")).strip();
+  }
+
   public static void main(String[] args) {
     System.exit(new CommandLine(new TrackerMain())
         .setAllowSubcommandsAsOptionParameters(true) // --status-page token is a value, not the token command
@@ -123,6 +127,12 @@ public final class TrackerMain implements Callable<Integer> {
     if (tokenFile == null) {
       System.out.println("admin token: " + data.resolve("admin.token").toAbsolutePath()
           + " (mode 0600; 'cairn-tracker token create --data " + data + " --role client|donor' makes tokens to hand out)");
+    } else {
+      // a grid from before roles: one shared token that every peer and client uses as the operator
+      System.out.println("admin token: " + tokenFile + " (--token-file). Peers and clients that use it can do everything;"
+          + " give them their own: 'cairn-tracker token create --data " + data + " --role donor|client'"
+          + " (docs/operations.md, 'Upgrading a grid from one shared token')"
+          + (config.tls() ? "; for https add #sha256:" + readPin(data) + " to token files without a pin" : ""));
     }
     System.out.flush();
     stopped.await();
