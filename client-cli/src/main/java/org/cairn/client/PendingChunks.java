@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
  * /api/v1/stores/{session}/pending}), so the peers' inventory GC spares them until the commit, however
  * long the store takes. Chunks that arrive while a call is out go together in the next call. The
  * tracker keeps sessions in memory: when an answer says it knows fewer chunks than were named (it
- * restarted), the whole list is named again. A call that fails is logged and the pieces are sent
- * anyway: they are then protected by the peers' grace period only (default 1 h), and a tracker that
- * stays unreachable fails the commit.
+ * restarted), the whole list is named again. A call that fails is logged, the pieces are sent
+ * anyway and the call is retried every second: a restarted tracker counts every chunk as pending
+ * for its GC hold (60 s by default), and is told the whole list well within it. A tracker that stays
+ * unreachable fails the commit.
  */
 final class PendingChunks {
   private static final Logger LOG = LoggerFactory.getLogger(PendingChunks.class);
@@ -32,6 +33,8 @@ final class PendingChunks {
   private List<CompletableFuture<Void>> waiting = new ArrayList<>();
   private boolean calling;
   private volatile boolean warned;
+  /** The last call failed: the tracker may be restarting and may forget what it was told. */
+  private volatile boolean unsure;
 
   PendingChunks(TrackerClient tracker, String session, Executor io) {
     this.tracker = tracker;
@@ -61,6 +64,16 @@ final class PendingChunks {
   /** Keeps the session open while the store runs without new chunks (the tracker drops it after 2 min of silence). */
   void keepAlive() {
     call(List.of());
+  }
+
+  /**
+   * After a failed call, calls again (every second, from the store's scheduler), so a restarted
+   * tracker is told the whole list within a second of coming back, well inside its GC hold.
+   */
+  void retryIfFailed() {
+    if (unsure) {
+      call(List.of());
+    }
   }
 
   /** Ends the session when the store gives up (after a commit the tracker ends it itself). */
@@ -103,7 +116,12 @@ final class PendingChunks {
         LOG.info("the tracker knew {} of this store's {} chunks (it restarted?); naming them again", known, all.size());
         post(all);
       }
+      if (unsure) {
+        unsure = false;
+        LOG.info("the tracker is reachable again; it knows every chunk of this store");
+      }
     } catch (IOException | RuntimeException e) {
+      unsure = true;
       if (!warned) {
         warned = true;
         LOG.warn("could not tell the tracker which chunks this store is sending ({}); their pieces are protected from "

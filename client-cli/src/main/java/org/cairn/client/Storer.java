@@ -144,6 +144,7 @@ public final class Storer {
     // chunks are named to the tracker before their pieces leave, so GC spares them until the commit
     PendingChunks pending = new PendingChunks(tracker, java.util.UUID.randomUUID().toString(), io);
     mabw.scheduleAtFixedRate(pending::keepAlive, 30, 30, TimeUnit.SECONDS);
+    mabw.scheduleWithFixedDelay(pending::retryIfFailed, 1, 1, TimeUnit.SECONDS);
     boolean versionCommitted = false;
     // Dedup: the chunk ids the app holds coded at least as strongly as this store asks, fetched once.
     // A chunk held with weaker coding is stored again with this coding and replaces the weaker one at

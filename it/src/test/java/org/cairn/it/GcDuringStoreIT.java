@@ -81,7 +81,8 @@ class GcDuringStoreIT {
       MiniGrid.Cli r = store.get();
       assertThat(r.exit()).as(r.stderr()).isZero();
       long sent = r.json().get("sentBytes").asLong();
-      MiniGrid.await("peers to report the pieces", Duration.ofSeconds(20), () -> grid.usedOnPeers() == sent);
+      MiniGrid.await("peers to report the pieces", Duration.ofSeconds(20), () -> grid.usedOnPeers() == sent,
+          () -> "sent " + sent + ", peers report " + grid.peers());
       Thread.sleep(3000); // a few GC rounds: nothing may be collected (there is no event for "nothing happened")
       assertThat(grid.usedOnPeers()).isEqualTo(sent);
       Path out = root.resolve("out");

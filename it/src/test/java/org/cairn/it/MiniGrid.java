@@ -95,6 +95,10 @@ public final class MiniGrid implements Closeable {
     if (withToken) {
       args.addAll(List.of("--token-file", tokenFile.toString()));
     }
+    if (!List.of(extraArgs).contains("--gc-hold")) {
+      // GC soon after a (re)start, as tests of GC need; still longer than a client takes to name its chunks again
+      args.addAll(List.of("--gc-hold", "5s"));
+    }
     args.addAll(List.of(extraArgs));
     tracker = start("tracker", jar("tracker", "cairn-tracker.jar"), args);
     Matcher m = tracker.awaitLine(TRACKER_URL, Duration.ofSeconds(30));
@@ -300,6 +304,21 @@ public final class MiniGrid implements Closeable {
       }
       Thread.sleep(50);
     }
+  }
+
+  /** Like {@link #await(String, Duration, Check)}, saying what was last seen when it times out. */
+  public static void await(String what, Duration limit, Check condition, Describe seen) throws Exception {
+    try {
+      await(what, limit, condition);
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "; last seen: " + seen.describe(), e);
+    }
+  }
+
+  /** What a waiting test last saw. */
+  @FunctionalInterface
+  public interface Describe {
+    String describe() throws Exception;
   }
 
   /** A condition that may throw. */

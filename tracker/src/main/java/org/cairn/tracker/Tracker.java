@@ -51,7 +51,7 @@ public final class Tracker implements Closeable {
       history = new History(store, clock, config.historySlot(), config.historyRetention());
       PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
           Duration.ofSeconds(10));
-      Catalog catalog = new Catalog(store, clock, events);
+      Catalog catalog = new Catalog(store, clock, events, config.gcHold());
       repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
           config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);

@@ -18,14 +18,15 @@ public record TrackerConfig(
     Duration repairGrace,
     Duration repairInterval,
     int repairJobsPerPeer,
-    boolean tls) {
+    boolean tls,
+    Duration gcHold) {
 
   /** Without TLS (plain HTTP). */
   public TrackerConfig(Path dataDir, HostPort listen, GridToken token, Duration heartbeatInterval, Duration peerTimeout,
       Duration historySlot, Duration historyRetention, Duration historyWindow, Duration repairGrace, Duration repairInterval,
       int repairJobsPerPeer) {
     this(dataDir, listen, token, heartbeatInterval, peerTimeout, historySlot, historyRetention, historyWindow, repairGrace,
-        repairInterval, repairJobsPerPeer, false);
+        repairInterval, repairJobsPerPeer, false, org.cairn.tracker.catalog.PendingStores.DEFAULT_HOLD);
   }
 
   public TrackerConfig {
@@ -37,6 +38,7 @@ public record TrackerConfig(
     require(historyWindow.compareTo(historySlot) >= 0, "history window must be at least one slot");
     require(!repairGrace.isNegative(), "repair grace must be >= 0");
     require(repairInterval.toMillis() >= 100, "repair interval must be at least 100ms, was " + repairInterval.toMillis() + "ms");
+    require(!gcHold.isNegative(), "gc hold must be >= 0");
     require(repairJobsPerPeer >= 1 && repairJobsPerPeer <= 64, "repair jobs per peer must be 1-64, was " + repairJobsPerPeer);
   }
 

@@ -68,6 +68,12 @@ public final class TrackerMain implements Callable<Integer> {
           "repair; no app names); public-apps also shows apps, nodes and versions."})
   String statusPage;
 
+  @Option(names = "--gc-hold", defaultValue = "60s", paramLabel = "DURATION",
+      description = {"After a start, how long every piece counts as part of a store in flight, so peers' GC deletes",
+          "nothing while clients that were storing name their chunks again (they do within a second of reaching",
+          "the tracker, and every 30 s; default: ${DEFAULT-VALUE})."})
+  String gcHold;
+
   @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
       description = "How often the chunk index is scanned for repair and durability counts (default: ${DEFAULT-VALUE}).")
   String repairInterval;
@@ -106,7 +112,7 @@ public final class TrackerMain implements Callable<Integer> {
       config = new TrackerConfig(data, HostPort.parse(listen), tokenFile == null ? null : GridToken.readFile(tokenFile), interval,
           peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
           Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
-          Durations.parse(repairInterval), repairJobsPerPeer, tls);
+          Durations.parse(repairInterval), repairJobsPerPeer, tls, Durations.parse(gcHold));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }

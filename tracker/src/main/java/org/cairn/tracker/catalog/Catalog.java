@@ -53,10 +53,15 @@ public final class Catalog {
   }
 
   public Catalog(TrackerStore store, Clock clock, EventLog events) {
+    this(store, clock, events, java.time.Duration.ZERO);
+  }
+
+  /** With GC held for {@code gcHold} after this start (see {@link PendingStores}). */
+  public Catalog(TrackerStore store, Clock clock, EventLog events, java.time.Duration gcHold) {
     this.events = events;
     this.store = store;
     this.clock = clock;
-    this.pending = new PendingStores(clock);
+    this.pending = new PendingStores(clock, gcHold);
   }
 
   /** Stores in flight, whose chunks GC spares until they commit. */

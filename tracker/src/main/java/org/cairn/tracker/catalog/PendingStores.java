@@ -20,18 +20,25 @@ import org.slf4j.LoggerFactory;
  * chunk. A session ends with its commit (or DELETE), or expires EXPIRY after the client was last
  * heard from (a crashed client): its pieces then become garbage as usual.
  *
- * In memory only: a tracker restart forgets pending chunks, and pieces written before it are then
- * protected only by the peers' grace period (default 1 h) until the store commits.
+ * In memory only: a tracker restart forgets pending chunks. So for HOLD after a start every chunk
+ * counts as pending (GC finds no garbage): a client whose store was in flight names all its chunks
+ * again on its first call that reaches the restarted tracker (it retries every second while the
+ * tracker is away, and calls every 30 s anyway). Without the hold the peers' grace period alone
+ * would protect those pieces, and a short grace lost them (seen in CI with a 2 s grace).
  */
 public final class PendingStores {
   private static final Logger LOG = LoggerFactory.getLogger(PendingStores.class);
   /** A session the client has not touched for this long is dropped. Clients refresh every 30 s. */
   public static final Duration EXPIRY = Duration.ofMinutes(2);
+  /** Default hold after a start: twice the clients' keep-alive period. */
+  public static final Duration DEFAULT_HOLD = Duration.ofSeconds(60);
   /** Chunks one session may name (a 16 TiB image of 1 MiB chunks). */
   static final int MAX_CHUNKS = 16 << 20;
 
   private final Clock clock;
   private final Map<String, Session> sessions = new HashMap<>();
+  /** Until this time (epoch ms) every chunk counts as pending: sessions from before the start may be unknown. */
+  private final long holdUntil;
 
   private static final class Session {
     long lastSeen;
@@ -39,7 +46,16 @@ public final class PendingStores {
   }
 
   public PendingStores(Clock clock) {
+    this(clock, Duration.ZERO);
+  }
+
+  /** Forgetting sessions from before now: every chunk counts as pending for {@code hold}. */
+  public PendingStores(Clock clock, Duration hold) {
     this.clock = clock;
+    this.holdUntil = clock.millis() + hold.toMillis();
+    if (!hold.isZero()) {
+      LOG.info("garbage collection finds nothing for {} after this start: stores in flight may name their chunks again", hold);
+    }
   }
 
   /** Opens or refreshes a session and adds chunks to it; returns how many it names. */
@@ -67,6 +83,9 @@ public final class PendingStores {
 
   /** Whether an open session names the chunk. */
   public synchronized boolean pending(ChunkId id) {
+    if (clock.millis() < holdUntil) {
+      return true;
+    }
     expire();
     for (Session s : sessions.values()) {
       if (s.chunks.contains(id)) {
