@@ -79,6 +79,7 @@ public final class Fetcher {
   public Result fetch(LocatedVersion located, Options o, OutputStream out, ChunkCrypto crypto) throws IOException {
     long start = System.nanoTime();
     Manifest manifest = located.manifest();
+    org.cairn.core.read.Tickets.present(peers, located.tickets()); // READ tickets for each holder
     BadPieceLog bad = new BadPieceLog();
     Duration chunkTimeout = peers.timeout().multipliedBy(6);
     ChunkReader reader = new ChunkReader(ChunkReader.PieceSource.of(peers), o.mode(), chunkTimeout, timer, bad);

@@ -61,6 +61,15 @@ final class HostSet {
     return out;
   }
 
+  /** Every host the store may send pieces to: its slots and the alternates. */
+  synchronized List<String> allIds() {
+    List<String> out = hostIds();
+    for (Host a : alternates) {
+      out.add(a.id());
+    }
+    return out;
+  }
+
   synchronized List<String> replaced() {
     return new ArrayList<>(replaced);
   }
@@ -68,7 +77,7 @@ final class HostSet {
   /** The (pooled) connection to a host, opened on first use. */
   PeerConnection connection(Host h) throws IOException {
     try {
-      return peers.connection(h.address()).get();
+      return peers.presentTickets(h.address(), peers.connection(h.address()).get());
     } catch (ExecutionException e) {
       throw e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
     } catch (InterruptedException e) {

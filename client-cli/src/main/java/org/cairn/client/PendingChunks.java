@@ -1,32 +1,41 @@
 package org.cairn.client;
 
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import org.cairn.core.api.PendingRequest;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.net.PeerClient;
+import org.cairn.core.read.Tickets;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Names each new chunk to the tracker before its pieces are sent ({@code POST
  * /api/v1/stores/{session}/pending}), so the peers' inventory GC spares them until the commit, however
- * long the store takes. Chunks that arrive while a call is out go together in the next call. The
+ * long the store takes; the answer carries the WRITE tickets the store's hosts ask for before they
+ * take the chunk's pieces. Chunks that arrive while a call is out go together in the next call. The
  * tracker keeps sessions in memory: when an answer says it knows fewer chunks than were named (it
- * restarted), the whole list is named again. A call that fails is logged, the pieces are sent
- * anyway and the call is retried every second: a restarted tracker counts every chunk as pending
- * for its GC hold (60 s by default), and is told the whole list well within it. A tracker that stays
- * unreachable fails the commit.
+ * restarted), the whole list is named again. A call the tracker does not answer is retried every
+ * second for {@code patience} (a tracker restart pauses the store; the restarted tracker counts every
+ * chunk as pending for its GC hold, 60 s by default); then the chunk's store fails. A refusal
+ * (403, 400) fails at once.
  */
 final class PendingChunks {
   private static final Logger LOG = LoggerFactory.getLogger(PendingChunks.class);
 
   private final TrackerClient tracker;
+  private final PeerClient peers;
+  private final Supplier<List<String>> hosts;
   private final String session;
   private final Executor io;
+  private final Duration patience;
   private final List<ChunkId> queued = new ArrayList<>();
   /** Every chunk named so far (what a restarted tracker is told again). */
   private final List<ChunkId> named = new ArrayList<>();
@@ -36,17 +45,21 @@ final class PendingChunks {
   /** The last call failed: the tracker may be restarting and may forget what it was told. */
   private volatile boolean unsure;
 
-  PendingChunks(TrackerClient tracker, String session, Executor io) {
+  /** @param hosts the peer ids the store may send pieces to (its slots and alternates) */
+  PendingChunks(TrackerClient tracker, PeerClient peers, Supplier<List<String>> hosts, String session, Executor io, Duration patience) {
     this.tracker = tracker;
+    this.peers = peers;
+    this.hosts = hosts;
     this.session = session;
     this.io = io;
+    this.patience = patience;
   }
 
   String session() {
     return session;
   }
 
-  /** Completes once the tracker has been told of the chunk (or telling it failed). */
+  /** Completes once the tracker has named the chunk and its tickets are with the peer client; fails if it would not. */
   CompletableFuture<Void> register(ChunkId id) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     synchronized (this) {
@@ -63,7 +76,11 @@ final class PendingChunks {
 
   /** Keeps the session open while the store runs without new chunks (the tracker drops it after 2 min of silence). */
   void keepAlive() {
-    call(List.of());
+    try {
+      call(List.of());
+    } catch (IOException | RuntimeException e) {
+      failed(e);
+    }
   }
 
   /**
@@ -72,7 +89,7 @@ final class PendingChunks {
    */
   void retryIfFailed() {
     if (unsure) {
-      call(List.of());
+      keepAlive();
     }
   }
 
@@ -100,37 +117,68 @@ final class PendingChunks {
         done = waiting;
         waiting = new ArrayList<>();
       }
-      call(ids);
-      done.forEach(f -> f.complete(null));
+      IOException failure = callPatiently(ids);
+      for (CompletableFuture<Void> f : done) {
+        if (failure == null) {
+          f.complete(null);
+        } else {
+          f.completeExceptionally(failure);
+        }
+      }
     }
   }
 
-  private void call(List<ChunkId> ids) {
-    try {
-      int known = post(ids);
-      List<ChunkId> all;
-      synchronized (this) {
-        all = known < named.size() ? new ArrayList<>(named) : null;
+  private IOException callPatiently(List<ChunkId> ids) {
+    long deadline = System.nanoTime() + patience.toNanos();
+    while (true) {
+      try {
+        call(ids);
+        return null;
+      } catch (TrackerHttp.TrackerException e) {
+        return new IOException("the tracker refused to name this store's chunks: " + e.getMessage(), e);
+      } catch (IOException | RuntimeException e) {
+        failed(e);
+        if (System.nanoTime() > deadline) {
+          return new IOException("the tracker did not answer for " + patience.toSeconds() + " s (" + e.getMessage()
+              + "); without its tickets no peer takes this store's pieces", e);
+        }
+        try {
+          Thread.sleep(1000); // the tracker is away (restarting?): try again in a second
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          return new IOException("interrupted while waiting for the tracker", ie);
+        }
       }
-      if (all != null) {
-        LOG.info("the tracker knew {} of this store's {} chunks (it restarted?); naming them again", known, all.size());
-        post(all);
-      }
-      if (unsure) {
-        unsure = false;
-        LOG.info("the tracker is reachable again; it knows every chunk of this store");
-      }
-    } catch (IOException | RuntimeException e) {
-      unsure = true;
-      if (!warned) {
-        warned = true;
-        LOG.warn("could not tell the tracker which chunks this store is sending ({}); their pieces are protected from "
-            + "garbage collection by the peers' grace period only until the commit", e.getMessage());
-      }
+    }
+  }
+
+  private void call(List<ChunkId> ids) throws IOException {
+    int known = post(ids);
+    List<ChunkId> all;
+    synchronized (this) {
+      all = known < named.size() ? new ArrayList<>(named) : null;
+    }
+    if (all != null) {
+      LOG.info("the tracker knew {} of this store's {} chunks (it restarted?); naming them again", known, all.size());
+      post(all);
+    }
+    if (unsure) {
+      unsure = false;
+      LOG.info("the tracker is reachable again; it knows every chunk of this store");
+    }
+  }
+
+  private void failed(Exception e) {
+    unsure = true;
+    if (!warned) {
+      warned = true;
+      LOG.warn("could not reach the tracker to name this store's chunks ({}); trying again every second", e.getMessage());
     }
   }
 
   private int post(List<ChunkId> ids) throws IOException {
-    return tracker.pending(session, ids);
+    PendingRequest.Answer a = tracker.pending(session, ids, ids.isEmpty() ? List.of() : hosts.get());
+    Tickets.present(peers, a.tickets());
+    return a.pending();
   }
 }

@@ -142,7 +142,8 @@ public final class Storer {
     mabw.scheduleAtFixedRate(() -> reportBandwidth(o.clientId(), writer, reported), MABW_PERIOD.toMillis(), MABW_PERIOD.toMillis(),
         TimeUnit.MILLISECONDS);
     // chunks are named to the tracker before their pieces leave, so GC spares them until the commit
-    PendingChunks pending = new PendingChunks(tracker, java.util.UUID.randomUUID().toString(), io);
+    PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), io,
+        o.commitTimeout().multipliedBy(2));
     mabw.scheduleAtFixedRate(pending::keepAlive, 30, 30, TimeUnit.SECONDS);
     mabw.scheduleWithFixedDelay(pending::retryIfFailed, 1, 1, TimeUnit.SECONDS);
     boolean versionCommitted = false;

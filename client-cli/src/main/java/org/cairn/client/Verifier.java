@@ -63,6 +63,7 @@ public final class Verifier {
    * to each other).
    */
   public Report verify(LocatedVersion located, boolean readData, int threads, ChunkCrypto crypto) throws IOException {
+    org.cairn.core.read.Tickets.present(peers, located.tickets()); // READ tickets for each holder
     Map<ChunkId, LocatedChunk> chunks = new LinkedHashMap<>();
     for (ChunkRef ref : located.manifest().chunks()) {
       chunks.computeIfAbsent(ref.id(), located::chunk);

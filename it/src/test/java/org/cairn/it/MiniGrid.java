@@ -235,6 +235,24 @@ public final class MiniGrid implements Closeable {
     return r.json().get("key").asText();
   }
 
+  /**
+   * A data-plane ticket (encoded) the tracker signs at the operator's request ({@code POST
+   * /api/v1/tickets}, admin token): {@code op} READ or WRITE on {@code peerId}'s pieces of the chunks.
+   */
+  public byte[] ticket(String op, String peerId, java.util.List<org.cairn.core.hash.ChunkId> chunks, Long ttlSeconds)
+      throws IOException, InterruptedException {
+    java.util.List<String> hex = chunks.stream().map(org.cairn.core.hash.ChunkId::hex).toList();
+    String body = JSON.writeValueAsString(new org.cairn.core.api.TicketRequest(op, peerId, hex, ttlSeconds));
+    HttpRequest req = HttpRequest.newBuilder(URI.create(trackerUrl + "/api/v1/tickets")).timeout(Duration.ofSeconds(10))
+        .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    HttpResponse<String> r = http().send(req, HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IOException("POST /api/v1/tickets answered " + r.statusCode() + ": " + r.body());
+    }
+    return org.cairn.core.security.Ticket.fromBase64(JSON.readTree(r.body()).get("tickets").get(0).get("ticket").asText()).encode();
+  }
+
   /** An HTTP client for the tracker: for an https:// tracker, one that trusts the CA the admin token pins. */
   private synchronized HttpClient http() throws IOException {
     if (http == null) {

@@ -200,7 +200,18 @@ class OverlayIT {
   void acknowledgedFragments_surviveSigkillAndAPausedPeerRefusesPuts() throws Exception {
     MiniGrid.Node peer = peers.get(4);
     List<byte[]> fragments = fragments(11, 200_000);
+    org.cairn.core.hash.ChunkId chunk = org.cairn.core.fragment.Fragment.parse(fragments.get(0)).chunkId();
+    // the tracker lists a peer RUNNING as it answers the registration; the peer serves once it has read the answer
+    MiniGrid.await("peer4 to serve the data plane", Duration.ofSeconds(10), () -> {
+      try (DataConnection probe = new DataConnection(peer.address(), grid.dataKey())) {
+        return true;
+      } catch (IOException e) {
+        return false;
+      }
+    });
     try (DataConnection c = new DataConnection(peer.address(), grid.dataKey())) {
+      RawFrame granted = c.call(FrameType.TICKET, grid.ticket("WRITE", peer.peerId(), List.of(chunk), null));
+      assertThat(granted.type).as(new String(granted.payload, StandardCharsets.UTF_8)).isEqualTo(FrameType.TICKET_OK.id());
       RawFrame ok = c.call(FrameType.PUT, batch(fragments));
       assertThat(ok.type).as(new String(ok.payload, StandardCharsets.UTF_8)).isEqualTo(FrameType.PUT_OK.id());
     }
@@ -216,6 +227,9 @@ class OverlayIT {
     MiniGrid.Node restarted = grid.startPeer("peer4", "--paused");
     assertThat(restarted.peerId()).isEqualTo(peer.peerId());
     try (DataConnection c = new DataConnection(restarted.address(), grid.dataKey())) {
+      c.call(FrameType.TICKET, grid.ticket("READ", peer.peerId(), List.of(chunk), null));
+      org.cairn.core.hash.ChunkId other = org.cairn.core.fragment.Fragment.parse(fragments(12, 1000).get(0)).chunkId();
+      c.call(FrameType.TICKET, grid.ticket("WRITE", peer.peerId(), List.of(other), null));
       for (byte[] f : fragments) {
         RawFrame got = c.call(FrameType.GET, key(f));
         assertThat(got.type).isEqualTo(FrameType.FRAGMENT.id());

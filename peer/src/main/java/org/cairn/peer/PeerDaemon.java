@@ -77,6 +77,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private volatile boolean trackerReachable = true;
   private volatile boolean closed;
   private final AtomicReference<GridToken> dataKey = new AtomicReference<>();
+  private final AtomicReference<org.cairn.core.security.TicketVerifier> tickets = new AtomicReference<>();
   private final PeerTls tls;
 
   public PeerDaemon(PeerConfig config, Clock clock, FragmentStore store) throws IOException {
@@ -91,6 +92,8 @@ public final class PeerDaemon implements Closeable, Admission {
       tracker.useToken(own); // the credential this peer's first registration gave it
     }
     dataKey.set(PeerCredential.read(config.dataDir(), PeerCredential.DATA_KEY)); // serve before the tracker answers
+    String ticketKey = PeerCredential.readText(config.dataDir(), PeerCredential.TICKET_KEY);
+    tickets.set(ticketKey == null ? null : org.cairn.core.security.TicketVerifier.of(ticketKey));
     // a tracker reached over https with a pinned CA: the data plane is TLS too, certified by that CA
     this.tls = "https".equalsIgnoreCase(config.tracker().getScheme()) && config.token().caPin().isPresent()
         ? PeerTls.open(config.dataDir(), config.token().caPin().get()) : null;
@@ -164,12 +167,25 @@ public final class PeerDaemon implements Closeable, Admission {
     return dataKey.get();
   }
 
+  /** The tracker's ticket key, once known (null before: GET, HAS and PUT are refused). */
+  public org.cairn.core.security.TicketVerifier ticketVerifier() {
+    return tickets.get();
+  }
+
   /**
    * Takes what a registration answer carries: the data-plane key (a tracker older than roles sends
    * none, and its data plane takes the grid token) and, when this peer joined with an enrollment
    * token, its own credential, kept in the data directory for every later call and restart.
    */
   private void adoptCredentials(HeartbeatResponse r) throws IOException {
+    // the ticket key first: a connection the data key lets in must find it
+    if (r.ticketKey() != null) {
+      org.cairn.core.security.TicketVerifier old = tickets.get();
+      if (old == null || !old.publicKeyset().equals(r.ticketKey())) {
+        tickets.set(org.cairn.core.security.TicketVerifier.of(r.ticketKey()));
+        PeerCredential.writeText(config.dataDir(), PeerCredential.TICKET_KEY, r.ticketKey());
+      }
+    }
     GridToken key = r.dataKey() != null ? GridToken.of(r.dataKey()) : config.token();
     dataKey.set(key);
     peers.useKey(key);

@@ -34,7 +34,7 @@ public final class PeerRuntime implements Closeable {
       daemon = new PeerDaemon(config, Clock.systemUTC(), store);
       PeerDaemon d = daemon;
       server = new DataServer(config.listen(), daemon::dataKey, daemon.tlsRequired() ? d::tlsContext : null, store, daemon,
-          config.bandwidthCap());
+          config.bandwidthCap(), new org.cairn.peer.server.TicketGate(daemon::ticketVerifier, daemon::id, Clock.systemUTC()));
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (daemon != null) {
         daemon.close();

@@ -9,19 +9,21 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * prove on the data plane) and, for a donor that joined with an enrollment token, its own
  * credential ({@code credential}: the peer keeps it and uses it for every later call). On a grid
  * with TLS, a registration that sent a public key gets its data-plane certificate and the CA's
- * ({@code certificate}, {@code caCertificate}: base64 DER). All are null in heartbeats.
+ * ({@code certificate}, {@code caCertificate}: base64 DER). A registration also carries the
+ * tracker's public ticket key ({@code ticketKey}, a Tink public keyset): what the peer checks
+ * data-plane tickets with. All are null in heartbeats.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
 public record HeartbeatResponse(String id, long heartbeatIntervalMillis, long serverTime, int repairQueued, String dataKey,
-    String credential, String certificate, String caCertificate) {
+    String credential, String certificate, String caCertificate, String ticketKey) {
   public HeartbeatResponse(String id, long heartbeatIntervalMillis, long serverTime, int repairQueued) {
-    this(id, heartbeatIntervalMillis, serverTime, repairQueued, null, null, null, null);
+    this(id, heartbeatIntervalMillis, serverTime, repairQueued, null, null, null, null, null);
   }
 
   public HeartbeatResponse(String id, long heartbeatIntervalMillis, long serverTime, int repairQueued, String dataKey,
       String credential) {
-    this(id, heartbeatIntervalMillis, serverTime, repairQueued, dataKey, credential, null, null);
+    this(id, heartbeatIntervalMillis, serverTime, repairQueued, dataKey, credential, null, null, null);
   }
 
   @Override

@@ -8,11 +8,25 @@ import java.util.List;
  * read m pieces from {@code sources} (in order, RUNNING holders first), rebuild the pieces named in
  * {@code targets} and store each durably on its peer, then report a {@link RepairOutcome}.
  * {@code tags} holds each fragment's tag (8 hex digits, by index): sources are read by chunk, index
- * and tag, and a rebuilt piece must come out with its index's tag.
+ * and tag, and a rebuilt piece must come out with its index's tag. {@code tickets}: READ tickets for
+ * the chunk on the sources and WRITE tickets on the targets, for the executor to present.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RepairJob(String id, String app, String chunk, String redundancy, long fragmentBytes, List<Piece> sources,
-    List<Piece> targets, List<String> tags) {
+    List<Piece> targets, List<String> tags, List<TicketGrant> tickets) {
+  public RepairJob(String id, String app, String chunk, String redundancy, long fragmentBytes, List<Piece> sources,
+      List<Piece> targets, List<String> tags) {
+    this(id, app, chunk, redundancy, fragmentBytes, sources, targets, tags, List.of());
+  }
+
+  public RepairJob {
+    tickets = tickets == null ? List.of() : tickets;
+  }
+
+  /** This job with tickets for its executor. */
+  public RepairJob withTickets(List<TicketGrant> granted) {
+    return new RepairJob(id, app, chunk, redundancy, fragmentBytes, sources, targets, tags, granted);
+  }
 
   /** Fragment {@code index}'s tag. */
   public int tag(int index) {

@@ -153,13 +153,25 @@ public final class TrackerClient {
     return out;
   }
 
-  /** Names chunks a store is about to send; returns how many the session holds pending. */
-  public int pending(String session, List<ChunkId> chunks) throws IOException {
+  /**
+   * Names chunks a store is about to send to {@code hosts} (peer ids); the answer says how many the
+   * session holds pending and carries WRITE tickets for these chunks on those hosts.
+   */
+  public PendingRequest.Answer pending(String session, List<ChunkId> chunks, List<String> hosts) throws IOException {
     List<String> hex = new ArrayList<>(chunks.size());
     for (ChunkId c : chunks) {
       hex.add(c.hex());
     }
-    return http.post(API + "/stores/" + segment(session) + "/pending", new PendingRequest(hex), PendingRequest.Answer.class).pending();
+    return http.post(API + "/stores/" + segment(session) + "/pending", new PendingRequest(hex, hosts), PendingRequest.Answer.class);
+  }
+
+  /** Tickets by hand (admin credential): {@code op} READ or WRITE on {@code peer}'s pieces of {@code chunks}. */
+  public List<TicketGrant> tickets(String op, String peer, List<ChunkId> chunks, Long ttlSeconds) throws IOException {
+    List<String> hex = new ArrayList<>(chunks.size());
+    for (ChunkId c : chunks) {
+      hex.add(c.hex());
+    }
+    return http.post(API + "/tickets", new TicketRequest(op, peer, hex, ttlSeconds), TicketRequest.Answer.class).tickets();
   }
 
   /** A store gives up: its pending chunks are no longer spared. */

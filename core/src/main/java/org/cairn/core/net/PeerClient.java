@@ -33,6 +33,8 @@ public final class PeerClient implements Closeable {
   private final Duration timeout;
   private final Map<String, CompletableFuture<PeerConnection>> pool = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  /** Tickets to present to each address (by data address), pruned as they expire. */
+  private final Map<String, java.util.Set<org.cairn.core.security.Ticket>> tickets = new ConcurrentHashMap<>();
 
   public PeerClient(EventLoopGroup group, GridToken token, Duration timeout) {
     this.group = group;
@@ -81,6 +83,26 @@ public final class PeerClient implements Closeable {
     }
   }
 
+  /**
+   * Tickets the tracker signed for the peer at {@code address}: every request to it from now on is
+   * preceded, once per connection, by those not yet presented there.
+   */
+  public void addTickets(String address, java.util.Collection<org.cairn.core.security.Ticket> granted) {
+    long now = System.currentTimeMillis();
+    java.util.Set<org.cairn.core.security.Ticket> set = tickets.computeIfAbsent(address, a -> ConcurrentHashMap.newKeySet());
+    set.removeIf(t -> t.expiresAt() <= now);
+    set.addAll(granted);
+  }
+
+  /** Presents on {@code conn} the tickets for {@code address} it has not seen; call before sending requests on it directly. */
+  public PeerConnection presentTickets(String address, PeerConnection conn) {
+    java.util.Set<org.cairn.core.security.Ticket> held = tickets.get(address);
+    if (held != null && !held.isEmpty()) {
+      conn.present(held);
+    }
+    return conn;
+  }
+
   /** Sends one request on the pooled connection; the payload's ownership passes to the call. */
   public CompletableFuture<Frame> call(String address, FrameType type, ByteBuf payload) {
     CompletableFuture<PeerConnection> c = connection(address);
@@ -90,7 +112,7 @@ public final class PeerClient implements Closeable {
         throw new CompletionException(unwrap(error));
       }
       return conn;
-    }).thenCompose(conn -> conn.call(type, payload)).whenComplete((frame, error) -> {
+    }).thenCompose(conn -> presentTickets(address, conn).call(type, payload)).whenComplete((frame, error) -> {
       if (error != null) {
         drop(address, c);
       }

@@ -41,6 +41,8 @@ public final class PeerConnection implements Closeable {
   private final Map<Integer, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
   private final AtomicInteger nextId = new AtomicInteger(1);
   private final Duration callTimeout;
+  /** Tickets already presented on this connection (their grants hold here until they expire). */
+  private final java.util.Set<org.cairn.core.security.Ticket> presented = ConcurrentHashMap.newKeySet();
 
   private PeerConnection(String address, Channel channel, Duration callTimeout) {
     this.address = address;
@@ -92,6 +94,22 @@ public final class PeerConnection implements Closeable {
 
   public boolean isActive() {
     return channel.isActive();
+  }
+
+  /**
+   * Presents the tickets not yet presented here, ahead of any request sent after this returns (the
+   * peer answers in order; a refused ticket closes the connection, failing what follows).
+   */
+  public synchronized void present(java.util.Collection<org.cairn.core.security.Ticket> tickets) {
+    for (org.cairn.core.security.Ticket t : tickets) {
+      if (presented.add(t)) {
+        call(FrameType.TICKET, io.netty.buffer.Unpooled.wrappedBuffer(t.encode())).whenComplete((f, e) -> {
+          if (f != null) {
+            f.release();
+          }
+        });
+      }
+    }
   }
 
   /** Sends a request (the payload's ownership passes to the connection) and returns its answer. */

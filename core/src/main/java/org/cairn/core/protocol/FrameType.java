@@ -39,7 +39,11 @@ public enum FrameType {
   /** client -> peer: u32 bytes to send back, then any bytes (bandwidth probe). */
   PROBE(22),
   /** peer -> client: the requested number of bytes. */
-  PROBE_RESULT(23);
+  PROBE_RESULT(23),
+  /** client -> peer: a tracker-signed {@link org.cairn.core.security.Ticket}; its grants hold on this connection. */
+  TICKET(24),
+  /** peer -> client: the ticket checked; payload u32 chunks granted. */
+  TICKET_OK(25);
 
   private final int id;
 

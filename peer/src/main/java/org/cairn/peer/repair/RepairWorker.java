@@ -169,6 +169,7 @@ public final class RepairWorker implements Closeable {
   RepairOutcome execute(RepairJob job) {
     List<RepairJob.Piece> placed = new ArrayList<>();
     try {
+      org.cairn.core.read.Tickets.present(peers, job.tickets()); // READ on the sources, WRITE on the targets
       LocatedChunk chunk = located(job);
       ChunkId id = chunk.chunkId();
       ChunkReader.Pieces pieces = gather(chunk);

@@ -28,8 +28,10 @@ import org.slf4j.LoggerFactory;
  *
  * Requests are answered one at a time per connection: reading is paused while one is handled, so a
  * client cannot queue unbounded work (backpressure); clients open more connections for parallelism.
- * PUT is admitted or refused as a whole (FULL, BUSY, PAUSED, QUOTA, DISK, CORRUPT); GET, HAS,
- * INVENTORY, DELETE and PROBE are always served.
+ * PUT is admitted or refused as a whole (FULL, BUSY, PAUSED, QUOTA, DISK, CORRUPT). GET, HAS and
+ * PUT need a tracker-signed ticket for their chunks presented on the connection first ({@link
+ * TicketGate}); a request without one closes the connection. DELETE is never served; INVENTORY only
+ * where tickets are not required.
  */
 final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(DataHandler.class);
@@ -39,18 +41,22 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   private final java.util.function.Supplier<GridToken> key;
   private final FragmentStore store;
   private final Admission admission;
+  private final TicketGate gate;
+  private final TicketGate.Grants grants;
   private byte[] challenge;
   private boolean authenticated;
 
-  DataHandler(GridToken token, FragmentStore store, Admission admission) {
-    this(() -> token, store, admission);
+  DataHandler(GridToken token, FragmentStore store, Admission admission, TicketGate gate) {
+    this(() -> token, store, admission, gate);
   }
 
   /** @param key the data-plane key connections must prove; null until the peer has registered */
-  DataHandler(java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission) {
+  DataHandler(java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission, TicketGate gate) {
     this.key = key;
     this.store = store;
     this.admission = admission;
+    this.gate = gate;
+    this.grants = gate.newConnection();
   }
 
   @Override
@@ -106,10 +112,18 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
       case PING:
         // the answer takes its own reference to the payload; ours is released by SimpleChannelInboundHandler
         return new Frame(FrameType.PONG, id, p.retainedDuplicate());
-      case PUT:
-        return put(id, FragmentBatch.decode(p));
+      case TICKET: {
+        int granted = grants.accept(ByteBufUtil.getBytes(p));
+        return new Frame(FrameType.TICKET_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(granted));
+      }
+      case PUT: {
+        List<byte[]> fragments = FragmentBatch.decode(p);
+        grants.requireWrite(fragments);
+        return put(id, fragments);
+      }
       case GET: {
         FragmentKey key = FragmentKey.decode(p);
+        grants.requireRead(key.chunkId());
         try {
           byte[] bytes = store.get(key);
           return bytes == null ? Frame.of(FrameType.NOT_FOUND, id, "not held".getBytes(StandardCharsets.UTF_8))
@@ -121,6 +135,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
       }
       case HAS: {
         List<FragmentKey> keys = FragmentKey.decodeList(p);
+        keys.forEach(k -> grants.requireRead(k.chunkId()));
         byte[] held = new byte[keys.size()];
         for (int i = 0; i < held.length; i++) {
           held[i] = (byte) (store.contains(keys.get(i)) ? 1 : 0);
@@ -128,6 +143,9 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         return Frame.of(FrameType.HAS_RESULT, id, held);
       }
       case INVENTORY: {
+        if (gate.required()) {
+          throw new SecurityException("INVENTORY is not served on a grid with tickets (a peer's holdings are its tracker's business)");
+        }
         FragmentKey after = p.isReadable() ? FragmentKey.decode(p) : null;
         List<FragmentKey> page = store.inventory(after, INVENTORY_PAGE + 1);
         boolean more = page.size() > INVENTORY_PAGE;

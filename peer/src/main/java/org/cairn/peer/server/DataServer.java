@@ -48,25 +48,22 @@ public final class DataServer implements Closeable {
    */
   public DataServer(HostPort listen, GridToken token, FragmentStore store, Admission admission, long bandwidthCap)
       throws InterruptedException {
-    this(listen, () -> token, store, admission, bandwidthCap);
+    this(listen, () -> token, null, store, admission, bandwidthCap, TicketGate.notRequired());
   }
 
   /**
    * @param key the data-plane key connections must prove (the tracker gives it at registration;
    *     null until then, and connections are refused)
    */
-  public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission,
-      long bandwidthCap) throws InterruptedException {
-    this(listen, key, null, store, admission, bandwidthCap);
-  }
 
   /**
    * @param tls null for a plain data plane; otherwise every connection is TLS with the context it
    *     supplies, and refused while it supplies none (a peer not yet certified by its tracker)
+   * @param gate which requests need tickets (a peer daemon: GET, HAS and PUT)
    */
   public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
       java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
-      long bandwidthCap) throws InterruptedException {
+      long bandwidthCap, TicketGate gate) throws InterruptedException {
     shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
@@ -91,7 +88,7 @@ public final class DataServer implements Closeable {
                 .addLast(new ReadTimeoutHandler(120, TimeUnit.SECONDS))
                 .addLast(new FrameDecoder())
                 .addLast(ENCODER)
-                .addLast(handlers, new DataHandler(key, store, admission));
+                .addLast(handlers, new DataHandler(key, store, admission, gate));
           }
         });
     try {

@@ -56,7 +56,7 @@ class DataHandlerTest {
   }
 
   private EmbeddedChannel channel() {
-    return new EmbeddedChannel(new DataHandler(token, store, admission));
+    return new EmbeddedChannel(new DataHandler(token, store, admission, TicketGate.notRequired()));
   }
 
   private byte[] challenge(EmbeddedChannel ch) {
@@ -84,6 +84,81 @@ class DataHandlerTest {
     assertThat(answer).as("answer to " + type).isNotNull();
     assertThat(answer.requestId()).isEqualTo(id);
     return answer;
+  }
+
+  private EmbeddedChannel authenticatedWithTickets(org.cairn.core.security.TicketSigner tracker, String self) {
+    TicketGate gate = new TicketGate(() -> org.cairn.core.security.TicketVerifier.of(tracker.publicKeyset()), () -> self,
+        java.time.Clock.systemUTC());
+    EmbeddedChannel ch = new EmbeddedChannel(new DataHandler(token, store, admission, gate));
+    ch.writeInbound(Frame.of(FrameType.AUTH, 1, token.hmac(challenge(ch))));
+    Frame ok = ch.readOutbound();
+    assertThat(ok.type()).isEqualTo(FrameType.AUTH_OK);
+    ok.release();
+    return ch;
+  }
+
+  private static ByteBuf ticket(org.cairn.core.security.TicketSigner signer, org.cairn.core.security.Ticket.Op op, String peer,
+      org.cairn.core.hash.ChunkId chunk, long expiresAt) {
+    return Unpooled.wrappedBuffer(signer.sign(new org.cairn.core.security.Ticket(op, expiresAt, peer, "test", List.of(chunk), null)).encode());
+  }
+
+  private static String closedWith(EmbeddedChannel ch, FrameType type, ByteBuf payload) {
+    Frame answer = ask(ch, type, 50, payload);
+    try {
+      assertThat(answer.type()).isEqualTo(FrameType.ERROR);
+      assertThat(ch.isOpen()).as("the connection is closed after " + type).isFalse();
+      return answer.payload().toString(StandardCharsets.UTF_8);
+    } finally {
+      answer.release();
+    }
+  }
+
+  @Test
+  void withTickets_putGetAndHasNeedTheRightTicket_andEveryOtherTicketIsRefused() throws Exception {
+    org.cairn.core.security.TicketSigner tracker = org.cairn.core.security.TicketSigner.generate();
+    List<byte[]> fragments = FragmentStoreTest.fragmentsOf(5, 30_000);
+    FragmentKey k0 = FragmentStoreTest.keyOf(fragments.get(0));
+    long later = System.currentTimeMillis() + 60_000;
+    java.util.function.Supplier<ByteBuf> put = () -> {
+      ByteBuf b = Unpooled.buffer();
+      FragmentBatch.encode(fragments, b);
+      return b;
+    };
+    java.util.function.Supplier<ByteBuf> get = () -> {
+      ByteBuf b = Unpooled.buffer();
+      k0.encode(b);
+      return b;
+    };
+    // nothing without a ticket
+    assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.PUT, put.get())).contains("no WRITE ticket");
+    // a READ ticket does not allow writing
+    EmbeddedChannel ch = authenticatedWithTickets(tracker, "peer-a");
+    assertThat(ask(ch, FrameType.TICKET, 2, ticket(tracker, org.cairn.core.security.Ticket.Op.READ, "peer-a", k0.chunkId(), later)).type())
+        .isEqualTo(FrameType.TICKET_OK);
+    assertThat(closedWith(ch, FrameType.PUT, put.get())).contains("no WRITE ticket");
+    // another peer's ticket, an expired one and one signed by another key are refused outright
+    assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.TICKET,
+        ticket(tracker, org.cairn.core.security.Ticket.Op.WRITE, "peer-b", k0.chunkId(), later))).contains("for peer peer-b");
+    assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.TICKET,
+        ticket(tracker, org.cairn.core.security.Ticket.Op.WRITE, "peer-a", k0.chunkId(), System.currentTimeMillis() - 1))).contains("expired");
+    assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.TICKET, ticket(org.cairn.core.security.TicketSigner.generate(),
+        org.cairn.core.security.Ticket.Op.WRITE, "peer-a", k0.chunkId(), later))).contains("not signed");
+    assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.TICKET, Unpooled.wrappedBuffer(new byte[] {1, 2, 3})))
+        .contains("truncated");
+    assertThat(store.fragmentCount()).isZero();
+    // the right tickets: the PUT lands, GET and HAS are served; INVENTORY never is
+    ch = authenticatedWithTickets(tracker, "peer-a");
+    ask(ch, FrameType.TICKET, 2, ticket(tracker, org.cairn.core.security.Ticket.Op.WRITE, "peer-a", k0.chunkId(), later)).release();
+    Frame ok = ask(ch, FrameType.PUT, 3, put.get());
+    assertThat(ok.type()).isEqualTo(FrameType.PUT_OK);
+    ok.release();
+    assertThat(closedWith(ch, FrameType.GET, get.get())).contains("no READ ticket");
+    ch = authenticatedWithTickets(tracker, "peer-a");
+    ask(ch, FrameType.TICKET, 2, ticket(tracker, org.cairn.core.security.Ticket.Op.READ, "peer-a", k0.chunkId(), later)).release();
+    Frame got = ask(ch, FrameType.GET, 3, get.get());
+    assertThat(ByteBufUtil.getBytes(got.payload())).isEqualTo(fragments.get(0));
+    got.release();
+    assertThat(closedWith(ch, FrameType.INVENTORY, Unpooled.EMPTY_BUFFER)).contains("INVENTORY is not served");
   }
 
   @Test

@@ -49,6 +49,7 @@ import org.cairn.core.placement.PlacementRequest;
 import org.cairn.tracker.auth.Access;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
+import org.cairn.tracker.auth.TicketIssuer;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.repair.RepairService;
@@ -269,11 +270,14 @@ public final class TrackerApi {
       case "versions":
         return versions(method, query, body, who);
       case "stores":
-        return stores(method, id, action, body);
+        return stores(method, id, action, body, who);
       case "manifest":
         requireMethod(method, "GET");
         requireApp(who, query.get("app"));
-        return manifest(query);
+        return manifest(query, who);
+      case "tickets":
+        requireMethod(method, "POST");
+        return tickets(body, who);
       case "durability":
         requireMethod(method, "GET");
         return json(200, repair.durability().onlyApps(who::covers));
@@ -364,7 +368,10 @@ public final class TrackerApi {
         requirePeer(id);
         RepairClaim claim = body.length == 0 ? new RepairClaim(4) : read(body, RepairClaim.class);
         int max = Math.max(0, Math.min(64, claim.max() == null ? 4 : claim.max()));
-        List<org.cairn.core.api.RepairJob> jobs = repair.claim(id, max);
+        List<org.cairn.core.api.RepairJob> jobs = new java.util.ArrayList<>();
+        for (org.cairn.core.api.RepairJob j : repair.claim(id, max)) {
+          jobs.add(withTickets(j, who));
+        }
         return json(200, new RepairClaim.Jobs(jobs, repair.queued()));
       }
       case "repaired": {
@@ -461,7 +468,7 @@ public final class TrackerApi {
     }
     return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued(),
         credentials.dataKey().bearerValue(), credential, cert == null ? null : cert.certificate(),
-        cert == null ? null : cert.caCertificate()));
+        cert == null ? null : cert.caCertificate(), credentials.tickets().publicKey()));
   }
 
   private Response compute(String method, String id, String action, Map<String, String> query, byte[] body)
@@ -621,7 +628,7 @@ public final class TrackerApi {
    * the commit: {@code POST /api/v1/stores/{session}/pending {"chunks":[hex...]}} (an empty list keeps
    * the session alive), {@code DELETE /api/v1/stores/{session}} when the store gives up.
    */
-  private Response stores(String method, String session, String action, byte[] body) throws ApiException, IOException {
+  private Response stores(String method, String session, String action, byte[] body, Principal who) throws ApiException, IOException {
     if (session == null) {
       throw new ApiException(404, "no such endpoint; use POST /api/v1/stores/{session}/pending or DELETE /api/v1/stores/{session}");
     }
@@ -638,11 +645,81 @@ public final class TrackerApi {
     for (String c : r.chunks() == null ? List.<String>of() : r.chunks()) {
       ids.add(ChunkId.parse(c));
     }
-    return json(200, new PendingRequest.Answer(session, catalog.pending().add(session, ids)));
+    int pending = catalog.pending().add(session, ids);
+    // WRITE tickets for these chunks on every host the store may send them to
+    List<org.cairn.core.api.TicketGrant> grants = new java.util.ArrayList<>();
+    if (!ids.isEmpty() && r.hosts() != null) {
+      if (r.hosts().size() > 256) {
+        throw new ApiException(400, "name at most 256 hosts, got " + r.hosts().size());
+      }
+      for (String host : new java.util.LinkedHashSet<>(r.hosts())) {
+        PeerView v = membership.peer(host);
+        if (v != null) {
+          grants.addAll(grants(org.cairn.core.security.Ticket.Op.WRITE, v, who, ids, TicketIssuer.TTL));
+        }
+      }
+    }
+    return json(200, new PendingRequest.Answer(session, pending, grants));
+  }
+
+  private List<org.cairn.core.api.TicketGrant> grants(org.cairn.core.security.Ticket.Op op, PeerView peer, Principal who,
+      List<ChunkId> chunks, Duration ttl) {
+    List<org.cairn.core.api.TicketGrant> out = new java.util.ArrayList<>();
+    for (org.cairn.core.security.Ticket t : credentials.tickets().issue(op, peer.id(), who.role().spec() + ":" + who.tokenId(), chunks, ttl)) {
+      out.add(org.cairn.core.api.TicketGrant.of(peer.id(), peer.address(), t));
+    }
+    return out;
+  }
+
+  /** A repair job with READ tickets for its chunk on the sources and WRITE tickets on the targets. */
+  private org.cairn.core.api.RepairJob withTickets(org.cairn.core.api.RepairJob j, Principal who) {
+    List<ChunkId> chunk = List.of(ChunkId.parse(j.chunk()));
+    List<org.cairn.core.api.TicketGrant> grants = new java.util.ArrayList<>();
+    java.util.Set<String> done = new java.util.HashSet<>();
+    for (org.cairn.core.api.RepairJob.Piece s : j.sources()) {
+      PeerView v = membership.peer(s.peer());
+      if (v != null && done.add("R" + v.id())) {
+        grants.addAll(grants(org.cairn.core.security.Ticket.Op.READ, v, who, chunk, TicketIssuer.TTL));
+      }
+    }
+    for (org.cairn.core.api.RepairJob.Piece t : j.targets()) {
+      PeerView v = membership.peer(t.peer());
+      if (v != null && done.add("W" + v.id())) {
+        grants.addAll(grants(org.cairn.core.security.Ticket.Op.WRITE, v, who, chunk, TicketIssuer.TTL));
+      }
+    }
+    return j.withTickets(grants);
+  }
+
+  /** {@code POST /api/v1/tickets} (admin): tickets an operator's tool asks for by hand. */
+  private Response tickets(byte[] body, Principal who) throws ApiException, IOException {
+    org.cairn.core.api.TicketRequest r = read(body, org.cairn.core.api.TicketRequest.class);
+    org.cairn.core.security.Ticket.Op op;
+    try {
+      op = org.cairn.core.security.Ticket.Op.valueOf(required(r.op(), "op"));
+    } catch (IllegalArgumentException e) {
+      throw new ApiException(400, "op must be READ or WRITE, was '" + r.op() + "'");
+    }
+    PeerView v = membership.peer(required(r.peer(), "peer"));
+    if (v == null) {
+      throw new ApiException(404, "unknown peer '" + r.peer() + "'");
+    }
+    if (r.chunks() == null || r.chunks().isEmpty()) {
+      throw new ApiException(400, "field 'chunks' (hex chunk ids) is required");
+    }
+    List<ChunkId> ids = new java.util.ArrayList<>();
+    for (String c : r.chunks()) {
+      ids.add(ChunkId.parse(c));
+    }
+    long ttl = r.ttlSeconds() == null ? TicketIssuer.TTL.toSeconds() : r.ttlSeconds();
+    if (ttl < 1 || ttl > TicketIssuer.TTL.toSeconds()) {
+      throw new ApiException(400, "ttlSeconds must be 1-" + TicketIssuer.TTL.toSeconds() + ", was " + ttl);
+    }
+    return json(200, new org.cairn.core.api.TicketRequest.Answer(grants(op, v, who, ids, Duration.ofSeconds(ttl))));
   }
 
   /** The manifest plus, per distinct chunk, its own coding and its holders with their address, state and the piece's tag. */
-  private Response manifest(Map<String, String> query) throws IOException, ApiException {
+  private Response manifest(Map<String, String> query, Principal who) throws IOException, ApiException {
     String step = query.getOrDefault("step", "latest");
     Catalog.Located m = catalog.manifest(required(query, "app"), required(query, "node"),
         step.equals("latest") ? 0 : parseStep(step));
@@ -655,6 +732,7 @@ public final class TrackerApi {
       peers.put(v.id(), v);
     }
     Map<String, LocatedChunk> chunks = new LinkedHashMap<>();
+    Map<String, List<ChunkId>> byHolder = new LinkedHashMap<>();
     for (Map.Entry<ChunkId, ChunkRecord> e : m.chunks().entrySet()) {
       String hex = e.getKey().hex();
       ChunkRecord r = e.getValue();
@@ -664,12 +742,23 @@ public final class TrackerApi {
           PeerView v = r.holders().get(i) == null ? null : peers.get(r.holders().get(i));
           holders.add(v == null || r.tag(i) == null ? null
               : new LocatedChunk.Holder(v.id(), v.address(), HostState.valueOf(v.state()), r.tag(i)));
+          if (v != null) {
+            List<ChunkId> held = byHolder.computeIfAbsent(v.id(), k -> new java.util.ArrayList<>());
+            if (held.isEmpty() || !held.get(held.size() - 1).equals(e.getKey())) {
+              held.add(e.getKey());
+            }
+          }
         }
       }
       chunks.put(hex, new LocatedChunk(hex, r == null ? null : (r.redundancy() == null ? m.manifest().redundancy() : r.redundancy()),
           holders));
     }
-    return json(200, new LocatedVersion(m.manifest(), chunks));
+    // a READ ticket per holder for its pieces of this version (fetch, verify)
+    List<org.cairn.core.api.TicketGrant> grants = new java.util.ArrayList<>();
+    for (Map.Entry<String, List<ChunkId>> h : byHolder.entrySet()) {
+      grants.addAll(grants(org.cairn.core.security.Ticket.Op.READ, peers.get(h.getKey()), who, h.getValue(), TicketIssuer.TTL));
+    }
+    return json(200, new LocatedVersion(m.manifest(), chunks, grants));
   }
 
   /** A fragment key from 74 hex digits (chunk id + index + tag), or a 400 naming the bad value. */

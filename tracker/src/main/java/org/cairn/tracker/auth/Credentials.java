@@ -15,19 +15,28 @@ import org.cairn.core.security.GridToken;
  * made at first start in {@code DATA/admin.token}), the issued credentials of {@link TokenStore},
  * and the grid's data-plane key ({@code DATA/dataplane.key}, made at first start: what peers and
  * clients prove to each other on the data plane; it is handed to registered peers and to client
- * credentials, never the operator's token).
+ * credentials, never the operator's token), and the ticket signing key ({@code DATA/ticket.key},
+ * made at first start; peers get its public half at registration).
  */
 public final class Credentials {
   private final GridToken operator;
   private final TokenStore tokens;
   private final GridToken dataKey;
   private final Clock clock;
+  private final TicketIssuer tickets;
 
+  /** With a ticket key of its own that lasts as long as this object (tests). */
   public Credentials(GridToken operator, TokenStore tokens, GridToken dataKey, Clock clock) {
+    this(operator, tokens, dataKey, clock, org.cairn.core.security.TicketSigner.generate());
+  }
+
+  public Credentials(GridToken operator, TokenStore tokens, GridToken dataKey, Clock clock,
+      org.cairn.core.security.TicketSigner ticketKey) {
     this.operator = operator;
     this.tokens = tokens;
     this.dataKey = dataKey;
     this.clock = clock;
+    this.tickets = new TicketIssuer(ticketKey, clock);
   }
 
   /**
@@ -39,7 +48,17 @@ public final class Credentials {
     TokenStore store = new TokenStore(data);
     GridToken admin = operator != null ? operator : GridToken.readFile(adminTokenFile(data, store, clock));
     GridToken key = GridToken.of(secretFile(data.resolve("dataplane.key"), GridToken.generate()));
-    return new Credentials(admin, store, key, clock);
+    // the keyset's JSON, base64 on one line
+    String ticketKey = secretFile(data.resolve("ticket.key"), java.util.Base64.getEncoder().encodeToString(
+        org.cairn.core.security.TicketSigner.generate().privateKeyset().getBytes(StandardCharsets.UTF_8)));
+    org.cairn.core.security.TicketSigner signer;
+    try {
+      signer = org.cairn.core.security.TicketSigner.parse(new String(java.util.Base64.getDecoder().decode(ticketKey), StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(data.resolve("ticket.key") + " is not a ticket signing key (" + e.getMessage() + "); restore it from a backup,"
+          + " or delete it to make a new one (peers then learn the new key when they next register)", e);
+    }
+    return new Credentials(admin, store, key, clock, signer);
   }
 
   /** {@code DATA/admin.token}: read if there, else a new admin credential written there (0600). */
@@ -105,6 +124,11 @@ public final class Credentials {
 
   public TokenStore tokens() {
     return tokens;
+  }
+
+  /** Signs data-plane tickets. */
+  public TicketIssuer tickets() {
+    return tickets;
   }
 
   /** The grid's data-plane key. */

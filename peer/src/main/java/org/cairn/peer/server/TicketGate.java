@@ -1,0 +1,102 @@
+package org.cairn.peer.server;
+
+import java.time.Clock;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.security.Ticket;
+import org.cairn.core.security.TicketVerifier;
+
+/**
+ * The data plane's capability check (issue #18). A peer serves GET and HAS only for chunks a READ
+ * ticket, and takes PUT only for chunks a WRITE ticket, granted on the same connection; tickets are
+ * signed by the grid's tracker, name this peer and expire. So a donor holding the data-plane key (as
+ * every peer does) still cannot read or fill another peer, and a ticket seen by one peer is no use
+ * on another. Until the peer knows its tracker's key (before its first registration) it serves none.
+ */
+public final class TicketGate {
+  private final Supplier<TicketVerifier> verifier;
+  private final Supplier<String> self;
+  private final Clock clock;
+  private final boolean required;
+
+  /** @param verifier the tracker's key once known (null before); @param self this peer's id once known */
+  public TicketGate(Supplier<TicketVerifier> verifier, Supplier<String> self, Clock clock) {
+    this(verifier, self, clock, true);
+  }
+
+  private TicketGate(Supplier<TicketVerifier> verifier, Supplier<String> self, Clock clock, boolean required) {
+    this.verifier = verifier;
+    this.self = self;
+    this.clock = clock;
+    this.required = required;
+  }
+
+  /**
+   * No tickets asked: for unit tests of the data handler's other rules and of tools that run a
+   * fragment server without a tracker. A peer daemon never uses it.
+   */
+  public static TicketGate notRequired() {
+    return new TicketGate(() -> null, () -> null, Clock.systemUTC(), false);
+  }
+
+  boolean required() {
+    return required;
+  }
+
+  Grants newConnection() {
+    return new Grants();
+  }
+
+  /** One connection's grants: chunk -> until when, per op. */
+  final class Grants {
+    private final Map<ChunkId, Long> read = new HashMap<>();
+    private final Map<ChunkId, Long> write = new HashMap<>();
+
+    /** Checks a presented ticket and adds its grants; returns how many chunks it names. */
+    int accept(byte[] encoded) {
+      TicketVerifier v = verifier.get();
+      String me = self.get();
+      if (v == null || me == null) {
+        throw new SecurityException("this peer does not know its tracker's ticket key yet (not registered)");
+      }
+      Ticket t = v.check(Ticket.decode(encoded), me, clock.millis());
+      Map<ChunkId, Long> grants = t.op() == Ticket.Op.READ ? read : write;
+      if (grants.size() > 4 * Ticket.MAX_CHUNKS) {
+        grants.values().removeIf(until -> until <= clock.millis());
+      }
+      for (ChunkId c : t.chunks()) {
+        grants.merge(c, t.expiresAt(), Math::max);
+      }
+      return t.chunks().size();
+    }
+
+    void requireRead(ChunkId id) {
+      require(read, id, "READ");
+    }
+
+    void requireWrite(List<byte[]> fragments) {
+      for (byte[] f : fragments) {
+        if (f.length < 64) {
+          throw new IllegalArgumentException("a fragment of " + f.length + " bytes is shorter than its header");
+        }
+        require(write, ChunkId.fromBytes(f, 28), "WRITE");
+      }
+    }
+
+    private void require(Map<ChunkId, Long> grants, ChunkId id, String op) {
+      if (!required) {
+        return;
+      }
+      Long until = grants.get(id);
+      if (until == null) {
+        throw new SecurityException("no " + op + " ticket for chunk " + id.shortHex() + " on this connection");
+      }
+      if (clock.millis() >= until) {
+        throw new SecurityException("the " + op + " ticket for chunk " + id.shortHex() + " expired");
+      }
+    }
+  }
+}
