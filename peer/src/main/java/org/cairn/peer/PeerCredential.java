@@ -13,13 +13,13 @@ import org.cairn.core.security.GridToken;
  * {@code peer.credential}, the credential the tracker issued when the peer joined with an
  * enrollment (donor) token — with it the peer heartbeats and reports as itself and rejoins after a
  * restart without the enrollment token; and {@code dataplane.key}, the data plane's key, so a
- * restarted peer serves its fragments before the tracker answers again; and {@code ticket.pub}, the
- * tracker's public ticket key (not secret), for the same reason.
+ * restarted peer serves its fragments before the tracker answers again; and {@code ticket.key}, this
+ * peer's own ticket key (it checks the tickets presented to it), for the same reason.
  */
 final class PeerCredential {
   static final String CREDENTIAL = "peer.credential";
   static final String DATA_KEY = "dataplane.key";
-  static final String TICKET_KEY = "ticket.pub";
+  static final String TICKET_KEY = "ticket.key";
 
   private PeerCredential() {}
 

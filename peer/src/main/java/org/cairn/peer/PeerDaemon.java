@@ -93,7 +93,7 @@ public final class PeerDaemon implements Closeable, Admission {
     }
     dataKey.set(PeerCredential.read(config.dataDir(), PeerCredential.DATA_KEY)); // serve before the tracker answers
     String ticketKey = PeerCredential.readText(config.dataDir(), PeerCredential.TICKET_KEY);
-    tickets.set(ticketKey == null ? null : org.cairn.core.security.TicketVerifier.of(ticketKey));
+    tickets.set(ticketKey == null ? null : org.cairn.core.security.TicketVerifier.ofBase64(ticketKey));
     // a tracker reached over https with a pinned CA: the data plane is TLS too, certified by that CA
     this.tls = "https".equalsIgnoreCase(config.tracker().getScheme()) && config.token().caPin().isPresent()
         ? PeerTls.open(config.dataDir(), config.token().caPin().get()) : null;
@@ -181,8 +181,8 @@ public final class PeerDaemon implements Closeable, Admission {
     // the ticket key first: a connection the data key lets in must find it
     if (r.ticketKey() != null) {
       org.cairn.core.security.TicketVerifier old = tickets.get();
-      if (old == null || !old.publicKeyset().equals(r.ticketKey())) {
-        tickets.set(org.cairn.core.security.TicketVerifier.of(r.ticketKey()));
+      if (old == null || !old.holds(r.ticketKey())) {
+        tickets.set(org.cairn.core.security.TicketVerifier.ofBase64(r.ticketKey()));
         PeerCredential.writeText(config.dataDir(), PeerCredential.TICKET_KEY, r.ticketKey());
       }
     }

@@ -10,8 +10,8 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * credential ({@code credential}: the peer keeps it and uses it for every later call). On a grid
  * with TLS, a registration that sent a public key gets its data-plane certificate and the CA's
  * ({@code certificate}, {@code caCertificate}: base64 DER). A registration also carries the
- * tracker's public ticket key ({@code ticketKey}, a Tink public keyset): what the peer checks
- * data-plane tickets with. All are null in heartbeats.
+ * peer's own ticket key ({@code ticketKey}, base64, derived by the tracker; secret): what the
+ * peer checks data-plane tickets with. All are null in heartbeats.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
@@ -29,6 +29,7 @@ public record HeartbeatResponse(String id, long heartbeatIntervalMillis, long se
   @Override
   public String toString() {
     return "HeartbeatResponse[id=" + id + ", heartbeatIntervalMillis=" + heartbeatIntervalMillis + ", repairQueued=" + repairQueued
-        + (dataKey != null ? ", dataKey=redacted" : "") + (credential != null ? ", credential=redacted" : "") + "]";
+        + (dataKey != null ? ", dataKey=redacted" : "") + (credential != null ? ", credential=redacted" : "")
+        + (ticketKey != null ? ", ticketKey=redacted" : "") + "]";
   }
 }

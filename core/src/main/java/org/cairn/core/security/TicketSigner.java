@@ -1,70 +1,70 @@
 package org.cairn.core.security;
 
-import com.google.crypto.tink.InsecureSecretKeyAccess;
-import com.google.crypto.tink.KeyTemplates;
-import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.PublicKeySign;
-import com.google.crypto.tink.RegistryConfiguration;
-import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
-import com.google.crypto.tink.signature.SignatureConfig;
+import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
-/** The tracker's ticket signing key (a Tink Ed25519 keyset): signs tickets, gives its public half to peers. */
+/**
+ * The tracker's ticket key, as a Kerberos KDC holds its services' keys: a 256-bit master secret
+ * ({@code DATA/ticket.key}) from which each peer's own key is derived (HMAC-SHA256 of the peer id).
+ * A peer gets its key at registration; a ticket for peer P carries the HMAC-SHA256 of its body under
+ * P's key, so only the tracker can make one and only P can check it — another peer, which holds a
+ * different key, can neither forge nor verify it. Symmetric on purpose: a store presents a ticket per
+ * host per batch of chunks, and an Ed25519 check costs a fresh peer JVM milliseconds where an HMAC
+ * costs microseconds (docs/benchmarks.md, "Tickets").
+ */
 public final class TicketSigner {
-  static {
-    try {
-      SignatureConfig.register();
-    } catch (GeneralSecurityException e) {
-      throw new ExceptionInInitializerError(e);
+  private static final SecureRandom RANDOM = new SecureRandom();
+  private static final String LABEL = "cairn-ticket-key-v1:";
+
+  private final byte[] master;
+  private final Map<String, byte[]> peerKeys = new ConcurrentHashMap<>();
+
+  private TicketSigner(byte[] master) {
+    if (master.length != 32) {
+      throw new IllegalArgumentException("a ticket master key is 32 bytes, not " + master.length);
     }
-  }
-
-  private final KeysetHandle keyset;
-  private final PublicKeySign sign;
-  private final String publicKeyset;
-
-  private TicketSigner(KeysetHandle keyset) throws GeneralSecurityException {
-    this.keyset = keyset;
-    this.sign = keyset.getPrimitive(RegistryConfiguration.get(), PublicKeySign.class);
-    this.publicKeyset = TinkJsonProtoKeysetFormat.serializeKeysetWithoutSecret(keyset.getPublicKeysetHandle());
+    this.master = master.clone();
   }
 
   public static TicketSigner generate() {
-    try {
-      return new TicketSigner(KeysetHandle.generateNew(KeyTemplates.get("ED25519")));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("cannot make a ticket signing key: " + e.getMessage(), e);
-    }
+    byte[] k = new byte[32];
+    RANDOM.nextBytes(k);
+    return new TicketSigner(k);
   }
 
-  /** From the private keyset JSON {@link #privateKeyset()} wrote. */
-  public static TicketSigner parse(String json) {
-    try {
-      return new TicketSigner(TinkJsonProtoKeysetFormat.parseKeyset(json, InsecureSecretKeyAccess.get()));
-    } catch (GeneralSecurityException | RuntimeException e) {
-      throw new IllegalArgumentException("not a ticket signing key: " + e.getMessage(), e);
-    }
+  /** From the base64 text {@link #secret()} wrote; anything else throws IllegalArgumentException. */
+  public static TicketSigner parse(String base64) {
+    return new TicketSigner(Base64.getDecoder().decode(base64.strip()));
   }
 
-  /** The secret keyset as JSON (for the tracker's 0600 key file only). */
-  public String privateKeyset() {
-    try {
-      return TinkJsonProtoKeysetFormat.serializeKeyset(keyset, InsecureSecretKeyAccess.get());
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+  /** The master secret as base64 (for the tracker's 0600 key file only). */
+  public String secret() {
+    return Base64.getEncoder().encodeToString(master);
   }
 
-  /** The public keyset peers verify with. */
-  public String publicKeyset() {
-    return publicKeyset;
+  /** Peer {@code peerId}'s own ticket key: what its registration answer carries. */
+  public byte[] peerKey(String peerId) {
+    return peerKeys.computeIfAbsent(peerId, id -> hmac(master, (LABEL + id).getBytes(StandardCharsets.UTF_8))).clone();
   }
 
   public Ticket sign(Ticket unsigned) {
+    byte[] key = peerKeys.computeIfAbsent(unsigned.peer(), id -> hmac(master, (LABEL + id).getBytes(StandardCharsets.UTF_8)));
+    return unsigned.signed(hmac(key, unsigned.signedBytes()));
+  }
+
+  static byte[] hmac(byte[] key, byte[] data) {
     try {
-      return unsigned.signed(sign.sign(unsigned.signedBytes()));
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(data);
     } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("signing a ticket failed: " + e.getMessage(), e);
+      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
     }
   }
 }

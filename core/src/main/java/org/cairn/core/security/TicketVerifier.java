@@ -1,59 +1,47 @@
 package org.cairn.core.security;
 
-import com.google.crypto.tink.KeysetHandle;
-import com.google.crypto.tink.PublicKeyVerify;
-import com.google.crypto.tink.RegistryConfiguration;
-import com.google.crypto.tink.TinkJsonProtoKeysetFormat;
-import com.google.crypto.tink.signature.SignatureConfig;
-import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Base64;
 
 /**
- * Checks tickets against the tracker's public signing key (a Tink Ed25519 public keyset, which peers
- * receive at registration): signature, peer named, time.
+ * A peer's check of the tickets presented to it, with its own ticket key (from its registration;
+ * see {@link TicketSigner}): the peer named, the tracker's HMAC under this peer's key (compared in
+ * constant time), the time.
  */
 public final class TicketVerifier {
-  static {
-    try {
-      SignatureConfig.register();
-    } catch (GeneralSecurityException e) {
-      throw new ExceptionInInitializerError(e);
+  private final byte[] key;
+
+  private TicketVerifier(byte[] key) {
+    if (key.length != 32) {
+      throw new IllegalArgumentException("a peer's ticket key is 32 bytes, not " + key.length);
     }
+    this.key = key.clone();
   }
 
-  private final PublicKeyVerify verify;
-  private final String publicKeyset;
-
-  private TicketVerifier(PublicKeyVerify verify, String publicKeyset) {
-    this.verify = verify;
-    this.publicKeyset = publicKeyset;
+  public static TicketVerifier of(byte[] peerKey) {
+    return new TicketVerifier(peerKey);
   }
 
-  /** From the tracker's public keyset (JSON); a malformed keyset throws IllegalArgumentException. */
-  public static TicketVerifier of(String publicKeysetJson) {
-    try {
-      KeysetHandle h = TinkJsonProtoKeysetFormat.parseKeysetWithoutSecret(publicKeysetJson);
-      return new TicketVerifier(h.getPrimitive(RegistryConfiguration.get(), PublicKeyVerify.class), publicKeysetJson);
-    } catch (GeneralSecurityException | RuntimeException e) {
-      throw new IllegalArgumentException("not a ticket verification key: " + e.getMessage(), e);
-    }
+  /** From the base64 key a registration answer carries; anything else throws IllegalArgumentException. */
+  public static TicketVerifier ofBase64(String peerKey) {
+    return new TicketVerifier(Base64.getDecoder().decode(peerKey.strip()));
   }
 
-  public String publicKeyset() {
-    return publicKeyset;
+  /** Whether this verifier holds {@code base64Key}. */
+  public boolean holds(String base64Key) {
+    return MessageDigest.isEqual(key, Base64.getDecoder().decode(base64Key.strip()));
   }
 
   /**
-   * The ticket, if the tracker signed it, it names {@code self} and has not expired; otherwise
-   * throws {@link SecurityException} saying which.
+   * The ticket, if it names {@code self}, the tracker made it for this peer and it has not expired;
+   * otherwise throws {@link SecurityException} saying which.
    */
   public Ticket check(Ticket t, String self, long now) {
-    try {
-      verify.verify(t.signature(), t.signedBytes());
-    } catch (GeneralSecurityException e) {
-      throw new SecurityException("ticket not signed by this grid's tracker");
-    }
     if (!t.peer().equals(self)) {
       throw new SecurityException("ticket is for peer " + t.peer() + ", not this one (" + self + ")");
+    }
+    if (!MessageDigest.isEqual(TicketSigner.hmac(key, t.signedBytes()), t.signature())) {
+      throw new SecurityException("ticket not signed by this grid's tracker");
     }
     if (now >= t.expiresAt()) {
       throw new SecurityException("ticket expired " + (now - t.expiresAt()) + " ms ago");

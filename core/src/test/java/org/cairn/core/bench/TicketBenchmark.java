@@ -43,7 +43,7 @@ public class TicketBenchmark {
   @Setup
   public void setUp() {
     signer = TicketSigner.generate();
-    verifier = TicketVerifier.of(signer.publicKeyset());
+    verifier = TicketVerifier.of(signer.peerKey("peer-0001"));
     List<ChunkId> ids = new ArrayList<>();
     for (int i = 0; i < chunks; i++) {
       ids.add(ChunkId.of(("chunk " + i).getBytes(StandardCharsets.UTF_8)));

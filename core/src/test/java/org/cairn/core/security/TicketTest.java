@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class TicketTest {
   private static final TicketSigner TRACKER = TicketSigner.generate();
-  private static final TicketVerifier PEER = TicketVerifier.of(TRACKER.publicKeyset());
+  private static final TicketVerifier PEER = TicketVerifier.of(TRACKER.peerKey("peer-a"));
   private static final long NOW = 1_800_000_000_000L;
 
   private static List<ChunkId> chunks(int n) {

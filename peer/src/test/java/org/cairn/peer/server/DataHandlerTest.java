@@ -87,7 +87,7 @@ class DataHandlerTest {
   }
 
   private EmbeddedChannel authenticatedWithTickets(org.cairn.core.security.TicketSigner tracker, String self) {
-    TicketGate gate = new TicketGate(() -> org.cairn.core.security.TicketVerifier.of(tracker.publicKeyset()), () -> self,
+    TicketGate gate = new TicketGate(() -> org.cairn.core.security.TicketVerifier.of(tracker.peerKey(self)), () -> self,
         java.time.Clock.systemUTC());
     EmbeddedChannel ch = new EmbeddedChannel(new DataHandler(token, store, admission, gate));
     ch.writeInbound(Frame.of(FrameType.AUTH, 1, token.hmac(challenge(ch))));

@@ -468,7 +468,7 @@ public final class TrackerApi {
     }
     return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued(),
         credentials.dataKey().bearerValue(), credential, cert == null ? null : cert.certificate(),
-        cert == null ? null : cert.caCertificate(), credentials.tickets().publicKey()));
+        cert == null ? null : cert.caCertificate(), credentials.tickets().peerKey(v.id())));
   }
 
   private Response compute(String method, String id, String action, Map<String, String> query, byte[] body)

@@ -48,15 +48,13 @@ public final class Credentials {
     TokenStore store = new TokenStore(data);
     GridToken admin = operator != null ? operator : GridToken.readFile(adminTokenFile(data, store, clock));
     GridToken key = GridToken.of(secretFile(data.resolve("dataplane.key"), GridToken.generate()));
-    // the keyset's JSON, base64 on one line
-    String ticketKey = secretFile(data.resolve("ticket.key"), java.util.Base64.getEncoder().encodeToString(
-        org.cairn.core.security.TicketSigner.generate().privateKeyset().getBytes(StandardCharsets.UTF_8)));
+    String ticketKey = secretFile(data.resolve("ticket.key"), org.cairn.core.security.TicketSigner.generate().secret());
     org.cairn.core.security.TicketSigner signer;
     try {
-      signer = org.cairn.core.security.TicketSigner.parse(new String(java.util.Base64.getDecoder().decode(ticketKey), StandardCharsets.UTF_8));
+      signer = org.cairn.core.security.TicketSigner.parse(ticketKey);
     } catch (IllegalArgumentException e) {
-      throw new IOException(data.resolve("ticket.key") + " is not a ticket signing key (" + e.getMessage() + "); restore it from a backup,"
-          + " or delete it to make a new one (peers then learn the new key when they next register)", e);
+      throw new IOException(data.resolve("ticket.key") + " is not a ticket key (" + e.getMessage() + "); restore it from a backup,"
+          + " or delete it to make a new one (peers then learn theirs when they next register)", e);
     }
     return new Credentials(admin, store, key, clock, signer);
   }

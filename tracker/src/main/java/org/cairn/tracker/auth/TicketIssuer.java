@@ -9,7 +9,7 @@ import org.cairn.core.security.Ticket;
 import org.cairn.core.security.TicketSigner;
 
 /**
- * Signs data-plane tickets ({@link Ticket}) with the tracker's key ({@code DATA/ticket.key}): who
+ * Makes data-plane tickets ({@link Ticket}) with the tracker's key ({@code DATA/ticket.key}): who
  * may read or write which chunks on which peer, for {@link #TTL}. Callers decide whether the
  * requester may have them; this class only makes them.
  */
@@ -25,9 +25,9 @@ public final class TicketIssuer {
     this.clock = clock;
   }
 
-  /** The public key peers check tickets with. */
-  public String publicKey() {
-    return signer.publicKeyset();
+  /** Peer {@code peerId}'s own ticket key (base64): what it checks its tickets with. */
+  public String peerKey(String peerId) {
+    return java.util.Base64.getEncoder().encodeToString(signer.peerKey(peerId));
   }
 
   /** Tickets for {@code op} on {@code peer}'s pieces of {@code chunks} (split when there are more than a ticket names). */
