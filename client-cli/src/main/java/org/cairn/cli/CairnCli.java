@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
         "Exit codes: 0 success, 1 operation failed, 2 usage error."
     },
     subcommands = {StoreCommand.class, FetchCommand.class, VersionsCommand.class, LsCommand.class, RmCommand.class,
-        StatusCommand.class, VerifyCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
+        StatusCommand.class, VerifyCommand.class, WaitCommand.class, PrefetchCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
 public final class CairnCli {
 
   @Option(names = "--tracker", paramLabel = "URL", scope = CommandLine.ScopeType.INHERIT,
@@ -36,9 +36,17 @@ public final class CairnCli {
       description = "Directory of the app keys (env CAIRN_KEY_DIR; default ~/.config/cairn/keys).")
   java.nio.file.Path keyDir;
 
+  @Option(names = "--agent", paramLabel = "SOCKET", scope = CommandLine.ScopeType.INHERIT,
+      description = {"Hand store, fetch, verify, versions, wait and prefetch to the 'cairn agent' on this Unix socket",
+          "(env CAIRN_AGENT_SOCKET); without a reachable agent they run in this process."})
+  java.nio.file.Path agent;
+
+  /** Where this command runs: this process, or an agent for a thin client. */
+  Session session = Session.local();
+
   /** The app keys this command uses. */
   org.cairn.client.AppKeys keys() {
-    return org.cairn.client.AppKeys.locate(keyDir);
+    return org.cairn.client.AppKeys.locate(session.path(keyDir));
   }
 
   public static void main(String[] args) {
@@ -49,6 +57,21 @@ public final class CairnCli {
   public static int run(String... args) {
     CommandLine cli = commandLine();
     return cli.execute(globalJson(cli, args));
+  }
+
+  /** Runs the command line in {@code session} (an agent serving a thin client), its output on the session's streams. */
+  static int run(Session session, String... args) {
+    CommandLine cli = commandLine(session);
+    java.io.PrintWriter out = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stdout(), java.nio.charset.StandardCharsets.UTF_8), true);
+    java.io.PrintWriter err = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stderr(), java.nio.charset.StandardCharsets.UTF_8), true);
+    cli.setOut(out);
+    cli.setErr(err);
+    try {
+      return cli.execute(globalJson(cli, args));
+    } finally {
+      out.flush();
+      err.flush();
+    }
   }
 
   /**
@@ -83,7 +106,13 @@ public final class CairnCli {
    * 1; a usage error is one line and a hint (never the whole help) and exit 2.
    */
   static CommandLine commandLine() {
-    CommandLine cli = new CommandLine(new CairnCli());
+    return commandLine(Session.local());
+  }
+
+  static CommandLine commandLine(Session session) {
+    CairnCli root = new CairnCli();
+    root.session = session;
+    CommandLine cli = new CommandLine(root);
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("cairn: " + cmd.getCommandName() + " failed: " + message(e));
       return 1;

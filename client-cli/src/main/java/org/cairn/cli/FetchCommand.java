@@ -76,7 +76,7 @@ final class FetchCommand implements Callable<Integer> {
   /** Counts what is written and shows progress on a terminal. */
   private OutputStream counted(OutputStream out, java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress) {
     org.apache.commons.io.output.CountingOutputStream c = new org.apache.commons.io.output.CountingOutputStream(out);
-    progress.set(Progress.start(json || (output == null && dir == null), "fetching", c::getByteCount, progressTotal));
+    progress.set(Progress.start(root.session, json || (output == null && dir == null), "fetching", c::getByteCount, progressTotal));
     return c;
   }
 
@@ -98,6 +98,8 @@ final class FetchCommand implements Callable<Integer> {
     if (output != null && output.toString().equals("-")) {
       output = null; // like curl and tar: '-' is standard output
     }
+    output = root.session.path(output);
+    dir = root.session.path(dir);
     if (output != null && dir != null) {
       throw new CommandLine.ParameterException(cl, "give -o FILE or --dir DIR, not both");
     }
@@ -123,7 +125,7 @@ final class FetchCommand implements Callable<Integer> {
       } else if (output != null) {
         res = fetchIntoFile(grid, located, options);
       } else {
-        OutputStream stdout = new java.io.BufferedOutputStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), 1 << 20);
+        OutputStream stdout = new java.io.BufferedOutputStream(root.session.stdout(), 1 << 20);
         res = grid.fetch(located, options, stdout, crypto);
         stdout.flush();
       }

@@ -21,8 +21,17 @@ final class GridAccess {
   private GridAccess() {}
 
   static Grid open(CairnCli root, CommandLine cl) throws IOException {
+    Grid lent = root.session.grid();
+    if (lent != null) {
+      URI served = lent.tracker().base();
+      if (root.tracker != null && !strip(root.tracker).equals(strip(served.toString()))) {
+        throw new CommandLine.ParameterException(cl, "the agent serves tracker " + served + ", not " + root.tracker
+            + ": unset CAIRN_AGENT_SOCKET (or drop --agent) to use another grid");
+      }
+      return lent.borrowed();
+    }
     String url = root.tracker;
-    Path tokenFile = root.tokenFile;
+    Path tokenFile = root.session.path(root.tokenFile);
     String envTokenFile = System.getenv("CAIRN_TOKEN_FILE");
     if (tokenFile == null && envTokenFile != null && !envTokenFile.isBlank()) {
       tokenFile = Path.of(envTokenFile);
@@ -66,5 +75,9 @@ final class GridAccess {
       throw new CommandLine.ParameterException(cl, "tracker must be a URL like http://127.0.0.1:7600, was '" + url + "'");
     }
     return Grid.open(uri, token, Grid.DEFAULT_TIMEOUT);
+  }
+
+  private static String strip(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

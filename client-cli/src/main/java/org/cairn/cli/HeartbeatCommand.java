@@ -72,7 +72,10 @@ final class HeartbeatCommand implements Callable<Integer> {
       boolean reachable = true;
       do {
         try {
-          grid.tracker().computeHeartbeat(id, true);
+          Long told = grid.tracker().computeHeartbeat(id, true).intervalMillis();
+          if (told != null && told > 0 && told < every.toMillis()) {
+            every = Duration.ofMillis(told); // the tracker times out hosts that report less often
+          }
           reachable = true;
         } catch (java.io.IOException e) {
           if (reachable) {

@@ -10,13 +10,14 @@ import org.cairn.core.config.ByteSize;
 
 /**
  * A one-line progress display on stderr (bytes, rate, ETA when the total is known), redrawn five
- * times a second, only when stderr is a terminal and --json is off: piped output stays clean.
+ * times a second, only when the client's stderr is a terminal and --json is off: piped output stays clean.
  */
 final class Progress implements AutoCloseable {
   private final ScheduledExecutorService timer;
-  private final PrintStream err = System.err;
+  private final PrintStream err;
 
-  private Progress(String verb, LongSupplier done, long total) {
+  private Progress(PrintStream err, String verb, LongSupplier done, long total) {
+    this.err = err;
     long start = System.nanoTime();
     timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "progress");
@@ -45,11 +46,11 @@ final class Progress implements AutoCloseable {
   }
 
   /** A progress display if stderr is a terminal and JSON is not wanted, else a no-op. */
-  static AutoCloseable start(boolean json, String verb, LongSupplier done, long total) {
-    if (json || System.console() == null) {
+  static AutoCloseable start(Session session, boolean json, String verb, LongSupplier done, long total) {
+    if (json || !session.terminal()) {
       return () -> { };
     }
-    return new Progress(verb, done, total);
+    return new Progress(session.stderr(), verb, done, total);
   }
 
   @Override

@@ -94,6 +94,10 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(names = "--async", description = {"Return once the agent holds a private copy of FILE; it stores it in the background",
+      "('cairn wait --app A --node N' blocks until committed). Without an agent the store runs now, as without --async."})
+  boolean async;
+
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
@@ -130,6 +134,8 @@ final class StoreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--commit-timeout: " + e.getMessage());
     }
+    file = root.session.path(file);
+    dir = root.session.path(dir);
     if ((file == null) == (dir == null)) {
       throw new CommandLine.ParameterException(cl, "give exactly one of FILE, '-' or --dir DIR");
     }
@@ -158,10 +164,57 @@ final class StoreCommand implements Callable<Integer> {
       }
       sizeHint = Files.size(p);
     }
+    if (async && root.session.background() != null) {
+      if (dir != null || file.equals("-")) {
+        throw new CommandLine.ParameterException(cl, "--async stores a FILE (not standard input or --dir)");
+      }
+      return queue(cl, sealing);
+    }
+    if (async) {
+      cl.getErr().println("cairn store: --async needs a running agent (CAIRN_AGENT_SOCKET); storing now");
+      cl.getErr().flush();
+    }
     // the grid's address and token are checked before anything is written here (a new app key)
     try (org.cairn.client.Grid grid = GridAccess.open(root, cl)) {
       return store(cl, grid, r, c, chunk, cutting, sealing, probe, commitWait, t, kind, sizeHint);
     }
+  }
+
+  /** Hands the image to the agent's background stores (the app key is made now, so its warning reaches the user). */
+  private int queue(CommandLine cl, org.cairn.core.crypto.Encryption sealing) throws IOException {
+    if (sealing.encrypted()) {
+      org.cairn.client.AppKeys.Created key = root.keys().findOrCreate(target.app, java.time.Instant.now());
+      if (key.created()) {
+        KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + target.app + ":", key.path());
+      }
+    }
+    java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("store", "--app", target.app, "--node", nodeOption.node,
+        "--step", Long.toString(step), "--redundancy", redundancy, "--compression", compression, "--encryption", encryption,
+        "--chunk-size", chunkSize, "--chunking", chunking, "--placement", placement, "--commit-timeout", commitTimeout,
+        "--probe-after", probeAfter, "--write", write));
+    if (threads != null) {
+      args.addAll(java.util.List.of("--threads", threads.toString()));
+    }
+    if (root.keyDir != null) {
+      args.addAll(java.util.List.of("--key-dir", root.session.path(root.keyDir).toString()));
+    }
+    long t0 = System.nanoTime();
+    String id = root.session.background().submit(target.app, nodeOption.node, Path.of(file), args);
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    PrintWriter out = cl.getOut();
+    if (json) {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("app", target.app);
+      m.put("node", nodeOption.node);
+      m.put("queued", id);
+      m.put("seconds", Math.round(seconds * 1000) / 1000.0);
+      out.println(Json.MAPPER.writeValueAsString(m));
+    } else {
+      out.printf(Locale.ROOT, "queued %s.%s (copied in %.2f s); 'cairn wait --app %s --node %s' returns once it is committed%n",
+          target.app, nodeOption.node, seconds, target.app, nodeOption.node);
+    }
+    out.flush();
+    return 0;
   }
 
   private int store(CommandLine cl, org.cairn.client.Grid grid, Redundancy r, Compressor c, int chunk,
@@ -178,7 +231,7 @@ final class StoreCommand implements Callable<Integer> {
     }
     try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
-        AutoCloseable progress = Progress.start(json, "storing", in::getByteCount, sizeHint)) {
+        AutoCloseable progress = Progress.start(root.session, json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
               probe, commitWait, crypto, cutting));

@@ -34,11 +34,21 @@ public final class Grid implements Closeable {
   private final TrackerClient tracker;
   private final EventLoopGroup group;
   private final PeerClient peers;
+  private final Grid owner;
 
-  private Grid(TrackerClient tracker, EventLoopGroup group, PeerClient peers) {
+  private Grid(TrackerClient tracker, EventLoopGroup group, PeerClient peers, Grid owner) {
     this.tracker = tracker;
     this.group = group;
     this.peers = peers;
+    this.owner = owner;
+  }
+
+  /**
+   * This grid lent to one command (a resident agent's open connections): the same tracker client,
+   * peer pool and event loop, whose {@link #close} leaves them open for the next command.
+   */
+  public Grid borrowed() {
+    return new Grid(tracker, group, peers, owner == null ? this : owner);
   }
 
   public static Grid open(URI tracker, GridToken token, Duration timeout) {
@@ -51,7 +61,7 @@ public final class Grid implements Closeable {
     if ("https".equalsIgnoreCase(tracker.getScheme()) && token.caPin().isPresent()) {
       peers.useTls(token.caPin().get()); // a grid with TLS: the data plane too, pinned to the same CA
     }
-    return new Grid(new TrackerClient(tracker, token, timeout), group, peers);
+    return new Grid(new TrackerClient(tracker, token, timeout), group, peers, null);
   }
 
   public TrackerClient tracker() {
@@ -59,10 +69,14 @@ public final class Grid implements Closeable {
   }
 
   public PeerClient peers() throws IOException {
-    return dataPlane();
+    return dataPlaneOf();
   }
 
   private boolean keyed;
+
+  private PeerClient dataPlaneOf() throws IOException {
+    return owner == null ? dataPlane() : owner.dataPlane();
+  }
 
   /**
    * The peer client, proving the grid's data-plane key: asked of the tracker once, at the first
@@ -84,7 +98,7 @@ public final class Grid implements Closeable {
   }
 
   public Storer.Result store(InputStream in, long sizeHint, Storer.Options options) throws IOException {
-    return new Storer(tracker, dataPlane()).store(in, sizeHint, options);
+    return new Storer(tracker, dataPlaneOf()).store(in, sizeHint, options);
   }
 
   /** The version app/node/step (latest when step <= 0) with its chunks' coding and holders. */
@@ -93,12 +107,12 @@ public final class Grid implements Closeable {
   }
 
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out) throws IOException {
-    return new Fetcher(tracker, dataPlane(), group).fetch(version, options, out);
+    return new Fetcher(tracker, dataPlaneOf(), group).fetch(version, options, out);
   }
 
   /** Fetches a version whose chunks may be sealed: {@code crypto} from {@link AppKeys#forVersion}. */
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out, ChunkCrypto crypto) throws IOException {
-    return new Fetcher(tracker, dataPlane(), group).fetch(version, options, out, crypto);
+    return new Fetcher(tracker, dataPlaneOf(), group).fetch(version, options, out, crypto);
   }
 
   public Verifier.Report verify(LocatedVersion version, boolean readData, int threads) throws IOException {
@@ -107,7 +121,7 @@ public final class Grid implements Closeable {
 
   /** With {@code crypto} (the app key, or PLAIN when it is not at hand) --read-data opens sealed chunks too. */
   public Verifier.Report verify(LocatedVersion version, boolean readData, int threads, ChunkCrypto crypto) throws IOException {
-    return new Verifier(tracker, dataPlane(), group).verify(version, readData, threads, crypto);
+    return new Verifier(tracker, dataPlaneOf(), group).verify(version, readData, threads, crypto);
   }
 
   public List<VersionRow> versions(String app, String node) throws IOException {
@@ -140,6 +154,9 @@ public final class Grid implements Closeable {
 
   @Override
   public void close() {
+    if (owner != null) {
+      return; // lent: the owner closes
+    }
     peers.close();
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
   }

@@ -29,6 +29,7 @@ public final class MiniGrid implements Closeable {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
   private static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
+  private static final Pattern AGENT_LINE = Pattern.compile("cairn agent for \\S+ on \\S+");
 
   private final Path root;
   private Path tokenFile;
@@ -140,13 +141,43 @@ public final class MiniGrid implements Closeable {
     cmd.addAll(args);
     Path out = root.resolve(name + ".out");
     Path err = root.resolve(name + ".err");
-    Process p = new ProcessBuilder(cmd)
+    ProcessBuilder pb = new ProcessBuilder(cmd)
         .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
-        .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()))
-        .start();
+        .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()));
+    pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
+    Process p = pb.start();
     Node n = new Node(name, p, out, err, Files.exists(out) ? Files.size(out) : 0);
     nodes.add(n);
     return n;
+  }
+
+  /**
+   * Starts {@code cairn --tracker URL --token-file F agent --socket SOCKET} (issue #19) with this
+   * grid's key directory, and waits until it serves.
+   */
+  public Node startAgent(String name, Path socket, String... extraArgs) throws IOException, InterruptedException {
+    List<String> args = withGrid(tokenFile, "agent", "--socket", socket.toString());
+    args.addAll(List.of(extraArgs));
+    Node n = start(name, jar("client-cli", "cairn.jar"), args);
+    n.awaitLine(AGENT_LINE, Duration.ofSeconds(30));
+    return n;
+  }
+
+  /**
+   * Runs the launcher {@code client-cli/target/cairn ARGS...} (no grid flags) with
+   * {@code CAIRN_AGENT_SOCKET=socket}: a thin command handed to the agent.
+   */
+  public Cli viaAgent(Path socket, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("sh", jar("client-cli", "cairn").toString()));
+    cmd.addAll(List.of(args));
+    return runCommand(cmd, null, "thin", java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString()));
+  }
+
+  /** As {@link #viaAgent}, with standard output (data, say) going to {@code stdout} as bytes. */
+  public Cli viaAgentTo(Path stdout, Path socket, String... args) throws IOException, InterruptedException {
+    List<String> cmd = new ArrayList<>(List.of("sh", "-c", "exec sh \"$0\" \"$@\" > \"$CAIRN_TEST_STDOUT\"", jar("client-cli", "cairn").toString()));
+    cmd.addAll(List.of(args));
+    return runCommand(cmd, null, "thin", java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString(), "CAIRN_TEST_STDOUT", stdout.toString()));
   }
 
   /** Runs {@code java -jar cairn.jar --tracker URL --token-file F ARGS...} to completion. */
@@ -185,18 +216,25 @@ public final class MiniGrid implements Closeable {
     cmd.add("-jar");
     cmd.add(jar.toString());
     cmd.addAll(args);
+    return runCommand(cmd, stdin, outputPrefix, java.util.Map.of());
+  }
+
+  private Cli runCommand(List<String> cmd, Path stdin, String outputPrefix, java.util.Map<String, String> env)
+      throws IOException, InterruptedException {
     Path out = Files.createTempFile(root, outputPrefix, ".out");
     Path err = Files.createTempFile(root, outputPrefix, ".err");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     // app keys (stores encrypt by default) stay with this grid, not in the user's ~/.config/cairn/keys
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment().putAll(env);
     if (stdin != null) {
       pb.redirectInput(stdin.toFile());
     }
     Process p = pb.start();
     if (!p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES)) {
       p.destroyForcibly();
-      throw new AssertionError(jar.getFileName() + " " + String.join(" ", args) + " did not finish in 5 minutes");
+      throw new AssertionError(String.join(" ", cmd) + " did not finish in 5 minutes");
     }
     return new Cli(p.exitValue(), Files.readString(out), Files.readString(err));
   }

@@ -125,8 +125,8 @@ public final class TrackerClient {
 
   // ---- compute hosts ----
 
-  public void computeHeartbeat(String id, boolean up) throws IOException {
-    http.post(API + "/compute/" + segment(id) + "/heartbeat", new ComputeState(id, up ? "UP" : "DOWN"), ComputeState.class);
+  public ComputeState computeHeartbeat(String id, boolean up) throws IOException {
+    return http.post(API + "/compute/" + segment(id) + "/heartbeat", new ComputeState(id, up ? "UP" : "DOWN"), ComputeState.class);
   }
 
   // ---- storing ----

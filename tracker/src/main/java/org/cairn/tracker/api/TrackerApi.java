@@ -485,7 +485,7 @@ public final class TrackerApi {
         throw new ApiException(400, "compute state must be UP or DOWN, was '" + state + "'");
       }
       membership.computeHeartbeat(id, state.equalsIgnoreCase("UP"));
-      return json(200, new ComputeState(id, state.toUpperCase(java.util.Locale.ROOT)));
+      return json(200, new ComputeState(id, state.toUpperCase(java.util.Locale.ROOT), heartbeatInterval.toMillis()));
     }
     if ("history".equals(action)) {
       requireMethod(method, "GET");

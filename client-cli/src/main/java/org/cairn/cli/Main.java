@@ -1,0 +1,59 @@
+package org.cairn.cli;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import org.cairn.cli.agent.AgentClient;
+
+/**
+ * {@code cairn}'s entry point. With an agent ({@code --agent SOCKET} or {@code CAIRN_AGENT_SOCKET})
+ * the commands a job runs (store, fetch, verify, versions, wait, prefetch) are handed to it: this
+ * process then loads only JDK classes and the agent's warm JVM does the work. Everything else, and
+ * every command when no agent answers (after a one-line notice), runs here through {@link CairnCli}.
+ */
+public final class Main {
+  /** Commands an agent runs. */
+  static final Set<String> HANDED = Set.of("store", "fetch", "verify", "versions", "wait", "prefetch");
+  /** The global options that take a value (so the command is the first other word). */
+  private static final Set<String> VALUED = Set.of("--tracker", "--token-file", "--key-dir", "--agent");
+
+  private Main() {}
+
+  public static void main(String[] args) {
+    String socket = System.getenv("CAIRN_AGENT_SOCKET");
+    String command = null;
+    for (int i = 0; i < args.length && command == null; i++) {
+      String a = args[i];
+      if (a.equals("--agent") && i + 1 < args.length) {
+        socket = args[i + 1];
+      } else if (a.startsWith("--agent=")) {
+        socket = a.substring("--agent=".length());
+      }
+      if (VALUED.contains(a)) {
+        i++;
+      } else if (!a.startsWith("-")) {
+        command = a;
+      }
+    }
+    if (socket != null && !socket.isBlank() && HANDED.contains(command) && handable(command, args)) {
+      AgentClient.Outcome o = AgentClient.run(Path.of(socket), List.of(args), System.console() != null);
+      if (o instanceof AgentClient.Exited e) {
+        System.exit(e.code());
+      }
+      AgentClient.Unreachable u = (AgentClient.Unreachable) o;
+      if (u.wroteOutput()) {
+        System.err.println("cairn: " + command + " failed: " + u.why());
+        System.exit(1);
+      }
+      System.err.println("cairn: no agent at " + socket + " (" + u.why() + "); running " + command + " in this process");
+    }
+    CairnCli.main(args);
+  }
+
+  /** Help, version and standard input stay here (an agent cannot read this process's stdin). */
+  private static boolean handable(String command, String[] args) {
+    return Arrays.stream(args).noneMatch(a -> command.equals("store") && a.equals("-") || a.equals("--help") || a.equals("-h") || a.equals("--version")
+        || a.equals("-V"));
+  }
+}

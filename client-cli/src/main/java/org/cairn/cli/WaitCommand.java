@@ -1,0 +1,84 @@
+package org.cairn.cli;
+
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.cairn.client.Grid;
+import org.cairn.core.api.VersionRow;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code cairn wait}: blocks until the agent's background stores of app/node are committed. */
+@Command(name = "wait", mixinStandardHelpOptions = true,
+    description = {"Wait until every 'store --async' of app/node handed to the agent so far is committed (with the",
+        "durability its --write mode promises), then print the latest version. With --step, also check that step is committed.",
+        "Exit codes: 0 committed, 1 a background store failed or the step is not there, 2 usage error."})
+final class WaitCommand implements Callable<Integer> {
+  @CommandLine.ParentCommand
+  CairnCli root;
+
+  @CommandLine.Spec
+  CommandLine.Model.CommandSpec spec;
+
+  @CommandLine.Mixin
+  Target.App target;
+
+  @CommandLine.Mixin
+  Target.Node nodeOption;
+
+  @Option(names = "--step", defaultValue = "0", paramLabel = "STEP", description = "A step that must be committed (default: any).")
+  long step;
+
+  @Option(names = "--json", description = "Print the outcome as JSON.")
+  boolean json;
+
+  @Override
+  public Integer call() throws Exception {
+    CommandLine cl = spec.commandLine();
+    String app = target.app;
+    String node = nodeOption.node;
+    List<Session.Outcome> ended = root.session.background() == null ? List.of() : root.session.background().await(app, node);
+    int failed = 0;
+    for (Session.Outcome o : ended) {
+      if (o.exit() != 0) {
+        failed++;
+        cl.getErr().print(o.err());
+      }
+    }
+    cl.getErr().flush();
+    try (Grid grid = GridAccess.open(root, cl)) {
+      List<VersionRow> versions = grid.versions(app, node);
+      VersionRow latest = versions.isEmpty() ? null : versions.get(versions.size() - 1);
+      for (VersionRow v : versions) {
+        if (latest == null || v.step() > latest.step()) {
+          latest = v;
+        }
+      }
+      boolean stepThere = step <= 0 || versions.stream().anyMatch(v -> v.step() == step);
+      PrintWriter out = cl.getOut();
+      if (json) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("app", app);
+        m.put("node", node);
+        m.put("waitedFor", ended.size());
+        m.put("failed", failed);
+        m.put("latestStep", latest == null ? null : latest.step());
+        m.put("status", latest == null ? null : latest.status());
+        out.println(Json.MAPPER.writeValueAsString(m));
+      } else if (!stepThere) {
+        cl.getErr().println("cairn wait: " + app + "." + node + " has no committed step " + step);
+      } else if (latest != null) {
+        out.println((failed > 0 ? "latest committed " : "committed ") + app + "." + node + "." + latest.step() + " (" + latest.status() + ")"
+            + (ended.isEmpty() ? "" : ", after " + ended.size() + " background store" + (ended.size() == 1 ? "" : "s")));
+      } else {
+        out.println("no versions of " + app + "." + node);
+      }
+      out.flush();
+      cl.getErr().flush();
+      return failed > 0 || !stepThere ? 1 : 0;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+package org.cairn.cli.agent;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The thin side: sends one command to the agent and copies what comes back to this process's
+ * standard output and error. Uses only the JDK, so the process starts in tens of milliseconds.
+ */
+public final class AgentClient {
+  /** How a hand-over ended. */
+  public sealed interface Outcome {}
+
+  /** The agent ran the command: exit with its code. */
+  public record Exited(int code) implements Outcome {}
+
+  /**
+   * The agent could not be used ({@code wroteOutput}: after some output had reached standard output,
+   * so the command cannot simply run again here).
+   */
+  public record Unreachable(String why, boolean wroteOutput) implements Outcome {}
+
+  private AgentClient() {}
+
+  public static Outcome run(Path socket, List<String> args, boolean terminal) {
+    SocketChannel ch;
+    try {
+      ch = SocketChannel.open(StandardProtocolFamily.UNIX);
+      ch.connect(UnixDomainSocketAddress.of(socket));
+    } catch (IOException | UnsupportedOperationException e) {
+      return new Unreachable(e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(), false);
+    }
+    OutputStream stdout = new FileOutputStream(FileDescriptor.out);
+    OutputStream stderr = new FileOutputStream(FileDescriptor.err);
+    boolean[] wrote = {false};
+    try (ch) {
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 8192));
+      new AgentRequest(args, Path.of("").toAbsolutePath().toString(), terminal).write(out);
+      out.flush();
+      DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch), 64 << 10));
+      int code = AgentWire.drain(in, new AgentWire.Sink() {
+        @Override
+        public void out(byte[] b, int len) throws IOException {
+          wrote[0] = true;
+          stdout.write(b, 0, len);
+        }
+
+        @Override
+        public void err(byte[] b, int len) throws IOException {
+          stderr.write(b, 0, len);
+        }
+      });
+      return new Exited(code);
+    } catch (IOException e) {
+      return new Unreachable("the agent went away mid-command (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")",
+          wrote[0]);
+    }
+  }
+}

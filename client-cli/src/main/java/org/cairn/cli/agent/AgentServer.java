@@ -1,0 +1,183 @@
+package org.cairn.cli.agent;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.Channels;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent's Unix socket: accepts thin clients, reads each one's request and runs it with
+ * {@link Runner}, its output framed back. Each connection has its own thread, so two jobs' stores
+ * run at once. The socket file is made readable and writable by its owner only.
+ */
+public final class AgentServer implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(AgentServer.class);
+
+  /** Runs one command; what it writes to {@code out}/{@code err} reaches the client as it is written. */
+  public interface Runner {
+    int run(AgentRequest request, OutputStream out, OutputStream err) throws Exception;
+  }
+
+  private final Path socket;
+  private final ServerSocketChannel server;
+  private final ExecutorService workers;
+  private final Thread acceptor;
+  private final AtomicInteger running = new AtomicInteger();
+  private volatile boolean closed;
+
+  private AgentServer(Path socket, ServerSocketChannel server, Runner runner) {
+    this.socket = socket;
+    this.server = server;
+    AtomicInteger n = new AtomicInteger();
+    this.workers = Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "agent-request-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.acceptor = new Thread(() -> accept(runner), "agent-accept");
+    acceptor.setDaemon(true);
+  }
+
+  /**
+   * Binds {@code socket}. A socket file left by an agent that died is replaced; one that answers
+   * means another agent is running there, and this one refuses to start.
+   */
+  public static AgentServer start(Path socket, Runner runner) throws IOException {
+    Path dir = socket.toAbsolutePath().getParent();
+    if (dir != null && !Files.isDirectory(dir)) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    }
+    if (Files.exists(socket)) {
+      try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
+        probe.connect(UnixDomainSocketAddress.of(socket));
+        throw new IOException("another agent is already serving " + socket);
+      } catch (java.net.SocketException e) {
+        LOG.info("replacing the stale socket {} (no agent answers on it)", socket);
+        Files.delete(socket);
+      }
+    }
+    ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+    server.bind(UnixDomainSocketAddress.of(socket));
+    Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
+    AgentServer s = new AgentServer(socket, server, runner);
+    s.acceptor.start();
+    return s;
+  }
+
+  public Path socket() {
+    return socket;
+  }
+
+  /** Commands being run now. */
+  public int running() {
+    return running.get();
+  }
+
+  private void accept(Runner runner) {
+    while (!closed) {
+      SocketChannel ch;
+      try {
+        ch = server.accept();
+      } catch (IOException e) {
+        if (!closed) {
+          LOG.error("agent socket {} failed; no more commands are taken", socket, e);
+        }
+        return;
+      }
+      workers.execute(() -> serve(ch, runner));
+    }
+  }
+
+  private void serve(SocketChannel ch, Runner runner) {
+    running.incrementAndGet();
+    try (ch) {
+      DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch)));
+      DataOutputStream wire = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 64 << 10));
+      AgentRequest request;
+      try {
+        request = AgentRequest.read(in);
+      } catch (IOException e) {
+        LOG.warn("refused a request on {}: {}", socket, e.getMessage());
+        OutputStream err = new AgentWire.FrameStream(wire, AgentWire.ERR);
+        err.write(("cairn agent: " + e.getMessage() + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        AgentWire.exit(wire, 2);
+        return;
+      }
+      String command = request.args().isEmpty() ? "" : request.args().get(0);
+      long start = System.nanoTime();
+      int code;
+      OutputStream out = new AgentWire.FrameStream(wire, AgentWire.OUT);
+      OutputStream err = new AgentWire.FrameStream(wire, AgentWire.ERR);
+      try {
+        code = runner.run(request, out, err);
+      } catch (Exception e) {
+        LOG.error("a request failed in the agent", e);
+        err.write(("cairn agent: " + e + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        code = 1;
+      }
+      out.flush();
+      AgentWire.exit(wire, code);
+      LOG.info("ran {} for a client in {} ms: exit {}", summary(request), (System.nanoTime() - start) / 1_000_000, code);
+    } catch (IOException e) {
+      LOG.info("a client left before its answer was sent: {}", e.getMessage());
+    } finally {
+      running.decrementAndGet();
+    }
+  }
+
+  /** The command line without values that could be secrets (none are expected, but a log never shows them). */
+  private static String summary(AgentRequest r) {
+    StringBuilder b = new StringBuilder();
+    for (String a : r.args()) {
+      if (a.startsWith("--token")) {
+        b.append(a, 0, a.contains("=") ? a.indexOf('=') : a.length()).append(" ... ");
+        break;
+      }
+      b.append(a).append(' ');
+    }
+    return b.toString().trim();
+  }
+
+  /** Stops taking commands and removes the socket; commands running get {@code grace} to finish. */
+  public void close(java.time.Duration grace) {
+    closed = true;
+    try {
+      server.close();
+    } catch (IOException e) {
+      LOG.warn("closing {}: {}", socket, e.getMessage());
+    }
+    try {
+      Files.deleteIfExists(socket);
+    } catch (IOException e) {
+      LOG.warn("removing {}: {}", socket, e.getMessage());
+    }
+    workers.shutdown();
+    try {
+      workers.awaitTermination(grace.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    close(java.time.Duration.ofSeconds(5));
+  }
+}
