@@ -34,6 +34,9 @@ export CAIRN_KEY_DIR=$W/keys
 "$CAIRN" --tracker "$URL" --token-file "$W/client" agent --socket "$W/agent.sock" > "$W/agent.out" 2> "$W/agent.err" &
 AGENT=$!; PIDS+=($AGENT)
 until [ -S "$W/agent.sock" ]; do sleep 0.1; done
+# an agent is started ahead of the job (prologue, systemd unit): let its JIT warm-up finish first
+for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" && break; sleep 0.1; done
+grep -o "warmed up.*" "$W/agent.err" >&2 || true
 borg init --encryption none "$W/borg" > /dev/null 2>&1
 
 printf "image\tway\top\twall_s\tcmd_cpu_s\tagent_cpu_s\tpeers_cpu_s\ttracker_cpu_s\n"

@@ -49,6 +49,11 @@ final class AgentCommand implements Callable<Integer> {
           "'never' to not report (default: ${DEFAULT-VALUE})."})
   String heartbeat;
 
+  @Option(names = "--warmup", defaultValue = "256", paramLabel = "CHUNKS",
+      description = {"At start, run the chunk path (hash, compress, seal, code, decode) over this many generated 1 MiB chunks in",
+          "the background (a few CPU-s, at most 60 s), so the first checkpoint runs compiled code; 0: none (default: ${DEFAULT-VALUE})."})
+  int warmup;
+
   @Option(names = "--client", description = "Compute host id (default: $CAIRN_CLIENT_ID, else this host's name, as stores use).")
   String client;
 
@@ -88,6 +93,12 @@ final class AgentCommand implements Callable<Integer> {
       }, "agent-stop");
       Runtime.getRuntime().addShutdownHook(hook);
       try {
+        if (warmup > 0) {
+          Thread w = new Thread(() -> Warmup.run(warmup, Duration.ofSeconds(60)), "agent-warmup");
+          w.setDaemon(true);
+          w.setPriority(Thread.MIN_PRIORITY);
+          w.start();
+        }
         int resumed = background.resume();
         if (every != null) {
           beats.execute(new Runnable() {

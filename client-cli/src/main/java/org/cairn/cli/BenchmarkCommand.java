@@ -36,7 +36,8 @@ import picocli.CommandLine.Spec;
         "  chunking     cut + hash + dedup for chunk sizes 64KiB..16MiB over an image series (dedup ratio)",
         "  pipeline     the whole store and fetch pipelines with --threads workers",
         "  heartbeats   open-loop heartbeat load on a running tracker (--tracker, --token-file, --peers, --rate)",
-        "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), against",
+        "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), each a new",
+        "               cairn process with and without a running agent (--in-process: in this JVM), against",
         "               borg create --compression lz4 / borg extract and restic backup / restore on the same files",
         "  all          every stage above"
     })
@@ -114,6 +115,10 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Option(names = "--images", paramLabel = "N", defaultValue = "4",
       description = "e2e: synthetic images in the series when no --data-file is given (default: ${DEFAULT-VALUE}).")
   int images;
+
+  @Option(names = "--in-process", description = {"e2e: store and fetch in this JVM (warm after the first image) instead of the",
+      "job's path: a new cairn process per command, with a running agent and without one (the default)."})
+  boolean inProcess;
 
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",
       description = "e2e: before the series, store and fetch a throwaway synthetic image of SIZE (a different seed, so "
@@ -274,7 +279,7 @@ final class BenchmarkCommand implements Callable<Integer> {
         throw new CommandLine.ParameterException(cl, "--warm-up is at most 1GiB");
       }
       new org.cairn.cli.bench.EndToEnd(new org.cairn.cli.bench.EndToEnd.Options(series, gridPeers, r, c,
-          threads == null ? Runtime.getRuntime().availableProcessors() : threads, work, tools, (int) warmUpBytes), sink).run();
+          threads == null ? Runtime.getRuntime().availableProcessors() : threads, work, tools, (int) warmUpBytes, inProcess), sink).run();
     } finally {
       if (dir == null) {
         try (var walk = java.nio.file.Files.walk(work)) {

@@ -48,7 +48,7 @@ class LocalGridIT {
 
   @Test
   void benchmarkE2e_warmsUp_storesTheSeriesWithDedup_andFetchesItBack() throws Exception {
-    Run b = cairn("benchmark", "e2e", "--images", "2", "--size", "8MiB", "--grid-peers", "6", "--compare", "none",
+    Run b = cairn("benchmark", "e2e", "--in-process", "--images", "2", "--size", "8MiB", "--grid-peers", "6", "--compare", "none",
         "--warm-up", "4MiB", "--json", "--dir", root.resolve("e2e").toString());
     assertThat(b.exit()).as(b.out() + b.err()).isZero();
     com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
@@ -66,6 +66,29 @@ class LocalGridIT {
       assertThat(r.path("mbPerSec").asDouble()).as(r.toString()).isPositive();
       assertThat(r.path("clientCpuSeconds").asDouble()).as(r.toString()).isPositive();
     }
+  }
+
+  @Test
+  void benchmarkE2e_byDefault_runsEachCommandAsAProcess_withAndWithoutAnAgent() throws Exception {
+    Run b = cairn("benchmark", "e2e", "--images", "2", "--size", "8MiB", "--compare", "none", "--json", "--dir",
+        root.resolve("e2e-jobs").toString());
+    assertThat(b.exit()).as(b.out() + b.err()).isZero();
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<com.fasterxml.jackson.databind.JsonNode> rows = new ArrayList<>();
+    for (String line : b.out().split("\n")) {
+      rows.add(json.readTree(line));
+    }
+    assertThat(rows).extracting(r -> r.path("stage").asText() + " " + r.path("tool").asText()).containsExactly(
+        "e2e-store cairn (agent)", "e2e-store cairn (process)", "e2e-store cairn (agent)", "e2e-store cairn (process)",
+        "e2e-fetch cairn (agent)", "e2e-fetch cairn (process)", "e2e-note ");
+    assertThat(rows.get(2).path("newChunks").asInt()).isBetween(1, 7);
+    assertThat(rows.get(3).path("newChunks").asInt()).isEqualTo(rows.get(2).path("newChunks").asInt());
+    for (com.fasterxml.jackson.databind.JsonNode r : rows.subList(0, 6)) {
+      assertThat(r.path("bytes").asLong()).as(r.toString()).isEqualTo(8L << 20);
+      assertThat(r.path("commandCpuSeconds").asDouble()).as(r.toString()).isPositive();
+    }
+    // the agent does the work of a handed-over store; a command without one does it itself
+    assertThat(rows.get(0).path("agentCpuSeconds").asDouble()).isGreaterThan(rows.get(1).path("agentCpuSeconds").asDouble());
   }
 
   @Test

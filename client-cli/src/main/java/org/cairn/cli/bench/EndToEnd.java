@@ -36,7 +36,7 @@ import org.cairn.core.security.GridToken;
 public final class EndToEnd {
   /** What to run. */
   public record Options(List<Path> images, int peers, Redundancy redundancy, Compressor compressor, int threads, Path workDir,
-      List<String> compare, int warmUpBytes) {}
+      List<String> compare, int warmUpBytes, boolean inProcess) {}
 
   private final Options o;
   private final Consumer<StageResult> sink;
@@ -62,7 +62,11 @@ public final class EndToEnd {
 
   public void run() throws Exception {
     long size = Files.size(o.images().get(o.images().size() - 1));
-    cairn();
+    if (o.inProcess()) {
+      cairn();
+    } else {
+      new JobPath(o, sink).run();
+    }
     for (String tool : o.compare()) {
       switch (tool) {
         case "borg" -> borg();
@@ -159,7 +163,7 @@ public final class EndToEnd {
     return new double[] {client, peers, cpuOf(grid.tracker().process())};
   }
 
-  private static double cpuOf(Process p) {
+  static double cpuOf(Process p) {
     return p.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(Double.NaN);
   }
 
