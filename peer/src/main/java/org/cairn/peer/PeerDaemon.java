@@ -34,6 +34,7 @@ import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Refusal;
 import org.cairn.core.security.GridToken;
+import org.cairn.peer.load.Throttle;
 import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.load.LoadStateMachine;

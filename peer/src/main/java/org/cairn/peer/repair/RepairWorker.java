@@ -37,7 +37,7 @@ import org.cairn.core.protocol.PieceReply;
 import org.cairn.core.protocol.PutReply;
 import org.cairn.core.read.BadPieceLog;
 import org.cairn.core.read.ChunkReader;
-import org.cairn.peer.Throttle;
+import org.cairn.peer.load.Throttle;
 import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.protocol.FragmentKey;
-import org.cairn.peer.Throttle;
+import org.cairn.peer.load.Throttle;
 import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

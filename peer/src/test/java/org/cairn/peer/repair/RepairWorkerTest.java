@@ -30,7 +30,7 @@ import org.cairn.core.net.PeerClient;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.security.GridToken;
-import org.cairn.peer.Throttle;
+import org.cairn.peer.load.Throttle;
 import org.cairn.peer.server.Admission;
 import org.cairn.peer.server.DataServer;
 import org.cairn.peer.store.FragmentStore;

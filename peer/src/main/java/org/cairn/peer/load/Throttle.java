@@ -1,4 +1,4 @@
-package org.cairn.peer;
+package org.cairn.peer.load;
 
 /**
  * A token bucket in bytes per second (one second of burst) for background work — repair traffic
