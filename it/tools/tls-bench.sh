@@ -4,6 +4,8 @@
 # `cairn store` of the same image (a new process each, default settings, a new app each round so
 # nothing is deduplicated) and `cairn fetch` of it, timed with /usr/bin/time.
 # Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
+# With AGENT=1 each grid gets a warmed `cairn agent` (client token) and the commands are thin ones
+# handed to it (#19), which takes the client JVM's start-up and JIT out of the comparison.
 set -euo pipefail
 IMAGE=${1:?image file}
 ROUNDS=${2:-3}
@@ -40,17 +42,34 @@ grid() { # grid NAME PORT EXTRA...
 
 grid plain 17701; PLAIN=$URL
 grid tls 17702 --tls; TLS=$URL
+if [ "${AGENT:-0}" = 1 ]; then
+  for mode in plain tls; do
+    url=$PLAIN; [ $mode = tls ] && url=$TLS
+    CAIRN_KEY_DIR=$W/keys-$mode java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" agent --socket "$W/$mode.sock" \
+      > "$W/$mode.agent.out" 2> "$W/$mode.agent.err" &
+    PIDS+=($!)
+  done
+  for mode in plain tls; do
+    for _ in $(seq 900); do grep -q "warmed up" "$W/$mode.agent.err" 2>/dev/null && break; sleep 0.1; done
+  done
+fi
+cli() { # cli MODE ARGS...: a new cairn process (thin, handed to the agent, with AGENT=1)
+  local mode=$1; shift
+  local url=$PLAIN; [ $mode = tls ] && url=$TLS
+  if [ "${AGENT:-0}" = 1 ]; then
+    CAIRN_AGENT_SOCKET=$W/$mode.sock java -jar "$C" "$@"
+  else
+    CAIRN_KEY_DIR=$W/keys-$mode java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" "$@"
+  fi
+}
+export -f cli; export PLAIN TLS W C AGENT
 echo "grids: plain $PLAIN, tls $TLS; image $(stat -c %s "$IMAGE") bytes; $ROUNDS rounds" >&2
 printf "round\tmode\top\twall_s\tcpu_s\n"
 for r in $(seq 1 "$ROUNDS"); do
   for mode in plain tls; do
-    url=$PLAIN; [ $mode = tls ] && url=$TLS
-    export CAIRN_KEY_DIR=$W/keys-$mode
-    /usr/bin/time -f "%e %U %S" -o "$W/t" java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" \
-      store "$IMAGE" --app "bench$r" --node n > /dev/null
+    /usr/bin/time -f "%e %U %S" -o "$W/t" bash -c 'cli "$@"' cli $mode store "$IMAGE" --app "bench$r" --node n > /dev/null
     read -r e u s < "$W/t"; printf "%s\t%s\tstore\t%s\t%.2f\n" "$r" $mode "$e" "$(echo "$u + $s" | bc)"
-    /usr/bin/time -f "%e %U %S" -o "$W/t" java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" \
-      fetch --app "bench$r" --node n -o "$W/out-$mode" > /dev/null
+    /usr/bin/time -f "%e %U %S" -o "$W/t" bash -c 'cli "$@"' cli $mode fetch --app "bench$r" --node n -o "$W/out-$mode" > /dev/null
     read -r e u s < "$W/t"; printf "%s\t%s\tfetch\t%s\t%.2f\n" "$r" $mode "$e" "$(echo "$u + $s" | bc)"
     cmp -s "$IMAGE" "$W/out-$mode" || { echo "fetch of round $r ($mode) differs" >&2; exit 1; }
     rm -f "$W/out-$mode"
