@@ -124,7 +124,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
         } else {
           LOG.warn("background store of {}.{} failed (exit {}): {}", app, node, o.exit(), o.err().trim());
         }
-        if (closing) {
+        if (closing && o.exit() != 0) {
           LOG.info("the agent is stopping: the store of {}.{} stays spooled in {} and resumes at its next start", app, node, entry);
           return new Session.Outcome(app, node, 1, "", "cairn: the agent stopped before the store ended; it resumes when the agent starts\n");
         }
