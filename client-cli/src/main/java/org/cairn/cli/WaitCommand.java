@@ -51,12 +51,7 @@ final class WaitCommand implements Callable<Integer> {
     cl.getErr().flush();
     try (Grid grid = GridAccess.open(root, cl)) {
       List<VersionRow> versions = grid.versions(app, node);
-      VersionRow latest = versions.isEmpty() ? null : versions.get(versions.size() - 1);
-      for (VersionRow v : versions) {
-        if (latest == null || v.step() > latest.step()) {
-          latest = v;
-        }
-      }
+      VersionRow latest = versions.stream().max(java.util.Comparator.comparingLong(VersionRow::step)).orElse(null);
       boolean stepThere = step <= 0 || versions.stream().anyMatch(v -> v.step() == step);
       PrintWriter out = cl.getOut();
       if (json) {
