@@ -133,11 +133,7 @@ public final class MiniGrid implements Closeable {
   }
 
   private Node start(String name, Path jar, List<String> args) throws IOException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
-    cmd.add("-jar");
-    cmd.add(jar.toString());
+    List<String> cmd = TestJvm.command(jar);
     cmd.addAll(args);
     Path out = root.resolve(name + ".out");
     Path err = root.resolve(name + ".err");
@@ -210,11 +206,7 @@ public final class MiniGrid implements Closeable {
   }
 
   private Cli run(Path stdin, String outputPrefix, Path jar, List<String> args) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.add("-Xmx256m");
-    cmd.add("-jar");
-    cmd.add(jar.toString());
+    List<String> cmd = TestJvm.command(jar);
     cmd.addAll(args);
     return runCommand(cmd, stdin, outputPrefix, java.util.Map.of());
   }
