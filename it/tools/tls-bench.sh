@@ -6,6 +6,8 @@
 # Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
 # With AGENT=1 each grid gets a warmed `cairn agent` (client token) and the commands are thin ones
 # handed to it (#19), which takes the client JVM's start-up and JIT out of the comparison.
+# PEER_JAVA_OPTS and AGENT_JAVA_OPTS add JVM flags to the peers and agents (a profiler, say; %m in
+# them becomes the grid's name, plain or tls).
 set -euo pipefail
 IMAGE=${1:?image file}
 ROUNDS=${2:-3}
@@ -27,7 +29,8 @@ grid() { # grid NAME PORT EXTRA...
   java -jar "$T" token create --data "$W/$name/tracker" --role donor > "$W/$name.donor"
   java -jar "$T" token create --data "$W/$name/tracker" --role client > "$W/$name.client"
   for i in 1 2 3 4 5 6; do
-    java -jar "$P" --tracker "$url" --token-file "$W/$name.donor" --data "$W/$name/p$i" --listen 127.0.0.1:0 --quota 4GiB \
+    # shellcheck disable=SC2086
+    java ${PEER_JAVA_OPTS:+${PEER_JAVA_OPTS//%m/$name}} -jar "$P" --tracker "$url" --token-file "$W/$name.donor" --data "$W/$name/p$i" --listen 127.0.0.1:0 --quota 4GiB \
       > "$W/$name.p$i.out" 2> "$W/$name.p$i.err" &
     PIDS+=($!)
   done
@@ -45,7 +48,8 @@ grid tls 17702 --tls; TLS=$URL
 if [ "${AGENT:-0}" = 1 ]; then
   for mode in plain tls; do
     url=$PLAIN; [ $mode = tls ] && url=$TLS
-    CAIRN_KEY_DIR=$W/keys-$mode java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" agent --socket "$W/$mode.sock" \
+    # shellcheck disable=SC2086
+    CAIRN_KEY_DIR=$W/keys-$mode java ${AGENT_JAVA_OPTS:+${AGENT_JAVA_OPTS//%m/$mode}} -jar "$C" --tracker "$url" --token-file "$W/$mode.client" agent --socket "$W/$mode.sock" \
       > "$W/$mode.agent.out" 2> "$W/$mode.agent.err" &
     PIDS+=($!)
   done
