@@ -162,6 +162,21 @@ public final class Fragment {
    * @throws CorruptDataException saying what is wrong
    */
   public static Fragment parse(byte[] bytes, int offset, int length) throws CorruptDataException {
+    Header h = verify(bytes, offset, length);
+    byte[] payload = Arrays.copyOfRange(bytes, offset + HEADER_SIZE, offset + HEADER_SIZE + h.payloadLength);
+    return new Fragment(h.chunkId, h.codec, h.compression, h.encryption, h.index, h.m, h.k, h.chunkLength, h.encodedLength,
+        payload, h.payloadCrc);
+  }
+
+  /**
+   * Checks {@code bytes[offset, offset+length)} as {@link #parse} does (magic, version, header CRC,
+   * field ranges, exact length, payload CRC) without copying the payload out: for a peer, which
+   * stores the bytes as they came.
+   *
+   * @return the verified header
+   * @throws CorruptDataException saying what is wrong
+   */
+  public static Header verify(byte[] bytes, int offset, int length) throws CorruptDataException {
     Header h = parseHeader(bytes, offset, length);
     int expected = HEADER_SIZE + h.payloadLength;
     if (length != expected) {
@@ -175,9 +190,7 @@ public final class Fragment {
           "fragment %d of chunk %s is corrupt: payload CRC32C %08x, header says %08x",
           h.index, h.chunkId.shortHex(), actualCrc, h.payloadCrc));
     }
-    byte[] payload = Arrays.copyOfRange(bytes, offset + HEADER_SIZE, offset + expected);
-    return new Fragment(h.chunkId, h.codec, h.compression, h.encryption, h.index, h.m, h.k, h.chunkLength, h.encodedLength,
-        payload, actualCrc);
+    return h;
   }
 
   /** The verified header fields of a serialised fragment (the payload is not checked). */

@@ -408,8 +408,8 @@ public final class FragmentStore implements Closeable {
   public long putAll(List<byte[]> serialized) throws IOException {
     java.util.Map<FragmentKey, byte[]> byKey = new java.util.LinkedHashMap<>(); // a key twice in one batch: once
     for (byte[] bytes : serialized) {
-      Fragment f = Fragment.parse(bytes); // throws CorruptDataException naming what is wrong
-      byKey.put(new FragmentKey(f.chunkId(), f.index(), Fragment.tagOf(bytes, 0)), bytes);
+      Fragment.Header h = Fragment.verify(bytes, 0, bytes.length); // throws CorruptDataException naming what is wrong
+      byKey.put(new FragmentKey(h.chunkId, h.index, Fragment.tagOf(bytes, 0)), bytes);
     }
     List<FragmentKey> keys = new ArrayList<>(byKey.keySet());
     java.util.concurrent.CompletableFuture<Void> mine = claim(keys);

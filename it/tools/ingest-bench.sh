@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Peers' CPU per GB of pieces ingested (#19 target <= 1.5 CPU-s/GB, pessimistic writes): a local grid
+# (tracker + 6 peers started as a donor starts them, `java -jar cairn-peer.jar` with its defaults),
+# a warmed `cairn agent`, WARM stores of random data to warm the peers, then ROUNDS stores of SIZE
+# random MiB each through the agent (default settings: encrypted). Per store: wall s, the peers' CPU-s
+# (from /proc, during the store and 1 s after), the version's stored bytes (`versions --json`: the
+# pieces' bytes), CPU-s per GB of pieces.
+#   ./mvnw -B -q -DskipTests package && it/tools/ingest-bench.sh [SIZE_MiB] [ROUNDS] [STORE_FLAGS...]
+# PEER_JAVA_OPTS adds JVM flags to the peers (a profiler, say).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+SIZE=${1:-512}; ROUNDS=${2:-3}; shift $(($# >= 2 ? 2 : $#))
+WARM=${WARM:-3}
+W=$(mktemp -d /tmp/ingest-bench.XXXX)
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$W"' EXIT
+TCK=$(getconf CLK_TCK)
+cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
+
+java -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
+PIDS+=($!)
+until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
+URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)
+java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role donor > "$W/donor"
+java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
+PEERS=()
+for i in 1 2 3 4 5 6; do
+  # shellcheck disable=SC2086
+  java ${PEER_JAVA_OPTS:-} -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+    --listen 127.0.0.1:0 --quota 16GiB > "$W/p$i.out" 2> "$W/p$i.err" &
+  PIDS+=($!); PEERS+=($!)
+done
+until [ "$(grep -l "serving on" "$W"/p*.out 2>/dev/null | wc -l)" = 6 ]; do sleep 0.2; done
+sleep 3
+export CAIRN_KEY_DIR=$W/keys CAIRN_AGENT_SOCKET=$W/agent.sock
+"$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client" agent --socket "$W/agent.sock" > "$W/agent.out" 2> "$W/agent.err" &
+PIDS+=($!)
+for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" 2>/dev/null && break; sleep 0.1; done
+head -c $((SIZE << 20)) /dev/urandom > "$W/data"
+for i in $(seq "$WARM"); do "$ROOT/client-cli/target/cairn" store "$W/data" --app "warm$i" --node n "$@" > /dev/null; done
+printf "round\twall_s\tpeers_cpu_s\tpieces_MB\tcpu_s_per_GB\n"
+for r in $(seq "$ROUNDS"); do
+  head -c $((SIZE << 20)) /dev/urandom > "$W/data"
+  c0=$(cpu_of "${PEERS[@]}"); m0=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
+  /usr/bin/time -f "%e" -o "$W/t" "$ROOT/client-cli/target/cairn" store "$W/data" --app "round$r" --node n "$@" > /dev/null
+  sleep 1
+  c1=$(cpu_of "${PEERS[@]}"); m1=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
+  echo "machine busy $(echo "scale=2; ($m1 - $m0) / $TCK" | bc) CPU-s" >&2
+  pieces=$("$ROOT/client-cli/target/cairn" versions --app "round$r" --node n --json |
+    python3 -c 'import json, sys; print(json.load(sys.stdin)[-1]["storedBytes"])')
+  cpu=$(echo "scale=2; ($c1 - $c0) / $TCK" | bc)
+  printf "%s\t%s\t%s\t%s\t%.2f\n" "$r" "$(cat "$W/t")" "$cpu" "$((pieces / 1000000))" "$(echo "$cpu * 1000000000 / $pieces" | bc -l)"
+done
+if [ -n "${THREADS:-}" ]; then # THREADS=FILE: CPU-s per thread name, summed over the peers' lives
+  for p in "${PEERS[@]}"; do
+    for t in /proc/$p/task/*; do echo "$(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat")"; done
+  done | awk -v tck="$TCK" '{a[$1] += $2} END {for (k in a) printf "%8.2f %s\n", a[k] / tck, k}' | sort -rn > "$THREADS"
+fi
