@@ -58,7 +58,7 @@ public final class FalconPlacement implements PlacementPolicy {
     List<Candidate> pool = PlacementPolicy.eligible(candidates, request);
     int n = request.n();
     if (pool.size() < n) {
-      throw new NotEnoughHostsException(n, pool.size(), candidates.size());
+      throw NotEnoughHostsException.of(candidates, request);
     }
     int size = pool.size();
     double[] overhead = new double[size];

@@ -23,7 +23,7 @@ public final class RandomPlacement implements PlacementPolicy {
   public Placement place(List<Candidate> candidates, PlacementRequest request) throws NotEnoughHostsException {
     List<Candidate> pool = new ArrayList<>(PlacementPolicy.eligible(candidates, request));
     if (pool.size() < request.n()) {
-      throw new NotEnoughHostsException(request.n(), pool.size(), candidates.size());
+      throw NotEnoughHostsException.of(candidates, request);
     }
     pool.sort(Comparator.comparing(Candidate::id)); // independent of input order
     Collections.shuffle(pool, new java.util.Random(new SplittableRandom(seed).nextLong()));

@@ -159,6 +159,23 @@ class PlacementTest {
   }
 
   @Test
+  void aTooLargeImage_isToldApartFromTooFewHosts() {
+    List<Candidate> hosts = new java.util.ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      hosts.add(new Candidate("h" + i, HostState.RUNNING, 100_000_000L, 2, 100 * MB));
+    }
+    PlacementRequest big = PlacementRequest.of(1_000_000_000L, 4, 2); // 250 MB each, 100 MB free on each
+    for (PlacementPolicy policy : List.of(new FalconPlacement(), new RandomPlacement(1))) {
+      assertThatThrownBy(() -> policy.place(hosts, big)).isInstanceOf(NotEnoughHostsException.class)
+          .hasMessageContaining("need 6").hasMessageContaining("have 0 of 6")
+          .hasMessageContaining("6 accept writes, the most room on one is " + org.cairn.core.config.ByteSize.format(100_000_000L));
+    }
+    hosts.replaceAll(h -> new Candidate(h.id(), HostState.DOWN, 1L << 40, 2, 100 * MB));
+    assertThatThrownBy(() -> new FalconPlacement().place(hosts, big)).isInstanceOf(NotEnoughHostsException.class)
+        .hasMessageContaining("have 0 of 6").hasMessageNotContaining("accept writes");
+  }
+
+  @Test
   void dedicated_putsEveryFragmentOnOneServer() throws Exception {
     List<Candidate> hosts = List.of(
         new Candidate("server", HostState.RUNNING, 1L << 40, 2, 100 * MB),
