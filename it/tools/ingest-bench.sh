@@ -56,3 +56,8 @@ if [ -n "${THREADS:-}" ]; then # THREADS=FILE: CPU-s per thread name, summed ove
     for t in /proc/$p/task/*; do echo "$(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat")"; done
   done | awk -v tck="$TCK" '{a[$1] += $2} END {for (k in a) printf "%8.2f %s\n", a[k] / tck, k}' | sort -rn > "$THREADS"
 fi
+# the peers say at a graceful stop how many durable writes (PUTs: a segment sync + a synced index write each) they made
+kill "${PEERS[@]}" 2>/dev/null || true
+for p in "${PEERS[@]}"; do while kill -0 "$p" 2>/dev/null; do sleep 0.1; done; done
+cat "$W"/p?.out "$W"/p?.err 2>/dev/null | grep -o "wrote [0-9]* fragments ([0-9]* bytes) in [0-9]* durable writes" |
+  awk '{f += $2; b += substr($4, 2); w += $7} END {if (w) printf "peers, whole lives: %d fragments, %.0f MB in %d durable writes (%.0f KB per write)\n", f, b / 1e6, w, b / w / 1e3 > "/dev/stderr"}'

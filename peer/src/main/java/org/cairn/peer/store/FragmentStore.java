@@ -84,6 +84,10 @@ public final class FragmentStore implements Closeable {
   private final AtomicLong count = new AtomicLong();
   /** Bytes written and read since open (the load monitor's fallback measure). */
   private final AtomicLong ioBytes = new AtomicLong();
+  /** PUTs that wrote since this store opened (each one segment append + sync and one synced index write), and what they wrote. */
+  private final AtomicLong durableWrites = new AtomicLong();
+  private final AtomicLong fragmentsWritten = new AtomicLong();
+  private final AtomicLong bytesWritten = new AtomicLong();
   /** Forgotten after 10 minutes without enough writes to renew it (WriteRate). */
   private final WriteRate writeRate = new WriteRate(10 * 60_000L);
   private volatile java.util.function.Consumer<FragmentKey> corruptionListener = k -> { };
@@ -473,6 +477,9 @@ public final class FragmentStore implements Closeable {
         usedBytes.addAndGet(added);
         count.addAndGet(addedCount);
         ioBytes.addAndGet(writing);
+        durableWrites.incrementAndGet();
+        fragmentsWritten.addAndGet(fresh.size());
+        bytesWritten.addAndGet(writing);
       }
     } catch (RocksDBException e) {
       noteFailure(e);
@@ -914,6 +921,10 @@ public final class FragmentStore implements Closeable {
       closed = true;
       log.close();
       closeDb();
+      if (durableWrites.get() > 0) { // what the peer's ingest cost in syncs (issue #19: per-PUT costs dominate)
+        LOG.info("wrote {} fragments ({} bytes) in {} durable writes since opening (each a segment sync and a synced index write)",
+            fragmentsWritten.get(), bytesWritten.get(), durableWrites.get());
+      }
     } finally {
       reopenLock.writeLock().unlock();
     }
