@@ -27,8 +27,8 @@ import org.cairn.core.security.GridToken;
  */
 public final class MiniGrid implements Closeable {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
-  private static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
+  static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
+  static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
   private static final Pattern AGENT_LINE = Pattern.compile("cairn agent for \\S+ on \\S+");
 
   private final Path root;

@@ -1,16 +1,15 @@
 package org.cairn.it;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.cairn.core.security.GridToken;
 
 /**
@@ -18,14 +17,13 @@ import org.cairn.core.security.GridToken;
  * hundred short-lived JVMs (trackers, peers, client commands) on two cores, and their start-up is most
  * of its CPU time. Each gets the class-data-sharing archive of its jar ({@code cairn.jsa}, which the
  * client build makes; for the tracker and the peer, one trained here once per test JVM by starting a
- * tracker and a peer and stopping them gracefully) and the C1 compiler only; neither changes what
- * the process does. A JVM that cannot use an archive runs without it ({@code -Xshare:auto}).
+ * tracker and a peer and stopping them gracefully, in {@code it/target/cds}) and the C1 compiler
+ * only; neither changes what the process does. A JVM that cannot use an archive runs without it
+ * ({@code -Xshare:auto}), and so does every process when training fails.
  */
 final class TestJvm {
-  private static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
-  private static final Pattern PEER_LINE = Pattern.compile("cairn-peer \\S+ serving on \\S+,");
-  private static final Map<Path, Path> ARCHIVES = new ConcurrentHashMap<>();
-  private static Path trainingDir;
+  /** Per jar, its archive or empty (none to use); guarded by the class lock. */
+  private static final Map<Path, Optional<Path>> ARCHIVES = new HashMap<>();
 
   private TestJvm() {}
 
@@ -35,10 +33,8 @@ final class TestJvm {
     cmd.add(java());
     cmd.add("-Xmx256m");
     cmd.add("-XX:TieredStopAtLevel=1");
-    Path archive = archive(jar);
-    if (archive != null) {
-      cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off"));
-    }
+    archive(jar).ifPresent(archive ->
+        cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off")));
     cmd.add("-jar");
     cmd.add(jar.toString());
     return cmd;
@@ -48,19 +44,17 @@ final class TestJvm {
     return Path.of(System.getProperty("java.home"), "bin", "java").toString();
   }
 
-  private static synchronized Path archive(Path jar) {
-    Path known = ARCHIVES.get(jar);
-    if (known != null || ARCHIVES.containsKey(jar)) {
-      return known;
+  private static synchronized Optional<Path> archive(Path jar) {
+    if (!ARCHIVES.containsKey(jar)) {
+      String name = jar.getFileName().toString();
+      if (name.equals("cairn.jar")) {
+        Path jsa = jar.resolveSibling("cairn.jsa"); // made by the client-cli build
+        ARCHIVES.put(jar, Optional.of(jsa).filter(Files::isRegularFile));
+      } else if (name.equals("cairn-tracker.jar") || name.equals("cairn-peer.jar")) {
+        train();
+      }
     }
-    String name = jar.getFileName().toString();
-    if (name.equals("cairn.jar")) {
-      Path jsa = jar.resolveSibling("cairn.jsa"); // made by the client-cli build
-      ARCHIVES.put(jar, Files.isRegularFile(jsa) ? jsa : null);
-    } else if (name.equals("cairn-tracker.jar") || name.equals("cairn-peer.jar")) {
-      train();
-    }
-    return ARCHIVES.get(jar);
+    return ARCHIVES.getOrDefault(jar, Optional.empty());
   }
 
   /** Starts a tracker and a peer that write their classes at exit, and stops both gracefully. */
@@ -70,19 +64,19 @@ final class TestJvm {
     Path trackerJsa = null;
     Path peerJsa = null;
     try {
-      trainingDir = Files.createTempDirectory("cairn-it-cds");
-      Path token = Files.writeString(trainingDir.resolve("token"), GridToken.generate() + "\n");
-      trackerJsa = trainingDir.resolve("tracker.jsa");
-      peerJsa = trainingDir.resolve("peer.jsa");
-      Process t = startDumping(tracker, trackerJsa, "tracker", List.of("--data", trainingDir.resolve("t").toString(),
+      Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target", "cds")), "training");
+      Path token = Files.writeString(dir.resolve("token"), GridToken.generate() + "\n");
+      trackerJsa = dir.resolve("tracker.jsa");
+      peerJsa = dir.resolve("peer.jsa");
+      MiniGrid.Node t = startDumping(dir, tracker, trackerJsa, "tracker", List.of("--data", dir.resolve("t").toString(),
           "--listen", "127.0.0.1:0", "--token-file", token.toString(), "--heartbeat-interval", "500ms"));
-      Process p = null;
+      MiniGrid.Node p = null;
       try {
-        String url = awaitLine(t, trainingDir.resolve("tracker.out"), TRACKER_URL).group(1);
-        p = startDumping(peer, peerJsa, "peer", List.of("--tracker", url, "--data", trainingDir.resolve("p").toString(),
+        String url = t.awaitLine(MiniGrid.TRACKER_URL, Duration.ofSeconds(60)).group(1);
+        p = startDumping(dir, peer, peerJsa, "peer", List.of("--tracker", url, "--data", dir.resolve("p").toString(),
             "--listen", "127.0.0.1:0", "--quota", "64MiB", "--min-free", "0", "--token-file", token.toString(),
             "--heartbeat-interval", "500ms"));
-        awaitLine(p, trainingDir.resolve("peer.out"), PEER_LINE);
+        p.awaitLine(MiniGrid.PEER_LINE, Duration.ofSeconds(60));
       } finally {
         boolean peerDone = stop(p);
         boolean trackerDone = stop(t);
@@ -94,41 +88,30 @@ final class TestJvm {
     } catch (IOException | InterruptedException | RuntimeException e) {
       System.err.println("TestJvm: no class-data archive for the tracker and peer (" + e + "); they start without one");
     }
-    ARCHIVES.put(tracker, trackerJsa != null && Files.isRegularFile(trackerJsa) ? trackerJsa : null);
-    ARCHIVES.put(peer, peerJsa != null && Files.isRegularFile(peerJsa) ? peerJsa : null);
+    ARCHIVES.put(tracker, Optional.ofNullable(trackerJsa).filter(Files::isRegularFile));
+    ARCHIVES.put(peer, Optional.ofNullable(peerJsa).filter(Files::isRegularFile));
   }
 
-  private static Process startDumping(Path jar, Path jsa, String name, List<String> args) throws IOException {
+  private static MiniGrid.Node startDumping(Path dir, Path jar, Path jsa, String name, List<String> args) throws IOException {
     List<String> cmd = new ArrayList<>(List.of(java(), "-Xmx256m", "-XX:TieredStopAtLevel=1",
         "-XX:ArchiveClassesAtExit=" + jsa, "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "-jar", jar.toString()));
     cmd.addAll(args);
-    ProcessBuilder pb = new ProcessBuilder(cmd)
-        .redirectOutput(trainingDir.resolve(name + ".out").toFile())
-        .redirectError(trainingDir.resolve(name + ".err").toFile());
-    pb.environment().put("CAIRN_KEY_DIR", trainingDir.resolve("keys").toString());
-    return pb.start();
-  }
-
-  private static Matcher awaitLine(Process p, Path out, Pattern pattern) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (System.nanoTime() < deadline && p.isAlive()) {
-      Matcher m = pattern.matcher(Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "");
-      if (m.find()) {
-        return m;
-      }
-      Thread.sleep(50);
-    }
-    throw new IllegalStateException("training process did not print " + pattern + " (alive: " + p.isAlive() + ")");
+    Path out = dir.resolve(name + ".out");
+    Path err = dir.resolve(name + ".err");
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
+    pb.environment().put("CAIRN_KEY_DIR", dir.resolve("keys").toString());
+    return new MiniGrid.Node(name, pb.start(), out, err, 0);
   }
 
   /**
    * SIGTERM: the JVM runs its shutdown hooks and writes its archive as it exits. False if it had to
    * be killed.
    */
-  private static boolean stop(Process p) throws InterruptedException {
-    if (p == null) {
+  private static boolean stop(MiniGrid.Node node) throws InterruptedException {
+    if (node == null) {
       return false;
     }
+    Process p = node.process();
     p.destroy();
     if (p.waitFor(60, TimeUnit.SECONDS)) {
       return true;

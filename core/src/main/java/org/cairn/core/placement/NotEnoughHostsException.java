@@ -23,8 +23,7 @@ public final class NotEnoughHostsException extends Exception {
    */
   public static NotEnoughHostsException of(List<Candidate> candidates, PlacementRequest request) {
     long writable = candidates.stream().filter(c -> c.state().acceptsWrites()).count();
-    long withRoom = candidates.stream().filter(c -> c.state().acceptsWrites() && c.freeBytes() >= request.fragmentBytes())
-        .map(Candidate::id).distinct().count();
+    int withRoom = PlacementPolicy.eligible(candidates, request).size();
     long mostFree = candidates.stream().filter(c -> c.state().acceptsWrites()).mapToLong(Candidate::freeBytes).max().orElse(0);
     StringBuilder b = new StringBuilder().append("need ").append(request.n()).append(" storage hosts that are RUNNING or LOADED with ")
         .append(ByteSize.format(request.fragmentBytes())).append(" free each (1/").append(request.m())

@@ -5,9 +5,10 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 
 /**
- * Cuts the byte stream into frames (without copying: see the constructor) by the length at offset 8 (hard maximum: header +
- * {@link Frame#MAX_PAYLOAD}; larger lengths raise {@code TooLongFrameException} at once, before any
- * payload is buffered) and parses each into a {@link Frame}. Bad frames raise
+ * Cuts the byte stream into frames, without copying (see the constructor), by the length at
+ * offset 8 (hard maximum: header + {@link Frame#MAX_PAYLOAD}; larger lengths raise
+ * {@code TooLongFrameException} at once, before any payload is buffered) and parses each into a
+ * {@link Frame}. Bad frames raise
  * {@code CorruptedFrameException}; the handler closes the connection.
  */
 public final class FrameDecoder extends LengthFieldBasedFrameDecoder {

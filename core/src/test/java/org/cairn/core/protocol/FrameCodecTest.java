@@ -110,6 +110,34 @@ class FrameCodecTest {
   }
 
   @Test
+  void aPutSizedFrameInSocketSizedReads_decodesByteForByte_andReleasesEveryRead() {
+    byte[] payload = new byte[4 << 20];
+    new Random(11).nextBytes(payload);
+    ByteBuf wire = Unpooled.buffer();
+    Frame.of(FrameType.PING, 7, payload).encode(wire);
+    Frame.of(FrameType.PING, 8, new byte[] {1, 2, 3}).encode(wire); // a small one behind it, in the last read
+    EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder());
+    java.util.List<ByteBuf> reads = new java.util.ArrayList<>();
+    while (wire.isReadable()) { // as the socket hands them over: direct buffers of up to 64 KiB
+      ByteBuf read = io.netty.buffer.PooledByteBufAllocator.DEFAULT.directBuffer(64 << 10);
+      read.writeBytes(wire, Math.min(wire.readableBytes(), 64 << 10));
+      reads.add(read);
+      in.writeInbound(read);
+    }
+    wire.release();
+    Frame big = in.readInbound();
+    Frame small = in.readInbound();
+    assertThat(big.requestId()).isEqualTo(7);
+    assertThat(io.netty.buffer.ByteBufUtil.getBytes(big.payload())).isEqualTo(payload);
+    assertThat(small.requestId()).isEqualTo(8);
+    assertThat(io.netty.buffer.ByteBufUtil.getBytes(small.payload())).containsExactly(1, 2, 3);
+    big.release();
+    small.release();
+    in.finishAndReleaseAll();
+    assertThat(reads).allSatisfy(r -> assertThat(r.refCnt()).isZero());
+  }
+
+  @Test
   void oversizedLength_isRefusedBeforeThePayloadArrives() {
     EmbeddedChannel in = new EmbeddedChannel(new FrameDecoder());
     ByteBuf header = Unpooled.buffer();
