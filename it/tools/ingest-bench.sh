@@ -14,28 +14,11 @@ WARM=${WARM:-3}
 W=$(mktemp -d /tmp/ingest-bench.XXXX)
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$W"' EXIT
-TCK=$(getconf CLK_TCK)
-cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
-
-java -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
-PIDS+=($!)
-until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
-URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)
-java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role donor > "$W/donor"
-java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
-PEERS=()
-for i in 1 2 3 4 5 6; do
-  # shellcheck disable=SC2086
-  java ${PEER_JAVA_OPTS:-} -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
-    --listen 127.0.0.1:0 --quota 16GiB > "$W/p$i.out" 2> "$W/p$i.err" &
-  PIDS+=($!); PEERS+=($!)
-done
-until [ "$(grep -l "serving on" "$W"/p*.out 2>/dev/null | wc -l)" = 6 ]; do sleep 0.2; done
-sleep 3
-export CAIRN_KEY_DIR=$W/keys CAIRN_AGENT_SOCKET=$W/agent.sock
-"$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client" agent --socket "$W/agent.sock" > "$W/agent.out" 2> "$W/agent.err" &
-PIDS+=($!)
-for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" 2>/dev/null && break; sleep 0.1; done
+# shellcheck source=local-grid.sh
+. "$ROOT/it/tools/local-grid.sh"
+grid_up 16GiB
+agent_up
+export CAIRN_AGENT_SOCKET=$W/agent.sock
 head -c $((SIZE << 20)) /dev/urandom > "$W/data"
 for i in $(seq "$WARM"); do "$ROOT/client-cli/target/cairn" store "$W/data" --app "warm$i" --node n "$@" > /dev/null; done
 printf "round\twall_s\tpeers_cpu_s\tpieces_MB\tcpu_s_per_GB\n"

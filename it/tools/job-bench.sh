@@ -11,32 +11,12 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d /tmp/job-bench.XXXX)
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$W"' EXIT
-TCK=$(getconf CLK_TCK)
+# shellcheck source=local-grid.sh
+. "$ROOT/it/tools/local-grid.sh"
 CAIRN="$ROOT/client-cli/target/cairn"
-cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
 secs() { echo "scale=2; $1 / $TCK" | bc; }
-
-java -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
-TRACKER=$!; PIDS+=($TRACKER)
-until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
-URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)
-java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role donor > "$W/donor"
-java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
-PEERS=()
-for i in 1 2 3 4 5 6; do
-  java -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
-    --listen 127.0.0.1:0 --quota 8GiB > "$W/p$i.out" 2> "$W/p$i.err" &
-  PIDS+=($!); PEERS+=($!)
-done
-until [ "$(grep -l "serving on" "$W"/p*.out 2>/dev/null | wc -l)" = 6 ]; do sleep 0.2; done
-sleep 3
-export CAIRN_KEY_DIR=$W/keys
-"$CAIRN" --tracker "$URL" --token-file "$W/client" agent --socket "$W/agent.sock" > "$W/agent.out" 2> "$W/agent.err" &
-AGENT=$!; PIDS+=($AGENT)
-until [ -S "$W/agent.sock" ]; do sleep 0.1; done
-# an agent is started ahead of the job (prologue, systemd unit): let its JIT warm-up finish first
-for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" && break; sleep 0.1; done
-grep -o "warmed up.*" "$W/agent.err" >&2 || true
+grid_up 8GiB
+agent_up
 borg init --encryption none "$W/borg" > /dev/null 2>&1
 
 printf "image\tway\top\twall_s\tcmd_cpu_s\tagent_cpu_s\tpeers_cpu_s\ttracker_cpu_s\n"

@@ -1,0 +1,35 @@
+# Sourced by the benchmark scripts: a local grid as an operator and donors start one (a tracker with
+# roles, 6 peers with their defaults and a donor token) and a warmed `cairn agent` with a client token.
+# Expects ROOT (the checkout), W (a scratch directory) and PIDS (an array the caller's trap kills).
+TCK=$(getconf CLK_TCK)
+cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
+
+# grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS adds peer JVM flags.
+grid_up() {
+  local quota=$1 i
+  java -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
+  TRACKER=$!; PIDS+=($TRACKER)
+  until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
+  URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)
+  java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role donor > "$W/donor"
+  java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
+  PEERS=()
+  for i in 1 2 3 4 5 6; do
+    # shellcheck disable=SC2086
+    java ${PEER_JAVA_OPTS:-} -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+      --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
+    PIDS+=($!); PEERS+=($!)
+  done
+  until [ "$(grep -l "serving on" "$W"/p*.out 2>/dev/null | wc -l)" = 6 ]; do sleep 0.2; done
+  sleep 3 # registered
+}
+
+# agent_up: starts the agent on $W/agent.sock (keys in $W/keys), sets AGENT, waits for its JIT warm-up
+# (an agent is started ahead of the job: prologue, systemd unit)
+agent_up() {
+  export CAIRN_KEY_DIR=$W/keys
+  "$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client" agent --socket "$W/agent.sock" > "$W/agent.out" 2> "$W/agent.err" &
+  AGENT=$!; PIDS+=($AGENT)
+  for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" 2>/dev/null && break; sleep 0.1; done
+  grep -o "warmed up.*" "$W/agent.err" >&2 || true
+}
