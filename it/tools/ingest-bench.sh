@@ -21,23 +21,24 @@ agent_up
 export CAIRN_AGENT_SOCKET=$W/agent.sock
 head -c $((SIZE << 20)) /dev/urandom > "$W/data"
 for i in $(seq "$WARM"); do "$ROOT/client-cli/target/cairn" store "$W/data" --app "warm$i" --node n "$@" > /dev/null; done
-printf "round\twall_s\tpeers_cpu_s\tpieces_MB\tcpu_s_per_GB\n"
+printf "round\twall_s\tpeers_cpu_s\tof_it_kernel_s\tpieces_MB\tcpu_s_per_GB\ttracker_cpu_s\n"
+thread_ticks() { local p t; for p in "${PEERS[@]}"; do for t in /proc/$p/task/*; do echo "$(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat")"; done; done; }
+thread_ticks > "$W/threads0"
 for r in $(seq "$ROUNDS"); do
   head -c $((SIZE << 20)) /dev/urandom > "$W/data"
-  c0=$(cpu_of "${PEERS[@]}"); m0=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
+  c0=$(cpu_of "${PEERS[@]}"); s0=$(sys_of "${PEERS[@]}"); t0=$(cpu_of "$TRACKER"); m0=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
   /usr/bin/time -f "%e" -o "$W/t" "$ROOT/client-cli/target/cairn" store "$W/data" --app "round$r" --node n "$@" > /dev/null
   sleep 1
-  c1=$(cpu_of "${PEERS[@]}"); m1=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
+  c1=$(cpu_of "${PEERS[@]}"); s1=$(sys_of "${PEERS[@]}"); t1=$(cpu_of "$TRACKER"); m1=$(awk '/^cpu / {print $2 + $3 + $4 + $7 + $8}' /proc/stat)
   echo "machine busy $(echo "scale=2; ($m1 - $m0) / $TCK" | bc) CPU-s" >&2
   pieces=$("$ROOT/client-cli/target/cairn" versions --app "round$r" --node n --json |
     python3 -c 'import json, sys; print(json.load(sys.stdin)[-1]["storedBytes"])')
   cpu=$(echo "scale=2; ($c1 - $c0) / $TCK" | bc)
-  printf "%s\t%s\t%s\t%s\t%.2f\n" "$r" "$(cat "$W/t")" "$cpu" "$((pieces / 1000000))" "$(echo "$cpu * 1000000000 / $pieces" | bc -l)"
+  printf "%s\t%s\t%s\t%s\t%s\t%.2f\t%s\n" "$r" "$(cat "$W/t")" "$cpu" "$(echo "scale=2; ($s1 - $s0) / $TCK" | bc)" "$((pieces / 1000000))" "$(echo "$cpu * 1000000000 / $pieces" | bc -l)" "$(echo "scale=2; ($t1 - $t0) / $TCK" | bc)"
 done
-if [ -n "${THREADS:-}" ]; then # THREADS=FILE: CPU-s per thread name, summed over the peers' lives
-  for p in "${PEERS[@]}"; do
-    for t in /proc/$p/task/*; do echo "$(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat")"; done
-  done | awk -v tck="$TCK" '{a[$1] += $2} END {for (k in a) printf "%8.2f %s\n", a[k] / tck, k}' | sort -rn > "$THREADS"
+thread_ticks | awk 'NR == FNR {a[$1] -= $2; next} {a[$1] += $2} END {for (k in a) print k, a[k]}' "$W/threads0" - > "$W/threads1"
+if [ -n "${THREADS:-}" ]; then # THREADS=FILE: CPU-s per thread name over the measured rounds, summed over the peers
+  awk -v tck="$TCK" '{a[$1] += $2} END {for (k in a) printf "%8.2f %s\n", a[k] / tck, k}' "$W/threads1" | sort -rn > "$THREADS"
 fi
 # the peers say at a graceful stop how many durable writes (PUTs: a segment sync + a synced index write each) they made
 kill "${PEERS[@]}" 2>/dev/null || true

@@ -2,12 +2,15 @@
 # roles, 6 peers with their defaults and a donor token) and a warmed `cairn agent` with a client token.
 # Expects ROOT (the checkout), W (a scratch directory) and PIDS (an array the caller's trap kills).
 TCK=$(getconf CLK_TCK)
+# sys_of PID...: the kernel's share (stime) of cpu_of, in ticks
+sys_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $15}' /proc/$p/stat))); done; echo "$sum"; }
 cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
 
-# grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS adds peer JVM flags.
+# grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS and TRACKER_JAVA_OPTS add JVM flags.
 grid_up() {
   local quota=$1 i
-  java -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
+  # shellcheck disable=SC2086
+  java ${TRACKER_JAVA_OPTS:-} -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
   TRACKER=$!; PIDS+=($TRACKER)
   until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
   URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)
