@@ -193,6 +193,43 @@ public final class Fragment {
     return h;
   }
 
+  /**
+   * As {@link #verify(byte[], int, int)} for the readable bytes of a buffer, without copying the
+   * payload: the header (64 bytes) is copied out, the payload's CRC32C runs over the buffer's own
+   * memory (direct or composite). The buffer's indices are not changed.
+   */
+  public static Header verify(io.netty.buffer.ByteBuf fragment) throws CorruptDataException {
+    int length = fragment.readableBytes();
+    if (length < HEADER_SIZE) {
+      throw new CorruptDataException("fragment truncated: " + length + " bytes, a header alone is " + HEADER_SIZE);
+    }
+    byte[] header = new byte[HEADER_SIZE];
+    fragment.getBytes(fragment.readerIndex(), header);
+    Header h = parseHeader(header, 0, length);
+    int expected = HEADER_SIZE + h.payloadLength;
+    if (length != expected) {
+      throw new CorruptDataException(String.format(
+          "fragment %d of chunk %s is %s: header says %d payload bytes, got %d",
+          h.index, h.chunkId.shortHex(), length < expected ? "truncated" : "too long", h.payloadLength, length - HEADER_SIZE));
+    }
+    CRC32C c = new CRC32C();
+    for (ByteBuffer part : fragment.nioBuffers(fragment.readerIndex() + HEADER_SIZE, h.payloadLength)) {
+      c.update(part);
+    }
+    int actualCrc = (int) c.getValue();
+    if (actualCrc != h.payloadCrc) {
+      throw new CorruptDataException(String.format(
+          "fragment %d of chunk %s is corrupt: payload CRC32C %08x, header says %08x",
+          h.index, h.chunkId.shortHex(), actualCrc, h.payloadCrc));
+    }
+    return h;
+  }
+
+  /** The tag (header CRC, bytes 60..64) of a fragment in a buffer whose header has been verified. */
+  public static int tagOf(io.netty.buffer.ByteBuf fragment) {
+    return fragment.getInt(fragment.readerIndex() + 60);
+  }
+
   /** The verified header fields of a serialised fragment (the payload is not checked). */
   public static Header parseHeader(byte[] bytes, int offset, int length) throws CorruptDataException {
     if (length < HEADER_SIZE) {

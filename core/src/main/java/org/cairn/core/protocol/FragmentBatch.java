@@ -43,6 +43,19 @@ public final class FragmentBatch {
   }
 
   public static List<byte[]> decode(ByteBuf in) {
+    List<ByteBuf> slices = decodeSlices(in);
+    List<byte[]> out = new ArrayList<>(slices.size());
+    for (ByteBuf s : slices) {
+      out.add(ByteBufUtil.getBytes(s));
+    }
+    return out;
+  }
+
+  /**
+   * As {@link #decode}, without copying: each fragment is a slice of {@code in} (not retained), valid
+   * while {@code in} is.
+   */
+  public static List<ByteBuf> decodeSlices(ByteBuf in) {
     if (in.readableBytes() < 2) {
       throw new CorruptedFrameException("truncated fragment batch");
     }
@@ -50,7 +63,7 @@ public final class FragmentBatch {
     if (n == 0 || n > MAX_FRAGMENTS) {
       throw new CorruptedFrameException("fragment batch of " + n + " fragments (1.." + MAX_FRAGMENTS + " allowed)");
     }
-    List<byte[]> out = new ArrayList<>(n);
+    List<ByteBuf> out = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       if (in.readableBytes() < 4) {
         throw new CorruptedFrameException("fragment batch truncated at fragment " + i);
@@ -59,8 +72,7 @@ public final class FragmentBatch {
       if (len < Fragment.HEADER_SIZE || len > Fragment.HEADER_SIZE + Fragment.MAX_PAYLOAD || len > in.readableBytes()) {
         throw new CorruptedFrameException("fragment " + i + " of the batch claims " + len + " bytes, " + in.readableBytes() + " left");
       }
-      out.add(ByteBufUtil.getBytes(in, in.readerIndex(), len));
-      in.skipBytes(len);
+      out.add(in.readSlice(len));
     }
     if (in.isReadable()) {
       throw new CorruptedFrameException(in.readableBytes() + " stray bytes after the fragment batch");

@@ -38,6 +38,29 @@ class FragmentTest {
   }
 
   @Test
+  void verifyBuffer_agreesWithVerifyBytes_overAScatteredBuffer_andNamesCorruption() throws CorruptDataException {
+    byte[] bytes = fragment.toBytes();
+    io.netty.buffer.CompositeByteBuf c = io.netty.buffer.Unpooled.compositeBuffer();
+    c.addComponent(true, io.netty.buffer.Unpooled.directBuffer().writeBytes(bytes, 0, 30)); // splits the header
+    c.addComponent(true, io.netty.buffer.Unpooled.directBuffer().writeBytes(bytes, 30, bytes.length - 30));
+    try {
+      Fragment.Header viaBuffer = Fragment.verify(c);
+      Fragment.Header viaBytes = Fragment.verify(bytes, 0, bytes.length);
+      assertThat(viaBuffer.chunkId).isEqualTo(viaBytes.chunkId);
+      assertThat(viaBuffer.payloadCrc).isEqualTo(viaBytes.payloadCrc);
+      assertThat(Fragment.tagOf(c)).isEqualTo(Fragment.tagOf(bytes, 0));
+      assertThat(c.readerIndex()).as("indices kept").isZero();
+      bytes[bytes.length - 1] ^= 1;
+      io.netty.buffer.ByteBuf flipped = io.netty.buffer.Unpooled.wrappedBuffer(bytes);
+      assertThatThrownBy(() -> Fragment.verify(flipped)).isInstanceOf(CorruptDataException.class).hasMessageContaining("CRC32C");
+      io.netty.buffer.ByteBuf cut = c.slice(0, bytes.length - 1);
+      assertThatThrownBy(() -> Fragment.verify(cut)).isInstanceOf(CorruptDataException.class).hasMessageContaining("truncated");
+    } finally {
+      c.release();
+    }
+  }
+
+  @Test
   void parse_acceptsTheExtremesOfTheCodeSize() throws CorruptDataException {
     Fragment wide = Fragment.create(ChunkId.of(new byte[0]), Codec.REPLICATE, CompressionType.NONE, 255, 1, 255, 0, 0, new byte[0]);
     assertThat(Fragment.parse(wide.toBytes())).isEqualTo(wide);

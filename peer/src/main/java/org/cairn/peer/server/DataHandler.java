@@ -117,7 +117,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         return new Frame(FrameType.TICKET_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(granted));
       }
       case PUT: {
-        List<byte[]> fragments = FragmentBatch.decode(p);
+        List<ByteBuf> fragments = FragmentBatch.decodeSlices(p); // slices of the frame: valid until it is released
         grants.requireWrite(fragments);
         return put(id, fragments);
       }
@@ -176,10 +176,10 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
     }
   }
 
-  private Frame put(int id, List<byte[]> fragments) throws IOException {
+  private Frame put(int id, List<ByteBuf> fragments) throws IOException {
     long bytes = 0;
-    for (byte[] f : fragments) {
-      bytes += f.length;
+    for (ByteBuf f : fragments) {
+      bytes += f.readableBytes();
     }
     Refusal refusal = admission.admit(bytes);
     if (refusal != null) {
@@ -187,7 +187,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
     }
     admission.writerStarted();
     try {
-      store.putAll(fragments);
+      store.putBuffers(fragments);
       return new Frame(FrameType.PUT_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(fragments.size()));
     } catch (CorruptDataException e) {
       LOG.warn("refused a PUT with a bad fragment: {}", e.getMessage());

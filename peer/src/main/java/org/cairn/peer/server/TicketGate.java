@@ -77,12 +77,15 @@ public final class TicketGate {
       require(read, id, "READ");
     }
 
-    void requireWrite(List<byte[]> fragments) {
-      for (byte[] f : fragments) {
-        if (f.length < 64) {
-          throw new IllegalArgumentException("a fragment of " + f.length + " bytes is shorter than its header");
+    /** Each fragment's readable bytes; the chunk id is header bytes 28..60. */
+    void requireWrite(List<io.netty.buffer.ByteBuf> fragments) {
+      byte[] id = new byte[32];
+      for (io.netty.buffer.ByteBuf f : fragments) {
+        if (f.readableBytes() < 64) {
+          throw new IllegalArgumentException("a fragment of " + f.readableBytes() + " bytes is shorter than its header");
         }
-        require(write, ChunkId.fromBytes(f, 28), "WRITE");
+        f.getBytes(f.readerIndex() + 28, id);
+        require(write, ChunkId.fromBytes(id, 0), "WRITE");
       }
     }
 

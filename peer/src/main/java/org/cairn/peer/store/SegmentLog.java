@@ -1,5 +1,6 @@
 package org.cairn.peer.store;
 
+import io.netty.buffer.ByteBuf;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -20,8 +21,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * The fragments' bytes: append-only segment files (segments/NNNNNNNN.seg), each written once and
  * then only read, until the store copies its live fragments out and deletes it.
  *
- * append() writes a batch's values one after another at the end of the active segment, under a
- * lock, then makes them durable with fdatasync outside it. Syncs are grouped: a writer whose bytes
+ * append() writes a batch's values one after another at the end of the active segment (one
+ * gathering write from the buffers the fragments arrived in), under a lock, then makes them durable
+ * with fdatasync outside it. Syncs are grouped: a writer whose bytes
  * another writer's sync already covered does not sync again, so concurrent PUTs from several
  * connections share one fsync. When the active segment reaches its size limit the next append
  * starts a new one (and syncs the directory, so the new file's name is durable too).
@@ -173,13 +175,15 @@ final class SegmentLog implements Closeable {
   }
 
   /**
-   * Appends the values, contiguous in one segment, and returns once they are durable. On failure
-   * (a full disk) nothing is referenced and the segment is cut back to where it was.
+   * Appends the values (each one's readable bytes; their indices are not changed), contiguous in one
+   * segment, with one gathering write, and returns once they are durable. Direct buffers go to the
+   * kernel as they are (no copy on the Java side). On failure (a full disk) nothing is referenced
+   * and the segment is cut back to where it was.
    */
-  List<Location> append(List<byte[]> values) throws IOException {
+  List<Location> append(List<ByteBuf> values) throws IOException {
     long total = 0;
-    for (byte[] v : values) {
-      total += v.length;
+    for (ByteBuf v : values) {
+      total += v.readableBytes();
     }
     Segment seg;
     long start;
@@ -190,21 +194,19 @@ final class SegmentLog implements Closeable {
         seg = roll();
       }
       start = seg.size;
-      ByteBuffer[] bufs = new ByteBuffer[values.size()];
-      for (int i = 0; i < bufs.length; i++) {
-        bufs[i] = ByteBuffer.wrap(values.get(i));
-      }
+      long end = start + total;
       Segment target = seg;
       try {
         target.io(ch -> {
-          for (ByteBuffer b : bufs) {
-            b.rewind();
+          List<ByteBuffer> parts = new ArrayList<>(values.size());
+          for (ByteBuf v : values) {
+            java.util.Collections.addAll(parts, v.nioBuffers(v.readerIndex(), v.readableBytes()));
           }
-          long pos = start;
-          for (ByteBuffer b : bufs) {
-            while (b.hasRemaining()) {
-              pos += ch.write(b, pos);
-            }
+          ByteBuffer[] bufs = parts.toArray(new ByteBuffer[0]);
+          // only appends (under this lock) use the channel's position; reads are positional
+          ch.position(start);
+          while (ch.position() < end) {
+            ch.write(bufs);
           }
           return null;
         });
@@ -216,16 +218,16 @@ final class SegmentLog implements Closeable {
         }
         throw e;
       }
-      seg.size = start + total;
+      seg.size = end;
     } finally {
       appendLock.unlock();
     }
     sync(seg, start + total);
     List<Location> out = new ArrayList<>(values.size());
     long pos = start;
-    for (byte[] v : values) {
-      out.add(new Location(seg.id, pos, v.length));
-      pos += v.length;
+    for (ByteBuf v : values) {
+      out.add(new Location(seg.id, pos, v.readableBytes()));
+      pos += v.readableBytes();
     }
     return out;
   }

@@ -39,6 +39,55 @@ public class FragmentStoreTest {
     return FragmentKey.of(f);
   }
 
+  /** A fragment as a network read leaves it: direct memory, split over components at odd places. */
+  static io.netty.buffer.ByteBuf scattered(byte[] fragment, int pieces) {
+    io.netty.buffer.CompositeByteBuf c = io.netty.buffer.Unpooled.compositeBuffer();
+    int step = Math.max(1, fragment.length / pieces) + 7;
+    for (int off = 0; off < fragment.length; off += step) {
+      int n = Math.min(step, fragment.length - off);
+      c.addComponent(true, io.netty.buffer.Unpooled.directBuffer(n).writeBytes(fragment, off, n));
+    }
+    return c;
+  }
+
+  @Test
+  void putBuffers_storesFragmentsSpreadOverDirectComponents_andLeavesTheBuffersAsTheyWere() throws IOException {
+    List<byte[]> fragments = fragmentsOf(21, 200_000);
+    List<io.netty.buffer.ByteBuf> bufs = new ArrayList<>();
+    for (byte[] f : fragments) {
+      io.netty.buffer.ByteBuf b = scattered(f, 5);
+      b.readerIndex(0);
+      bufs.add(b);
+    }
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      long total = fragments.stream().mapToLong(f -> f.length).sum();
+      assertThat(store.putBuffers(bufs)).isEqualTo(total);
+      for (int i = 0; i < fragments.size(); i++) {
+        assertThat(store.get(keyOf(fragments.get(i)))).as("fragment %d", i).isEqualTo(fragments.get(i));
+        assertThat(bufs.get(i).readableBytes()).as("reader index kept").isEqualTo(fragments.get(i).length);
+        assertThat(bufs.get(i).refCnt()).as("not released: the caller owns the frame").isEqualTo(1);
+      }
+      assertThat(store.usedBytes()).isEqualTo(total);
+    } finally {
+      bufs.forEach(io.netty.buffer.ByteBuf::release);
+    }
+  }
+
+  @Test
+  void putBuffers_refusesABatchWithOneFlippedPayloadBit_andStoresNoneOfIt() throws IOException {
+    List<byte[]> fragments = fragmentsOf(22, 100_000);
+    byte[] bad = fragments.get(2).clone();
+    bad[bad.length - 3] ^= 0x10;
+    List<io.netty.buffer.ByteBuf> bufs = List.of(scattered(fragments.get(0), 3), scattered(bad, 4));
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      assertThatThrownBy(() -> store.putBuffers(bufs)).isInstanceOf(CorruptDataException.class).hasMessageContaining("CRC32C");
+      assertThat(store.fragmentCount()).isZero();
+      assertThat(store.diskBytes()).as("nothing appended").isZero();
+    } finally {
+      bufs.forEach(io.netty.buffer.ByteBuf::release);
+    }
+  }
+
   @Test
   void theSameChunkMadeTwoWays_isTwoFragments_neitherReplacesTheOther() throws IOException {
     // two apps store one chunk, one compressed and 3+2, the other raw and 4+1: dedup is per app, so both

@@ -1,0 +1,383 @@
+package org.cairn.peer.store;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BiConsumer;
+import org.cairn.core.protocol.FragmentKey;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.CompressionType;
+import org.rocksdb.DBOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/*
+ * The store's index in RocksDB: FragmentKey (chunk id + index + tag) -> SegmentLog.Location. Every
+ * change is one synced write batch, made after the bytes it points at are durable. This class owns
+ * every native handle (DB, column families, options); close() is idempotent.
+ *
+ * A full disk: a write that fails for lack of space puts RocksDB into read-only mode until the DB is
+ * reopened (reopen(), which waits for every call in progress: calls hold a shared lock). A reopen
+ * that fails leaves the index unusable: every call then fails with the reason.
+ *
+ * Formats: 3 (marked) keeps locations; 2 kept the fragments' bytes in a blob column family and is
+ * converted by migrate(); 1 (unmarked, 33-byte keys) is refused.
+ */
+final class FragmentIndex implements Closeable {
+  static {
+    RocksDB.loadLibrary();
+    // RocksJava unpacked its native library into the temporary directory; a killed process would leave it there
+    org.cairn.core.util.TempLibraries.unlinkLoaded("librocksdbjni");
+    org.cairn.core.util.TempLibraries.sweepStale("librocksdbjni", java.time.Duration.ofMinutes(10));
+  }
+
+  static final int FORMAT = 3;
+  private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] LOCATIONS = "locations".getBytes(StandardCharsets.UTF_8);
+
+  /** Index changes made together by {@link #commit}: puts and deletes, by key bytes. */
+  static final class Changes {
+    private final List<byte[]> putKeys = new ArrayList<>();
+    private final List<byte[]> putValues = new ArrayList<>();
+    private final List<byte[]> deletes = new ArrayList<>();
+
+    Changes put(byte[] key, SegmentLog.Location at) {
+      putKeys.add(key);
+      putValues.add(at.encode());
+      return this;
+    }
+
+    Changes delete(byte[] key) {
+      deletes.add(key);
+      return this;
+    }
+
+    boolean isEmpty() {
+      return putKeys.isEmpty() && deletes.isEmpty();
+    }
+  }
+
+  private final Path dir;
+  private final org.rocksdb.SstFileManager sstFiles;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions blobOptions;
+  private final ColumnFamilyOptions plainOptions;
+  private final WriteOptions syncWrites;
+  private final List<ColumnFamilyHandle> handles = new ArrayList<>();
+  private List<ColumnFamilyDescriptor> descriptors;
+  private RocksDB db;
+  private ColumnFamilyHandle locations;
+  /** Calls hold it shared; reopening and closing hold it exclusively. */
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  /** Set when a reopen failed: the DB handle is closed and must not be touched. */
+  private volatile String unusable;
+  private volatile boolean closed;
+
+  private FragmentIndex(Path dir) throws IOException {
+    this.dir = dir;
+    try {
+      sstFiles = new org.rocksdb.SstFileManager(org.rocksdb.Env.getDefault());
+    } catch (RocksDBException e) {
+      throw new IOException("creating RocksDB's file manager failed: " + e.getMessage(), e);
+    }
+    // with an SstFileManager RocksDB recovers from an out-of-space background error when space returns
+    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setSstFileManager(sstFiles);
+    // only for opening a format-2 store's value column family, to convert it
+    blobOptions = new ColumnFamilyOptions().setEnableBlobFiles(true).setMinBlobSize(4096).setBlobFileSize(256L << 20)
+        .setBlobCompressionType(CompressionType.NO_COMPRESSION).setEnableBlobGarbageCollection(true);
+    plainOptions = new ColumnFamilyOptions();
+    syncWrites = new WriteOptions().setSync(true);
+    try {
+      Files.createDirectories(dir);
+      List<String> existing = new ArrayList<>();
+      if (Files.exists(dir.resolve("CURRENT"))) {
+        try (org.rocksdb.Options listing = new org.rocksdb.Options()) {
+          for (byte[] name : RocksDB.listColumnFamilies(listing, dir.toString())) {
+            existing.add(new String(name, StandardCharsets.UTF_8));
+          }
+        }
+      }
+      List<ColumnFamilyDescriptor> ds = new ArrayList<>();
+      ds.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions));
+      ds.add(new ColumnFamilyDescriptor(LOCATIONS, plainOptions));
+      for (String old : List.of("fragments", "sizes")) {
+        if (existing.contains(old)) {
+          ds.add(new ColumnFamilyDescriptor(old.getBytes(StandardCharsets.UTF_8), old.equals("fragments") ? blobOptions : plainOptions));
+        }
+      }
+      descriptors = ds;
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      locations = handles.get(1);
+    } catch (RocksDBException | IOException e) {
+      closeOptions();
+      throw new IOException("opening the fragment index in " + dir + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  static FragmentIndex open(Path dir) throws IOException {
+    return new FragmentIndex(dir);
+  }
+
+  /** Checks the format, converts a format-2 store (its bytes go to {@code log}) and marks format 3. */
+  void migrate(SegmentLog log) throws IOException {
+    try {
+      byte[] v = db.get(handles.get(0), FORMAT_KEY);
+      String format = v == null ? null : new String(v, StandardCharsets.UTF_8);
+      if (format == null) {
+        for (ColumnFamilyHandle h : handles.subList(1, handles.size())) {
+          try (RocksIterator it = db.newIterator(h)) {
+            it.seekToFirst();
+            if (it.isValid()) {
+              throw new IOException("the fragment store in " + dir + " is from an older Cairn (" + it.key().length
+                  + "-byte keys, format 1); this build reads format " + FORMAT + ". Move the directory away and let repair refill the peer");
+            }
+          }
+        }
+      } else if (format.equals("2")) {
+        convertFormat2(log);
+      } else if (!format.equals(Integer.toString(FORMAT))) {
+        throw new IOException("the fragment store in " + dir + " has format " + format + "; this build reads format " + FORMAT);
+      }
+      db.put(handles.get(0), syncWrites, FORMAT_KEY, Integer.toString(FORMAT).getBytes(StandardCharsets.UTF_8));
+    } catch (RocksDBException e) {
+      throw new IOException("reading the fragment store's format in " + dir + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Format 2 -> 3: copies every fragment from the blob column family into segments and indexes it,
+   * then drops the old column families. Interrupted, it runs again on the next open (the marker
+   * still says 2); bytes copied twice are dead space that compaction reclaims.
+   */
+  private void convertFormat2(SegmentLog log) throws IOException, RocksDBException {
+    ColumnFamilyHandle old = null;
+    for (int i = 2; i < descriptors.size(); i++) {
+      if (new String(descriptors.get(i).getName(), StandardCharsets.UTF_8).equals("fragments")) {
+        old = handles.get(i);
+      }
+    }
+    long moved = 0;
+    if (old != null) {
+      List<byte[]> keys = new ArrayList<>();
+      List<io.netty.buffer.ByteBuf> values = new ArrayList<>();
+      long batchBytes = 0;
+      try (RocksIterator it = db.newIterator(old)) {
+        for (it.seekToFirst(); it.isValid(); it.next()) {
+          keys.add(it.key());
+          values.add(io.netty.buffer.Unpooled.wrappedBuffer(it.value()));
+          batchBytes += values.get(values.size() - 1).readableBytes();
+          if (batchBytes >= 16 << 20) {
+            moved += indexCopies(log, keys, values);
+            keys.clear();
+            values.clear();
+            batchBytes = 0;
+          }
+        }
+      }
+      moved += indexCopies(log, keys, values);
+    }
+    for (int i = handles.size() - 1; i >= 2; i--) {
+      db.dropColumnFamily(handles.get(i));
+      handles.remove(i).close();
+    }
+    descriptors = descriptors.subList(0, 2);
+    org.slf4j.LoggerFactory.getLogger(FragmentIndex.class).info("fragment store in {} converted to format {}: {} fragments "
+        + "moved from RocksDB blob files to segment files", dir, FORMAT, moved);
+  }
+
+  private int indexCopies(SegmentLog log, List<byte[]> keys, List<io.netty.buffer.ByteBuf> values) throws IOException {
+    if (keys.isEmpty()) {
+      return 0;
+    }
+    List<SegmentLog.Location> locs = log.append(values);
+    Changes c = new Changes();
+    for (int i = 0; i < keys.size(); i++) {
+      c.put(keys.get(i), locs.get(i));
+    }
+    commit(c);
+    return keys.size();
+  }
+
+  /** Where a fragment is, or null if it is not indexed. */
+  SegmentLog.Location get(FragmentKey key) throws IOException {
+    return get(key.toBytes());
+  }
+
+  SegmentLog.Location get(byte[] key) throws IOException {
+    lock.readLock().lock();
+    try {
+      requireUsable();
+      byte[] v = db.get(locations, key);
+      return v == null ? null : SegmentLog.Location.decode(v);
+    } catch (RocksDBException e) {
+      throw failure("looking up a fragment", e);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Makes the changes durably, all or none. Concurrent commits share their WAL sync (RocksDB's group commit). */
+  void commit(Changes changes) throws IOException {
+    if (changes.isEmpty()) {
+      return;
+    }
+    lock.readLock().lock();
+    try (WriteBatch batch = new WriteBatch()) {
+      requireUsable();
+      for (int i = 0; i < changes.putKeys.size(); i++) {
+        batch.put(locations, changes.putKeys.get(i), changes.putValues.get(i));
+      }
+      for (byte[] k : changes.deletes) {
+        batch.delete(locations, k);
+      }
+      db.write(syncWrites, batch);
+    } catch (RocksDBException e) {
+      throw failure("writing " + (changes.putKeys.size() + changes.deletes.size()) + " index entries", e);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Calls {@code each} with every entry, in key order (raw key bytes, location). */
+  void forEach(BiConsumer<byte[], SegmentLog.Location> each) throws IOException {
+    lock.readLock().lock();
+    try (RocksIterator it = iterator()) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        each.accept(it.key(), SegmentLog.Location.decode(it.value()));
+      }
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /** Up to {@code limit} keys after {@code after} (null: from the start), in key order. */
+  List<FragmentKey> keysAfter(FragmentKey after, int limit) throws IOException {
+    List<FragmentKey> out = new ArrayList<>();
+    lock.readLock().lock();
+    try (RocksIterator it = iterator()) {
+      if (after == null) {
+        it.seekToFirst();
+      } else {
+        it.seek(after.toBytes());
+        if (it.isValid() && java.util.Arrays.equals(it.key(), after.toBytes())) {
+          it.next();
+        }
+      }
+      for (; it.isValid() && out.size() < limit; it.next()) {
+        out.add(FragmentKey.fromBytes(it.key()));
+      }
+    } finally {
+      lock.readLock().unlock();
+    }
+    return out;
+  }
+
+  /** Call with the lock held (shared). */
+  private RocksIterator iterator() throws IOException {
+    requireUsable();
+    return db.newIterator(locations);
+  }
+
+  /** A small synced write: whether the index takes writes now. */
+  boolean probeWrite() {
+    lock.readLock().lock();
+    try {
+      requireUsable();
+      db.put(handles.get(0), syncWrites, "writable-probe".getBytes(StandardCharsets.UTF_8),
+          Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8));
+      return true;
+    } catch (RocksDBException | IOException e) {
+      return false;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * Closes and opens the DB again (RocksDB keeps a failed WAL write as a background error until
+   * then), once every call in progress is done. If the open fails the index is unusable from then on.
+   */
+  void reopen() throws IOException {
+    lock.writeLock().lock();
+    try {
+      requireUsable();
+      for (ColumnFamilyHandle h : handles) {
+        h.close();
+      }
+      handles.clear();
+      db.close();
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      locations = handles.get(1);
+    } catch (RocksDBException e) {
+      unusable = "the fragment store could not be reopened after a full disk (" + e.getMessage() + "); restart the peer";
+      throw new IOException(unusable, e);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** Why the index cannot be used (closed, or a failed reopen), or null. */
+  String unusable() {
+    return closed ? "the fragment store is closed" : unusable;
+  }
+
+  private void requireUsable() throws IOException {
+    String why = unusable();
+    if (why != null) {
+      throw new IOException(why);
+    }
+  }
+
+  private IOException failure(String what, RocksDBException e) {
+    boolean noSpace = (e.getStatus() != null && e.getStatus().getSubCode() == org.rocksdb.Status.SubCode.NoSpace)
+        || String.valueOf(e.getMessage()).contains("No space left");
+    String message = what + " in " + dir + " failed: " + e.getMessage();
+    return noSpace ? new OutOfSpaceException(message, e) : new IOException(message, e);
+  }
+
+  /** A write failed for lack of disk space. */
+  static final class OutOfSpaceException extends IOException {
+    OutOfSpaceException(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Waits for calls in progress, then closes every handle. */
+  @Override
+  public void close() {
+    lock.writeLock().lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      if (unusable == null) {
+        for (ColumnFamilyHandle h : handles) {
+          h.close();
+        }
+        db.close();
+      }
+      closeOptions();
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  private void closeOptions() {
+    sstFiles.close();
+    syncWrites.close();
+    plainOptions.close();
+    blobOptions.close();
+    dbOptions.close();
+  }
+}

@@ -1,0 +1,77 @@
+package org.cairn.peer.store;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import org.cairn.core.protocol.FragmentKey;
+
+/**
+ * Which fragment keys a write, delete or compaction move is working on. A call claims all its keys
+ * at once, waiting (without holding any) while another call holds one of them, so two calls that
+ * share a key take turns and the store's accounting, which reads each key's old location, stays
+ * exact. Calls with disjoint keys never wait for each other.
+ */
+final class KeyLocks {
+  /** A set of keys held by one call; release it in a finally block. */
+  final class Claim implements AutoCloseable {
+    private final List<FragmentKey> keys;
+    private final CompletableFuture<Void> done;
+
+    private Claim(List<FragmentKey> keys, CompletableFuture<Void> done) {
+      this.keys = keys;
+      this.done = done;
+    }
+
+    @Override
+    public void close() {
+      for (FragmentKey k : keys) {
+        busy.remove(k, done);
+      }
+      done.complete(null);
+    }
+  }
+
+  private final ConcurrentHashMap<FragmentKey, CompletableFuture<Void>> busy = new ConcurrentHashMap<>();
+
+  /** Claims every key (duplicates allowed), waiting while another claim holds one of them. */
+  Claim claim(List<FragmentKey> keys) throws IOException {
+    CompletableFuture<Void> mine = new CompletableFuture<>();
+    while (true) {
+      CompletableFuture<Void> other = null;
+      List<FragmentKey> claimed = new ArrayList<>(keys.size());
+      for (FragmentKey k : keys) {
+        CompletableFuture<Void> prev = busy.putIfAbsent(k, mine);
+        if (prev != null && prev != mine) {
+          other = prev;
+          break;
+        }
+        if (prev == null) {
+          claimed.add(k);
+        }
+      }
+      if (other == null) {
+        return new Claim(claimed, mine);
+      }
+      for (FragmentKey k : claimed) {
+        busy.remove(k, mine);
+      }
+      try {
+        other.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted waiting for another write of the same fragment");
+      } catch (ExecutionException e) {
+        throw new IllegalStateException(e); // claims complete normally
+      }
+    }
+  }
+
+  /** Keys held right now (for tests). */
+  int held() {
+    return busy.size();
+  }
+}
