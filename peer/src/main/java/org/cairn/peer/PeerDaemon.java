@@ -1,29 +1,13 @@
 package org.cairn.peer;
 
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.cairn.core.api.AssignedPage;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.RegisterRequest;
@@ -31,16 +15,13 @@ import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.net.PeerClient;
-import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Refusal;
 import org.cairn.core.security.GridToken;
-import org.cairn.peer.load.Throttle;
 import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.load.LoadStateMachine;
 import org.cairn.peer.load.OwnIoLoad;
-import org.cairn.peer.repair.RepairWorker;
-import org.cairn.peer.scrub.Scrubber;
+import org.cairn.peer.gc.BadFragmentReports;
 import org.cairn.peer.server.Admission;
 import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
@@ -68,10 +49,11 @@ public final class PeerDaemon implements Closeable, Admission {
   private final LoadStateMachine load;
   private final ScheduledExecutorService scheduler;
   private final HeartbeatSchedule heartbeats;
-  /** The data plane to other peers (repair reads and writes through it): one pool per peer process. */
-  private final EventLoopGroup peerIo;
+  /** The data plane to other peers: takes the data-plane key when a registration brings it. */
   private final PeerClient peers;
   private final BadFragmentReports bad;
+  /** Told when the tracker has repair work queued for this peer. */
+  private volatile Runnable repairQueued = () -> { };
   private final AtomicBoolean registered = new AtomicBoolean();
   private final AtomicBoolean paused;
   private final AtomicInteger activeClients = new AtomicInteger();
@@ -81,23 +63,28 @@ public final class PeerDaemon implements Closeable, Admission {
   private final AtomicReference<org.cairn.core.security.TicketVerifier> tickets = new AtomicReference<>();
   private final PeerTls tls;
 
-  public PeerDaemon(PeerConfig config, Clock clock, FragmentStore store) throws IOException {
+  /**
+   * @param id this peer's id ({@link PeerIdentity})
+   * @param tracker the tracker client, holding this peer's own credential once it has one
+   * @param tls the data plane's TLS material, or null on a plain grid
+   * @param peers the data-plane client repair uses (its key is updated on registration)
+   * @param bad reports of this peer's bad fragments, sent with each heartbeat
+   * @param scheduler runs the heartbeat (and what else the runtime schedules on it)
+   */
+  PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, PeerTls tls, PeerClient peers,
+      BadFragmentReports bad, ScheduledExecutorService scheduler) throws IOException {
     this.config = config;
     this.clock = clock;
     this.store = store;
-    Files.createDirectories(config.dataDir());
-    this.id = config.id() != null ? config.id() : loadOrCreateId(config.dataDir());
-    this.tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
-    GridToken own = PeerCredential.read(config.dataDir(), PeerCredential.CREDENTIAL);
-    if (own != null) {
-      tracker.useToken(own); // the credential this peer's first registration gave it
-    }
+    this.id = id;
+    this.tracker = tracker;
+    this.tls = tls;
+    this.peers = peers;
+    this.bad = bad;
+    this.scheduler = scheduler;
     dataKey.set(PeerCredential.read(config.dataDir(), PeerCredential.DATA_KEY)); // serve before the tracker answers
     String ticketKey = PeerCredential.readText(config.dataDir(), PeerCredential.TICKET_KEY);
     tickets.set(ticketKey == null ? null : org.cairn.core.security.TicketVerifier.ofBase64(ticketKey));
-    // a tracker reached over https with a pinned CA: the data plane is TLS too, certified by that CA
-    this.tls = "https".equalsIgnoreCase(config.tracker().getScheme()) && config.token().caPin().isPresent()
-        ? PeerTls.open(config.dataDir(), config.token().caPin().get()) : null;
     this.disk = DiskLoad.forDataDir(config.dataDir());
     this.ownIo = new OwnIoLoad(store::ioBytes, config.ioCapacity());
     this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
@@ -109,42 +96,26 @@ public final class PeerDaemon implements Closeable, Admission {
       LOG.info("load monitor: watching device {} for {} (the peer's own I/O is not counted as load)", disk.device(),
           config.dataDir());
     }
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "peer-heartbeat");
-      t.setDaemon(true);
-      return t;
-    });
     this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
         store.diskBytes(), config.quotaBytes());
-    this.bad = new BadFragmentReports(tracker, id);
-    this.peerIo = new NioEventLoopGroup(1, (java.util.concurrent.ThreadFactory) r -> {
-      Thread t = new Thread(r, "peer-client-io");
-      t.setDaemon(true);
-      return t;
-    });
-    this.peers = new PeerClient(peerIo, dataKey.get() != null ? dataKey.get() : config.token(), Duration.ofSeconds(10));
-    if (tls != null) {
-      peers.useTls(tls.caPin());
-    }
-    this.repair = new RepairWorker(id, tracker, store, peers, config.repairThreads(), new Throttle(config.repairRate()),
-        Duration.ofSeconds(10), () -> registered.get() && !paused.get() && state() == HostState.RUNNING);
-    this.scrubber = new Scrubber(store, config.scrubPeriod(), config.scrubMaxRate(),
-        () -> !paused.get() && state() != HostState.BUSY && state() != HostState.LOADED);
-    store.onCorruption(k -> {
-      bad.add(k, "corrupt on disk");
-      if (!closed) {
-        try {
-          scheduler.execute(this::reportBad);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
-          // closing: reported at the next start's audit instead
-        }
-      }
-    });
   }
 
-  private final RepairWorker repair;
-  private final Scrubber scrubber;
+  /** Called when a heartbeat answer says the tracker has repair work queued for this peer. */
+  void onRepairQueued(Runnable r) {
+    this.repairQueued = java.util.Objects.requireNonNull(r);
+  }
+
+  /** Sends pending bad-fragment reports soon, on the heartbeat thread (a fragment found corrupt). */
+  void reportBadSoon() {
+    if (!closed) {
+      try {
+        scheduler.execute(this::reportBad);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        // closing: reported at the next start's audit instead
+      }
+    }
+  }
 
   /** Tells the tracker about bad fragments so repair rebuilds them; kept for the next try if it is away. */
   private void reportBad() {
@@ -208,92 +179,11 @@ public final class PeerDaemon implements Closeable, Admission {
     }
   }
 
-  /** Starts heartbeating and garbage collection, advertising the data server's bound port. */
-  public void start(int boundPort) {
+  /** Starts heartbeating, advertising the data server's bound port. */
+  void start(int boundPort) {
     String host = config.advertise() != null ? config.advertise() : config.listen().host();
     this.address = host + ":" + boundPort;
     heartbeats.start();
-    long gc = config.gcInterval().toMillis();
-    scheduler.scheduleWithFixedDelay(this::collectGarbage, gc, gc, TimeUnit.MILLISECONDS);
-    scrubber.start();
-    store.requestDeadSpaceCompaction(deadSpaceAllowance()); // e.g. left by deletes before a restart
-  }
-
-  /** Key -> when the tracker first called it garbage. */
-  private final Map<FragmentKey, Long> condemned = new HashMap<>();
-
-  /*
-   * Inventory GC (stdchk §IV.A): list held fragments to the tracker page by page; it answers which
-   * no chunk-index entry assigns to this peer. A fragment is deleted only once it has been garbage
-   * for the grace period (a store in flight has not committed its chunks yet), so a commit that
-   * lands meanwhile saves it.
-   */
-  void collectGarbage() {
-    if (!registered.get()) {
-      return;
-    }
-    try {
-      long now = clock.millis();
-      Set<FragmentKey> garbageNow = new HashSet<>();
-      FragmentKey after = null;
-      List<FragmentKey> page;
-      while (!(page = store.inventory(after, 10_000)).isEmpty()) {
-        List<byte[]> keys = new ArrayList<>(page.size());
-        for (FragmentKey k : page) {
-          keys.add(k.toBytes());
-        }
-        for (byte[] g : tracker.garbage(id, keys)) {
-          garbageNow.add(FragmentKey.fromBytes(g));
-        }
-        after = page.get(page.size() - 1);
-      }
-      condemned.keySet().retainAll(garbageNow);
-      List<FragmentKey> delete = new ArrayList<>();
-      for (FragmentKey k : garbageNow) {
-        long since = condemned.computeIfAbsent(k, x -> now);
-        if (now - since >= config.gcGrace().toMillis()) {
-          delete.add(k);
-        }
-      }
-      if (!delete.isEmpty()) {
-        long before = store.usedBytes();
-        int n = store.delete(delete);
-        delete.forEach(condemned::remove);
-        LOG.info("garbage collection: deleted {} fragments no version needs ({} bytes)", n, before - store.usedBytes());
-      }
-      store.requestDeadSpaceCompaction(deadSpaceAllowance());
-      audit();
-    } catch (IOException e) {
-      LOG.warn("garbage collection skipped: {}", e.getMessage());
-    } catch (RuntimeException e) {
-      LOG.error("garbage collection failed", e);
-    }
-  }
-
-  /*
-   * The other half of GC: fragments the index says this peer holds but it does not (a lost write-ahead
-   * log, a wiped directory) are reported as bad, so repair rebuilds them instead of the grid counting
-   * on pieces that are gone. The index names a holder only after its PUT was acknowledged durable, so
-   * a key missing here is really missing.
-   */
-  private void audit() throws IOException {
-    String after = null;
-    int missing = 0;
-    do {
-      AssignedPage page = tracker.assigned(id, after, 10_000);
-      for (String k : page.keys()) {
-        FragmentKey key = FragmentKey.fromBytes(HexFormat.of().parseHex(k));
-        if (!store.contains(key)) {
-          bad.add(key, "not held (audit)");
-          missing++;
-        }
-      }
-      after = page.next();
-    } while (after != null);
-    if (missing > 0) {
-      LOG.warn("audit: the tracker counts on {} fragments this peer does not hold; reporting them for repair", missing);
-      reportBad();
-    }
   }
 
   @Override
@@ -473,7 +363,7 @@ public final class PeerDaemon implements Closeable, Admission {
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
         heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
-          repair.wake();
+          repairQueued.run();
         }
       } else {
         HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
@@ -486,7 +376,7 @@ public final class PeerDaemon implements Closeable, Admission {
         }
         heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
-          repair.wake();
+          repairQueued.run();
         }
       }
       reportBad();
@@ -505,42 +395,19 @@ public final class PeerDaemon implements Closeable, Admission {
     }
   }
 
-  private static String loadOrCreateId(Path dataDir) throws IOException {
-    Path file = dataDir.resolve("peer-id");
-    if (Files.exists(file)) {
-      String id = Files.readString(file, StandardCharsets.UTF_8).trim();
-      if (!id.matches("[A-Za-z0-9._-]{1,64}")) {
-        throw new IOException("peer id in " + file + " is invalid: '" + id + "'; delete the file to get a new one");
-      }
-      return id;
-    }
-    String id = "peer-" + UUID.randomUUID().toString().substring(0, 8);
-    Path tmp = dataDir.resolve("peer-id.tmp");
-    Files.writeString(tmp, id + "\n", StandardCharsets.UTF_8);
-    Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
-    return id;
+  /** Stops heartbeating. The runtime then stops the scheduler and calls {@link #close}. */
+  void stop() {
+    closed = true;
+    heartbeats.stop();
   }
 
   /** Stops heartbeating and tells the tracker this peer is leaving. Idempotent. */
   @Override
   public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
-    scrubber.close();
-    repair.close();
-    peers.close();
-    peerIo.shutdownGracefully(0, 1, TimeUnit.SECONDS);
-    heartbeats.stop();
-    scheduler.shutdownNow();
-    try {
-      scheduler.awaitTermination(5, TimeUnit.SECONDS);
-      if (registered.get()) {
-        leave();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    boolean wasRegistered = registered.getAndSet(false);
+    stop();
+    if (wasRegistered) {
+      leave();
     }
   }
 

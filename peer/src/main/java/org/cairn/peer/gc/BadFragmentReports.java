@@ -1,4 +1,4 @@
-package org.cairn.peer;
+package org.cairn.peer.gc;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * be reported to the tracker so repair rebuilds them. Unlike a reader's {@code BadPieceLog}, a report
  * that does not reach the tracker is kept and tried again with the next heartbeat. Thread-safe.
  */
-final class BadFragmentReports {
+public final class BadFragmentReports {
   private static final Logger LOG = LoggerFactory.getLogger(BadFragmentReports.class);
 
   private final TrackerClient tracker;
@@ -21,21 +21,21 @@ final class BadFragmentReports {
   /** Found and not yet reported: key -> reason. */
   private final Map<FragmentKey, String> pending = new LinkedHashMap<>();
 
-  BadFragmentReports(TrackerClient tracker, String self) {
+  public BadFragmentReports(TrackerClient tracker, String self) {
     this.tracker = tracker;
     this.self = self;
   }
 
-  synchronized void add(FragmentKey key, String reason) {
+  public synchronized void add(FragmentKey key, String reason) {
     pending.put(key, reason);
   }
 
-  synchronized int pending() {
+  public synchronized int pending() {
     return pending.size();
   }
 
   /** Reports what is pending; what the tracker did not take stays for the next call. */
-  void report() {
+  public void report() {
     Map<FragmentKey, String> batch;
     synchronized (this) {
       if (pending.isEmpty()) {
