@@ -22,7 +22,8 @@ export CAIRN_AGENT_SOCKET=$W/agent.sock
 head -c $((SIZE << 20)) /dev/urandom > "$W/data"
 for i in $(seq "$WARM"); do "$ROOT/client-cli/target/cairn" store "$W/data" --app "warm$i" --node n "$@" > /dev/null; done
 printf "round\twall_s\tpeers_cpu_s\tof_it_kernel_s\tpieces_MB\tcpu_s_per_GB\ttracker_cpu_s\n"
-thread_ticks() { local p t; for p in "${PEERS[@]}"; do for t in /proc/$p/task/*; do echo "$(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat")"; done; done; }
+# a thread may end between listing and reading: skipped
+thread_ticks() { local p t; for p in "${PEERS[@]}"; do for t in /proc/$p/task/*; do { echo "$(tr ' ' _ < "$t/comm") $(awk '{print $14 + $15}' "$t/stat")"; } 2>/dev/null || true; done; done; }
 thread_ticks > "$W/threads0"
 for r in $(seq "$ROUNDS"); do
   head -c $((SIZE << 20)) /dev/urandom > "$W/data"

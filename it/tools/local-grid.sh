@@ -7,6 +7,7 @@ sys_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum +
 cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
 
 # grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS and TRACKER_JAVA_OPTS add JVM flags.
+# PEER_JAR runs another build of the peer (an A/B comparison).
 grid_up() {
   local quota=$1 i
   # shellcheck disable=SC2086
@@ -19,7 +20,7 @@ grid_up() {
   PEERS=()
   for i in 1 2 3 4 5 6; do
     # shellcheck disable=SC2086
-    java ${PEER_JAVA_OPTS:-} -jar "$ROOT/peer/target/cairn-peer.jar" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+    java ${PEER_JAVA_OPTS:-} -jar "${PEER_JAR:-$ROOT/peer/target/cairn-peer.jar}" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
       --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
     PIDS+=($!); PEERS+=($!)
   done
