@@ -56,6 +56,10 @@ final class FetchCommand implements Callable<Integer> {
   @Option(names = "--threads", description = "Worker threads (default: cores).")
   Integer threads;
 
+  @Option(names = "--part", paramLabel = "R",
+      description = "Of a checkpoint set's version (stored with --set), restore part R (0..P-1).")
+  Integer part;
+
   @Option(names = "--read", defaultValue = "all", paramLabel = "MODE",
       description = {"all (default): ask every holder of a chunk at once and decode from the first m pieces;",
           "hedged: ask m holders, and one more whenever one fails or no piece arrives for twice the chunk's time so far",
@@ -111,7 +115,10 @@ final class FetchCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
     try (Grid grid = GridAccess.open(root, cl)) {
-      LocatedVersion located = grid.locate(app, node, step);
+      if (part != null && part < 0) {
+        throw new CommandLine.ParameterException(cl, "--part must be >= 0, was " + part);
+      }
+      LocatedVersion located = grid.locate(app, node, step, part == null ? -1 : part);
       // the key is checked before anything is written, so a wrong or missing key leaves no file behind
       crypto = root.keys().forVersion(located.manifest());
       String kind = located.manifest().kind() == null ? ImageSource.FILE : located.manifest().kind();

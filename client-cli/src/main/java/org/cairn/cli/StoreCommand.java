@@ -91,6 +91,18 @@ final class StoreCommand implements Callable<Integer> {
           "('cairn versions' shows the status degraded until it has)."})
   String write;
 
+  @Option(names = "--set", paramLabel = "EPOCH",
+      description = {"Store FILE as one part of checkpoint set EPOCH (a checkpoint written on several hosts, e.g. MPI ranks):",
+          "the set becomes one version only when all --parts parts are committed; a set left incomplete is dropped",
+          "after the tracker's --set-timeout. Needs --part and --parts."})
+  String set;
+
+  @Option(names = "--part", paramLabel = "R", description = "This part's number in the set, 0..P-1.")
+  Integer part;
+
+  @Option(names = "--parts", paramLabel = "P", description = "How many parts the set has.")
+  Integer parts;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
@@ -134,6 +146,7 @@ final class StoreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--commit-timeout: " + e.getMessage());
     }
+    org.cairn.core.manifest.Manifest.SetPart setPart = setPart(cl);
     file = root.session.path(file);
     dir = root.session.path(dir);
     if ((file == null) == (dir == null)) {
@@ -176,7 +189,29 @@ final class StoreCommand implements Callable<Integer> {
     }
     // the grid's address and token are checked before anything is written here (a new app key)
     try (org.cairn.client.Grid grid = GridAccess.open(root, cl)) {
-      return store(cl, grid, r, c, chunk, cutting, sealing, probe, commitWait, t, kind, sizeHint);
+      return store(cl, grid, r, c, chunk, cutting, sealing, probe, commitWait, t, kind, sizeHint, setPart);
+    }
+  }
+
+  /** The set part --set/--part/--parts name (all three or none); null for a plain version. */
+  private org.cairn.core.manifest.Manifest.SetPart setPart(CommandLine cl) {
+    if (set == null && part == null && parts == null) {
+      return null;
+    }
+    if (set == null || part == null || parts == null) {
+      throw new CommandLine.ParameterException(cl, "a part of a checkpoint set needs all of --set EPOCH, --part R and --parts P");
+    }
+    if (step != 0) {
+      throw new CommandLine.ParameterException(cl, "--step cannot be given with --set: the tracker numbers the set's version"
+          + " when its last part commits");
+    }
+    if (!set.matches("[A-Za-z0-9._+-]{1,128}")) {
+      throw new CommandLine.ParameterException(cl, "--set must be 1-128 letters, digits, '.', '_', '+' or '-', was '" + set + "'");
+    }
+    try {
+      return new org.cairn.core.manifest.Manifest.SetPart(set, part, parts);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--part/--parts: " + e.getMessage());
     }
   }
 
@@ -194,6 +229,9 @@ final class StoreCommand implements Callable<Integer> {
         "--probe-after", probeAfter, "--write", write));
     if (threads != null) {
       args.addAll(java.util.List.of("--threads", threads.toString()));
+    }
+    if (set != null) {
+      args.addAll(java.util.List.of("--set", set, "--part", part.toString(), "--parts", parts.toString()));
     }
     if (root.keyDir != null) {
       args.addAll(java.util.List.of("--key-dir", root.session.path(root.keyDir).toString()));
@@ -219,7 +257,8 @@ final class StoreCommand implements Callable<Integer> {
 
   private int store(CommandLine cl, org.cairn.client.Grid grid, Redundancy r, Compressor c, int chunk,
       org.cairn.core.chunk.Chunking cutting, org.cairn.core.crypto.Encryption sealing, java.time.Duration probe,
-      java.time.Duration commitWait, int t, String kind, long sizeHint) throws Exception {
+      java.time.Duration commitWait, int t, String kind, long sizeHint, org.cairn.core.manifest.Manifest.SetPart setPart)
+      throws Exception {
     org.cairn.core.crypto.ChunkCrypto crypto = org.cairn.core.crypto.ChunkCrypto.PLAIN;
     if (sealing.encrypted()) {
       org.cairn.client.AppKeys keys = root.keys();
@@ -234,7 +273,7 @@ final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(root.session, json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe, commitWait, crypto, cutting));
+              probe, commitWait, crypto, cutting).withSet(setPart));
       progress.close();
       print(res);
     }
@@ -268,7 +307,22 @@ final class StoreCommand implements Callable<Integer> {
       m.put("hosts", res.hosts());
       m.put("replaced", res.replaced());
       m.put("probed", res.probed());
+      if (res.set() != null) {
+        m.put("set", res.set().set());
+        m.put("part", part);
+        m.put("parts", res.set().parts());
+        m.put("partsCommitted", res.set().partsCommitted());
+      }
       out.println(Json.MAPPER.writeValueAsString(m));
+    } else if (res.set() != null) {
+      out.printf(Locale.ROOT, "stored part %d of set %s of %s.%s: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%.0f MB/s)%n",
+          part, res.set().set(), res.app(), res.node(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
+          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), mbps);
+      out.println(res.step() > 0
+          ? String.format(Locale.ROOT, "set %s complete: all %d parts committed as %s.%s.%d", res.set().set(), res.set().parts(), res.app(),
+              res.node(), res.step())
+          : String.format(Locale.ROOT, "set %s: %d of %d parts committed; its version appears when all are", res.set().set(),
+              res.set().partsCommitted(), res.set().parts()));
     } else {
       out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%.0f MB/s)%n",
           res.app(), res.node(), res.step(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),

@@ -73,6 +73,7 @@ final class VerifyCommand implements Callable<Integer> {
     }
     PrintWriter out = cl.getOut();
     List<Verifier.Report> reports = new ArrayList<>();
+    List<Integer> parts = new ArrayList<>(); // the part of a checkpoint set each report is, null for a plain version
     try (Grid grid = GridAccess.open(root, cl)) {
       List<String> nodes = new ArrayList<>();
       if (node != null) {
@@ -89,18 +90,24 @@ final class VerifyCommand implements Callable<Integer> {
       }
       int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
       for (String n : nodes) {
-        org.cairn.core.api.LocatedVersion located = grid.locate(app, n, step);
-        reports.add(grid.verify(located, readData, t, cryptoFor(located.manifest())));
+        for (org.cairn.core.api.LocatedVersion located : grid.locateParts(app, n, step)) {
+          reports.add(grid.verify(located, readData, t, cryptoFor(located.manifest())));
+          parts.add(located.manifest().set() == null ? null : located.manifest().set().part());
+        }
       }
     }
     boolean ok = reports.stream().allMatch(Verifier.Report::restorable);
     if (json) {
       List<Map<String, Object>> list = new ArrayList<>();
-      for (Verifier.Report r : reports) {
+      for (int i = 0; i < reports.size(); i++) {
+        Verifier.Report r = reports.get(i);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("app", r.app());
         m.put("node", r.node());
         m.put("step", r.step());
+        if (parts.get(i) != null) {
+          m.put("part", parts.get(i));
+        }
         m.put("redundancy", r.redundancy());
         m.put("restorable", r.restorable());
         m.put("chunks", r.chunks());
@@ -115,9 +122,10 @@ final class VerifyCommand implements Callable<Integer> {
       }
       out.println(Json.MAPPER.writeValueAsString(list));
     } else {
-      for (Verifier.Report r : reports) {
-        out.printf(Locale.ROOT, "%s.%s.%d (%s): %s — %d chunks: %d healthy, %d degraded, %d lost; %d pieces %s, %d bad%n",
-            r.app(), r.node(), r.step(), r.redundancy(), r.restorable() ? "restorable" : "NOT RESTORABLE", r.chunks(), r.healthy(),
+      for (int i = 0; i < reports.size(); i++) {
+        Verifier.Report r = reports.get(i);
+        out.printf(Locale.ROOT, "%s.%s.%d%s (%s): %s — %d chunks: %d healthy, %d degraded, %d lost; %d pieces %s, %d bad%n",
+            r.app(), r.node(), r.step(), parts.get(i) == null ? "" : " part " + parts.get(i), r.redundancy(), r.restorable() ? "restorable" : "NOT RESTORABLE", r.chunks(), r.healthy(),
             r.degraded(), r.lost(), r.piecesChecked(), readData ? "read" : "asked", r.piecesBad());
         for (String p : r.problems()) {
           out.println("  " + p);

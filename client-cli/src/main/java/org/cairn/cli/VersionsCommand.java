@@ -47,7 +47,8 @@ final class VersionsCommand implements Callable<Integer> {
           String coding = v.weakest() == null ? v.redundancy() : v.redundancy() + " (weakest " + v.weakest() + ")";
           out.printf(Locale.ROOT, "%6d  %-24s  %10s  %10s  %7d  %-12s  %s%n", v.step(),
               Instant.ofEpochMilli(v.createdAt()).toString().substring(0, 19).replace('T', ' '),
-              ByteSize.format(v.size()), ByteSize.format(v.storedBytes()), v.chunks(), coding, v.status());
+              ByteSize.format(v.size()), ByteSize.format(v.storedBytes()), v.chunks(), coding,
+              v.parts() == null ? v.status() : v.status() + " (set " + v.set() + ", " + v.parts() + " parts)");
         }
       }
       out.flush();

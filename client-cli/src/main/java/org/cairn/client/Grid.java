@@ -106,6 +106,32 @@ public final class Grid implements Closeable {
     return tracker.locate(app, node, step);
   }
 
+  /** Part {@code part} of a checkpoint set's version app/node/step (-1: a plain version). */
+  public LocatedVersion locate(String app, String node, long step, int part) throws IOException {
+    return tracker.locate(app, node, step, part);
+  }
+
+  /**
+   * Every manifest of the version app/node/step (latest when step <= 0): its parts in order for a
+   * checkpoint set, else the one.
+   */
+  public List<LocatedVersion> locateParts(String app, String node, long step) throws IOException {
+    VersionRow row = null;
+    for (VersionRow v : tracker.versions(app, node)) {
+      if (step > 0 ? v.step() == step : (row == null || v.step() > row.step())) {
+        row = v;
+      }
+    }
+    if (row == null || row.parts() == null) {
+      return List.of(tracker.locate(app, node, step)); // a plain version, or the tracker's "no such version"
+    }
+    List<LocatedVersion> out = new java.util.ArrayList<>();
+    for (int p = 0; p < row.parts(); p++) {
+      out.add(tracker.locate(app, node, row.step(), p));
+    }
+    return out;
+  }
+
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out) throws IOException {
     return new Fetcher(tracker, dataPlaneOf(), group).fetch(version, options, out);
   }

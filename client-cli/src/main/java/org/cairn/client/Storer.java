@@ -52,7 +52,7 @@ public final class Storer {
    */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
       int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-      ChunkCrypto crypto, Chunking chunking) {
+      ChunkCrypto crypto, Chunking chunking, Manifest.SetPart set) {
     /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
     public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
     /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
@@ -61,6 +61,19 @@ public final class Storer {
     public Options {
       java.util.Objects.requireNonNull(crypto, "crypto");
       java.util.Objects.requireNonNull(chunking, "chunking");
+    }
+
+    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
+        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
+        ChunkCrypto crypto, Chunking chunking) {
+      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
+          crypto, chunking, null);
+    }
+
+    /** These options for part {@code set.part()} of checkpoint set {@code set.name()}. */
+    public Options withSet(Manifest.SetPart set) {
+      return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
+          commitTimeout, crypto, chunking, set);
     }
 
     public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
@@ -93,9 +106,12 @@ public final class Storer {
     }
   }
 
-  /** What a store did. */
+  /**
+   * What a store did. A part of a checkpoint set has {@code set} (the commit's answer: its set, parts
+   * and parts committed so far); its {@code step} is 0 until the set's last part commits.
+   */
   public record Result(String app, String node, long step, long size, long chunks, long newChunks, long sentBytes,
-      double seconds, List<String> hosts, List<String> replaced, List<String> probed) {}
+      double seconds, List<String> hosts, List<String> replaced, List<String> probed, CommitRequest.Answer set) {}
 
   /** Pieces in flight (sent or queued, not yet acknowledged) are bounded by this many bytes. */
   static final long IN_FLIGHT_BYTES = Long.getLong("cairn.store.inFlightBytes", 48L << 20);
@@ -189,16 +205,17 @@ public final class Storer {
       long piped = System.nanoTime();
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunking().maxChunk(o.chunkSize()), r.spec(),
           o.compressor().spec(), o.kind(), System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(),
-          o.crypto().fingerprint()).withChunking(o.chunking().spec());
-      long step = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session()), o.commitTimeout());
+          o.crypto().fingerprint()).withChunking(o.chunking().spec()).withSet(o.set());
+      CommitRequest.Answer answer = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session()), o.commitTimeout());
       versionCommitted = true;
+      long step = answer.step();
       long committed = System.nanoTime();
       LOG.debug("store {}.{}: placement and probes {} ms, dedup index {} ms, pipeline {} ms, commit {} ms", o.app(), o.node(),
           (placed - start) / 1_000_000, (indexed - placed) / 1_000_000, (piped - indexed) / 1_000_000, (committed - piped) / 1_000_000);
       mabw.shutdownNow();
       reportBandwidth(o.clientId(), writer, reported);
       return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), sentBytes.get(),
-          (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed);
+          (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed, answer.set() == null ? null : answer);
     } finally {
       mabw.shutdownNow();
       if (!versionCommitted) {
@@ -213,12 +230,12 @@ public final class Storer {
    * timeout. The commit carries the store's session, so the tracker answers a repeated commit that
    * had already landed with the same step instead of committing a second version.
    */
-  private long commit(CommitRequest commit, Duration timeout) throws IOException {
+  private CommitRequest.Answer commit(CommitRequest commit, Duration timeout) throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     boolean said = false;
     while (true) {
       try {
-        return tracker.commit(commit).step();
+        return tracker.commit(commit);
       } catch (TrackerHttp.UnreachableException e) {
         if (System.nanoTime() >= deadline) {
           throw new IOException(e.getMessage() + "; gave up committing after " + timeout.toSeconds() + " s, so no version was made", e);

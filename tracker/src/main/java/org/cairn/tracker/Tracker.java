@@ -76,6 +76,9 @@ public final class Tracker implements Closeable {
       sched.scheduleAtFixedRate(guard("history sampling", () -> history.sample(membership.peerStates(), membership.computeStates())),
           slot, slot, TimeUnit.MILLISECONDS);
       sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
+      long setCheck = Math.min(10_000, Math.max(500, config.setTimeout().toMillis() / 4));
+      sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
+          TimeUnit.MILLISECONDS);
       long scan = config.repairInterval().toMillis();
       sched.scheduleWithFixedDelay(guard("repair scan", repair::scan), scan, scan, TimeUnit.MILLISECONDS);
       sched.scheduleWithFixedDelay(guard("history pruning", () -> {

@@ -19,14 +19,18 @@ public record TrackerConfig(
     Duration repairInterval,
     int repairJobsPerPeer,
     boolean tls,
-    Duration gcHold) {
+    Duration gcHold,
+    Duration setTimeout) {
+
+  /** How long a checkpoint set may stay incomplete before its parts are dropped, unless --set-timeout says. */
+  public static final Duration DEFAULT_SET_TIMEOUT = Duration.ofHours(1);
 
   /** Without TLS (plain HTTP). */
   public TrackerConfig(Path dataDir, HostPort listen, GridToken token, Duration heartbeatInterval, Duration peerTimeout,
       Duration historySlot, Duration historyRetention, Duration historyWindow, Duration repairGrace, Duration repairInterval,
       int repairJobsPerPeer) {
     this(dataDir, listen, token, heartbeatInterval, peerTimeout, historySlot, historyRetention, historyWindow, repairGrace,
-        repairInterval, repairJobsPerPeer, false, org.cairn.tracker.catalog.PendingStores.DEFAULT_HOLD);
+        repairInterval, repairJobsPerPeer, false, org.cairn.tracker.catalog.PendingStores.DEFAULT_HOLD, DEFAULT_SET_TIMEOUT);
   }
 
   public TrackerConfig {
@@ -39,6 +43,7 @@ public record TrackerConfig(
     require(!repairGrace.isNegative(), "repair grace must be >= 0");
     require(repairInterval.toMillis() >= 100, "repair interval must be at least 100ms, was " + repairInterval.toMillis() + "ms");
     require(!gcHold.isNegative(), "gc hold must be >= 0");
+    require(setTimeout.toMillis() >= 1000, "set timeout must be at least 1s, was " + setTimeout.toMillis() + "ms");
     require(repairJobsPerPeer >= 1 && repairJobsPerPeer <= 64, "repair jobs per peer must be 1-64, was " + repairJobsPerPeer);
   }
 

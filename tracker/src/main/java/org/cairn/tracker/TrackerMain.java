@@ -74,6 +74,11 @@ public final class TrackerMain implements Callable<Integer> {
           "the tracker, and every 30 s; default: ${DEFAULT-VALUE})."})
   String gcHold;
 
+  @Option(names = "--set-timeout", defaultValue = "1h", paramLabel = "DURATION",
+      description = {"A checkpoint set (cairn store --set) whose parts are not all committed this long after its first part",
+          "is dropped and its chunks released (default: ${DEFAULT-VALUE})."})
+  String setTimeout;
+
   @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
       description = "How often the chunk index is scanned for repair and durability counts (default: ${DEFAULT-VALUE}).")
   String repairInterval;
@@ -112,7 +117,7 @@ public final class TrackerMain implements Callable<Integer> {
       config = new TrackerConfig(data, HostPort.parse(listen), tokenFile == null ? null : GridToken.readFile(tokenFile), interval,
           peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
           Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
-          Durations.parse(repairInterval), repairJobsPerPeer, tls, Durations.parse(gcHold));
+          Durations.parse(repairInterval), repairJobsPerPeer, tls, Durations.parse(gcHold), Durations.parse(setTimeout));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }

@@ -24,7 +24,15 @@ public record CommitRequest(Manifest manifest, List<NewChunk> chunks, String ses
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record NewChunk(String id, List<String> holders, List<String> tags, long storedBytes, String redundancy) {}
 
-  /** The answer: the committed step. */
+  /**
+   * The answer: the committed step. For a part of a checkpoint set, {@code set}, {@code parts} and
+   * {@code partsCommitted}; {@code step} is 0 until the set's last part commits.
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Answer(String app, String node, long step) {}
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record Answer(String app, String node, long step, String set, Integer parts, Integer partsCommitted) {
+    public Answer(String app, String node, long step) {
+      this(app, node, step, null, null, null);
+    }
+  }
 }

@@ -187,8 +187,19 @@ public final class TrackerClient {
 
   /** A version (latest when step <= 0) with each chunk's coding and holders. */
   public LocatedVersion locate(String app, String node, long step) throws IOException {
-    return http.get(API + "/manifest", Map.of("app", app, "node", node, "step", step > 0 ? Long.toString(step) : "latest"),
-        LocatedVersion.class);
+    return locate(app, node, step, -1);
+  }
+
+  /** Part {@code part} of a checkpoint set's version (latest when step <= 0); -1: a plain version. */
+  public LocatedVersion locate(String app, String node, long step, int part) throws IOException {
+    Map<String, String> q = new java.util.LinkedHashMap<>();
+    q.put("app", app);
+    q.put("node", node);
+    q.put("step", step > 0 ? Long.toString(step) : "latest");
+    if (part >= 0) {
+      q.put("part", Integer.toString(part));
+    }
+    return http.get(API + "/manifest", q, LocatedVersion.class);
   }
 
   public List<VersionRow> versions(String app, String node) throws IOException {

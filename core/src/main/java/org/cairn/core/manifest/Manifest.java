@@ -54,11 +54,32 @@ public final class Manifest {
   private final String encryption;
   private final String keyId;
   private final String chunking;
+  private final SetPart set;
+
+  /**
+   * The part of a checkpoint set this manifest is (DejaVu's epoch-coordinated checkpoints: the
+   * parts of one computation written on several hosts): set {@code name}, part {@code part} of
+   * {@code parts} (0-based). The tracker makes the set a version only when all parts are committed.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record SetPart(String name, int part, int parts) {
+    public static final int MAX_PARTS = 4096;
+
+    public SetPart {
+      Objects.requireNonNull(name, "set name");
+      if (parts < 1 || parts > MAX_PARTS) {
+        throw new IllegalArgumentException("a set has 1.." + MAX_PARTS + " parts, not " + parts);
+      }
+      if (part < 0 || part >= parts) {
+        throw new IllegalArgumentException("part " + part + " is outside 0.." + (parts - 1));
+      }
+    }
+  }
 
   /** A plaintext manifest (schema 1's fields). */
   public Manifest(int schemaVersion, String app, String node, long step, long size, int chunkSize, String redundancy,
       String compression, String kind, long createdAt, String clientHost, List<ChunkRef> chunks) {
-    this(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost, chunks, null, null, null);
+    this(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost, chunks, null, null, null, null);
   }
 
   @JsonCreator
@@ -77,7 +98,8 @@ public final class Manifest {
       @JsonProperty("chunks") List<ChunkRef> chunks,
       @JsonProperty("encryption") String encryption,
       @JsonProperty("keyId") String keyId,
-      @JsonProperty("chunking") String chunking) {
+      @JsonProperty("chunking") String chunking,
+      @JsonProperty("set") SetPart set) {
     this.schemaVersion = schemaVersion;
     this.app = app;
     this.node = node;
@@ -93,6 +115,7 @@ public final class Manifest {
     this.encryption = encryption == null || encryption.equals("none") ? null : encryption;
     this.keyId = keyId;
     this.chunking = chunking == null || chunking.equals("fixed") ? null : chunking;
+    this.set = set;
   }
 
   /** A new manifest of the current schema. */
@@ -116,7 +139,7 @@ public final class Manifest {
       throw new IllegalArgumentException("an encrypted manifest names its key's fingerprint");
     }
     return new Manifest(sealed ? SCHEMA_ENCRYPTED : SCHEMA_PLAINTEXT, app, node, step, size, chunkSize, redundancy, compression,
-        kind, createdAtMillis, clientHost, chunks, sealed ? encryption : null, sealed ? keyId : null, null);
+        kind, createdAtMillis, clientHost, chunks, sealed ? encryption : null, sealed ? keyId : null, null, null);
   }
 
   /**
@@ -126,13 +149,19 @@ public final class Manifest {
   public Manifest withChunking(String chunking) {
     boolean variable = chunking != null && !chunking.equals("fixed");
     return new Manifest(variable ? Math.max(schemaVersion, SCHEMA_VARIABLE_CHUNKS) : schemaVersion, app, node, step, size, chunkSize,
-        redundancy, compression, kind, createdAt, clientHost, chunks, encryption, keyId, variable ? chunking : null);
+        redundancy, compression, kind, createdAt, clientHost, chunks, encryption, keyId, variable ? chunking : null, set);
+  }
+
+  /** This manifest as part {@code part} of {@code parts} of checkpoint set {@code name} (null: a plain version). */
+  public Manifest withSet(SetPart set) {
+    return new Manifest(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost, chunks,
+        encryption, keyId, chunking, set);
   }
 
   /** This manifest as step {@code step} (the tracker numbers versions at the commit). */
   public Manifest withStep(long step) {
     return new Manifest(schemaVersion, app, node, step, size, chunkSize, redundancy, compression, kind, createdAt, clientHost,
-        chunks, encryption, keyId, chunking);
+        chunks, encryption, keyId, chunking, set);
   }
 
   public String toJson() {
@@ -215,6 +244,8 @@ public final class Manifest {
   @JsonProperty public String keyId() { return keyId; }
   /** {@code aligned} or {@code cdc}; null for fixed-size chunks. */
   @JsonProperty public String chunking() { return chunking; }
+  /** The checkpoint set this manifest is a part of; null for a plain version. */
+  @JsonProperty public SetPart set() { return set; }
 
   /** True if the chunks are sealed with an app key. */
   public boolean encrypted() {
@@ -232,7 +263,7 @@ public final class Manifest {
         && Objects.equals(redundancy, m.redundancy) && Objects.equals(compression, m.compression)
         && Objects.equals(kind, m.kind) && Objects.equals(clientHost, m.clientHost) && chunks.equals(m.chunks)
         && Objects.equals(encryption, m.encryption) && Objects.equals(keyId, m.keyId)
-        && Objects.equals(chunking, m.chunking);
+        && Objects.equals(chunking, m.chunking) && Objects.equals(set, m.set);
   }
 
   @Override

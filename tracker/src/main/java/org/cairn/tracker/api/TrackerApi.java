@@ -588,8 +588,7 @@ public final class TrackerApi {
         List<VersionRow> vs = new java.util.ArrayList<>();
         for (VersionRow v : catalog.versions(app, node)) {
           List<ChunkId> chunks = catalog.versionChunks(app, node, v.step());
-          vs.add(new VersionRow(v.app(), v.node(), v.step(), v.size(), v.storedBytes(), v.chunks(), v.newChunks(), v.redundancy(),
-              v.weakest(), v.requested(), v.kind(), v.createdAt(), v.committedAt(), chunks == null ? "deleted" : repair.status(app, chunks)));
+          vs.add(v.withStatus(chunks == null ? "deleted" : repair.status(app, chunks)));
         }
         return json(200, vs);
       }
@@ -608,7 +607,13 @@ public final class TrackerApi {
         if (c.session() != null) {
           catalog.pending().close(c.session()); // committed: the index now names its pieces
         }
-        return json(200, new CommitRequest.Answer(c.manifest().app(), c.manifest().node(), step));
+        org.cairn.core.manifest.Manifest.SetPart set = c.manifest().set();
+        if (set == null) {
+          return json(200, new CommitRequest.Answer(c.manifest().app(), c.manifest().node(), step));
+        }
+        int committed = step > 0 ? set.parts()
+            : catalog.sets().progress(c.manifest().app(), c.manifest().node(), set.name()).committed();
+        return json(200, new CommitRequest.Answer(c.manifest().app(), c.manifest().node(), step, set.name(), set.parts(), committed));
       }
       case "DELETE": {
         requireApp(who, query.get("app"));
@@ -721,8 +726,19 @@ public final class TrackerApi {
   /** The manifest plus, per distinct chunk, its own coding and its holders with their address, state and the piece's tag. */
   private Response manifest(Map<String, String> query, Principal who) throws IOException, ApiException {
     String step = query.getOrDefault("step", "latest");
+    int part = -1;
+    if (query.containsKey("part")) {
+      try {
+        part = Integer.parseInt(query.get("part"));
+      } catch (NumberFormatException e) {
+        throw new ApiException(400, "part must be a number, was '" + query.get("part") + "'");
+      }
+      if (part < 0) {
+        throw new ApiException(400, "part must be >= 0, was " + part);
+      }
+    }
     Catalog.Located m = catalog.manifest(required(query, "app"), required(query, "node"),
-        step.equals("latest") ? 0 : parseStep(step));
+        step.equals("latest") ? 0 : parseStep(step), part);
     if (m == null) {
       throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")
           + (step.equals("latest") ? "" : "." + step));

@@ -47,6 +47,7 @@ public final class Catalog {
   private final Clock clock;
   private final EventLog events;
   private final PendingStores pending;
+  private final CheckpointSets sets;
 
   public Catalog(TrackerStore store, Clock clock) {
     this(store, clock, new EventLog(clock, 100));
@@ -62,6 +63,12 @@ public final class Catalog {
     this.store = store;
     this.clock = clock;
     this.pending = new PendingStores(clock, gcHold);
+    this.sets = new CheckpointSets(this, store, clock, events);
+  }
+
+  /** Checkpoint sets whose parts are not all committed yet. */
+  public CheckpointSets sets() {
+    return sets;
   }
 
   /** Stores in flight, whose chunks GC spares until they commit. */
@@ -225,19 +232,15 @@ public final class Catalog {
     }
     checkName("app", m.app());
     checkName("node", m.node());
+    if (m.set() != null) {
+      return sets.commit(m, newChunks, session);
+    }
     if (session != null) {
-      long[] done = {0};
-      store.scan(TrackerStore.Family.VERSIONS, prefix(m.app(), m.node()), (key, value) -> {
-        if (session.equals(JSON.readValue(value, VersionRecord.class).session())) {
-          done[0] = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
-          return false;
-        }
-        return true;
-      });
-      if (done[0] > 0) {
+      long done = stepCommittedBy(m.app(), m.node(), session);
+      if (done > 0) {
         LOG.info("{}.{}.{} was already committed by store session {}; answering the repeated commit with it", m.app(), m.node(),
-            done[0], session);
-        return done[0];
+            done, session);
+        return done;
       }
     }
     long step = m.step() > 0 ? m.step() : latestStep(m.app(), m.node()) + 1;
@@ -245,6 +248,61 @@ public final class Catalog {
     if (store.get(TrackerStore.Family.VERSIONS, versionKey) != null) {
       throw new IllegalArgumentException("version " + m.app() + "." + m.node() + "." + step + " already exists");
     }
+    TrackerStore.Batch batch = new TrackerStore.Batch();
+    Tally t = charge(m, newChunks, batch);
+    long storedBytes = t.storedBytes();
+    long added = t.added();
+    JsonNode stored = JSON.valueToTree(stepped(m, step));
+    batch.put(TrackerStore.Family.VERSIONS, versionKey,
+        JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis(), session)));
+    store.write(batch);
+    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
+        m.chunks().size(), added, storedBytes);
+    events.add("committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
+    replaceOlder(m.app(), m.node(), step);
+    return step;
+  }
+
+  /** The step of app/node's version that store session {@code session} committed (or one of whose parts it did); 0 if none. */
+  synchronized long stepCommittedBy(String app, String node, String session) throws IOException {
+    long[] done = {0};
+    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
+      if (JSON.readValue(value, VersionRecord.class).committedBy(session)) {
+        done[0] = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+        return false;
+      }
+      return true;
+    });
+    return done[0];
+  }
+
+  /** Under the replace policy, a committed version obsoletes the node's older ones (stdchk's automated replace). */
+  void replaceOlder(String app, String node, long step) throws IOException {
+    if (!policy(app).equals("replace")) {
+      return;
+    }
+    List<Long> older = new ArrayList<>();
+    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
+      long s2 = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
+      if (s2 < step) {
+        older.add(s2);
+      }
+      return true;
+    });
+    for (long s2 : older) {
+      delete(app, node, s2, "replaced by step " + step);
+    }
+  }
+
+  /** What charging a manifest's chunks cost: bytes stored for the chunks it sent and how many were new to the app. */
+  record Tally(long storedBytes, long added) {}
+
+  /**
+   * Puts into {@code batch} one more reference to each distinct chunk of {@code m}: to the held
+   * entry, or to a new entry made from the chunk the store sent (also when it is coded more strongly
+   * than the held one). A chunk neither held nor sent is refused.
+   */
+  Tally charge(Manifest m, List<NewChunk> newChunks, TrackerStore.Batch batch) throws IOException {
     Map<ChunkId, NewChunk> sent = new HashMap<>();
     for (NewChunk c : newChunks) {
       sent.put(c.id(), c);
@@ -253,7 +311,6 @@ public final class Catalog {
     for (ChunkRef r : m.chunks()) {
       unique.add(r.id());
     }
-    TrackerStore.Batch batch = new TrackerStore.Batch();
     long storedBytes = 0;
     long added = 0;
     for (ChunkId id : unique) {
@@ -265,56 +322,74 @@ public final class Catalog {
       if (held != null && (c == null || !upgrades(c, held, m))) {
         record = held.withRefs(held.refs() + 1);
       } else {
-        if (c == null) {
-          throw new IllegalArgumentException("chunk " + id.shortHex() + " is neither held for app " + m.app() + " nor sent with the commit");
-        }
-        String coding = c.redundancy() == null ? m.redundancy() : Redundancy.parse(c.redundancy()).spec();
-        Redundancy r = Redundancy.parse(coding);
-        if (c.holders().size() != r.totalFragments()) {
-          throw new IllegalArgumentException("chunk " + id.shortHex() + " has " + c.holders().size() + " holders, but "
-              + coding + " makes " + r.totalFragments() + " fragments");
-        }
-        if (c.tags() == null || c.tags().size() != c.holders().size()) {
-          throw new IllegalArgumentException("chunk " + id.shortHex() + " needs one tag per fragment (" + c.holders().size() + "), got "
-              + (c.tags() == null ? "none" : c.tags().size()));
-        }
-        for (String t : c.tags()) {
-          FragmentKey.parseTag(t); // 8 hex digits, or IllegalArgumentException
-        }
-        // a re-coded chunk keeps its references; its old pieces are no longer assigned, so GC removes them
-        record = new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), held == null ? 1 : held.refs() + 1, coding,
-            m.clientHost(), new ArrayList<>(c.tags()));
-        if (held != null) {
-          LOG.info("chunk {} of app {}: re-coded from {} to {} by {}.{}", id.shortHex(), m.app(), held.redundancy(), coding, m.app(),
-              m.node());
-        }
+        record = newRecord(m, id, c, held);
         storedBytes += c.storedBytes();
         added++;
       }
       batch.put(TrackerStore.Family.CHUNKS, key, JSON.writeValueAsBytes(record));
     }
-    JsonNode stored = JSON.valueToTree(stepped(m, step));
-    batch.put(TrackerStore.Family.VERSIONS, versionKey,
-        JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis(), session)));
-    store.write(batch);
-    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
-        m.chunks().size(), added, storedBytes);
-    events.add("committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
-    if (policy(m.app()).equals("replace")) {
-      // the new version obsoletes older ones once it is committed (stdchk's automated replace)
-      List<Long> older = new ArrayList<>();
-      store.scan(TrackerStore.Family.VERSIONS, prefix(m.app(), m.node()), (key, value) -> {
-        long s2 = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
-        if (s2 < step) {
-          older.add(s2);
-        }
-        return true;
-      });
-      for (long s2 : older) {
-        delete(m.app(), m.node(), s2, "replaced by step " + step);
+    return new Tally(storedBytes, added);
+  }
+
+  private static ChunkRecord newRecord(Manifest m, ChunkId id, NewChunk c, ChunkRecord held) {
+    if (c == null) {
+      throw new IllegalArgumentException("chunk " + id.shortHex() + " is neither held for app " + m.app() + " nor sent with the commit");
+    }
+    String coding = c.redundancy() == null ? m.redundancy() : Redundancy.parse(c.redundancy()).spec();
+    Redundancy r = Redundancy.parse(coding);
+    if (c.holders().size() != r.totalFragments()) {
+      throw new IllegalArgumentException("chunk " + id.shortHex() + " has " + c.holders().size() + " holders, but "
+          + coding + " makes " + r.totalFragments() + " fragments");
+    }
+    if (c.tags() == null || c.tags().size() != c.holders().size()) {
+      throw new IllegalArgumentException("chunk " + id.shortHex() + " needs one tag per fragment (" + c.holders().size() + "), got "
+          + (c.tags() == null ? "none" : c.tags().size()));
+    }
+    for (String t : c.tags()) {
+      FragmentKey.parseTag(t); // 8 hex digits, or IllegalArgumentException
+    }
+    if (held != null) {
+      LOG.info("chunk {} of app {}: re-coded from {} to {} by {}.{}", id.shortHex(), m.app(), held.redundancy(), coding, m.app(),
+          m.node());
+    }
+    // a re-coded chunk keeps its references; its old pieces are no longer assigned, so GC removes them
+    return new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), held == null ? 1 : held.refs() + 1, coding,
+        m.clientHost(), new ArrayList<>(c.tags()));
+  }
+
+  /**
+   * Puts into {@code batch} the release of {@code counts.get(id)} references to each chunk; a chunk
+   * left with none leaves the index (its fragments become garbage).
+   */
+  void release(String app, Map<ChunkId, Integer> counts, TrackerStore.Batch batch) throws IOException {
+    for (Map.Entry<ChunkId, Integer> e : counts.entrySet()) {
+      byte[] ck = chunkKey(app, e.getKey());
+      byte[] existing = store.get(TrackerStore.Family.CHUNKS, ck);
+      if (existing == null) {
+        continue;
+      }
+      ChunkRecord c = JSON.readValue(existing, ChunkRecord.class);
+      if (c.refs() <= e.getValue()) {
+        batch.delete(TrackerStore.Family.CHUNKS, ck);
+      } else {
+        batch.put(TrackerStore.Family.CHUNKS, ck, JSON.writeValueAsBytes(c.withRefs(c.refs() - e.getValue())));
       }
     }
-    return step;
+  }
+
+  /** The references manifests hold: one per distinct chunk of each. */
+  static Map<ChunkId, Integer> references(List<JsonNode> manifests) {
+    Map<ChunkId, Integer> counts = new LinkedHashMap<>();
+    for (JsonNode mf : manifests) {
+      Set<ChunkId> unique = new LinkedHashSet<>();
+      for (JsonNode c : mf.path("chunks")) {
+        unique.add(ChunkId.parse(c.path("id").asText()));
+      }
+      for (ChunkId id : unique) {
+        counts.merge(id, 1, Integer::sum);
+      }
+    }
+    return counts;
   }
 
   /** Whether a chunk sent with a commit replaces the held one: it is coded more strongly. */
@@ -357,10 +432,18 @@ public final class Catalog {
     });
     for (VersionRecord r : records) {
       JsonNode mf = r.manifest();
+      long size = 0;
+      int chunks = 0;
+      for (JsonNode part : r.manifests()) {
+        size += part.path("size").asLong();
+        chunks += part.path("chunks").size();
+      }
       String[] coding = coding(app, chunkIds(r));
-      out.add(new VersionRow(app, node, mf.path("step").asLong(), mf.path("size").asLong(), r.storedBytes(), mf.path("chunks").size(),
+      JsonNode set = mf.path("set");
+      out.add(new VersionRow(app, node, mf.path("step").asLong(), size, r.storedBytes(), chunks,
           r.newChunks(), coding[0] == null ? mf.path("redundancy").asText() : coding[0], coding[1], mf.path("redundancy").asText(),
-          mf.path("kind").asText("file"), mf.path("createdAt").asLong(), r.committedAt(), null));
+          mf.path("kind").asText("file"), mf.path("createdAt").asLong(), r.committedAt(), null,
+          set.isObject() ? set.path("name").asText() : null, r.parts() == null ? null : r.parts().size()));
     }
     return out;
   }
@@ -370,6 +453,15 @@ public final class Catalog {
 
   /** The manifest of a version (latest when step <= 0) with its chunks' index entries; null if no such version. */
   public Located manifest(String app, String node, long step) throws IOException {
+    return manifest(app, node, step, -1);
+  }
+
+  /**
+   * As {@link #manifest(String, String, long)}, for part {@code part} of a checkpoint set's version
+   * (-1: the version is not a set). Asking a set without a part, or a plain version for a part, is
+   * refused naming what to ask instead.
+   */
+  public Located manifest(String app, String node, long step, int part) throws IOException {
     checkName("app", app);
     checkName("node", node);
     long s = step > 0 ? step : latestStep(app, node);
@@ -381,15 +473,33 @@ public final class Catalog {
       return null;
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
-    Map<ChunkId, ChunkRecord> chunks = new LinkedHashMap<>();
-    for (ChunkId id : chunkIds(r)) {
-      chunks.put(id, chunk(app, id));
+    JsonNode mf;
+    if (r.parts() == null) {
+      if (part > 0) {
+        throw new IllegalArgumentException(app + "." + node + "." + s + " is not a checkpoint set; it has no part " + part);
+      }
+      mf = r.manifest();
+    } else if (part < 0) {
+      throw new IllegalArgumentException(app + "." + node + "." + s + " is a checkpoint set of " + r.parts().size()
+          + " parts: choose one with part=0.." + (r.parts().size() - 1));
+    } else if (part >= r.parts().size()) {
+      throw new IllegalArgumentException(app + "." + node + "." + s + " has parts 0.." + (r.parts().size() - 1) + ", not " + part);
+    } else {
+      mf = r.parts().get(part).manifest();
     }
+    Manifest m;
     try {
-      return new Located(Manifest.fromJson(JSON.writeValueAsString(r.manifest())), chunks);
+      m = Manifest.fromJson(JSON.writeValueAsString(mf));
     } catch (CorruptDataException e) {
       throw new IOException("stored manifest of " + app + "." + node + "." + s + " does not parse: " + e.getMessage(), e);
     }
+    Map<ChunkId, ChunkRecord> chunks = new LinkedHashMap<>();
+    for (ChunkRef ref : m.chunks()) {
+      if (!chunks.containsKey(ref.id())) {
+        chunks.put(ref.id(), chunk(app, ref.id()));
+      }
+    }
+    return new Located(m, chunks);
   }
 
   /** Apps, each with its nodes and their version counts. */
@@ -437,24 +547,8 @@ public final class Catalog {
       return false;
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
-    Set<String> unique = new LinkedHashSet<>();
-    for (JsonNode c : r.manifest().path("chunks")) {
-      unique.add(c.path("id").asText());
-    }
     TrackerStore.Batch batch = new TrackerStore.Batch().delete(TrackerStore.Family.VERSIONS, key);
-    for (String id : unique) {
-      byte[] ck = chunkKey(app, ChunkId.parse(id));
-      byte[] existing = store.get(TrackerStore.Family.CHUNKS, ck);
-      if (existing == null) {
-        continue;
-      }
-      ChunkRecord c = JSON.readValue(existing, ChunkRecord.class);
-      if (c.refs() <= 1) {
-        batch.delete(TrackerStore.Family.CHUNKS, ck);
-      } else {
-        batch.put(TrackerStore.Family.CHUNKS, ck, JSON.writeValueAsBytes(c.withRefs(c.refs() - 1)));
-      }
-    }
+    release(app, references(r.manifests()), batch);
     store.write(batch);
     LOG.info("{}.{}.{} {}", app, node, step, why);
     events.add("deleted", app + "." + node + "." + step, why);
@@ -576,14 +670,10 @@ public final class Catalog {
   }
 
   private static List<ChunkId> chunkIds(VersionRecord r) {
-    Set<ChunkId> unique = new LinkedHashSet<>();
-    for (JsonNode c : r.manifest().path("chunks")) {
-      unique.add(ChunkId.parse(c.path("id").asText()));
-    }
-    return new ArrayList<>(unique);
+    return new ArrayList<>(references(r.manifests()).keySet());
   }
 
-  private long latestStep(String app, String node) throws IOException {
+  long latestStep(String app, String node) throws IOException {
     long[] latest = {0};
     store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
       latest[0] = Math.max(latest[0], ByteBuffer.wrap(key, key.length - 8, 8).getLong());
@@ -596,22 +686,22 @@ public final class Catalog {
     return m.withStep(step);
   }
 
-  private static void checkName(String what, String name) {
+  static void checkName(String what, String name) {
     if (name == null || !name.matches("[A-Za-z0-9._+-]{1,128}")) {
       throw new IllegalArgumentException(what + " must be 1-128 letters, digits, '.', '_', '+' or '-', was '" + name + "'");
     }
   }
 
-  private static byte[] prefix(String app, String node) {
+  static byte[] prefix(String app, String node) {
     return (app + "\u0000" + node + "\u0000").getBytes(StandardCharsets.UTF_8);
   }
 
-  private static byte[] versionKey(String app, String node, long step) {
+  static byte[] versionKey(String app, String node, long step) {
     byte[] p = prefix(app, node);
     return ByteBuffer.allocate(p.length + 8).put(p).putLong(step).array();
   }
 
-  private static byte[] chunkKey(String app, ChunkId id) {
+  static byte[] chunkKey(String app, ChunkId id) {
     byte[] a = (app + "\u0000").getBytes(StandardCharsets.UTF_8);
     byte[] out = Arrays.copyOf(a, a.length + ChunkId.LENGTH);
     id.copyTo(out, a.length);

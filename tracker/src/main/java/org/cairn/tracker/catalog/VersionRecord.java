@@ -1,12 +1,47 @@
 package org.cairn.tracker.catalog;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A committed version: its manifest (JSON, as the client sent it), what storing it cost, and the
  * store session that committed it (null for commits without one), which makes a repeated commit
- * idempotent.
+ * idempotent. A checkpoint set's version also has {@code parts}, one per part in part order, each
+ * with its own manifest and session; {@code manifest} is then part 0's.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record VersionRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session) {}
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record VersionRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session, List<PartRecord> parts) {
+
+  public VersionRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session) {
+    this(manifest, storedBytes, newChunks, committedAt, session, null);
+  }
+
+  /** One committed part of a checkpoint set: as a pending part, and inside its set's version. */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public record PartRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session) {}
+
+  /** The manifests of this version: its parts' for a set, else the one. */
+  public List<JsonNode> manifests() {
+    if (parts == null) {
+      return List.of(manifest);
+    }
+    List<JsonNode> out = new ArrayList<>(parts.size());
+    for (PartRecord p : parts) {
+      out.add(p.manifest());
+    }
+    return out;
+  }
+
+  /** Whether {@code s} committed this version or one of its parts. */
+  public boolean committedBy(String s) {
+    if (s.equals(session)) {
+      return true;
+    }
+    return parts != null && parts.stream().anyMatch(p -> s.equals(p.session()));
+  }
+}
