@@ -197,6 +197,53 @@ final class FetchCommand implements Callable<Integer> {
     return res;
   }
 
+  /**
+   * Restores a directory version into {@code target}, which must not exist: extracted under a
+   * temporary name beside it and renamed into place once complete.
+   */
+  static Fetcher.Result intoDirectory(Grid grid, LocatedVersion located, org.cairn.core.crypto.ChunkCrypto crypto, Path target)
+      throws IOException {
+    if (Files.exists(target)) {
+      throw new IOException(target + " exists; remove it or restore elsewhere");
+    }
+    Path tmp = target.resolveSibling("." + target.getFileName() + ".restoring");
+    if (Files.exists(tmp)) {
+      org.apache.commons.io.file.PathUtils.deleteDirectory(tmp);
+    }
+    Files.createDirectories(tmp);
+    boolean done = false;
+    try {
+      PipedInputStream in = new PipedInputStream(1 << 20);
+      PipedOutputStream out = new PipedOutputStream(in);
+      CompletableFuture<Void> extracted = CompletableFuture.runAsync(() -> {
+        try (in) {
+          TarImages.extract(in, tmp);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+      Fetcher.Result res;
+      try (out) {
+        res = grid.fetch(located, Fetcher.Options.defaults(), out, crypto);
+      } catch (IOException e) {
+        extracted.cancel(true);
+        throw e;
+      }
+      try {
+        extracted.join();
+      } catch (java.util.concurrent.CompletionException e) {
+        throw new IOException("restoring into " + target + " failed: " + e.getCause().getMessage(), e.getCause());
+      }
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+      done = true;
+      return res;
+    } finally {
+      if (!done && Files.exists(tmp)) {
+        org.apache.commons.io.file.PathUtils.deleteDirectory(tmp);
+      }
+    }
+  }
+
   private static void closeQuietly(AutoCloseable c) {
     if (c != null) {
       try {

@@ -259,15 +259,7 @@ final class StoreCommand implements Callable<Integer> {
       org.cairn.core.chunk.Chunking cutting, org.cairn.core.crypto.Encryption sealing, java.time.Duration probe,
       java.time.Duration commitWait, int t, String kind, long sizeHint, org.cairn.core.manifest.Manifest.SetPart setPart)
       throws Exception {
-    org.cairn.core.crypto.ChunkCrypto crypto = org.cairn.core.crypto.ChunkCrypto.PLAIN;
-    if (sealing.encrypted()) {
-      org.cairn.client.AppKeys keys = root.keys();
-      org.cairn.client.AppKeys.Created key = keys.findOrCreate(target.app, java.time.Instant.now());
-      if (key.created()) {
-        KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + target.app + ":", key.path());
-      }
-      crypto = key.key().crypto(sealing);
-    }
+    org.cairn.core.crypto.ChunkCrypto crypto = appCrypto(root, cl, target.app, sealing);
     try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(root.session, json, "storing", in::getByteCount, sizeHint)) {
@@ -278,6 +270,19 @@ final class StoreCommand implements Callable<Integer> {
       print(res);
     }
     return 0;
+  }
+
+  /** The sealing of app's chunks: its key (made now, with a loud warning, on the app's first store) unless plaintext. */
+  static org.cairn.core.crypto.ChunkCrypto appCrypto(CairnCli root, CommandLine cl, String app,
+      org.cairn.core.crypto.Encryption sealing) throws IOException {
+    if (!sealing.encrypted()) {
+      return org.cairn.core.crypto.ChunkCrypto.PLAIN;
+    }
+    org.cairn.client.AppKeys.Created key = root.keys().findOrCreate(app, java.time.Instant.now());
+    if (key.created()) {
+      KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + app + ":", key.path());
+    }
+    return key.key().crypto(sealing);
   }
 
   /**

@@ -132,7 +132,19 @@ public final class MiniGrid implements Closeable {
     return n;
   }
 
+  /**
+   * Starts {@code cairn --tracker URL --token-file F ARGS...} without waiting for it (a job such as
+   * {@code dmtcp launch}), with {@code env} added; its output goes to ROOT/NAME.out and .err.
+   */
+  public Node startCli(String name, java.util.Map<String, String> env, String... args) throws IOException {
+    return start(name, jar("client-cli", "cairn.jar"), withGrid(tokenFile, args), env);
+  }
+
   private Node start(String name, Path jar, List<String> args) throws IOException {
+    return start(name, jar, args, java.util.Map.of());
+  }
+
+  private Node start(String name, Path jar, List<String> args, java.util.Map<String, String> env) throws IOException {
     List<String> cmd = TestJvm.command(jar);
     cmd.addAll(args);
     Path out = root.resolve(name + ".out");
@@ -141,6 +153,7 @@ public final class MiniGrid implements Closeable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
         .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()));
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
+    pb.environment().putAll(env);
     Process p = pb.start();
     Node n = new Node(name, p, out, err, Files.exists(out) ? Files.size(out) : 0);
     nodes.add(n);
@@ -435,6 +448,11 @@ public final class MiniGrid implements Closeable {
         throw new AssertionError(name + " did not stop within 30 s of SIGTERM");
       }
       return process.exitValue();
+    }
+
+    /** What the process wrote on standard output so far. */
+    public String stdout() throws IOException {
+      return Files.exists(out) ? Files.readString(out, StandardCharsets.UTF_8) : "";
     }
 
     public String stderr() throws IOException {

@@ -1,0 +1,186 @@
+package org.cairn.cli;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.cairn.client.Grid;
+import org.cairn.client.Storer;
+import org.cairn.client.dmtcp.CheckpointDir;
+import org.cairn.core.chunk.ChunkSize;
+import org.cairn.core.chunk.Chunking;
+import org.cairn.core.chunk.ImageSource;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.config.Durations;
+import org.cairn.core.crypto.ChunkCrypto;
+import org.cairn.core.crypto.Encryption;
+import org.cairn.core.erasure.Redundancy;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code cairn dmtcp launch|restart}: jobs checkpointed by DMTCP, their checkpoints kept on the grid
+ * (DMTCP's commands are found on PATH).
+ */
+@Command(name = "dmtcp", mixinStandardHelpOptions = true,
+    description = {"Run a program under DMTCP with each checkpoint stored on the grid as it completes, and restart it from the",
+        "grid on any host. DMTCP's commands (dmtcp_launch, dmtcp_restart) must be on PATH."},
+    subcommands = {DmtcpCommand.Launch.class, DmtcpCommand.Restart.class})
+final class DmtcpCommand {
+  @CommandLine.ParentCommand
+  CairnCli root;
+
+  /** What launch and restart share: where checkpoints go locally and how they are stored. */
+  static final class JobOptions {
+    @CommandLine.Mixin
+    Target.App target;
+
+    @CommandLine.Mixin
+    Target.Node nodeOption;
+
+    @Option(names = "--interval", defaultValue = "10m", paramLabel = "DURATION",
+        description = "Time between checkpoints (DMTCP's --interval, whole seconds; default: ${DEFAULT-VALUE}).")
+    String interval;
+
+    @Option(names = "--ckpt-dir", paramLabel = "DIR",
+        description = {"Where DMTCP writes checkpoints before they are stored; older ones are removed once a newer one is",
+            "committed (default: ~/.cache/cairn/dmtcp/APP/NODE)."})
+    Path ckptDir;
+
+    @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
+        description = "code:M+K, cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE}).")
+    String redundancy;
+
+    @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
+        description = "aes-gcm (default), aes-siv or none, as for 'cairn store'.")
+    String encryption;
+
+    @Option(names = "--chunking", defaultValue = "aligned", paramLabel = "fixed|aligned|cdc",
+        description = "How images are cut, as for 'cairn store' (default: ${DEFAULT-VALUE}).")
+    String chunking;
+
+    long intervalSeconds(CommandLine cl) {
+      try {
+        Duration d = Durations.parse(interval);
+        long s = Math.max(1, (d.toMillis() + 999) / 1000);
+        return s;
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, "--interval: " + e.getMessage());
+      }
+    }
+
+    Path ckptDir(CairnCli root) {
+      Path p = root.session.path(ckptDir);
+      return p != null ? p
+          : Path.of(System.getProperty("user.home"), ".cache", "cairn", "dmtcp", target.app, nodeOption.node);
+    }
+
+    /** How each checkpoint is stored: the next step of app/node, a directory version. */
+    Storer.Options storeOptions(CairnCli root, CommandLine cl) throws IOException {
+      Redundancy r;
+      Chunking cutting;
+      Encryption sealing;
+      try {
+        r = Redundancy.parse(redundancy);
+        cutting = Chunking.parse(chunking);
+        sealing = Encryption.parse(encryption);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, e.getMessage());
+      }
+      ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
+      return new Storer.Options(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
+          Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), false,
+          Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, crypto, cutting);
+    }
+  }
+
+  /** Runs the job under DMTCP with checkpoints stored; returns the program's exit status. */
+  static int runJob(CairnCli root, CommandLine cl, JobOptions o, List<String> command, Path restoredCopy, Grid grid) throws Exception {
+    CheckpointDir checkpoints = new CheckpointDir(o.ckptDir(root));
+    Storer.Options options = o.storeOptions(root, cl);
+    DmtcpJob job = new DmtcpJob(checkpoints, dir -> DmtcpJob.storeGeneration(grid, options, dir), cl.getErr());
+    if (restoredCopy != null) {
+      job.removeAfterNextCommit(restoredCopy);
+    }
+    return job.run(command);
+  }
+
+  @Command(name = "launch", mixinStandardHelpOptions = true,
+      description = {"Run PROGRAM under DMTCP (a coordinator of its own, images without gzip) with its standard streams those of",
+          "this command; each checkpoint (every image plus the restart script) is stored as one version of APP/NODE as",
+          "soon as DMTCP has written it. Exits with PROGRAM's status once the last checkpoint is stored."})
+  static final class Launch implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.ParentCommand
+    DmtcpCommand parent;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    JobOptions job;
+
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "PROGRAM", description = "The program and its arguments (after --).")
+    List<String> program;
+
+    @Override
+    public Integer call() throws Exception {
+      CommandLine cl = spec.commandLine();
+      long interval = job.intervalSeconds(cl);
+      Path dir = job.ckptDir(parent.root);
+      List<String> command = new ArrayList<>(List.of(DmtcpJob.onPath("dmtcp_launch"), "--new-coordinator", "--coord-port", "0",
+          "--port-file", dir.resolve(".coordinator-port").toString(), "--ckptdir", dir.toString(), "--no-gzip",
+          "--enable-unique-checkpoint-filenames", "--interval", Long.toString(interval)));
+      command.addAll(program);
+      try (Grid grid = GridAccess.open(parent.root, cl)) {
+        return runJob(parent.root, cl, job, command, null, grid);
+      }
+    }
+  }
+
+  @Command(name = "restart", mixinStandardHelpOptions = true,
+      description = {"Fetch a checkpoint of APP/NODE (the latest unless --step) into the checkpoint directory and restart it here",
+          "under DMTCP; its later checkpoints are stored as new versions, as 'launch' does."})
+  static final class Restart implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.ParentCommand
+    DmtcpCommand parent;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    JobOptions job;
+
+    @CommandLine.Mixin
+    Target.Step stepOption;
+
+    @Override
+    public Integer call() throws Exception {
+      CommandLine cl = spec.commandLine();
+      long interval = job.intervalSeconds(cl);
+      Path dir = job.ckptDir(parent.root);
+      String restart = DmtcpJob.onPath("dmtcp_restart");
+      try (Grid grid = GridAccess.open(parent.root, cl)) {
+        org.cairn.core.api.LocatedVersion located = grid.locate(job.target.app, job.nodeOption.node, stepOption.step);
+        if (!ImageSource.DIRECTORY.equals(located.manifest().kind())) {
+          throw new IOException(job.target.app + "." + job.nodeOption.node + "." + located.manifest().step()
+              + " is a file, not a checkpoint stored by 'cairn dmtcp launch'");
+        }
+        Path restored = dir.resolve("restored-" + located.manifest().step());
+        FetchCommand.intoDirectory(grid, located, parent.root.keys().forVersion(located.manifest()), restored);
+        List<java.nio.file.Path> images = CheckpointDir.images(restored);
+        if (images.isEmpty()) {
+          throw new IOException(located.manifest() + " holds no DMTCP image (ckpt_*.dmtcp)");
+        }
+        cl.getErr().println("cairn dmtcp: restarting " + images.size() + " process(es) of " + job.target.app + "." + job.nodeOption.node
+            + "." + located.manifest().step());
+        cl.getErr().flush();
+        List<String> command = new ArrayList<>(List.of(restart, "--new-coordinator", "--coord-port", "0", "--port-file",
+            dir.resolve(".coordinator-port").toString(), "--ckptdir", dir.toString(), "--interval", Long.toString(interval)));
+        images.forEach(p -> command.add(p.toString()));
+        return runJob(parent.root, cl, job, command, restored, grid);
+      }
+    }
+  }
+}
