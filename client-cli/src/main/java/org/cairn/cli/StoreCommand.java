@@ -88,7 +88,10 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
       description = {"pessimistic (default): every piece is durable before the store succeeds;",
           "optimistic: success once the m data pieces are durable; the tracker adds the rest in the background",
-          "('cairn versions' shows the status degraded until it has)."})
+          "('cairn versions' shows the status degraded until it has);",
+          "soft: success once every piece is in its peer's memory; the peers make them durable in the background",
+          "(within their --soft-sync-interval, 1 s by default; 'cairn versions' shows the status soft until all are;",
+          "a peer that crashes first loses its soft pieces, which repair makes again)."})
   String write;
 
   @Option(names = "--set", paramLabel = "EPOCH",
@@ -131,8 +134,8 @@ final class StoreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--encryption: " + e.getMessage());
     }
-    if (!write.equals("pessimistic") && !write.equals("optimistic")) {
-      throw new CommandLine.ParameterException(cl, "--write must be pessimistic or optimistic, was '" + write + "'");
+    if (!write.equals("pessimistic") && !write.equals("optimistic") && !write.equals("soft")) {
+      throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
     }
     java.time.Duration probe;
     try {
@@ -265,7 +268,7 @@ final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(root.session, json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe, commitWait, crypto, cutting).withSet(setPart));
+              probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")));
       progress.close();
       print(res);
     }

@@ -48,11 +48,20 @@ final class PieceWriter {
   private final int maxBatchBytes;
   private final Slot[] slots;
   private final Map<String, Traffic> traffic = new HashMap<>();
+  private final boolean soft;
+  /** Soft writes: per "host boot", the highest soft write number a host gave this store's pieces. */
+  private final Map<String, org.cairn.core.api.CommitRequest.SoftHold> softHolds = new HashMap<>();
 
   /**
    * @param io runs connects and resends, which may block, away from the event loop
    */
   PieceWriter(HostSet hosts, Executor io, int maxBatchBytes) {
+    this(hosts, io, maxBatchBytes, false);
+  }
+
+  /** With {@code soft}, pieces go as PUT_SOFT: acknowledged before they are durable. */
+  PieceWriter(HostSet hosts, Executor io, int maxBatchBytes, boolean soft) {
+    this.soft = soft;
     this.hosts = hosts;
     this.io = io;
     this.maxBatchBytes = maxBatchBytes;
@@ -65,6 +74,22 @@ final class PieceWriter {
   /** Queues piece {@code f} for slot {@code slot}; the future completes with the id of the host that acknowledged it durable. */
   CompletableFuture<String> send(int slot, Fragment f) {
     return slots[slot].add(f);
+  }
+
+  /** What the hosts said of this store's soft writes: when each host's pieces are durable. */
+  List<org.cairn.core.api.CommitRequest.SoftHold> softHolds() {
+    synchronized (softHolds) {
+      return new ArrayList<>(softHolds.values());
+    }
+  }
+
+  private void softAck(String host, Frame frame) throws org.cairn.core.CorruptDataException {
+    org.cairn.core.protocol.SoftAck a = org.cairn.core.protocol.SoftAck.decode(frame.payload().duplicate());
+    String boot = Long.toHexString(a.boot());
+    synchronized (softHolds) {
+      softHolds.merge(host + " " + boot, new org.cairn.core.api.CommitRequest.SoftHold(host, boot, a.seq()),
+          (x, y) -> x.seq() >= y.seq() ? x : y);
+    }
   }
 
   /** A copy of the traffic counted so far, per host. */
@@ -151,7 +176,7 @@ final class PieceWriter {
           payload.release();
           throw e;
         }
-        answer = c.call(FrameType.PUT, payload);
+        answer = c.call(soft ? FrameType.PUT_SOFT : FrameType.PUT, payload);
       } catch (IOException | RuntimeException e) {
         answer = CompletableFuture.failedFuture(e);
       }
@@ -165,13 +190,18 @@ final class PieceWriter {
         failure = "failed: " + e.getMessage();
       } else {
         try {
-          if (frame.type() == FrameType.PUT_OK) {
+          if (frame.type() == FrameType.PUT_OK && !soft) {
+            failure = null;
+          } else if (frame.type() == FrameType.PUT_SOFT_OK && soft) {
+            softAck(h.id(), frame);
             failure = null;
           } else if (frame.type() == FrameType.REFUSED) {
             failure = "refused the pieces (" + Refusal.describe(frame.payload()) + ")";
           } else {
             failure = "answered " + frame.type() + ": " + frame.payload().toString(StandardCharsets.UTF_8);
           }
+        } catch (org.cairn.core.CorruptDataException e) {
+          failure = "answered a malformed PUT_SOFT_OK: " + e.getMessage();
         } finally {
           frame.release();
         }
@@ -205,10 +235,11 @@ final class PieceWriter {
         return;
       }
       // replace the host (blocking bookkeeping, and perhaps a connect) away from the event loop
+      String why = failure;
       io.execute(() -> {
         HostSet.Host replacement;
         try {
-          replacement = hosts.replace(index, h, failure);
+          replacement = hosts.replace(index, h, why);
         } catch (IOException e) {
           fail(batch, e);
           return;

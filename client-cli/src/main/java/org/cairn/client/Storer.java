@@ -52,7 +52,7 @@ public final class Storer {
    */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
       int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-      ChunkCrypto crypto, Chunking chunking, Manifest.SetPart set) {
+      ChunkCrypto crypto, Chunking chunking, Manifest.SetPart set, boolean soft) {
     /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
     public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
     /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
@@ -67,13 +67,23 @@ public final class Storer {
         String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
         ChunkCrypto crypto, Chunking chunking) {
       this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
-          crypto, chunking, null);
+          crypto, chunking, null, false);
     }
 
     /** These options for part {@code set.part()} of checkpoint set {@code set.name()}. */
     public Options withSet(Manifest.SetPart set) {
       return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          commitTimeout, crypto, chunking, set);
+          commitTimeout, crypto, chunking, set, soft);
+    }
+
+    /**
+     * These options with soft writes (the two-level scheme's soft level): peers acknowledge pieces
+     * before they are durable and make them durable in the background; the version's status is
+     * {@code soft} until the tracker hears they are.
+     */
+    public Options withSoft(boolean soft) {
+      return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
+          commitTimeout, crypto, chunking, set, soft);
     }
 
     public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
@@ -153,7 +163,8 @@ public final class Storer {
     HostSet hosts = new HostSet(placement, peers);
     ExecutorService io = Executors.newCachedThreadPool(daemon("cairn-store-io"));
     ScheduledExecutorService mabw = Executors.newSingleThreadScheduledExecutor(daemon("cairn-mabw"));
-    PieceWriter writer = new PieceWriter(hosts, io, Integer.getInteger("cairn.store.batchBytes", PieceWriter.DEFAULT_BATCH_BYTES));
+    PieceWriter writer = new PieceWriter(hosts, io, Integer.getInteger("cairn.store.batchBytes", PieceWriter.DEFAULT_BATCH_BYTES),
+        o.soft());
     Map<String, PieceWriter.Traffic> reported = new HashMap<>();
     mabw.scheduleAtFixedRate(() -> reportBandwidth(o.clientId(), writer, reported), MABW_PERIOD.toMillis(), MABW_PERIOD.toMillis(),
         TimeUnit.MILLISECONDS);
@@ -206,7 +217,8 @@ public final class Storer {
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunking().maxChunk(o.chunkSize()), r.spec(),
           o.compressor().spec(), o.kind(), System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(),
           o.crypto().fingerprint()).withChunking(o.chunking().spec()).withSet(o.set());
-      CommitRequest.Answer answer = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session()), o.commitTimeout());
+      CommitRequest.Answer answer = commit(new CommitRequest(manifest, new ArrayList<>(sent), pending.session(),
+          o.soft() ? writer.softHolds() : null), o.commitTimeout());
       versionCommitted = true;
       long step = answer.step();
       long committed = System.nanoTime();

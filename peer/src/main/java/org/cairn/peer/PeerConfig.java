@@ -29,7 +29,18 @@ public record PeerConfig(
     int repairThreads,
     Duration scrubPeriod,
     long scrubMaxRate,
-    boolean reportDiskRate) {
+    boolean reportDiskRate,
+    Duration softSyncInterval) {
+
+  /** With soft writes made durable every second (the default). */
+  public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
+      Duration heartbeatInterval, double tau1, double tau2, int maxClients, boolean paused, String id, long bandwidthCap,
+      long ioCapacity, Duration gcInterval, Duration gcGrace, long repairRate, int repairThreads, Duration scrubPeriod,
+      long scrubMaxRate, boolean reportDiskRate) {
+    this(tracker, dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2, maxClients, paused, id,
+        bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate, reportDiskRate,
+        org.cairn.peer.store.FragmentStore.DEFAULT_SOFT_SYNC);
+  }
 
   public PeerConfig {
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))

@@ -366,8 +366,9 @@ public final class PeerDaemon implements Closeable, Admission {
           repairQueued.run();
         }
       } else {
+        FragmentStore.SoftState soft = store.softState();
         HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
-            paused.get(), config.reportDiskRate() ? store.sampleWriteRate() : 0));
+            paused.get(), config.reportDiskRate() ? store.sampleWriteRate() : 0, Long.toHexString(soft.boot()), soft.durable()));
         if (r == null) {
           LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
           registered.set(false);

@@ -107,6 +107,11 @@ public final class PeerMain implements Callable<Integer> {
       description = "Upper limit on the scrubbing read rate (default: 8MiB; 0: none).")
   String scrubMaxRate;
 
+  @Option(names = "--soft-sync-interval", paramLabel = "DURATION",
+      description = {"How soon pieces written soft ('cairn store --write soft': acknowledged before they are on disk) are made",
+          "durable in the background (default: 1s)."})
+  String softSyncInterval;
+
   @Option(names = "--io-capacity", paramLabel = "BYTES_PER_SEC",
       description = "Disk throughput assumed where /proc/diskstats cannot be read (default: 100MiB).")
   String ioCapacity;
@@ -193,7 +198,8 @@ public final class PeerMain implements Callable<Integer> {
           (int) number("repair-threads", pick(repairThreads == null ? null : repairThreads.toString(), file, "repair-threads", "2")),
           Durations.parse(pick(scrubPeriod, file, "scrub-period", "7d")),
           ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")),
-          bool("report-disk-rate", pick(reportDiskRate == null ? null : reportDiskRate.toString(), file, "report-disk-rate", "true")));
+          bool("report-disk-rate", pick(reportDiskRate == null ? null : reportDiskRate.toString(), file, "report-disk-rate", "true")),
+          Durations.parse(pick(softSyncInterval, file, "soft-sync-interval", "1s")));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -223,7 +229,8 @@ public final class PeerMain implements Callable<Integer> {
 
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
       "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
-      "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate");
+      "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate",
+      "soft-sync-interval");
 
   /** The file's settings, each a scalar read as text; a key without a value is as if absent. */
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {

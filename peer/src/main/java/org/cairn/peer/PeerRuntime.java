@@ -99,7 +99,7 @@ public final class PeerRuntime implements Closeable {
     Clock clock = Clock.systemUTC();
     try {
       String id = PeerIdentity.of(config);
-      p.store = p.add(FragmentStore.open(config.dataDir().resolve("fragments")));
+      p.store = p.add(FragmentStore.open(config.dataDir().resolve("fragments"), config.softSyncInterval()));
       TrackerClient tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
       GridToken own = PeerCredential.read(config.dataDir(), PeerCredential.CREDENTIAL);
       if (own != null) {

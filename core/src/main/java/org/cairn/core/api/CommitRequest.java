@@ -12,7 +12,18 @@ import org.cairn.core.manifest.Manifest;
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CommitRequest(Manifest manifest, List<NewChunk> chunks, String session) {
+public record CommitRequest(Manifest manifest, List<NewChunk> chunks, String session, List<SoftHold> soft) {
+
+  public CommitRequest(Manifest manifest, List<NewChunk> chunks, String session) {
+    this(manifest, chunks, session, null);
+  }
+
+  /**
+   * A store written soft ({@code --write soft}): the pieces it sent to {@code peer} are durable once
+   * that peer reports soft write {@code seq} durable under boot id {@code boot} (hex).
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record SoftHold(String peer, String boot, long seq) {}
 
   /**
    * A chunk sent by the store: who holds fragment i (null where no piece was sent yet, as in an

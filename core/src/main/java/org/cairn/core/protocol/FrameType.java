@@ -43,7 +43,14 @@ public enum FrameType {
   /** client -> peer: a tracker-signed {@link org.cairn.core.security.Ticket}; its grants hold on this connection. */
   TICKET(24),
   /** peer -> client: the ticket checked; payload u32 chunks granted. */
-  TICKET_OK(25);
+  TICKET_OK(25),
+  /**
+   * client -> peer: as {@link #PUT}, acknowledged once the fragments are written but before they are
+   * durable (the soft level of the two-level scheme); the peer makes them durable in the background.
+   */
+  PUT_SOFT(26),
+  /** peer -> client: the PUT_SOFT's fragments are written ({@link SoftAck}: count, boot id, soft write number). */
+  PUT_SOFT_OK(27);
 
   private final int id;
 

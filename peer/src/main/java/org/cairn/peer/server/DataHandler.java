@@ -15,6 +15,7 @@ import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Frame;
 import org.cairn.core.protocol.FrameType;
 import org.cairn.core.protocol.Refusal;
+import org.cairn.core.protocol.SoftAck;
 import org.cairn.core.security.GridToken;
 import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
@@ -116,10 +117,11 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         int granted = grants.accept(ByteBufUtil.getBytes(p));
         return new Frame(FrameType.TICKET_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(granted));
       }
-      case PUT: {
+      case PUT:
+      case PUT_SOFT: {
         List<ByteBuf> fragments = FragmentBatch.decodeSlices(p); // slices of the frame: valid until it is released
         grants.requireWrite(fragments);
-        return put(id, fragments);
+        return put(id, fragments, frame.type() == FrameType.PUT_SOFT);
       }
       case GET: {
         FragmentKey key = FragmentKey.decode(p);
@@ -176,7 +178,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
     }
   }
 
-  private Frame put(int id, List<ByteBuf> fragments) throws IOException {
+  private Frame put(int id, List<ByteBuf> fragments, boolean soft) throws IOException {
     long bytes = 0;
     for (ByteBuf f : fragments) {
       bytes += f.readableBytes();
@@ -187,6 +189,10 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
     }
     admission.writerStarted();
     try {
+      if (soft) {
+        long seq = store.putSoft(fragments);
+        return new Frame(FrameType.PUT_SOFT_OK, id, new SoftAck(fragments.size(), store.softState().boot(), seq).encode());
+      }
       store.putBuffers(fragments);
       return new Frame(FrameType.PUT_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(fragments.size()));
     } catch (CorruptDataException e) {

@@ -73,6 +73,7 @@ final class FragmentIndex implements Closeable {
   private final ColumnFamilyOptions blobOptions;
   private final ColumnFamilyOptions plainOptions;
   private final WriteOptions syncWrites;
+  private final WriteOptions softWrites;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
   private List<ColumnFamilyDescriptor> descriptors;
   private RocksDB db;
@@ -97,6 +98,7 @@ final class FragmentIndex implements Closeable {
         .setBlobCompressionType(CompressionType.NO_COMPRESSION).setEnableBlobGarbageCollection(true);
     plainOptions = new ColumnFamilyOptions();
     syncWrites = new WriteOptions().setSync(true);
+    softWrites = new WriteOptions().setSync(false);
     try {
       Files.createDirectories(dir);
       List<String> existing = new ArrayList<>();
@@ -228,6 +230,11 @@ final class FragmentIndex implements Closeable {
 
   /** Makes the changes durably, all or none. Concurrent commits share their WAL sync (RocksDB's group commit). */
   void commit(Changes changes) throws IOException {
+    commit(changes, true);
+  }
+
+  /** As {@link #commit(Changes)}; with {@code durable} false the WAL is not synced (a soft write: {@link #syncWal} later). */
+  void commit(Changes changes, boolean durable) throws IOException {
     if (changes.isEmpty()) {
       return;
     }
@@ -240,7 +247,7 @@ final class FragmentIndex implements Closeable {
       for (byte[] k : changes.deletes) {
         batch.delete(locations, k);
       }
-      db.write(syncWrites, batch);
+      db.write(durable ? syncWrites : softWrites, batch);
     } catch (RocksDBException e) {
       throw failure("writing " + (changes.putKeys.size() + changes.deletes.size()) + " index entries", e);
     } finally {
@@ -286,6 +293,19 @@ final class FragmentIndex implements Closeable {
   private RocksIterator iterator() throws IOException {
     requireUsable();
     return db.newIterator(locations);
+  }
+
+  /** Makes every index write so far durable (the soft writes' WAL records). */
+  void syncWal() throws IOException {
+    lock.readLock().lock();
+    try {
+      requireUsable();
+      db.syncWal();
+    } catch (RocksDBException e) {
+      throw failure("syncing the index's log", e);
+    } finally {
+      lock.readLock().unlock();
+    }
   }
 
   /** A small synced write: whether the index takes writes now. */
@@ -376,6 +396,7 @@ final class FragmentIndex implements Closeable {
   private void closeOptions() {
     sstFiles.close();
     syncWrites.close();
+    softWrites.close();
     plainOptions.close();
     blobOptions.close();
     dbOptions.close();

@@ -58,8 +58,16 @@ public final class FragmentStore implements Closeable {
   /** Why writes fail for lack of space (null while they do not). */
   private volatile String outOfSpace;
   private volatile boolean closed;
+  private SoftWrites soft;
+
+  /** How often soft writes are made durable in the background unless the peer says otherwise. */
+  public static final java.time.Duration DEFAULT_SOFT_SYNC = java.time.Duration.ofSeconds(1);
 
   private FragmentStore(Path dir, long segmentBytes) throws IOException {
+    this(dir, segmentBytes, DEFAULT_SOFT_SYNC);
+  }
+
+  private FragmentStore(Path dir, long segmentBytes, java.time.Duration softSync) throws IOException {
     this.dir = dir;
     Files.createDirectories(dir);
     index = FragmentIndex.open(dir);
@@ -75,6 +83,10 @@ public final class FragmentStore implements Closeable {
     try {
       index.migrate(log);
       index.forEach((k, at) -> live.added(at));
+      soft = new SoftWrites(dir.resolve("soft.state"), softSync, () -> {
+        log.syncAll(); // the bytes first, then the index entries that point at them
+        index.syncWal();
+      });
     } catch (IOException | RuntimeException e) {
       close();
       throw e;
@@ -94,6 +106,24 @@ public final class FragmentStore implements Closeable {
 
   public static FragmentStore open(Path dir) throws IOException {
     return new FragmentStore(dir, SEGMENT_BYTES);
+  }
+
+  /** With soft writes made durable every {@code softSync}. */
+  public static FragmentStore open(Path dir, java.time.Duration softSync) throws IOException {
+    return new FragmentStore(dir, SEGMENT_BYTES, softSync);
+  }
+
+  /** Where soft writes stand: this run's boot id and the highest soft write number durable. */
+  public record SoftState(long boot, long durable) {}
+
+  public SoftState softState() {
+    SoftWrites.State s = soft.state();
+    return new SoftState(s.boot(), s.durable());
+  }
+
+  /** Makes every soft write so far durable now (tests; a clean close does it too). */
+  public void flushSoftWrites() throws IOException {
+    soft.flushNow();
   }
 
   /** With a given segment size (tests use small ones to exercise compaction). */
@@ -165,6 +195,20 @@ public final class FragmentStore implements Closeable {
    * a key take turns; others run concurrently and share their syncs.
    */
   public long putBuffers(List<ByteBuf> fragments) throws IOException {
+    return put(fragments, true);
+  }
+
+  /**
+   * As {@link #putBuffers}, but acknowledged before the bytes are durable (the soft level): the
+   * fragments are readable at once and made durable in the background. Returns the soft write's
+   * number; it is durable once {@link #softState()} reaches it under the same boot id.
+   */
+  public long putSoft(List<ByteBuf> fragments) throws IOException {
+    put(fragments, false);
+    return soft.written();
+  }
+
+  private long put(List<ByteBuf> fragments, boolean durable) throws IOException {
     Map<FragmentKey, ByteBuf> byKey = new LinkedHashMap<>(); // a key twice in one batch: once
     for (ByteBuf f : fragments) {
       Fragment.Header h = Fragment.verify(f); // throws CorruptDataException naming what is wrong
@@ -200,21 +244,21 @@ public final class FragmentStore implements Closeable {
       }
       long writing = values.stream().mapToLong(ByteBuf::readableBytes).sum();
       io.beginWrite();
-      boolean durable = false;
+      boolean written = false;
       List<SegmentLog.Location> locs;
       try {
-        locs = log.append(values);
+        locs = log.append(values, durable);
         FragmentIndex.Changes changes = new FragmentIndex.Changes();
         for (int i = 0; i < fresh.size(); i++) {
           changes.put(fresh.get(i).toBytes(), locs.get(i));
         }
-        index.commit(changes);
-        durable = true;
+        index.commit(changes, durable);
+        written = true;
       } catch (IOException e) {
         noteFailure(e);
         throw e;
       } finally {
-        io.endWrite(durable, writing, fresh.size());
+        io.endWrite(written, writing, fresh.size());
       }
       for (SegmentLog.Location l : locs) {
         live.added(l);
@@ -381,6 +425,13 @@ public final class FragmentStore implements Closeable {
     }
     closed = true;
     compactor.close(); // a compaction in progress stops at its next I/O call (interrupted)
+    if (soft != null) {
+      try {
+        soft.close(); // soft writes made durable, the boot id kept for the next run
+      } catch (IOException e) {
+        LOG.warn("soft writes could not be made durable at close (the tracker will count them lost): {}", e.getMessage());
+      }
+    }
     index.close(); // waits for calls inside the index
     log.close();
     io.logTotals();

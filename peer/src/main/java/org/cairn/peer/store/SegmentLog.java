@@ -181,6 +181,14 @@ final class SegmentLog implements Closeable {
    * and the segment is cut back to where it was.
    */
   List<Location> append(List<ByteBuf> values) throws IOException {
+    return append(values, true);
+  }
+
+  /**
+   * As {@link #append(List)}; with {@code durable} false the bytes are left in the page cache, for
+   * {@link #syncAll} to make durable later (a soft write).
+   */
+  List<Location> append(List<ByteBuf> values, boolean durable) throws IOException {
     long total = 0;
     for (ByteBuf v : values) {
       total += v.readableBytes();
@@ -222,7 +230,9 @@ final class SegmentLog implements Closeable {
     } finally {
       appendLock.unlock();
     }
-    sync(seg, start + total);
+    if (durable) {
+      sync(seg, start + total);
+    }
     List<Location> out = new ArrayList<>(values.size());
     long pos = start;
     for (ByteBuf v : values) {
@@ -230,6 +240,22 @@ final class SegmentLog implements Closeable {
       pos += v.readableBytes();
     }
     return out;
+  }
+
+  /** Makes everything appended so far durable, in every segment that has unsynced bytes (soft writes). */
+  void syncAll() throws IOException {
+    for (Segment seg : segments.values()) {
+      if (seg.synced < seg.size && !seg.closing) {
+        try {
+          sync(seg, seg.size);
+        } catch (IOException e) {
+          if (segments.get(seg.id) == seg) {
+            throw e;
+          }
+          // deleted meanwhile (compacted): its live bytes were copied and synced elsewhere
+        }
+      }
+    }
   }
 
   /** Starts the next segment; call with the append lock held. The old one stays open for reads and pending syncs. */

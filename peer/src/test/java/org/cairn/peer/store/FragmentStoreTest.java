@@ -74,6 +74,53 @@ public class FragmentStoreTest {
   }
 
   @Test
+  void putSoft_isReadableAtOnce_durableAfterAFlush_andAKeptBootSurvivesACleanClose() throws IOException {
+    List<byte[]> fragments = fragmentsOf(23, 150_000);
+    List<io.netty.buffer.ByteBuf> bufs = new ArrayList<>();
+    fragments.forEach(f -> bufs.add(io.netty.buffer.Unpooled.wrappedBuffer(f)));
+    long boot;
+    long seq;
+    try (FragmentStore store = FragmentStore.open(dir, java.time.Duration.ofHours(1))) {
+      FragmentStore.SoftState before = store.softState();
+      seq = store.putSoft(bufs);
+      assertThat(seq).isGreaterThan(before.durable());
+      assertThat(store.get(keyOf(fragments.get(0)))).as("readable before it is durable").isEqualTo(fragments.get(0));
+      assertThat(store.softState().durable()).as("no background flush within the hour").isLessThan(seq);
+      store.flushSoftWrites();
+      assertThat(store.softState().durable()).isEqualTo(seq);
+      long second = store.putSoft(List.of(io.netty.buffer.Unpooled.wrappedBuffer(fragmentsOf(24, 50_000).get(0))));
+      assertThat(second).isGreaterThan(seq);
+      boot = store.softState().boot();
+      seq = second;
+    }
+    assertThat(dir.resolve("soft.state")).as("a clean close keeps the boot id").exists();
+    try (FragmentStore store = FragmentStore.open(dir, java.time.Duration.ofHours(1))) {
+      assertThat(store.softState()).as("same boot, everything made durable at close")
+          .isEqualTo(new FragmentStore.SoftState(boot, seq));
+      assertThat(dir.resolve("soft.state")).as("a crash from now on must look like one").doesNotExist();
+      for (byte[] f : fragments) {
+        assertThat(store.get(keyOf(f))).isEqualTo(f);
+      }
+    }
+    java.nio.file.Files.delete(dir.resolve("soft.state")); // as if the last run had crashed
+    try (FragmentStore store = FragmentStore.open(dir)) {
+      assertThat(store.softState().boot()).as("a run after a crash has a new boot id").isNotEqualTo(boot);
+    }
+  }
+
+  @Test
+  void putSoft_isMadeDurableInTheBackground() throws Exception {
+    try (FragmentStore store = FragmentStore.open(dir, java.time.Duration.ofMillis(20))) {
+      long seq = store.putSoft(List.of(io.netty.buffer.Unpooled.wrappedBuffer(fragmentsOf(25, 80_000).get(0))));
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+      while (store.softState().durable() < seq && System.nanoTime() < deadline) {
+        Thread.sleep(10); // the flusher runs every 20 ms; nothing to await but its effect
+      }
+      assertThat(store.softState().durable()).isGreaterThanOrEqualTo(seq);
+    }
+  }
+
+  @Test
   void putBuffers_refusesABatchWithOneFlippedPayloadBit_andStoresNoneOfIt() throws IOException {
     List<byte[]> fragments = fragmentsOf(22, 100_000);
     byte[] bad = fragments.get(2).clone();

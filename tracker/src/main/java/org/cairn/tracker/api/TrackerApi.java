@@ -333,6 +333,9 @@ public final class TrackerApi {
           throw new ApiException(404, "unknown peer '" + id + "'; register first (POST /api/v1/peers)");
         }
         metrics.heartbeat();
+        if (h.softBoot() != null && h.softDurable() != null) {
+          catalog.soft().onHeartbeat(id, h.softBoot(), h.softDurable());
+        }
         return json(200, new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis(), repair.queued()));
       }
       case "leave":
@@ -588,7 +591,8 @@ public final class TrackerApi {
         List<VersionRow> vs = new java.util.ArrayList<>();
         for (VersionRow v : catalog.versions(app, node)) {
           List<ChunkId> chunks = catalog.versionChunks(app, node, v.step());
-          vs.add(v.withStatus(chunks == null ? "deleted" : repair.status(app, chunks)));
+          vs.add(v.withStatus(chunks == null ? "deleted"
+              : catalog.soft().isSoft(app, node, v.step()) ? "soft" : repair.status(app, chunks)));
         }
         return json(200, vs);
       }
@@ -603,7 +607,7 @@ public final class TrackerApi {
           chunks.add(new Catalog.NewChunk(ChunkId.parse(required(nc.id(), "chunks[].id")),
               nc.holders() == null ? List.of() : nc.holders(), nc.storedBytes(), nc.tags(), nc.redundancy()));
         }
-        long step = catalog.commit(c.manifest(), chunks, c.session());
+        long step = catalog.commit(c.manifest(), chunks, c.session(), c.soft());
         if (c.session() != null) {
           catalog.pending().close(c.session()); // committed: the index now names its pieces
         }

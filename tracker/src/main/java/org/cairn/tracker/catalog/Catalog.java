@@ -48,6 +48,7 @@ public final class Catalog {
   private final EventLog events;
   private final PendingStores pending;
   private final CheckpointSets sets;
+  private final SoftVersions soft;
 
   public Catalog(TrackerStore store, Clock clock) {
     this(store, clock, new EventLog(clock, 100));
@@ -64,6 +65,12 @@ public final class Catalog {
     this.clock = clock;
     this.pending = new PendingStores(clock, gcHold);
     this.sets = new CheckpointSets(this, store, clock, events);
+    this.soft = new SoftVersions(this, store, events);
+  }
+
+  /** Versions written soft whose pieces are not all durable yet. */
+  public SoftVersions soft() {
+    return soft;
   }
 
   /** Checkpoint sets whose parts are not all committed yet. */
@@ -225,6 +232,15 @@ public final class Catalog {
 
   /** As {@link #commit(JsonNode, List, String)}, for a parsed manifest. */
   public synchronized long commit(Manifest m, List<NewChunk> newChunks, String session) throws IOException {
+    return commit(m, newChunks, session, null);
+  }
+
+  /**
+   * As {@link #commit(Manifest, List, String)}, for a store written soft: {@code softHolds} say when
+   * each peer's pieces are durable ({@link SoftVersions}); null or empty for a durable store.
+   */
+  public synchronized long commit(Manifest m, List<NewChunk> newChunks, String session,
+      List<org.cairn.core.api.CommitRequest.SoftHold> softHolds) throws IOException {
     try {
       m.requireValid(); // a manifest this build could not read back (a newer client's schema) is refused now, not at fetch
     } catch (CorruptDataException e) {
@@ -233,7 +249,7 @@ public final class Catalog {
     checkName("app", m.app());
     checkName("node", m.node());
     if (m.set() != null) {
-      return sets.commit(m, newChunks, session);
+      return sets.commit(m, newChunks, session, softHolds);
     }
     if (session != null) {
       long done = stepCommittedBy(m.app(), m.node(), session);
@@ -255,6 +271,7 @@ public final class Catalog {
     JsonNode stored = JSON.valueToTree(stepped(m, step));
     batch.put(TrackerStore.Family.VERSIONS, versionKey,
         JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis(), session)));
+    SoftVersions.hold(batch, versionKey, softHolds, sentIds(newChunks));
     store.write(batch);
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
@@ -292,6 +309,15 @@ public final class Catalog {
     for (long s2 : older) {
       delete(app, node, s2, "replaced by step " + step);
     }
+  }
+
+  /** The chunks a store sent, as hex ids. */
+  static List<String> sentIds(List<NewChunk> newChunks) {
+    List<String> out = new ArrayList<>(newChunks.size());
+    for (NewChunk c : newChunks) {
+      out.add(c.id().hex());
+    }
+    return out;
   }
 
   /** What charging a manifest's chunks cost: bytes stored for the chunks it sent and how many were new to the app. */
@@ -547,7 +573,8 @@ public final class Catalog {
       return false;
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
-    TrackerStore.Batch batch = new TrackerStore.Batch().delete(TrackerStore.Family.VERSIONS, key);
+    TrackerStore.Batch batch = new TrackerStore.Batch().delete(TrackerStore.Family.VERSIONS, key)
+        .delete(TrackerStore.Family.SOFT, key);
     release(app, references(r.manifests()), batch);
     store.write(batch);
     LOG.info("{}.{}.{} {}", app, node, step, why);

@@ -49,7 +49,8 @@ public final class CheckpointSets {
    * Commits one part of a set. Returns the step of the set's version when this part completed it
    * (or when this session already did), else 0: the part is held until the others commit.
    */
-  long commit(Manifest m, List<Catalog.NewChunk> newChunks, String session) throws IOException {
+  long commit(Manifest m, List<Catalog.NewChunk> newChunks, String session, List<org.cairn.core.api.CommitRequest.SoftHold> soft)
+      throws IOException {
     Manifest.SetPart sp = m.set();
     Catalog.checkName("set", sp.name());
     String where = "set " + sp.name() + " of " + m.app() + "." + m.node();
@@ -77,7 +78,9 @@ public final class CheckpointSets {
     }
     TrackerStore.Batch batch = new TrackerStore.Batch();
     Catalog.Tally t = catalog.charge(m, newChunks, batch);
-    held.put(sp.part(), new VersionRecord.PartRecord(JSON.valueToTree(m), t.storedBytes(), t.added(), clock.millis(), session));
+    boolean isSoft = soft != null && !soft.isEmpty();
+    held.put(sp.part(), new VersionRecord.PartRecord(JSON.valueToTree(m), t.storedBytes(), t.added(), clock.millis(), session,
+        isSoft ? soft : null, isSoft ? Catalog.sentIds(newChunks) : null));
     if (held.size() < sp.parts()) {
       batch.put(TrackerStore.Family.SETS, partKey(m.app(), m.node(), sp.name(), sp.part()), JSON.writeValueAsBytes(held.get(sp.part())));
       store.write(batch);
@@ -88,15 +91,23 @@ public final class CheckpointSets {
     List<VersionRecord.PartRecord> parts = new ArrayList<>();
     long storedBytes = 0;
     long added = 0;
+    List<org.cairn.core.api.CommitRequest.SoftHold> softHolds = new ArrayList<>();
+    List<String> softChunks = new ArrayList<>();
     for (Map.Entry<Integer, VersionRecord.PartRecord> e : held.entrySet()) {
       VersionRecord.PartRecord p = e.getValue();
+      if (p.soft() != null) {
+        softHolds.addAll(p.soft());
+        softChunks.addAll(p.sent());
+      }
       parts.add(new VersionRecord.PartRecord(stepped(p.manifest(), step), p.storedBytes(), p.newChunks(), p.committedAt(), p.session()));
       storedBytes += p.storedBytes();
       added += p.newChunks();
       batch.delete(TrackerStore.Family.SETS, partKey(m.app(), m.node(), sp.name(), e.getKey()));
     }
-    batch.put(TrackerStore.Family.VERSIONS, Catalog.versionKey(m.app(), m.node(), step),
+    byte[] versionKey = Catalog.versionKey(m.app(), m.node(), step);
+    batch.put(TrackerStore.Family.VERSIONS, versionKey,
         JSON.writeValueAsBytes(new VersionRecord(parts.get(0).manifest(), storedBytes, added, clock.millis(), null, parts)));
+    SoftVersions.hold(batch, versionKey, softHolds, softChunks);
     store.write(batch);
     LOG.info("{}: all {} parts committed as step {}", where, sp.parts(), step);
     events.add("committed", m.app() + "." + m.node() + "." + step, "set " + sp.name() + " of " + sp.parts() + " parts");

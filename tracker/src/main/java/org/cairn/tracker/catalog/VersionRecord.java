@@ -23,7 +23,12 @@ public record VersionRecord(JsonNode manifest, long storedBytes, long newChunks,
   /** One committed part of a checkpoint set: as a pending part, and inside its set's version. */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record PartRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session) {}
+  public record PartRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session,
+      List<org.cairn.core.api.CommitRequest.SoftHold> soft, List<String> sent) {
+    public PartRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session) {
+      this(manifest, storedBytes, newChunks, committedAt, session, null, null);
+    }
+  }
 
   /** The manifests of this version: its parts' for a set, else the one. */
   public List<JsonNode> manifests() {

@@ -29,7 +29,7 @@ import org.rocksdb.WriteOptions;
 public final class TrackerStore implements Closeable {
   /** The column families. */
   public enum Family {
-    PEERS, COMPUTE, HISTORY, BANDWIDTH, VERSIONS, CHUNKS, POLICIES, SETS;
+    PEERS, COMPUTE, HISTORY, BANDWIDTH, VERSIONS, CHUNKS, POLICIES, SETS, SOFT;
 
     byte[] nameBytes() {
       return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
