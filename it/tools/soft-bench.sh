@@ -3,7 +3,9 @@
 # gzip followed by `cairn store --write soft|optimistic|pessimistic` of the images (a new cairn process
 # per store, default settings, a local grid of a tracker and 6 peers at their defaults), on two real
 # workloads: the C mutator (it/tools/memimage, ~256 MB) and a Python interpreter holding ~130 MB of
-# objects. Two successive checkpoints each (the second mostly deduplicates). Needs DMTCP on PATH
+# objects. Two successive checkpoints each (the second mostly deduplicates). Then the same through
+# `cairn dmtcp launch --write soft`, where the store runs in the launch's warm JVM while the job goes
+# on: the job is paused only for DMTCP's raw checkpoint. Needs DMTCP on PATH
 # (third_party/dmtcp/build.sh) and gcc.
 #   ./mvnw -B -q -DskipTests package && PATH=~/.cache/cairn/dmtcp/bin:$PATH it/tools/soft-bench.sh
 set -euo pipefail
@@ -66,6 +68,7 @@ store() {
   echo "$t1 - $t0" | bc
 }
 
+declare -A GZIP_S
 printf "workload\tckpt\timage_MB\tdmtcp_gzip_s\tdmtcp_raw_s\tsoft_store_s\toptimistic_store_s\tpessimistic_store_s\tsoft_job_s\tsoft/gzip\n"
 for wl in mutator interp; do
   if [ $wl = mutator ]; then cmd=("$W/mutator" 96 48 16 96); else cmd=(python3 "$W/interp.py"); fi
@@ -76,11 +79,34 @@ for wl in mutator interp; do
     [ $c = 1 ] || { step "${wl}_gz"; step "${wl}_raw"; }
     g=$(ckpt "${wl}_gz")
     r=$(ckpt "${wl}_raw")
-    gen=$(ls -d "$W/ck.${wl}_raw"/ckpt_*/ 2>/dev/null | tail -1)
-    [ -n "$gen" ] || gen=$W/ck.${wl}_raw
+    gen=$W/ck.${wl}_raw # the images (overwritten at each checkpoint) and the restart script
     mb=$(du -sm --apparent-size "$gen" | cut -f1)
     s=$(store "$gen" soft "$wl-soft"); o=$(store "$gen" optimistic "$wl-opt"); p=$(store "$gen" pessimistic "$wl-pess")
     job=$(echo "$r + $s" | bc)
     printf "%s\t%d\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n" "$wl" "$c" "$mb" "$g" "$r" "$s" "$o" "$p" "$job" "$(echo "$job / $g" | bc -l)"
+    GZIP_S[$wl$c]=$g
+  done
+done
+
+# the launch path: the job pauses for the raw checkpoint; the store follows in the launch's JVM
+printf "\nworkload\tckpt\tdmtcp_gzip_s\tjob_pause_s\tlaunch_soft_store_s\tpause/gzip\tsafe_on_grid_s\n"
+for wl in mutator interp; do
+  if [ $wl = mutator ]; then cmd=("$W/mutator" 96 48 16 96); else cmd=(python3 "$W/interp.py"); fi
+  name=${wl}_launch
+  mkfifo "$W/in.$name" "$W/out.$name"
+  PATH=$PATH "$CAIRN" --tracker "$URL" --token-file "$W/client" dmtcp launch --app "$wl-launch" --node n0 --interval 1h --write soft \
+    --ckpt-dir "$W/ck.$name" -- "${cmd[@]}" < "$W/in.$name" > "$W/out.$name" 2> "$W/err.$name" &
+  PIDS+=($!)
+  exec {fd}> "$W/in.$name"; eval "IN_$name=$fd"
+  exec {fd}< "$W/out.$name"; eval "OUT_$name=$fd"
+  ready "$name"
+  cp "$W/ck.$name/.coordinator-port" "$W/port.$name"
+  for c in 1 2; do
+    [ $c = 1 ] || step "$name"
+    pause=$(ckpt "$name")
+    while ! grep -q "stored checkpoint $c " "$W/err.$name"; do sleep 0.2; done
+    st=$(grep "stored checkpoint $c " "$W/err.$name" | sed 's/.* in \([0-9.]*\) s$/\1/')
+    g=${GZIP_S[$wl$c]}
+    printf "%s\t%d\t%.2f\t%.2f\t%.2f\t%.2f\t%.2f\n" "$wl" "$c" "$g" "$pause" "$st" "$(echo "$pause / $g" | bc -l)" "$(echo "$pause + $st" | bc)"
   done
 done

@@ -61,6 +61,10 @@ final class DmtcpCommand {
         description = "How images are cut, as for 'cairn store' (default: ${DEFAULT-VALUE}).")
     String chunking;
 
+    @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
+        description = "pessimistic (default), optimistic or soft, as for 'cairn store'.")
+    String write;
+
     long intervalSeconds(CommandLine cl) {
       try {
         Duration d = Durations.parse(interval);
@@ -89,10 +93,13 @@ final class DmtcpCommand {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(cl, e.getMessage());
       }
+      if (!java.util.List.of("pessimistic", "optimistic", "soft").contains(write)) {
+        throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
+      }
       ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
       return new Storer.Options(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
-          Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), false,
-          Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, crypto, cutting);
+          Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), write.equals("optimistic"),
+          Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, crypto, cutting).withSoft(write.equals("soft"));
     }
   }
 
