@@ -65,6 +65,7 @@ public final class Tracker implements Closeable {
       if (ca != null) {
         api.setPeerCertifier(ca);
       }
+      api.setBackup(target -> org.cairn.tracker.store.TrackerBackup.write(store, config.dataDir(), target));
       sched = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "tracker-scheduler");
         t.setDaemon(true);

@@ -183,6 +183,11 @@ public final class TrackerClient {
     return http.post(API + "/versions", c, CommitRequest.Answer.class);
   }
 
+  /** An online backup of the tracker's data directory into {@code to} on the tracker's host (admin). */
+  public BackupRequest.Answer backup(String to) throws IOException {
+    return http.post(API + "/backup", new BackupRequest(to), BackupRequest.Answer.class);
+  }
+
   // ---- reading and listing ----
 
   /** A version (latest when step <= 0) with each chunk's coding and holders. */

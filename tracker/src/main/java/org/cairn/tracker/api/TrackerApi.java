@@ -148,6 +148,17 @@ public final class TrackerApi {
   public void setPeerCertifier(PeerCertifier certifier) {
     this.certifier = certifier;
   }
+
+  /** What {@code POST /api/v1/backup} runs: a backup of the tracker's data directory to a new directory. */
+  public interface Backup {
+    org.cairn.core.api.BackupRequest.Answer to(java.nio.file.Path target) throws IOException;
+  }
+
+  private volatile Backup backup;
+
+  public void setBackup(Backup backup) {
+    this.backup = backup;
+  }
   private volatile Principal publicPage = PUBLIC_SUMMARY;
 
   /**
@@ -278,6 +289,18 @@ public final class TrackerApi {
       case "tickets":
         requireMethod(method, "POST");
         return tickets(body, who);
+      case "backup": {
+        requireMethod(method, "POST");
+        org.cairn.core.api.BackupRequest b = read(body, org.cairn.core.api.BackupRequest.class);
+        String to = required(b.to(), "to");
+        if (!java.nio.file.Path.of(to).isAbsolute()) {
+          throw new ApiException(400, "to must be an absolute path on the tracker's host, was '" + to + "'");
+        }
+        if (backup == null) {
+          throw new ApiException(503, "this tracker cannot make backups");
+        }
+        return json(200, backup.to(java.nio.file.Path.of(to)));
+      }
       case "durability":
         requireMethod(method, "GET");
         return json(200, repair.durability().onlyApps(who::covers));

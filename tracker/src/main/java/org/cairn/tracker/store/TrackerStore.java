@@ -116,6 +116,32 @@ public final class TrackerStore implements Closeable {
     }
   }
 
+  /**
+   * A consistent point-in-time copy of the whole database in {@code target} (must not exist): a
+   * RocksDB checkpoint, hard-linking the immutable table files where it can. Writes go on meanwhile.
+   */
+  public void checkpoint(Path target) throws IOException {
+    try (org.rocksdb.Checkpoint cp = org.rocksdb.Checkpoint.create(db)) {
+      cp.createCheckpoint(target.toString());
+    } catch (RocksDBException e) {
+      throw new IOException("checkpoint to " + target + " failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** How many entries each family holds (a full scan of each). */
+  public long[] count(Family... fs) throws IOException {
+    long[] out = new long[fs.length];
+    for (int i = 0; i < fs.length; i++) {
+      long[] n = {0};
+      scan(fs[i], new byte[0], (k, v) -> {
+        n[0]++;
+        return true;
+      });
+      out[i] = n[0];
+    }
+    return out;
+  }
+
   /** Visits every entry whose key starts with {@code prefix} (empty: all), in key order. */
   public void scan(Family f, byte[] prefix, EntryVisitor visitor) throws IOException {
     try (RocksIterator it = db.newIterator(families.get(f))) {
