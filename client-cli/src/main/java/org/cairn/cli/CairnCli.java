@@ -24,8 +24,9 @@ import picocli.CommandLine.Option;
         StatusCommand.class, VerifyCommand.class, WaitCommand.class, PrefetchCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
 public final class CairnCli {
 
-  @Option(names = "--tracker", paramLabel = "URL", scope = CommandLine.ScopeType.INHERIT,
-      description = "Tracker URL, e.g. http://127.0.0.1:7600 (env CAIRN_TRACKER).")
+  @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,
+      description = {"Tracker URL, e.g. http://127.0.0.1:7600 (env CAIRN_TRACKER); for a tracker group, its members' URLs",
+          "separated by commas (calls go to the next when one cannot be reached)."})
   String tracker;
 
   @Option(names = "--token-file", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,

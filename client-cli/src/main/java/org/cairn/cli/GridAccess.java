@@ -24,7 +24,8 @@ final class GridAccess {
     Grid lent = root.session.grid();
     if (lent != null) {
       URI served = lent.tracker().base();
-      if (root.tracker != null && !strip(root.tracker).equals(strip(served.toString()))) {
+      if (root.tracker != null && !java.util.Arrays.stream(root.tracker.split(",")).map(u -> strip(u.strip()))
+          .anyMatch(u -> u.equals(strip(served.toString())))) {
         throw new CommandLine.ParameterException(cl, "the agent serves tracker " + served + ", not " + root.tracker
             + ": unset CAIRN_AGENT_SOCKET (or drop --agent) to use another grid");
       }
@@ -65,16 +66,13 @@ final class GridAccess {
     } else {
       throw new CommandLine.ParameterException(cl, "no grid token: give --token-file FILE, set CAIRN_TOKEN_FILE or CAIRN_TOKEN, or put 'token-file:' in " + config);
     }
-    URI uri;
+    java.util.List<URI> trackers;
     try {
-      uri = URI.create(url);
-      if (uri.getScheme() == null || uri.getHost() == null) {
-        throw new IllegalArgumentException("no scheme or host");
-      }
+      trackers = org.cairn.core.api.TrackerEndpoints.parse(url);
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cl, "tracker must be a URL like http://127.0.0.1:7600, was '" + url + "'");
+      throw new CommandLine.ParameterException(cl, e.getMessage());
     }
-    return Grid.open(uri, token, Grid.DEFAULT_TIMEOUT);
+    return Grid.open(trackers, token, Grid.DEFAULT_TIMEOUT);
   }
 
   private static String strip(String url) {

@@ -52,6 +52,12 @@ public final class Grid implements Closeable {
   }
 
   public static Grid open(URI tracker, GridToken token, Duration timeout) {
+    return open(List.of(tracker), token, timeout);
+  }
+
+  /** A grid whose tracker group is {@code trackers} (calls fail over between them). */
+  public static Grid open(List<URI> trackers, GridToken token, Duration timeout) {
+    URI tracker = trackers.get(0);
     EventLoopGroup group = new NioEventLoopGroup(2, (java.util.concurrent.ThreadFactory) r -> {
       Thread t = new Thread(r, "cairn-io");
       t.setDaemon(true);
@@ -61,7 +67,7 @@ public final class Grid implements Closeable {
     if ("https".equalsIgnoreCase(tracker.getScheme()) && token.caPin().isPresent()) {
       peers.useTls(token.caPin().get()); // a grid with TLS: the data plane too, pinned to the same CA
     }
-    return new Grid(new TrackerClient(tracker, token, timeout), group, peers, null);
+    return new Grid(new TrackerClient(trackers, token, timeout), group, peers, null);
   }
 
   public TrackerClient tracker() {

@@ -79,6 +79,29 @@ class CommandsTest {
   }
 
   @Test
+  void aTrackerList_reachesTheMemberThatAnswers() throws Exception {
+    int dead;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      dead = s.getLocalPort();
+    }
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = CairnCli.commandLine();
+    cli.setOut(new PrintWriter(out, true));
+    cli.setErr(new PrintWriter(err, true));
+    int exit = cli.execute("--tracker", "http://127.0.0.1:" + dead + ",http://127.0.0.1:" + tracker.port(), "--token-file",
+        tokenFile.toString(), "status", "--json");
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(JSON.readTree(out.toString()).get("peers").asInt()).isZero();
+    StringWriter badErr = new StringWriter();
+    CommandLine bad = CairnCli.commandLine();
+    bad.setOut(new PrintWriter(new StringWriter(), true));
+    bad.setErr(new PrintWriter(badErr, true));
+    assertThat(bad.execute("--tracker", "http://127.0.0.1:1,nourl", "--token-file", tokenFile.toString(), "status")).isEqualTo(2);
+    assertThat(badErr.toString()).contains("'nourl'");
+  }
+
+  @Test
   void status_text_saysThereAreNoPeers() {
     Run r = cairn("status");
     assertThat(r.exit()).as(r.err()).isZero();

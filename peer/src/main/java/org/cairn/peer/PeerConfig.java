@@ -30,7 +30,26 @@ public record PeerConfig(
     Duration scrubPeriod,
     long scrubMaxRate,
     boolean reportDiskRate,
-    Duration softSyncInterval) {
+    Duration softSyncInterval,
+    java.util.List<URI> moreTrackers) {
+
+  /** One tracker (no other members to fail over to). */
+  public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
+      Duration heartbeatInterval, double tau1, double tau2, int maxClients, boolean paused, String id, long bandwidthCap,
+      long ioCapacity, Duration gcInterval, Duration gcGrace, long repairRate, int repairThreads, Duration scrubPeriod,
+      long scrubMaxRate, boolean reportDiskRate, Duration softSyncInterval) {
+    this(tracker, dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2, maxClients, paused, id,
+        bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate, reportDiskRate,
+        softSyncInterval, java.util.List.of());
+  }
+
+  /** Every tracker of the group: {@code tracker} first, then the others ({@code --tracker URL1,URL2,...}). */
+  public java.util.List<URI> trackers() {
+    java.util.List<URI> all = new java.util.ArrayList<>();
+    all.add(tracker);
+    all.addAll(moreTrackers);
+    return all;
+  }
 
   /** With soft writes made durable every second (the default). */
   public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
@@ -43,6 +62,7 @@ public record PeerConfig(
   }
 
   public PeerConfig {
+    moreTrackers = moreTrackers == null ? java.util.List.of() : java.util.List.copyOf(moreTrackers);
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
         || tracker.getHost() == null) {
       throw new IllegalArgumentException("tracker must be an http(s) URL like http://127.0.0.1:7600, was '" + tracker + "'");

@@ -36,7 +36,8 @@ public final class PeerMain implements Callable<Integer> {
   @Option(names = "--config", paramLabel = "FILE", description = "YAML file with any of the settings below (keys: tracker, data, quota, ...).")
   Path configFile;
 
-  @Option(names = "--tracker", paramLabel = "URL", description = "Tracker URL, e.g. http://127.0.0.1:7600.")
+  @Option(names = "--tracker", paramLabel = "URL[,URL...]",
+      description = "Tracker URL, e.g. http://127.0.0.1:7600; for a tracker group, its members' URLs separated by commas.")
   String tracker;
 
   @Option(names = "--data", paramLabel = "DIR", description = "Directory for the peer's fragments and id.")
@@ -176,8 +177,9 @@ public final class PeerMain implements Callable<Integer> {
       if (!missing.isEmpty()) {
         throw new CommandLine.ParameterException(cl, "missing required settings: " + String.join(", ", missing));
       }
+      List<URI> trackers = org.cairn.core.api.TrackerEndpoints.parse(trackerUrl);
       return new PeerConfig(
-          URI.create(trackerUrl),
+          trackers.get(0),
           Path.of(dataDir),
           HostPort.parse(pick(listen, file, "listen", "127.0.0.1:0")),
           pick(advertise, file, "advertise", null),
@@ -199,7 +201,8 @@ public final class PeerMain implements Callable<Integer> {
           Durations.parse(pick(scrubPeriod, file, "scrub-period", "7d")),
           ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")),
           bool("report-disk-rate", pick(reportDiskRate == null ? null : reportDiskRate.toString(), file, "report-disk-rate", "true")),
-          Durations.parse(pick(softSyncInterval, file, "soft-sync-interval", "1s")));
+          Durations.parse(pick(softSyncInterval, file, "soft-sync-interval", "1s")),
+          trackers.subList(1, trackers.size()));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }

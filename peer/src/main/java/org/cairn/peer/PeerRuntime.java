@@ -100,7 +100,7 @@ public final class PeerRuntime implements Closeable {
     try {
       String id = PeerIdentity.of(config);
       p.store = p.add(FragmentStore.open(config.dataDir().resolve("fragments"), config.softSyncInterval()));
-      TrackerClient tracker = new TrackerClient(config.tracker(), config.token(), Duration.ofSeconds(5));
+      TrackerClient tracker = new TrackerClient(config.trackers(), config.token(), Duration.ofSeconds(5));
       GridToken own = PeerCredential.read(config.dataDir(), PeerCredential.CREDENTIAL);
       if (own != null) {
         tracker.useToken(own); // the credential this peer's first registration gave it

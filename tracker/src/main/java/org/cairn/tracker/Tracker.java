@@ -98,6 +98,7 @@ public final class Tracker implements Closeable {
     }
     scheduler = sched;
     server = srv;
+    api.setSelf("tracker", config.listen().host() + ":" + server.port());
     LOG.info("tracker listening on {}:{} (heartbeat interval {} ms, peer timeout {} ms, history slot {} ms)",
         config.listen().host(), server.port(), config.heartbeatInterval().toMillis(), config.peerTimeout().toMillis(),
         config.historySlot().toMillis());

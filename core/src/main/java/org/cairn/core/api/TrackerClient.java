@@ -26,6 +26,11 @@ public final class TrackerClient {
 
   private final TrackerHttp http;
 
+  /** A client of a tracker group (several URLs: calls fail over to the next when one cannot be reached). */
+  public TrackerClient(java.util.List<URI> bases, GridToken token, Duration timeout) {
+    this.http = new TrackerHttp(bases, token, timeout);
+  }
+
   public TrackerClient(URI base, GridToken token, Duration timeout) {
     this.http = new TrackerHttp(base, token, timeout);
   }
@@ -181,6 +186,11 @@ public final class TrackerClient {
 
   public CommitRequest.Answer commit(CommitRequest c) throws IOException {
     return http.post(API + "/versions", c, CommitRequest.Answer.class);
+  }
+
+  /** The tracker group: its leader and members. */
+  public ClusterView cluster() throws IOException {
+    return http.get(API + "/cluster", Map.of(), ClusterView.class);
   }
 
   /** An online backup of the tracker's data directory into {@code to} on the tracker's host (admin). */

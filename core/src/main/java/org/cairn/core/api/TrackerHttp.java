@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.cairn.core.security.GridToken;
 
@@ -20,26 +21,49 @@ import org.cairn.core.security.GridToken;
 public final class TrackerHttp {
   public static final ObjectMapper JSON = new ObjectMapper();
 
-  private final URI base;
+  private final List<URI> bases;
+  /** Index into {@link #bases} of the tracker calls go to first: the last one that answered. */
+  private volatile int current;
   private volatile GridToken token;
   private final HttpClient http;
   private final Duration timeout;
 
   public TrackerHttp(URI base, GridToken token, Duration timeout) {
-    String s = base.toString();
-    this.base = URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s);
+    this(List.of(base), token, timeout);
+  }
+
+  /**
+   * A client of a tracker group: calls go to the member that answered last and, when it cannot be
+   * reached, to the others in order ({@link TrackerEndpoints}).
+   */
+  public TrackerHttp(List<URI> bases, GridToken token, Duration timeout) {
+    if (bases.isEmpty()) {
+      throw new IllegalArgumentException("no tracker URL");
+    }
+    List<URI> clean = new java.util.ArrayList<>();
+    for (URI base : bases) {
+      String s = base.toString();
+      clean.add(URI.create(s.endsWith("/") ? s.substring(0, s.length() - 1) : s));
+    }
+    this.bases = List.copyOf(clean);
     this.token = token;
     this.timeout = timeout;
     HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
-    if ("https".equalsIgnoreCase(this.base.getScheme()) && token != null && token.caPin().isPresent()) {
+    if ("https".equalsIgnoreCase(this.bases.get(0).getScheme()) && token != null && token.caPin().isPresent()) {
       // the token pins the tracker's CA: trust it and nothing else (no certificate step for peers and clients)
       b.sslContext(org.cairn.core.security.PinnedTrust.context(token.caPin().get()));
     }
     this.http = b.build();
   }
 
+  /** The tracker calls go to first (the one that answered last). */
   public URI base() {
-    return base;
+    return bases.get(current);
+  }
+
+  /** Every tracker of the group, as given. */
+  public List<URI> bases() {
+    return bases;
   }
 
   /** Calls from now on present {@code credential} (a peer switches to the credential its registration gave it). */
@@ -48,17 +72,20 @@ public final class TrackerHttp {
   }
 
   public JsonNode get(String path, Map<String, String> query) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path + query(query))).GET(), path);
+    String q = query(query);
+    return send(base -> HttpRequest.newBuilder(URI.create(base + path + q)).GET(), path);
   }
 
   public JsonNode delete(String path, Map<String, String> query) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path + query(query))).DELETE(), path);
+    String q = query(query);
+    return send(base -> HttpRequest.newBuilder(URI.create(base + path + q)).DELETE(), path);
   }
 
   public JsonNode post(String path, Object body) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path))
+    byte[] json = JSON.writeValueAsBytes(body);
+    return send(base -> HttpRequest.newBuilder(URI.create(base + path))
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body))), path);
+        .POST(HttpRequest.BodyPublishers.ofByteArray(json)), path);
   }
 
   /**
@@ -72,7 +99,7 @@ public final class TrackerHttp {
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       return java.util.concurrent.CompletableFuture.failedFuture(e);
     }
-    HttpRequest req = HttpRequest.newBuilder(URI.create(base + path)).timeout(timeout)
+    HttpRequest req = HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout)
         .header("Authorization", "Bearer " + token.bearerValue()).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build();
     return http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode);
@@ -102,7 +129,7 @@ public final class TrackerHttp {
     try {
       return JSON.treeToValue(body, type);
     } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IOException("tracker " + base + path + " answered JSON of an unexpected shape: " + e.getMessage(), e);
+      throw new IOException("tracker " + base() + path + " answered JSON of an unexpected shape: " + e.getMessage(), e);
     }
   }
 
@@ -124,7 +151,35 @@ public final class TrackerHttp {
     return q.toString();
   }
 
-  private JsonNode send(HttpRequest.Builder b, String path) throws IOException {
+  /**
+   * Sends to the tracker that answered last; when it cannot be reached, to the others in order (the
+   * first that answers is used from then on). Unreachable only when none answers.
+   */
+  private JsonNode send(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
+    int first = current;
+    UnreachableException last = null;
+    for (int i = 0; i < bases.size(); i++) {
+      int at = (first + i) % bases.size();
+      try {
+        JsonNode answer = send(bases.get(at), request.apply(bases.get(at)), path);
+        if (at != current) {
+          current = at;
+        }
+        return answer;
+      } catch (UnreachableException e) {
+        if (last != null) {
+          e.addSuppressed(last);
+        }
+        last = e;
+      }
+    }
+    if (bases.size() > 1) {
+      throw new UnreachableException("no tracker of " + bases + " answered; the last: " + last.getMessage(), last);
+    }
+    throw last;
+  }
+
+  private JsonNode send(URI base, HttpRequest.Builder b, String path) throws IOException {
     HttpRequest req = b.timeout(timeout).header("Authorization", "Bearer " + token.bearerValue()).build();
     HttpResponse<byte[]> res;
     try {

@@ -155,6 +155,12 @@ public final class TrackerApi {
   }
 
   private volatile Backup backup;
+  private volatile org.cairn.core.api.ClusterView cluster = new org.cairn.core.api.ClusterView("tracker", List.of());
+
+  /** This tracker as a group of one: its id and the address it serves on. */
+  public void setSelf(String id, String address) {
+    cluster = new org.cairn.core.api.ClusterView(id, List.of(new org.cairn.core.api.ClusterView.Member(id, address, "leader")));
+  }
 
   public void setBackup(Backup backup) {
     this.backup = backup;
@@ -289,6 +295,9 @@ public final class TrackerApi {
       case "tickets":
         requireMethod(method, "POST");
         return tickets(body, who);
+      case "cluster":
+        requireMethod(method, "GET");
+        return json(200, cluster);
       case "backup": {
         requireMethod(method, "POST");
         org.cairn.core.api.BackupRequest b = read(body, org.cairn.core.api.BackupRequest.class);

@@ -16,6 +16,7 @@ public final class Access {
 
   private static final Map<String, Set<Role>> ROUTES = Map.ofEntries(
       Map.entry("GET /health", EnumSet.allOf(Role.class)),
+      Map.entry("GET /cluster", EnumSet.allOf(Role.class)),
       Map.entry("metrics", CLIENT),
       Map.entry("GET /peers", CLIENT),
       Map.entry("POST /peers", EnumSet.of(Role.ADMIN, Role.DONOR, Role.PEER)),
