@@ -24,13 +24,17 @@ class ChunkingTest {
   record Cut(long offset, int length, ChunkId id) {}
 
   static List<Cut> cut(Chunking chunking, byte[] image) throws IOException {
-    Chunker c = chunking.chunker(new ByteArrayInputStream(image), S, null);
+    return cut(chunking, image, S);
+  }
+
+  static List<Cut> cut(Chunking chunking, byte[] image, int chunkSize) throws IOException {
+    Chunker c = chunking.chunker(new ByteArrayInputStream(image), chunkSize, null);
     List<Cut> out = new ArrayList<>();
     ByteArrayOutputStream joined = new ByteArrayOutputStream();
     Chunk ch;
     while ((ch = c.next()) != null) {
       assertThat(ch.offset()).isEqualTo(joined.size());
-      assertThat(ch.length()).isBetween(1, chunking.maxChunk(S));
+      assertThat(ch.length()).isBetween(1, chunking.maxChunk(chunkSize));
       joined.write(ch.data(), 0, ch.length());
       out.add(new Cut(ch.offset(), ch.length(), ChunkId.of(ch.data(), 0, ch.length())));
     }
@@ -185,6 +189,26 @@ class ChunkingTest {
     // a1's first chunk (its headers name the new size) and its last (grown) change; the rest is shared
     assertThat(shared(cuts, cut(Chunking.ALIGNED, after))).isGreaterThanOrEqualTo(2L * S + a2.length + a3.length);
     assertThat(shared(cut(Chunking.FIXED, before), cut(Chunking.FIXED, after))).isLessThan(a1.length);
+  }
+
+  /** Inside a memory area chunks are a quarter of the chunk size, so one rewritten page costs a quarter chunk. */
+  @Test
+  void aligned_dmtcp_insideAnArea_chunksAreAQuarter_andOneRewrittenPageChangesOneOfThem() throws IOException {
+    int size = 1 << 20;
+    int grain = size / 4;
+    Random r = new Random(27);
+    byte[] a1 = random(r, 4 * size);
+    byte[] changed = a1.clone();
+    changed[size + size / 2 + 100] ^= 1; // one byte in the middle of the area
+    List<Cut> before = cut(Chunking.ALIGNED, dmtcp(a1), size);
+    List<Cut> after = cut(Chunking.ALIGNED, dmtcp(changed), size);
+    assertThat(before.stream().filter(c -> c.length() == grain).count()).as("the area's data in quarter chunks")
+        .isGreaterThanOrEqualTo(4L * size / grain - 2);
+    assertThat(before.stream().mapToInt(Cut::length).max().orElseThrow()).as("a quarter, with a run's child header at most")
+        .isLessThanOrEqualTo(grain + 8192);
+    assertThat(after).extracting(Cut::length).isEqualTo(before.stream().map(Cut::length).toList());
+    long differing = java.util.stream.IntStream.range(0, before.size()).filter(i -> !before.get(i).equals(after.get(i))).count();
+    assertThat(differing).as("only the changed page's chunk").isEqualTo(1);
   }
 
   /** A new mmap below an anonymous mapping merges with it: the mapping grows at its start. */
