@@ -10,10 +10,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.AppSummary;
@@ -49,6 +47,7 @@ public final class Catalog {
   private final PendingStores pending;
   private final CheckpointSets sets;
   private final SoftVersions soft;
+  private final ChunkRefs refs;
 
   public Catalog(TrackerStore store, Clock clock) {
     this(store, clock, new EventLog(clock, 100));
@@ -64,6 +63,7 @@ public final class Catalog {
     this.store = store;
     this.clock = clock;
     this.pending = new PendingStores(clock, gcHold);
+    this.refs = new ChunkRefs(store);
     this.sets = new CheckpointSets(this, store, clock, events);
     this.soft = new SoftVersions(this, store, events);
   }
@@ -71,6 +71,11 @@ public final class Catalog {
   /** Versions written soft whose pieces are not all durable yet. */
   public SoftVersions soft() {
     return soft;
+  }
+
+  /** The chunk index's reference counting (what commits charge and deletions release). */
+  ChunkRefs refs() {
+    return refs;
   }
 
   /** Checkpoint sets whose parts are not all committed yet. */
@@ -265,13 +270,13 @@ public final class Catalog {
       throw new IllegalArgumentException("version " + m.app() + "." + m.node() + "." + step + " already exists");
     }
     TrackerStore.Batch batch = new TrackerStore.Batch();
-    Tally t = charge(m, newChunks, batch);
+    ChunkRefs.Tally t = refs.charge(m, newChunks, batch);
     long storedBytes = t.storedBytes();
     long added = t.added();
     JsonNode stored = JSON.valueToTree(stepped(m, step));
     batch.put(TrackerStore.Family.VERSIONS, versionKey,
         JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis(), session)));
-    SoftVersions.hold(batch, versionKey, softHolds, sentIds(newChunks));
+    SoftVersions.hold(batch, versionKey, softHolds, ChunkRefs.sentIds(newChunks));
     store.write(batch);
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
@@ -311,121 +316,7 @@ public final class Catalog {
     }
   }
 
-  /** The chunks a store sent, as hex ids. */
-  static List<String> sentIds(List<NewChunk> newChunks) {
-    List<String> out = new ArrayList<>(newChunks.size());
-    for (NewChunk c : newChunks) {
-      out.add(c.id().hex());
-    }
-    return out;
-  }
 
-  /** What charging a manifest's chunks cost: bytes stored for the chunks it sent and how many were new to the app. */
-  record Tally(long storedBytes, long added) {}
-
-  /**
-   * Puts into {@code batch} one more reference to each distinct chunk of {@code m}: to the held
-   * entry, or to a new entry made from the chunk the store sent (also when it is coded more strongly
-   * than the held one). A chunk neither held nor sent is refused.
-   */
-  Tally charge(Manifest m, List<NewChunk> newChunks, TrackerStore.Batch batch) throws IOException {
-    Map<ChunkId, NewChunk> sent = new HashMap<>();
-    for (NewChunk c : newChunks) {
-      sent.put(c.id(), c);
-    }
-    Set<ChunkId> unique = new LinkedHashSet<>();
-    for (ChunkRef r : m.chunks()) {
-      unique.add(r.id());
-    }
-    long storedBytes = 0;
-    long added = 0;
-    for (ChunkId id : unique) {
-      byte[] key = chunkKey(m.app(), id);
-      byte[] existing = store.get(TrackerStore.Family.CHUNKS, key);
-      ChunkRecord record;
-      ChunkRecord held = existing == null ? null : JSON.readValue(existing, ChunkRecord.class);
-      NewChunk c = sent.get(id);
-      if (held != null && (c == null || !upgrades(c, held, m))) {
-        record = held.withRefs(held.refs() + 1);
-      } else {
-        record = newRecord(m, id, c, held);
-        storedBytes += c.storedBytes();
-        added++;
-      }
-      batch.put(TrackerStore.Family.CHUNKS, key, JSON.writeValueAsBytes(record));
-    }
-    return new Tally(storedBytes, added);
-  }
-
-  private static ChunkRecord newRecord(Manifest m, ChunkId id, NewChunk c, ChunkRecord held) {
-    if (c == null) {
-      throw new IllegalArgumentException("chunk " + id.shortHex() + " is neither held for app " + m.app() + " nor sent with the commit");
-    }
-    String coding = c.redundancy() == null ? m.redundancy() : Redundancy.parse(c.redundancy()).spec();
-    Redundancy r = Redundancy.parse(coding);
-    if (c.holders().size() != r.totalFragments()) {
-      throw new IllegalArgumentException("chunk " + id.shortHex() + " has " + c.holders().size() + " holders, but "
-          + coding + " makes " + r.totalFragments() + " fragments");
-    }
-    if (c.tags() == null || c.tags().size() != c.holders().size()) {
-      throw new IllegalArgumentException("chunk " + id.shortHex() + " needs one tag per fragment (" + c.holders().size() + "), got "
-          + (c.tags() == null ? "none" : c.tags().size()));
-    }
-    for (String t : c.tags()) {
-      FragmentKey.parseTag(t); // 8 hex digits, or IllegalArgumentException
-    }
-    if (held != null) {
-      LOG.info("chunk {} of app {}: re-coded from {} to {} by {}.{}", id.shortHex(), m.app(), held.redundancy(), coding, m.app(),
-          m.node());
-    }
-    // a re-coded chunk keeps its references; its old pieces are no longer assigned, so GC removes them
-    return new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), held == null ? 1 : held.refs() + 1, coding,
-        m.clientHost(), new ArrayList<>(c.tags()));
-  }
-
-  /**
-   * Puts into {@code batch} the release of {@code counts.get(id)} references to each chunk; a chunk
-   * left with none leaves the index (its fragments become garbage).
-   */
-  void release(String app, Map<ChunkId, Integer> counts, TrackerStore.Batch batch) throws IOException {
-    for (Map.Entry<ChunkId, Integer> e : counts.entrySet()) {
-      byte[] ck = chunkKey(app, e.getKey());
-      byte[] existing = store.get(TrackerStore.Family.CHUNKS, ck);
-      if (existing == null) {
-        continue;
-      }
-      ChunkRecord c = JSON.readValue(existing, ChunkRecord.class);
-      if (c.refs() <= e.getValue()) {
-        batch.delete(TrackerStore.Family.CHUNKS, ck);
-      } else {
-        batch.put(TrackerStore.Family.CHUNKS, ck, JSON.writeValueAsBytes(c.withRefs(c.refs() - e.getValue())));
-      }
-    }
-  }
-
-  /** The references manifests hold: one per distinct chunk of each. */
-  static Map<ChunkId, Integer> references(List<JsonNode> manifests) {
-    Map<ChunkId, Integer> counts = new LinkedHashMap<>();
-    for (JsonNode mf : manifests) {
-      Set<ChunkId> unique = new LinkedHashSet<>();
-      for (JsonNode c : mf.path("chunks")) {
-        unique.add(ChunkId.parse(c.path("id").asText()));
-      }
-      for (ChunkId id : unique) {
-        counts.merge(id, 1, Integer::sum);
-      }
-    }
-    return counts;
-  }
-
-  /** Whether a chunk sent with a commit replaces the held one: it is coded more strongly. */
-  private static boolean upgrades(NewChunk sent, ChunkRecord held, Manifest m) {
-    if (held.redundancy() == null) {
-      return true;
-    }
-    Redundancy s = Redundancy.parse(sent.redundancy() == null ? m.redundancy() : sent.redundancy());
-    return !Redundancy.parse(held.redundancy()).protectsAtLeast(s);
-  }
 
   /**
    * The coding of a set of chunks as it really is: the one spec when all agree, else "mixed" with the
@@ -575,7 +466,7 @@ public final class Catalog {
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
     TrackerStore.Batch batch = new TrackerStore.Batch().delete(TrackerStore.Family.VERSIONS, key)
         .delete(TrackerStore.Family.SOFT, key);
-    release(app, references(r.manifests()), batch);
+    refs.release(app, ChunkRefs.references(r.manifests()), batch);
     store.write(batch);
     LOG.info("{}.{}.{} {}", app, node, step, why);
     events.add("deleted", app + "." + node + "." + step, why);
@@ -697,7 +588,7 @@ public final class Catalog {
   }
 
   private static List<ChunkId> chunkIds(VersionRecord r) {
-    return new ArrayList<>(references(r.manifests()).keySet());
+    return new ArrayList<>(ChunkRefs.references(r.manifests()).keySet());
   }
 
   long latestStep(String app, String node) throws IOException {

@@ -77,10 +77,10 @@ public final class CheckpointSets {
       throw new IllegalArgumentException("part " + sp.part() + " of " + where + " is already committed by another store");
     }
     TrackerStore.Batch batch = new TrackerStore.Batch();
-    Catalog.Tally t = catalog.charge(m, newChunks, batch);
+    ChunkRefs.Tally t = catalog.refs().charge(m, newChunks, batch);
     boolean isSoft = soft != null && !soft.isEmpty();
     held.put(sp.part(), new VersionRecord.PartRecord(JSON.valueToTree(m), t.storedBytes(), t.added(), clock.millis(), session,
-        isSoft ? soft : null, isSoft ? Catalog.sentIds(newChunks) : null));
+        isSoft ? soft : null, isSoft ? ChunkRefs.sentIds(newChunks) : null));
     if (held.size() < sp.parts()) {
       batch.put(TrackerStore.Family.SETS, partKey(m.app(), m.node(), sp.name(), sp.part()), JSON.writeValueAsBytes(held.get(sp.part())));
       store.write(batch);
@@ -158,7 +158,7 @@ public final class CheckpointSets {
         for (byte[] k : keys.get(e.getKey())) {
           batch.delete(TrackerStore.Family.SETS, k);
         }
-        catalog.release(names[0], Catalog.references(manifests.get(e.getKey())), batch);
+        catalog.refs().release(names[0], ChunkRefs.references(manifests.get(e.getKey())), batch);
         store.write(batch);
         int parts = manifests.get(e.getKey()).get(0).path("set").path("parts").asInt();
         String what = "set " + names[2] + " of " + names[0] + "." + names[1];
