@@ -171,28 +171,36 @@ final class FetchCommand implements Callable<Integer> {
 
   /** Streams the version's tar image into the extractor (bounded pipe, no temporary copy). */
   private Fetcher.Result fetchIntoDirectory(Grid grid, LocatedVersion located, Fetcher.Options options) throws Exception {
+    java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
+    Fetcher.Result res = extract(grid, located, options, crypto, dir, out -> counted(out, progress));
+    closeQuietly(progress.get());
+    return res;
+  }
+
+  /** Fetches a directory version's tar image through {@code wrap} into the extractor writing {@code into}. */
+  private static Fetcher.Result extract(Grid grid, LocatedVersion located, Fetcher.Options options,
+      org.cairn.core.crypto.ChunkCrypto crypto, Path into, java.util.function.UnaryOperator<java.io.OutputStream> wrap)
+      throws IOException {
     PipedInputStream in = new PipedInputStream(1 << 20);
     PipedOutputStream out = new PipedOutputStream(in);
     CompletableFuture<Void> extracted = CompletableFuture.runAsync(() -> {
       try (in) {
-        TarImages.extract(in, dir);
+        TarImages.extract(in, into);
       } catch (IOException e) {
         throw new java.io.UncheckedIOException(e);
       }
     });
     Fetcher.Result res;
-    java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
     try (out) {
-      res = grid.fetch(located, options, counted(out, progress), crypto);
+      res = grid.fetch(located, options, wrap.apply(out), crypto);
     } catch (IOException e) {
       extracted.cancel(true);
       throw e;
     }
-    closeQuietly(progress.get());
     try {
       extracted.join();
     } catch (java.util.concurrent.CompletionException e) {
-      throw new IOException("restoring into " + dir + " failed: " + e.getCause().getMessage(), e.getCause());
+      throw new IOException("restoring into " + into + " failed: " + e.getCause().getMessage(), e.getCause());
     }
     return res;
   }
@@ -213,27 +221,7 @@ final class FetchCommand implements Callable<Integer> {
     Files.createDirectories(tmp);
     boolean done = false;
     try {
-      PipedInputStream in = new PipedInputStream(1 << 20);
-      PipedOutputStream out = new PipedOutputStream(in);
-      CompletableFuture<Void> extracted = CompletableFuture.runAsync(() -> {
-        try (in) {
-          TarImages.extract(in, tmp);
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
-      Fetcher.Result res;
-      try (out) {
-        res = grid.fetch(located, Fetcher.Options.defaults(), out, crypto);
-      } catch (IOException e) {
-        extracted.cancel(true);
-        throw e;
-      }
-      try {
-        extracted.join();
-      } catch (java.util.concurrent.CompletionException e) {
-        throw new IOException("restoring into " + target + " failed: " + e.getCause().getMessage(), e.getCause());
-      }
+      Fetcher.Result res = extract(grid, located, Fetcher.Options.defaults(), crypto, tmp, out -> out);
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
       done = true;
       return res;
