@@ -42,6 +42,21 @@ public final class CairnCli {
           "(env CAIRN_AGENT_SOCKET); without a reachable agent they run in this process."})
   java.nio.file.Path agent;
 
+  @Option(names = {"-q", "--quiet"}, scope = CommandLine.ScopeType.INHERIT,
+      description = "No progress display on stderr (results and errors are still printed).")
+  boolean quiet;
+
+  @Option(names = {"-v", "--verbose"}, scope = CommandLine.ScopeType.INHERIT,
+      description = "Log what the command does on stderr (as CAIRN_LOG_LEVEL=DEBUG).")
+  void verbose(boolean on) {
+    if (on) {
+      org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+      if (root instanceof ch.qos.logback.classic.Logger l) {
+        l.setLevel(ch.qos.logback.classic.Level.DEBUG);
+      }
+    }
+  }
+
   /** Where this command runs: this process, or an agent for a thin client. */
   Session session = Session.local();
 
@@ -51,7 +66,17 @@ public final class CairnCli {
   }
 
   public static void main(String[] args) {
-    System.exit(run(args));
+    // Ctrl-C (SIGINT) or SIGTERM while a command runs: say so in one line; the JVM exits 130 (143)
+    java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (!finished.get()) {
+        System.err.println("cairn: interrupted");
+        System.err.flush();
+      }
+    }, "cairn-interrupted"));
+    int code = run(args);
+    finished.set(true);
+    System.exit(code);
   }
 
   /** Runs the command line and returns the exit code (for tests and embedding). */

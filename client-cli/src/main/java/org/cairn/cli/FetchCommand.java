@@ -80,7 +80,7 @@ final class FetchCommand implements Callable<Integer> {
   /** Counts what is written and shows progress on a terminal. */
   private OutputStream counted(OutputStream out, java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress) {
     org.apache.commons.io.output.CountingOutputStream c = new org.apache.commons.io.output.CountingOutputStream(out);
-    progress.set(Progress.start(root.session, json || (output == null && dir == null), "fetching", c::getByteCount, progressTotal));
+    progress.set(Progress.start(root.session, root.quiet || json || (output == null && dir == null), "fetching", c::getByteCount, progressTotal));
     return c;
   }
 
@@ -159,6 +159,8 @@ final class FetchCommand implements Callable<Integer> {
         out.flush();
         ch.force(true);
       }
+      // the temporary file was made 0600; the restored one gets what a new file gets here (0644 under umask 022)
+      Files.setPosixFilePermissions(tmp, newFileMode());
       Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
       done = true;
       return res;
@@ -167,6 +169,29 @@ final class FetchCommand implements Callable<Integer> {
         Files.deleteIfExists(tmp);
       }
     }
+  }
+
+  /** rw-rw-rw- less this process's umask (from /proc/self/status; 022 where it cannot be read). */
+  static java.util.Set<java.nio.file.attribute.PosixFilePermission> newFileMode() {
+    int umask = 022;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("Umask:")) {
+          umask = Integer.parseInt(line.substring(6).strip(), 8);
+        }
+      }
+    } catch (IOException | NumberFormatException e) {
+      // not Linux: the usual umask
+    }
+    int mode = 0666 & ~umask;
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> out = java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
+    java.nio.file.attribute.PosixFilePermission[] bits = java.nio.file.attribute.PosixFilePermission.values(); // OWNER_READ .. OTHERS_EXECUTE
+    for (int i = 0; i < 9; i++) {
+      if ((mode & (0400 >> i)) != 0) {
+        out.add(bits[i]);
+      }
+    }
+    return out;
   }
 
   /** Streams the version's tar image into the extractor (bounded pipe, no temporary copy). */

@@ -26,6 +26,9 @@ final class PolicyCommand implements Callable<Integer> {
   @Option(names = "--folder", description = "keep-all, replace or purge-after=DURATION (with set).")
   String folder;
 
+  @Option(names = "--json", description = "Print the result as JSON.")
+  boolean json;
+
   @Override
   public Integer call() throws Exception {
     String app = target.app;
@@ -41,7 +44,7 @@ final class PolicyCommand implements Callable<Integer> {
       } else {
         throw new CommandLine.ParameterException(spec.commandLine(), "use 'policy get' or 'policy set', not '" + action + "'");
       }
-      spec.commandLine().getOut().println(r.app() + ": " + r.folder());
+      spec.commandLine().getOut().println(json ? Json.MAPPER.writeValueAsString(r) : r.app() + ": " + r.folder());
     }
     return 0;
   }

@@ -265,7 +265,7 @@ final class StoreCommand implements Callable<Integer> {
     org.cairn.core.crypto.ChunkCrypto crypto = appCrypto(root, cl, target.app, sealing);
     try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
-        AutoCloseable progress = Progress.start(root.session, json, "storing", in::getByteCount, sizeHint)) {
+        AutoCloseable progress = Progress.start(root.session, root.quiet || json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
               probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")));

@@ -87,4 +87,30 @@ class CliConventionsIT {
       assertThat(wrong.err().get(0)).contains("token file").contains("not found");
     }
   }
+
+  @Test
+  void ctrlC_saysInterruptedInOneLine_andExits130() throws Exception {
+    try (MiniGrid grid = new MiniGrid(Files.createDirectories(root.resolve("grid2")), Duration.ofSeconds(1))) {
+      grid.startTracker();
+      List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+          "-Duser.home=" + root.resolve("home"), "-jar", MiniGrid.jar("client-cli", "cairn.jar").toString(), "--tracker",
+          grid.trackerUrl(), "--token-file", grid.tokenFile().toString(), "heartbeat", "--client", "job1", "--interval", "1s"));
+      Process p = new ProcessBuilder(cmd).redirectOutput(root.resolve("hb.out").toFile()).redirectError(root.resolve("hb.err").toFile())
+          .start();
+      try {
+        MiniGrid.await("the job reported UP", Duration.ofSeconds(60),
+            () -> grid.get("/api/v1/compute").json().path("job1").asBoolean(false), () -> grid.get("/api/v1/compute").text());
+        Process kill = new ProcessBuilder("kill", "-INT", Long.toString(p.pid())).start();
+        assertThat(kill.waitFor()).isZero();
+        assertThat(p.waitFor(1, TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).as("128 + SIGINT").isEqualTo(130);
+        List<String> err = Files.readAllLines(root.resolve("hb.err"));
+        assertThat(err).contains("cairn: interrupted");
+        assertThat(grid.get("/api/v1/compute").json().path("job1").asBoolean(true)).as("the heartbeat said DOWN on its way out")
+            .isFalse();
+      } finally {
+        p.destroyForcibly();
+      }
+    }
+  }
 }
