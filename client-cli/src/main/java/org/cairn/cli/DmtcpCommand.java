@@ -24,7 +24,7 @@ import picocli.CommandLine.Option;
  * {@code cairn dmtcp launch|restart}: jobs checkpointed by DMTCP, their checkpoints kept on the grid
  * (DMTCP's commands are found on PATH).
  */
-@Command(name = "dmtcp", mixinStandardHelpOptions = true,
+@Command(name = "dmtcp", header = "Run a program under DMTCP with its checkpoints kept on the grid.", mixinStandardHelpOptions = true,
     description = {"Run a program under DMTCP with each checkpoint stored on the grid as it completes, and restart it from the",
         "grid on any host. DMTCP's commands (dmtcp_launch, dmtcp_restart) must be on PATH."},
     subcommands = {DmtcpCommand.Launch.class, DmtcpCommand.Restart.class})

@@ -16,10 +16,10 @@ import picocli.CommandLine.Option;
  * host availability, which CRLS correlates donors with). Run it beside the job; it sends UP every
  * interval until stopped, then DOWN.
  */
-@Command(name = "heartbeat", mixinStandardHelpOptions = true,
+@Command(name = "heartbeat", header = "Report this compute host's job as UP to the tracker until stopped.", mixinStandardHelpOptions = true,
     description = {"Report this compute host's job as running (UP) to the tracker until stopped (then DOWN), so placement",
         "can prefer donors that are up when this host's job restarts (FALCON's CRLS). Run it beside the job:",
-        "  cairn heartbeat --client $(hostname) & JOB; kill %1"})
+        "  cairn heartbeat --client $(hostname) & JOB; kill %%1"})
 final class HeartbeatCommand implements Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;

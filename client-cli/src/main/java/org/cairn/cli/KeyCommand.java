@@ -16,7 +16,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code cairn key create|export|import|list}: the app keys that encrypt checkpoints on this client. */
-@Command(name = "key", mixinStandardHelpOptions = true,
+@Command(name = "key", header = "Manage app keys: chunks are encrypted on this client with them.", mixinStandardHelpOptions = true,
     description = {"Manage app keys. Each app's chunks are encrypted on this client with the app's key before they leave it;",
         "the tracker and the donors never see it. A lost key means the app's checkpoints are lost: export a copy.",
         "Keys live in --key-dir, $CAIRN_KEY_DIR or ~/.config/cairn/keys (one APP.json each, mode 0600)."},

@@ -7,7 +7,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code cairn policy get|set}: an app's folder policy (stdchk): keep-all, replace, purge-after=DURATION. */
-@Command(name = "policy", mixinStandardHelpOptions = true,
+@Command(name = "policy", header = "Show or set an app's folder policy: keep-all, replace or purge-after.", mixinStandardHelpOptions = true,
     description = {"Show or set an app's folder policy: keep-all (default), replace (a committed version deletes the node's",
         "older ones), or purge-after=DURATION (versions older than that are deleted; a node's latest is always kept)."})
 final class PolicyCommand implements Callable<Integer> {

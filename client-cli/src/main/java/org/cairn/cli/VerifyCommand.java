@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code cairn verify}: is a version restorable? Exit 0 when every chunk has m good pieces, 1 when not. */
-@Command(name = "verify", mixinStandardHelpOptions = true,
+@Command(name = "verify", header = "Check that a version can be restored: every chunk has m good pieces.", mixinStandardHelpOptions = true,
     description = {"Check that every chunk of a version (the latest unless --step; every node's unless --node) has at least",
         "m pieces on live peers. With --read-data every piece is read, verified and decoded (like restic check --read-data);",
         "bad pieces are reported to the tracker for repair.",

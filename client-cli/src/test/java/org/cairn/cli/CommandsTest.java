@@ -102,6 +102,26 @@ class CommandsTest {
   }
 
   @Test
+  void everyCommandsSummaryIsOneWholeSentence_andItsHelpPrintsNoWarning() {
+    CommandLine cli = CairnCli.commandLine();
+    for (java.util.Map.Entry<String, CommandLine> e : cli.getSubcommands().entrySet()) {
+      CommandLine.Model.UsageMessageSpec u = e.getValue().getCommandSpec().usageMessage();
+      String summary = u.header().length > 0 ? u.header()[0] : u.description().length > 0 ? u.description()[0] : "";
+      assertThat(summary).as("the command list's line for " + e.getKey()).endsWith(".");
+      java.io.PrintStream saved = System.err;
+      java.io.ByteArrayOutputStream captured = new java.io.ByteArrayOutputStream();
+      System.setErr(new java.io.PrintStream(captured, true));
+      try {
+        Run r = cairn(e.getKey(), "--help");
+        assertThat(r.exit()).as(e.getKey() + " --help").isZero();
+      } finally {
+        System.setErr(saved);
+      }
+      assertThat(captured.toString()).as(e.getKey() + " --help").doesNotContain("WARN");
+    }
+  }
+
+  @Test
   void status_text_saysThereAreNoPeers() {
     Run r = cairn("status");
     assertThat(r.exit()).as(r.err()).isZero();
