@@ -281,8 +281,8 @@ final class FetchCommand implements Callable<Integer> {
       m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
       out.println(Json.MAPPER.writeValueAsString(m));
     } else if (!dataOnStdout) {
-      out.printf(Locale.ROOT, "fetched %s.%s.%d: %s in %.1f s (%.0f MB/s) to %s%n", res.app(), res.node(), res.step(),
-          ByteSize.format(res.size()), res.seconds(), mbps, dir != null ? dir : output);
+      out.printf(Locale.ROOT, "fetched %s.%s.%d: %s in %.1f s (%s/s) to %s%n", res.app(), res.node(), res.step(),
+          ByteSize.format(res.size()), res.seconds(), ByteSize.format((long) (mbps * 1e6)), dir != null ? dir : output);
     }
     out.flush();
   }

@@ -323,18 +323,18 @@ final class StoreCommand implements Callable<Integer> {
       }
       out.println(Json.MAPPER.writeValueAsString(m));
     } else if (res.set() != null) {
-      out.printf(Locale.ROOT, "stored part %d of set %s of %s.%s: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%.0f MB/s)%n",
+      out.printf(Locale.ROOT, "stored part %d of set %s of %s.%s: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%s/s)%n",
           part, res.set().set(), res.app(), res.node(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
-          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), mbps);
+          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), ByteSize.format((long) (mbps * 1e6)));
       out.println(res.step() > 0
           ? String.format(Locale.ROOT, "set %s complete: all %d parts committed as %s.%s.%d", res.set().set(), res.set().parts(), res.app(),
               res.node(), res.step())
           : String.format(Locale.ROOT, "set %s: %d of %d parts committed; its version appears when all are", res.set().set(),
               res.set().partsCommitted(), res.set().parts()));
     } else {
-      out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%.0f MB/s)%n",
+      out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%s/s)%n",
           res.app(), res.node(), res.step(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
-          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), mbps);
+          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), ByteSize.format((long) (mbps * 1e6)));
       for (String r : res.replaced()) {
         out.println("  replaced " + r);
       }
