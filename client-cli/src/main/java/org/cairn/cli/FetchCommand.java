@@ -144,7 +144,14 @@ final class FetchCommand implements Callable<Integer> {
   /** Writes to a temporary file next to the target, syncs it, and renames it into place; removes it on failure. */
   private Fetcher.Result fetchIntoFile(Grid grid, LocatedVersion located, Fetcher.Options options) throws IOException {
     Path target = output.toAbsolutePath();
-    Path tmp = Files.createTempFile(target.getParent(), "." + target.getFileName() + ".", ".cairn-partial");
+    Path parent = target.toAbsolutePath().getParent();
+    if (parent == null || !Files.isDirectory(parent)) {
+      throw new IOException("cannot write " + target + ": no such directory " + parent);
+    }
+    if (!Files.isWritable(parent)) {
+      throw new IOException("cannot write " + target + ": permission denied in " + parent);
+    }
+    Path tmp = Files.createTempFile(parent, "." + target.getFileName() + ".", ".cairn-partial");
     boolean done = false;
     try {
       Fetcher.Result res;

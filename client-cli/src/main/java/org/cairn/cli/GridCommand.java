@@ -51,8 +51,14 @@ final class GridCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
           throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        String running = LocalGrid.running(dir.toAbsolutePath());
+        if (running != null) {
+          throw new IllegalStateException("a grid is already running in " + dir + " (tracker " + running + "); stop it first with"
+              + " 'cairn grid down --dir " + dir + "'");
+        }
         LocalGrid grid = LocalGrid.start(dir.toAbsolutePath(), peers, q, hb);
         out.println("tracker:    " + grid.trackerUrl());
+        out.println("status:     " + grid.trackerUrl() + "/ (the status page; sign in with the token in " + grid.tokenFile() + ")");
         out.println("token file: " + grid.tokenFile());
         out.println("peers:      " + grid.peers().size() + " (logs in " + grid.dir() + ")");
         out.println("try:        java -jar cairn.jar --tracker " + grid.trackerUrl() + " --token-file " + grid.tokenFile()

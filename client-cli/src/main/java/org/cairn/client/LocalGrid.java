@@ -182,6 +182,24 @@ public final class LocalGrid implements Closeable {
     Files.write(dir.resolve("grid.json"), JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(state));
   }
 
+  /**
+   * The tracker URL of a grid still running from {@code dir} (its {@code grid.json} names a live
+   * process), or null: a second {@code grid up} on the same directory is refused with it.
+   */
+  public static String running(Path dir) throws IOException {
+    Path state = dir.resolve("grid.json");
+    if (!Files.exists(state)) {
+      return null;
+    }
+    State s = JSON.readValue(state.toFile(), State.class);
+    for (State.Proc p : s.processes() == null ? List.<State.Proc>of() : s.processes()) {
+      if (ProcessHandle.of(p.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+        return s.tracker();
+      }
+    }
+    return null;
+  }
+
   /** Stops the grid recorded in {@code dir/grid.json} (peers first, then the tracker); returns how many processes were stopped. */
   public static int down(Path dir) throws IOException {
     Path state = dir.resolve("grid.json");

@@ -37,6 +37,11 @@ class ConventionsCommandsTest {
       assertThat(Files.getPosixFilePermissions(out)).isEqualTo(FetchCommand.newFileMode());
       assertThat(FetchCommand.newFileMode()).contains(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE);
 
+      InProcessGrid.Run nodir = grid.cairn("fetch", "--app", "heat", "--node", "n1", "-o", dir.resolve("nodir/x.img").toString());
+      assertThat(nodir.exit()).isEqualTo(1);
+      assertThat(nodir.err().strip()).isEqualTo("cairn: fetch failed: cannot write " + dir.resolve("nodir/x.img") + ": no such directory "
+          + dir.resolve("nodir"));
+
       InProcessGrid.Run policy = grid.cairn("policy", "get", "--app", "heat", "--json");
       assertThat(policy.exit()).as(policy.err()).isZero();
       assertThat(JSON.readTree(policy.out()).get("folder").asText()).isEqualTo("keep-all");

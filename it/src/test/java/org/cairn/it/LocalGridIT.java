@@ -100,7 +100,12 @@ class LocalGridIT {
     assertThat(url.find()).as(up.out()).isTrue();
     Matcher token = Pattern.compile("token file:\\s+(\\S+)").matcher(up.out());
     assertThat(token.find()).isTrue();
+    assertThat(up.out()).contains("status:     " + url.group(1) + "/");
     try {
+      Run again = cairn("grid", "up", "--dir", dir.toString(), "--peers", "5");
+      assertThat(again.exit()).isEqualTo(1);
+      assertThat(again.err().strip()).isEqualTo("cairn: grid failed: a grid is already running in " + dir + " (tracker " + url.group(1)
+          + "); stop it first with 'cairn grid down --dir " + dir + "'");
       byte[] image = MemoryImages.image(3, 8 * 1024 * 1024);
       Path file = Files.write(root.resolve("ck.img"), image);
       Run store = cairn("--tracker", url.group(1), "--token-file", token.group(1), "store", file.toString(), "--app", "a",
