@@ -29,6 +29,10 @@ final class PolicyCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  @Option(names = "--dry-run", description = {"With set: list the versions the policy would delete now (each node's latest is",
+      "always kept) and change nothing."})
+  boolean dryRun;
+
   @Override
   public Integer call() throws Exception {
     String app = target.app;
@@ -40,12 +44,75 @@ final class PolicyCommand implements Callable<Integer> {
         if (folder == null) {
           throw new CommandLine.ParameterException(spec.commandLine(), "policy set needs --folder keep-all|replace|purge-after=DURATION");
         }
+        if (dryRun) {
+          return dryRun(grid, app);
+        }
         r = grid.setPolicy(app, folder);
       } else {
         throw new CommandLine.ParameterException(spec.commandLine(), "use 'policy get' or 'policy set', not '" + action + "'");
       }
       spec.commandLine().getOut().println(json ? Json.MAPPER.writeValueAsString(r) : r.app() + ": " + r.folder());
     }
+    return 0;
+  }
+
+  /** What {@code --folder} would delete now: every version but each node's latest (replace), or those older than the duration. */
+  private int dryRun(org.cairn.client.Grid grid, String app) throws Exception {
+    String f = folder.trim();
+    java.time.Duration age;
+    if (f.equals("keep-all")) {
+      age = null;
+    } else if (f.equals("replace")) {
+      age = java.time.Duration.ZERO;
+    } else if (f.startsWith("purge-after=")) {
+      try {
+        age = org.cairn.core.config.Durations.parse(f.substring("purge-after=".length()));
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(spec.commandLine(), "--folder: " + e.getMessage());
+      }
+    } else {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "--folder must be keep-all, replace or purge-after=DURATION, was '" + folder + "'");
+    }
+    long now = System.currentTimeMillis();
+    java.util.List<org.cairn.core.api.VersionRow> doomed = new java.util.ArrayList<>();
+    for (org.cairn.core.api.AppSummary a : grid.apps()) {
+      if (!a.app().equals(app) || age == null) {
+        continue;
+      }
+      for (String node : a.nodes().keySet()) {
+        java.util.List<org.cairn.core.api.VersionRow> vs = grid.versions(app, node);
+        long latest = vs.stream().mapToLong(org.cairn.core.api.VersionRow::step).max().orElse(0);
+        for (org.cairn.core.api.VersionRow v : vs) {
+          if (v.step() != latest && now - v.committedAt() > age.toMillis()) {
+            doomed.add(v);
+          }
+        }
+      }
+    }
+    java.io.PrintWriter out = spec.commandLine().getOut();
+    if (json) {
+      java.util.List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+      for (org.cairn.core.api.VersionRow v : doomed) {
+        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("app", v.app());
+        m.put("node", v.node());
+        m.put("step", v.step());
+        m.put("committedAt", v.committedAt());
+        m.put("size", v.size());
+        rows.add(m);
+      }
+      out.println(Json.MAPPER.writeValueAsString(java.util.Map.of("folder", f, "dryRun", true, "wouldDelete", rows)));
+    } else {
+      for (org.cairn.core.api.VersionRow v : doomed) {
+        out.println("would delete " + v.app() + "." + v.node() + "." + v.step() + " (committed "
+            + java.time.Instant.ofEpochMilli(v.committedAt()).toString().substring(0, 19).replace('T', ' ') + ", "
+            + org.cairn.core.config.ByteSize.format(v.size()) + ")");
+      }
+      out.println(doomed.size() + " version" + (doomed.size() == 1 ? "" : "s") + " of " + app + " would be deleted under " + f
+          + " (dry run: nothing changed)");
+    }
+    out.flush();
     return 0;
   }
 }

@@ -42,9 +42,20 @@ class ConventionsCommandsTest {
       assertThat(nodir.err().strip()).isEqualTo("cairn: fetch failed: cannot write " + dir.resolve("nodir/x.img") + ": no such directory "
           + dir.resolve("nodir"));
 
+      assertThat(grid.cairn("store", image.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:2+1", "--encryption",
+          "none").exit()).isZero();
+      InProcessGrid.Run dry = grid.cairn("policy", "set", "--app", "heat", "--folder", "replace", "--dry-run", "--json");
+      assertThat(dry.exit()).as(dry.err()).isZero();
+      JsonNode would = JSON.readTree(dry.out()).get("wouldDelete");
+      assertThat(would).hasSize(1);
+      assertThat(would.get(0).get("step").asLong()).as("the older of two; the latest is kept").isEqualTo(1);
+      InProcessGrid.Run dryText = grid.cairn("policy", "set", "--app", "heat", "--folder", "purge-after=1d", "--dry-run");
+      assertThat(dryText.out()).contains("0 versions of heat would be deleted under purge-after=1d (dry run: nothing changed)");
+
       InProcessGrid.Run policy = grid.cairn("policy", "get", "--app", "heat", "--json");
       assertThat(policy.exit()).as(policy.err()).isZero();
-      assertThat(JSON.readTree(policy.out()).get("folder").asText()).isEqualTo("keep-all");
+      assertThat(JSON.readTree(policy.out()).get("folder").asText()).as("a dry run changes nothing").isEqualTo("keep-all");
+      assertThat(JSON.readTree(grid.cairn("versions", "--app", "heat", "--node", "n1", "--json").out())).hasSize(2);
       InProcessGrid.Run rm = grid.cairn("rm", "--app", "heat", "--node", "n1", "--step", "1", "--json");
       assertThat(rm.exit()).as(rm.err()).isZero();
       JsonNode r = JSON.readTree(rm.out());
