@@ -308,6 +308,8 @@ final class StoreCommand implements Callable<Integer> {
       m.put("size", res.size());
       m.put("chunks", res.chunks());
       m.put("newChunks", res.newChunks());
+      m.put("newBytes", res.newBytes());
+      m.put("compressedBytes", res.compressedBytes());
       m.put("sentBytes", res.sentBytes());
       m.put("write", write);
       m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
@@ -332,9 +334,10 @@ final class StoreCommand implements Callable<Integer> {
           : String.format(Locale.ROOT, "set %s: %d of %d parts committed; its version appears when all are", res.set().set(),
               res.set().partsCommitted(), res.set().parts()));
     } else {
-      out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%s/s)%n",
-          res.app(), res.node(), res.step(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
-          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), ByteSize.format((long) (mbps * 1e6)));
+      out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks, %d new (%s, %s compressed, %s sent with redundancy to %d hosts)"
+          + " in %.1f s (%s/s)%n", res.app(), res.node(), res.step(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
+          ByteSize.format(res.newBytes()), ByteSize.format(res.compressedBytes()), ByteSize.format(res.sentBytes()),
+          res.hosts().size(), res.seconds(), ByteSize.format((long) (mbps * 1e6)));
       for (String r : res.replaced()) {
         out.println("  replaced " + r);
       }

@@ -121,7 +121,8 @@ public final class Storer {
    * and parts committed so far); its {@code step} is 0 until the set's last part commits.
    */
   public record Result(String app, String node, long step, long size, long chunks, long newChunks, long sentBytes,
-      double seconds, List<String> hosts, List<String> replaced, List<String> probed, CommitRequest.Answer set) {}
+      double seconds, List<String> hosts, List<String> replaced, List<String> probed, CommitRequest.Answer set, long newBytes,
+      long compressedBytes) {}
 
   /** Pieces in flight (sent or queued, not yet acknowledged) are bounded by this many bytes. */
   static final long IN_FLIGHT_BYTES = Long.getLong("cairn.store.inFlightBytes", 48L << 20);
@@ -227,7 +228,8 @@ public final class Storer {
       mabw.shutdownNow();
       reportBandwidth(o.clientId(), writer, reported);
       return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), sentBytes.get(),
-          (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed, answer.set() == null ? null : answer);
+          (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed, answer.set() == null ? null : answer,
+          res.newBytes(), res.encodedBytes());
     } finally {
       mabw.shutdownNow();
       if (!versionCommitted) {

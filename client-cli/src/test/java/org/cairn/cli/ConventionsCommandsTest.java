@@ -30,6 +30,8 @@ class ConventionsCommandsTest {
       InProcessGrid.Run store = grid.cairn("-q", "store", image.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:2+1",
           "--encryption", "none");
       assertThat(store.exit()).as(store.err()).isZero();
+      assertThat(store.out()).as("restic's split: new, compressed, with redundancy")
+          .matches("(?s)stored heat\\.n1\\.1: .* in \\d+ chunks, \\d+ new \\(.*, .* compressed, .* sent with redundancy to 3 hosts\\) in .*");
       Path out = dir.resolve("restored.img");
       InProcessGrid.Run fetch = grid.cairn("-v", "fetch", "--app", "heat", "--node", "n1", "-o", out.toString());
       assertThat(fetch.exit()).as(fetch.err()).isZero();
