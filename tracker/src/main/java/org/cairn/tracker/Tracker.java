@@ -55,6 +55,7 @@ public final class Tracker implements Closeable {
       repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
           config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
       Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);
+      metrics.setDurability(repair::lastDurability);
       org.cairn.tracker.tls.TrackerCa ca = config.tls() ? org.cairn.tracker.tls.TrackerCa.open(config.dataDir(), config.listen().host()) : null;
       org.cairn.tracker.auth.Credentials credentials = org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock);
       if (ca != null) {

@@ -21,6 +21,9 @@ public final class Metrics {
   private final java.util.concurrent.atomic.DoubleAdder latencySum = new java.util.concurrent.atomic.DoubleAdder();
   private final Supplier<Map<String, Long>> peersByState;
   private final Supplier<Map<String, Long>> stalledByKind;
+  private volatile Supplier<org.cairn.core.api.DurabilityView> durability = () -> null;
+  private final LongAdder commits = new LongAdder();
+  private final LongAdder manifestReads = new LongAdder();
 
   public Metrics(Supplier<Map<String, Long>> peersByState) {
     this(peersByState, Map::of);
@@ -37,6 +40,19 @@ public final class Metrics {
 
   void heartbeat() {
     heartbeats.increment();
+  }
+
+  /** Where the durability gauges come from: the repair scan's last result (no scan per scrape). */
+  public void setDurability(Supplier<org.cairn.core.api.DurabilityView> durability) {
+    this.durability = durability;
+  }
+
+  void committed() {
+    commits.increment();
+  }
+
+  void manifestRead() {
+    manifestReads.increment();
   }
 
   void request(String route, int status, long nanos) {
@@ -67,6 +83,28 @@ public final class Metrics {
         sb.append("cairn_repair_stalled_chunks{kind=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
       }
     }
+    org.cairn.core.api.DurabilityView d = durability.get();
+    if (d != null) {
+      sb.append("# HELP cairn_chunks Chunks in the index by health at the last repair scan.\n# TYPE cairn_chunks gauge\n");
+      sb.append("cairn_chunks{health=\"healthy\"} ").append(d.healthy()).append('\n');
+      sb.append("cairn_chunks{health=\"degraded\"} ").append(d.degraded()).append('\n');
+      sb.append("cairn_chunks{health=\"lost\"} ").append(d.lost()).append('\n');
+      sb.append("# HELP cairn_repair_queue Chunks waiting for repair.\n# TYPE cairn_repair_queue gauge\n");
+      sb.append("cairn_repair_queue ").append(d.repairQueue()).append('\n');
+      sb.append("# HELP cairn_repair_in_progress Repair jobs peers are running.\n# TYPE cairn_repair_in_progress gauge\n");
+      sb.append("cairn_repair_in_progress ").append(d.repairing()).append('\n');
+      sb.append("# HELP cairn_repaired_bytes_total Bytes of pieces rebuilt by repair.\n# TYPE cairn_repaired_bytes_total counter\n");
+      sb.append("cairn_repaired_bytes_total ").append(d.repairedBytes()).append('\n');
+      sb.append("# HELP cairn_repair_failures_total Repair jobs that failed.\n# TYPE cairn_repair_failures_total counter\n");
+      sb.append("cairn_repair_failures_total ").append(d.failedRepairs()).append('\n');
+      sb.append("# HELP cairn_stored_bytes Bytes all pieces of all indexed chunks take on the peers.\n# TYPE cairn_stored_bytes gauge\n");
+      sb.append("cairn_stored_bytes ").append(d.neededBytes()).append('\n');
+    }
+    sb.append("# HELP cairn_commits_total Versions (and checkpoint set parts) committed.\n# TYPE cairn_commits_total counter\n");
+    sb.append("cairn_commits_total ").append(commits.sum()).append('\n');
+    sb.append("# HELP cairn_manifest_reads_total Manifests handed out (fetches, verifies, restores).\n")
+        .append("# TYPE cairn_manifest_reads_total counter\n");
+    sb.append("cairn_manifest_reads_total ").append(manifestReads.sum()).append('\n');
     sb.append("# HELP cairn_http_requests_total API requests by route and status.\n# TYPE cairn_http_requests_total counter\n");
     requests.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
       String[] parts = e.getKey().split("\u0000");

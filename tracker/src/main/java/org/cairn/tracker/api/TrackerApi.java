@@ -291,6 +291,7 @@ public final class TrackerApi {
       case "manifest":
         requireMethod(method, "GET");
         requireApp(who, query.get("app"));
+        metrics.manifestRead();
         return manifest(query, who);
       case "tickets":
         requireMethod(method, "POST");
@@ -643,6 +644,7 @@ public final class TrackerApi {
         if (c.session() != null) {
           catalog.pending().close(c.session()); // committed: the index now names its pieces
         }
+        metrics.committed();
         org.cairn.core.manifest.Manifest.SetPart set = c.manifest().set();
         if (set == null) {
           return json(200, new CommitRequest.Answer(c.manifest().app(), c.manifest().node(), step));

@@ -185,6 +185,13 @@ public final class RepairService {
         snapshot.latest(), snapshot.stalled());
   }
 
+  /** The last scan's durability, without scanning again (the metrics scrape reads it). */
+  public synchronized DurabilityView lastDurability() {
+    return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
+        queue.size(), jobs.size(), repairedBytes, repairedFragments, failedJobs, config.grace().toMillis(), snapshot.neededBytes(),
+        List.of(), List.of());
+  }
+
   /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
   public synchronized Map<String, Long> stalledByKind() {
     return StallReasons.byKind(snapshot.stalled());
