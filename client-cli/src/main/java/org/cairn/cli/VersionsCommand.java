@@ -40,6 +40,7 @@ final class VersionsCommand implements Callable<Integer> {
         out.println(Json.MAPPER.writeValueAsString(versions));
       } else if (versions.isEmpty()) {
         out.println("no versions of " + app + "." + node);
+        pendingSets(grid, app, node, out);
       } else {
         out.printf(Locale.ROOT, "%6s  %-24s  %10s  %10s  %7s  %-12s  %s%n", "step", "created", "size", "stored", "chunks", "redundancy",
             "status");
@@ -50,9 +51,19 @@ final class VersionsCommand implements Callable<Integer> {
               ByteSize.format(v.size()), ByteSize.format(v.storedBytes()), v.chunks(), coding,
               v.parts() == null ? v.status() : v.status() + " (set " + v.set() + ", " + v.parts() + " parts)");
         }
+        pendingSets(grid, app, node, out);
       }
       out.flush();
     }
     return 0;
+  }
+
+  /** Checkpoint sets still waiting for parts: no version yet, said after the table (not in --json, which lists versions). */
+  private static void pendingSets(org.cairn.client.Grid grid, String app, String node, PrintWriter out) throws java.io.IOException {
+    for (org.cairn.core.api.SetProgress p : grid.pendingSets(app, node)) {
+      out.printf(Locale.ROOT, "set %s: %d of %d parts committed since %s (no version until all are; dropped after the tracker's"
+          + " --set-timeout)%n", p.set(), p.partsCommitted(), p.parts(),
+          Instant.ofEpochMilli(p.firstCommittedAt()).toString().substring(0, 19).replace('T', ' '));
+    }
   }
 }

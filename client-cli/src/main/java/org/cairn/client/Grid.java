@@ -156,6 +156,11 @@ public final class Grid implements Closeable {
     return new Verifier(tracker, dataPlaneOf(), group).verify(version, readData, threads, crypto);
   }
 
+  /** The checkpoint sets of app/node whose parts are not all committed (no version yet). */
+  public List<org.cairn.core.api.SetProgress> pendingSets(String app, String node) throws IOException {
+    return tracker.pendingSets(app, node);
+  }
+
   public List<VersionRow> versions(String app, String node) throws IOException {
     return tracker.versions(app, node);
   }

@@ -47,6 +47,8 @@ class SetCommandsTest {
 
       InProcessGrid.Run none = grid.cairn("versions", "--app", "mpi", "--node", "job", "--json");
       assertThat(JSON.readTree(none.out())).as("a set with a part missing is no version").isEmpty();
+      InProcessGrid.Run waiting = grid.cairn("versions", "--app", "mpi", "--node", "job");
+      assertThat(waiting.out()).contains("no versions of mpi.job").contains("set e1: 2 of 3 parts committed since ");
       InProcessGrid.Run early = grid.cairn("fetch", "--app", "mpi", "--node", "job", "--part", "0", "-o", dir.resolve("x").toString());
       assertThat(early.exit()).isEqualTo(1);
       assertThat(dir.resolve("x")).doesNotExist();
@@ -56,6 +58,8 @@ class SetCommandsTest {
       assertThat(p1.exit()).as(p1.err()).isZero();
       assertThat(p1.out()).contains("set e1 complete: all 3 parts committed as mpi.job.1");
 
+      assertThat(grid.cairn("versions", "--app", "mpi", "--node", "job").out()).as("a complete set waits for nothing")
+          .doesNotContain("parts committed since");
       JsonNode rows = JSON.readTree(grid.cairn("versions", "--app", "mpi", "--node", "job", "--json").out());
       assertThat(rows).hasSize(1);
       assertThat(rows.get(0).get("parts").asInt()).isEqualTo(3);

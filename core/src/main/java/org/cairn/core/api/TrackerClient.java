@@ -217,6 +217,11 @@ public final class TrackerClient {
     return http.get(API + "/manifest", q, LocatedVersion.class);
   }
 
+  /** The checkpoint sets of app/node still waiting for parts. */
+  public List<SetProgress> pendingSets(String app, String node) throws IOException {
+    return http.get(API + "/sets", Map.of("app", app, "node", node), list(SetProgress.class));
+  }
+
   public List<VersionRow> versions(String app, String node) throws IOException {
     return http.get(API + "/versions", Map.of("app", app, "node", node), list(VersionRow.class));
   }

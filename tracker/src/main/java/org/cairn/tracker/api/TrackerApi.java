@@ -299,6 +299,12 @@ public final class TrackerApi {
       case "cluster":
         requireMethod(method, "GET");
         return json(200, cluster);
+      case "sets": {
+        requireMethod(method, "GET");
+        String app = required(query, "app");
+        requireApp(who, app);
+        return json(200, catalog.sets().pending(app, required(query, "node")));
+      }
       case "backup": {
         requireMethod(method, "POST");
         org.cairn.core.api.BackupRequest b = read(body, org.cairn.core.api.BackupRequest.class);

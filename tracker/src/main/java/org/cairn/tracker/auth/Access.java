@@ -39,6 +39,7 @@ public final class Access {
       Map.entry("GET /chunks", CLIENT),
       Map.entry("POST /chunks/{id}", CLIENT),
       Map.entry("GET /versions", CLIENT),
+      Map.entry("GET /sets", CLIENT),
       Map.entry("POST /versions", CLIENT),
       Map.entry("DELETE /versions", CLIENT),
       Map.entry("POST /stores/{id}/pending", CLIENT),

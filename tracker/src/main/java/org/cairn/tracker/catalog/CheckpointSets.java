@@ -130,6 +130,27 @@ public final class CheckpointSets {
     return new Progress(name, held.size(), declared);
   }
 
+  /** The sets of app/node still waiting for parts, by name. */
+  public List<org.cairn.core.api.SetProgress> pending(String app, String node) throws IOException {
+    Catalog.checkName("app", app);
+    Catalog.checkName("node", node);
+    Map<String, int[]> counts = new TreeMap<>();
+    Map<String, Long> first = new TreeMap<>();
+    store.scan(TrackerStore.Family.SETS, Catalog.prefix(app, node), (key, value) -> {
+      byte[] p = Catalog.prefix(app, node);
+      String name = new String(key, p.length, key.length - p.length - 5, StandardCharsets.UTF_8);
+      VersionRecord.PartRecord r = JSON.readValue(value, VersionRecord.PartRecord.class);
+      int[] c = counts.computeIfAbsent(name, n -> new int[2]);
+      c[0]++;
+      c[1] = r.manifest().path("set").path("parts").asInt();
+      first.merge(name, r.committedAt(), Math::min);
+      return true;
+    });
+    List<org.cairn.core.api.SetProgress> out = new ArrayList<>();
+    counts.forEach((name, c) -> out.add(new org.cairn.core.api.SetProgress(name, c[0], c[1], first.get(name))));
+    return out;
+  }
+
   /**
    * Drops the sets whose first part committed longer than {@code timeout} ago and are still
    * incomplete, releasing their parts' chunk references. Returns how many sets were dropped.
