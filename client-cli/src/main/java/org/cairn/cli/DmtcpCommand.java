@@ -175,6 +175,10 @@ final class DmtcpCommand {
               + " is a file, not a checkpoint stored by 'cairn dmtcp launch'");
         }
         Path restored = dir.resolve("restored-" + located.manifest().step());
+        if (java.nio.file.Files.exists(restored)) {
+          // an earlier restart's copy of the same version (its job ended before a newer checkpoint replaced it)
+          org.apache.commons.io.file.PathUtils.deleteDirectory(restored);
+        }
         FetchCommand.intoDirectory(grid, located, parent.root.keys().forVersion(located.manifest()), restored);
         List<java.nio.file.Path> images = CheckpointDir.images(restored);
         if (images.isEmpty()) {
