@@ -90,6 +90,14 @@ class DmtcpIT {
         assertThat(t[0]).as("ticks follow one another").isEqualTo(first + k);
         assertThat(t[1]).as("tick " + t[0] + " carries the state an uninterrupted run has").isEqualTo(acc);
       }
+
+      // killed again before a newer checkpoint: restarting once more replaces the copy the first restart fetched
+      MiniGrid.Node again = grid.startCli("restart2", env, "dmtcp", "restart", "--app", "sim", "--node", "n0", "--interval", "1h",
+          "--ckpt-dir", dir.resolve("ckpt2").toString());
+      MiniGrid.await("the second restart's output", Duration.ofMinutes(2), () -> ticks(again.stdout()).size() >= 3,
+          () -> again.stderr());
+      killJob(again);
+      assertThat(ticks(again.stdout()).get(0)[0]).as("the same checkpoint again").isEqualTo(first);
     }
   }
 
