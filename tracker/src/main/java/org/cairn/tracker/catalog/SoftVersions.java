@@ -54,23 +54,36 @@ public final class SoftVersions {
     return store.get(TrackerStore.Family.SOFT, Catalog.versionKey(app, node, step)) != null;
   }
 
-  /** A peer's heartbeat: its boot id (hex) and the highest soft write it has made durable. */
+  /**
+   * A peer's heartbeat: its boot id (hex) and the highest soft write it has made durable. Heartbeats
+   * are the tracker's hot path: with no soft version naming the peer (the usual case) this is one
+   * unlocked scan of a small family; only then is the catalog locked and the records read again.
+   */
   public void onHeartbeat(String peer, String boot, long durable) throws IOException {
+    if (holdsOn(peer).isEmpty()) {
+      return;
+    }
     synchronized (catalog) {
-      List<byte[]> keys = new ArrayList<>();
-      List<Record> records = new ArrayList<>();
-      store.scan(TrackerStore.Family.SOFT, new byte[0], (key, value) -> {
-        Record r = JSON.readValue(value, Record.class);
-        if (r.holds().stream().anyMatch(h -> h.peer().equals(peer))) {
-          keys.add(key);
-          records.add(r);
+      List<byte[]> keys = holdsOn(peer);
+      for (byte[] key : keys) {
+        byte[] value = store.get(TrackerStore.Family.SOFT, key);
+        if (value != null) {
+          update(key, JSON.readValue(value, Record.class), peer, boot, durable);
         }
-        return true;
-      });
-      for (int i = 0; i < keys.size(); i++) {
-        update(keys.get(i), records.get(i), peer, boot, durable);
       }
     }
+  }
+
+  /** Keys of the soft versions with a hold on {@code peer}. */
+  private List<byte[]> holdsOn(String peer) throws IOException {
+    List<byte[]> keys = new ArrayList<>();
+    store.scan(TrackerStore.Family.SOFT, new byte[0], (key, value) -> {
+      if (JSON.readValue(value, Record.class).holds().stream().anyMatch(h -> h.peer().equals(peer))) {
+        keys.add(key);
+      }
+      return true;
+    });
+    return keys;
   }
 
   private void update(byte[] key, Record r, String peer, String boot, long durable) throws IOException {
