@@ -67,6 +67,11 @@ final class StoreCommand implements Callable<Integer> {
           "file (other files: as fixed); fixed: every chunk --chunk-size; cdc: content-defined, --chunk-size/4 .. 2 x --chunk-size."})
   String chunking;
 
+  @Option(names = "--delta", defaultValue = "on", paramLabel = "on|off",
+      description = {"on (default): a new chunk of memory (aligned chunks of a DMTCP image or ELF core) is compressed against",
+          "the previous version's chunk at the same address when that is smaller; off: every chunk on its own."})
+  String delta;
+
   @Option(names = "--threads", description = "Worker threads (default: cores).")
   Integer threads;
 
@@ -136,6 +141,9 @@ final class StoreCommand implements Callable<Integer> {
     }
     if (!write.equals("pessimistic") && !write.equals("optimistic") && !write.equals("soft")) {
       throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
+    }
+    if (!delta.equals("on") && !delta.equals("off")) {
+      throw new CommandLine.ParameterException(cl, "--delta must be on or off, was '" + delta + "'");
     }
     java.time.Duration probe;
     try {
@@ -218,6 +226,10 @@ final class StoreCommand implements Callable<Integer> {
     }
   }
 
+  private boolean delta() {
+    return delta.equals("on");
+  }
+
   /** Hands the image to the agent's background stores (the app key is made now, so its warning reaches the user). */
   private int queue(CommandLine cl, org.cairn.core.crypto.Encryption sealing) throws IOException {
     if (sealing.encrypted()) {
@@ -229,7 +241,7 @@ final class StoreCommand implements Callable<Integer> {
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("store", "--app", target.app, "--node", nodeOption.node,
         "--step", Long.toString(step), "--redundancy", redundancy, "--compression", compression, "--encryption", encryption,
         "--chunk-size", chunkSize, "--chunking", chunking, "--placement", placement, "--commit-timeout", commitTimeout,
-        "--probe-after", probeAfter, "--write", write));
+        "--probe-after", probeAfter, "--write", write, "--delta", delta));
     if (threads != null) {
       args.addAll(java.util.List.of("--threads", threads.toString()));
     }
@@ -268,7 +280,7 @@ final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(root.session, root.quiet || json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")));
+              probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta()));
       progress.close();
       print(res);
     }

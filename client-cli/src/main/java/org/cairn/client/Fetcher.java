@@ -91,8 +91,12 @@ public final class Fetcher {
       // chunks in flight: their pieces on the way plus decoded chunks waiting to be written stay near IN_FLIGHT_BYTES
       int window = o.inFlightChunks() > 0 ? o.inFlightChunks()
           : (int) Math.max(2L * o.threads(), Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
-      long size = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto).fetchAsync(manifest.chunks(), (index, ref) ->
-          reader.read(located.chunk(ref.id())).thenApply(pieces -> {
+      // a chunk coded against a base: the base's read starts with the chunk's
+      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(reader, located::chunk, crypto);
+      FetchPipeline pipeline = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto, bases);
+      long size = pipeline.fetchAsync(manifest.chunks(), (index, ref) -> {
+        bases.prefetch(located.chunk(ref.id()));
+        return reader.read(located.chunk(ref.id())).thenApply(pieces -> {
             if (!pieces.enough()) {
               throw new CompletionException(new CorruptDataException(pieces.describe()));
             }
@@ -100,7 +104,8 @@ public final class Fetcher {
               LOG.info("chunk {}: {}", ref.id().shortHex(), String.join("; ", pieces.problems()));
             }
             return pieces.fragments();
-          }), out);
+          });
+      }, out);
       return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9);
     } finally {
       bad.flush(tracker, "client fetch");

@@ -52,7 +52,7 @@ public final class Storer {
    */
   public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
       int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-      ChunkCrypto crypto, Chunking chunking, Manifest.SetPart set, boolean soft) {
+      ChunkCrypto crypto, Chunking chunking, Manifest.SetPart set, boolean soft, boolean delta) {
     /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
     public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
     /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
@@ -67,13 +67,22 @@ public final class Storer {
         String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
         ChunkCrypto crypto, Chunking chunking) {
       this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
-          crypto, chunking, null, false);
+          crypto, chunking, null, false, true);
     }
 
     /** These options for part {@code set.part()} of checkpoint set {@code set.name()}. */
     public Options withSet(Manifest.SetPart set) {
       return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          commitTimeout, crypto, chunking, set, soft);
+          commitTimeout, crypto, chunking, set, soft, delta);
+    }
+
+    /**
+     * These options with chunks of memory coded against the previous version's chunk at the same
+     * address ({@code true}, the default) or never.
+     */
+    public Options withDelta(boolean delta) {
+      return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
+          commitTimeout, crypto, chunking, set, soft, delta);
     }
 
     /**
@@ -83,7 +92,7 @@ public final class Storer {
      */
     public Options withSoft(boolean soft) {
       return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          commitTimeout, crypto, chunking, set, soft);
+          commitTimeout, crypto, chunking, set, soft, delta);
     }
 
     public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
@@ -190,7 +199,11 @@ public final class Storer {
       int window = (int) Math.max(2L * o.threads(), Math.min(256, IN_FLIGHT_BYTES / perChunk));
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunking(), o.chunkSize(), o.threads(),
           window);
-      StorePipeline.Result res = pipeline.storeAsync(in, held::contains, (index, fragments) -> {
+      // chunks of memory are coded against the previous version's chunk at the same address (not for set parts)
+      DeltaBases bases = o.delta() && o.set() == null ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), o.crypto(), peers, mabw)
+          : null;
+      StorePipeline.Result res = pipeline.storeAsync(in, held::contains, bases == null ? StorePipeline.BaseSource.NONE : bases,
+          (index, fragments) -> {
         @SuppressWarnings("unchecked")
         CompletableFuture<String>[] acks = new CompletableFuture[count];
         return pending.register(fragments[0].chunkId()).thenCompose(named -> {
@@ -210,8 +223,10 @@ public final class Storer {
               sentBytes.addAndGet(fragments[i].serializedSize());
             }
           }
+          ChunkId base = fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA
+              ? bases.baseOf(fragments[0].chunkId()) : null;
           sent.add(new CommitRequest.NewChunk(fragments[0].chunkId().hex(), java.util.Arrays.asList(holders),
-              java.util.Arrays.asList(tags), bytes, r.spec()));
+              java.util.Arrays.asList(tags), bytes, r.spec(), base == null ? null : base.hex()));
         });
       });
       long piped = System.nanoTime();

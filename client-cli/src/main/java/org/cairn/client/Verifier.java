@@ -68,6 +68,11 @@ public final class Verifier {
     for (ChunkRef ref : located.manifest().chunks()) {
       chunks.computeIfAbsent(ref.id(), located::chunk);
     }
+    for (LocatedChunk c : new ArrayList<>(chunks.values())) {
+      if (c.baseId() != null) {
+        chunks.computeIfAbsent(c.baseId(), located::chunk); // a restore needs the bases too
+      }
+    }
     List<String> problems = Collections.synchronizedList(new ArrayList<>());
     Map<ChunkId, Integer> good = new LinkedHashMap<>();
     Map<ChunkId, Integer> needed = new LinkedHashMap<>();
@@ -78,10 +83,18 @@ public final class Verifier {
           timer, bad);
       Semaphore window = new Semaphore(Math.max(1, threads) * 4); // chunks read at once: bounded memory
       Map<ChunkId, CompletableFuture<ChunkReader.Pieces>> reads = new LinkedHashMap<>();
+      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(
+          new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.ALL, peers.timeout().multipliedBy(6), timer, bad),
+          located::chunk, crypto);
+      // decoding a chunk may wait for its base's read: not on the readers' threads
+      java.util.concurrent.ExecutorService decoders = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, threads),
+          Storer.daemon("cairn-verify"));
       try {
         for (LocatedChunk c : chunks.values()) {
           window.acquire();
-          reads.put(c.chunkId(), reader.read(c).thenApply(p -> consistent(p, crypto, problems)).whenComplete((p, e) -> window.release()));
+          bases.prefetch(c);
+          reads.put(c.chunkId(), reader.read(c).thenApplyAsync(p -> consistent(p, crypto, bases, problems), decoders)
+              .whenComplete((p, e) -> window.release()));
         }
         for (Map.Entry<ChunkId, CompletableFuture<ChunkReader.Pieces>> e : reads.entrySet()) {
           ChunkReader.Pieces p = e.getValue().get();
@@ -94,6 +107,8 @@ public final class Verifier {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted", e);
+      } finally {
+        decoders.shutdownNow();
       }
     } else {
       Map<ChunkId, Integer> held = new PieceCensus(peers, peers.timeout()).count(chunks.values(), problems);
@@ -131,7 +146,7 @@ public final class Verifier {
   }
 
   /** With every good piece in hand, they must agree and decode to the chunk's id; otherwise none counts. */
-  private static ChunkReader.Pieces consistent(ChunkReader.Pieces p, ChunkCrypto crypto, List<String> problems) {
+  private static ChunkReader.Pieces consistent(ChunkReader.Pieces p, ChunkCrypto crypto, ChunkCodec.Bases bases, List<String> problems) {
     if (!p.enough()) {
       return p; // too few pieces: lost, whatever they hold
     }
@@ -139,10 +154,10 @@ public final class Verifier {
       if (sealedWithout(p, crypto)) {
         ChunkCodec.rebuild(p.id(), p.fragments(), new int[0]);
       } else {
-        ChunkCodec.decode(p.id(), p.fragments(), crypto);
+        ChunkCodec.decode(p.id(), p.fragments(), crypto, bases);
       }
       return p;
-    } catch (CorruptDataException e) {
+    } catch (IOException e) {
       problems.add("chunk " + p.id().shortHex() + " does not decode: " + e.getMessage());
       return new ChunkReader.Pieces(p.id(), p.needed(), p.fragments(), 0, p.asked(), p.problems());
     }

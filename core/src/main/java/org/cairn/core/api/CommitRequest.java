@@ -29,11 +29,16 @@ public record CommitRequest(Manifest manifest, List<NewChunk> chunks, String ses
    * A chunk sent by the store: who holds fragment i (null where no piece was sent yet, as in an
    * optimistic write), each fragment's tag, the stored bytes of all fragments, and the coding of
    * this chunk (null: the manifest's). A chunk the app already holds with weaker coding is replaced
-   * by this one.
+   * by this one. {@code base}: the chunk this one is coded against (hex; null for most), which must
+   * be held for the app and not be coded against another.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
-  public record NewChunk(String id, List<String> holders, List<String> tags, long storedBytes, String redundancy) {}
+  public record NewChunk(String id, List<String> holders, List<String> tags, long storedBytes, String redundancy, String base) {
+    public NewChunk(String id, List<String> holders, List<String> tags, long storedBytes, String redundancy) {
+      this(id, holders, tags, storedBytes, redundancy, null);
+    }
+  }
 
   /**
    * The answer: the committed step. For a part of a checkpoint set, {@code set}, {@code parts} and

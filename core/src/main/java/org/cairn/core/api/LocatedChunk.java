@@ -10,10 +10,22 @@ import org.cairn.core.hash.ChunkId;
 /**
  * One chunk as the index holds it: its id (hex), its own coding ({@code code:4+2}, null when the index
  * has lost the chunk) and the holder of fragment i at {@code holders.get(i)} (null where nobody holds
- * that piece).
+ * that piece). {@code base}: the chunk this one is coded against (hex; null for most), located in
+ * the same answer.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record LocatedChunk(String id, String redundancy, List<Holder> holders) {
+@com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+public record LocatedChunk(String id, String redundancy, List<Holder> holders, String base) {
+
+  public LocatedChunk(String id, String redundancy, List<Holder> holders) {
+    this(id, redundancy, holders, null);
+  }
+
+  /** The base this chunk is coded against, or null. */
+  @JsonIgnore
+  public ChunkId baseId() {
+    return base == null ? null : ChunkId.parse(base);
+  }
 
   @JsonIgnore
   public ChunkId chunkId() {

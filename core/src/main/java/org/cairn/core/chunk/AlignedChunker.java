@@ -63,6 +63,7 @@ public final class AlignedChunker implements Chunker {
       throw new IllegalStateException("chunk buffer of " + buf.length + " bytes is smaller than the chunk size " + chunkSize);
     }
     int filled = 0;
+    long address = layout.addressAt(offset);
     while (filled < chunkSize) {
       long pos = offset + filled;
       boolean regionStart = regionLeft <= 0;
@@ -95,7 +96,10 @@ public final class AlignedChunker implements Chunker {
     if (filled == 0) {
       return null;
     }
-    Chunk c = new Chunk(index++, offset, buf, filled);
+    if (address < 0) {
+      address = layout.addressAt(offset); // a chunk that starts with an area header, seen while it filled
+    }
+    Chunk c = new Chunk(index++, offset, buf, filled, address);
     offset += filled;
     return c;
   }

@@ -9,8 +9,14 @@ public final class Chunk {
   private final long offset;
   private final byte[] data;
   private final int length;
+  private final long address;
 
   public Chunk(long index, long offset, byte[] data, int length) {
+    this(index, offset, data, length, -1);
+  }
+
+  /** A chunk whose first byte is memory at {@code address} (-1: not memory, or not known). */
+  public Chunk(long index, long offset, byte[] data, int length, long address) {
     if (length < 0 || length > data.length) {
       throw new IllegalArgumentException("chunk length " + length + " outside buffer of " + data.length);
     }
@@ -18,6 +24,12 @@ public final class Chunk {
     this.offset = offset;
     this.data = data;
     this.length = length;
+    this.address = address;
+  }
+
+  /** The memory address of the chunk's first byte in a recognised checkpoint format; -1 if none. */
+  public long address() {
+    return address;
   }
 
   public long index() {

@@ -12,6 +12,9 @@ import java.util.TreeSet;
  * that follows it).
  */
 abstract class ImageLayout {
+  /** Marks the locator of a chunk that starts with an area header (user-space addresses stay far below it). */
+  static final long HEADER_TAG = 1L << 62;
+
   /** A region running to the end of the image. */
   static final long REST = Long.MAX_VALUE;
 
@@ -35,6 +38,17 @@ abstract class ImageLayout {
   void observe(long offset, byte[] data, int at, int n) {}
 
   abstract String name();
+
+  /**
+   * The memory address of the image's byte at {@code offset} when it is memory seen so far (an
+   * area's data; for an area header seen by {@link #observe}, the address its data starts at with
+   * {@link #HEADER_TAG} set, so a chunk of headers never shares a locator with the data after it); -1
+   * otherwise. A chunk's address is what pairs it with the chunk at the same address in the previous
+   * checkpoint, whatever moved in the file between them.
+   */
+  long addressAt(long offset) {
+    return -1;
+  }
 
   /**
    * The layout of the image whose first bytes are {@code head[0, n)}, cut into chunks of at most
@@ -101,6 +115,13 @@ abstract class ImageLayout {
     private long dataEnd = -1;
     private long dataAddress;
     private boolean ended;
+    /** Recent area headers' offsets and the addresses they describe. */
+    private final java.util.LinkedHashMap<Long, Long> headers = new java.util.LinkedHashMap<>(32, 0.75f, false) {
+      @Override
+      protected boolean removeEldestEntry(java.util.Map.Entry<Long, Long> eldest) {
+        return size() > 16;
+      }
+    };
 
     Dmtcp(int chunkSize) {
       this.chunkSize = chunkSize;
@@ -191,6 +212,16 @@ abstract class ImageLayout {
       dataEnd = dataStart + bytes;
       dataAddress = address;
       nextHeader = dataEnd;
+      headers.put(offset, HEADER_TAG | address);
+    }
+
+    @Override
+    long addressAt(long offset) {
+      if (offset >= dataStart && offset < dataEnd) {
+        return dataAddress + (offset - dataStart);
+      }
+      Long a = headers.get(offset);
+      return a == null ? -1 : a;
     }
 
     @Override
@@ -261,6 +292,12 @@ abstract class ImageLayout {
       long region = next == null ? REST : next - offset;
       Segment s = segmentAt(offset);
       return s == null ? region : Math.min(region, toAligned(s.address() + (offset - s.offset()), chunkSize));
+    }
+
+    @Override
+    long addressAt(long offset) {
+      Segment s = segmentAt(offset);
+      return s == null ? -1 : s.address() + (offset - s.offset());
     }
 
     @Override

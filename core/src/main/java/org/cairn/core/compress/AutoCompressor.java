@@ -20,6 +20,11 @@ final class AutoCompressor implements Compressor {
   }
 
   @Override
+  public int deltaLevel() {
+    return inner.deltaLevel();
+  }
+
+  @Override
   public String spec() {
     return "auto:" + inner.spec().substring(inner.spec().indexOf(':') + 1) + ":" + Math.round(minSaving * 100) + "%";
   }

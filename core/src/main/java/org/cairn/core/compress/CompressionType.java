@@ -14,7 +14,9 @@ import org.cairn.core.CorruptDataException;
 public enum CompressionType {
   NONE(0),
   ZSTD(1),
-  GZIP(2);
+  GZIP(2),
+  /** zstd against a base chunk ({@link DeltaCodec}); decoding needs the base, so only {@code ChunkCodec} decodes it. */
+  DELTA(3);
 
   private static final ThreadLocal<ZstdDecompressCtx> ZSTD_DCTX = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
@@ -90,6 +92,8 @@ public enum CompressionType {
           throw new CorruptDataException("gzip payload does not decompress: " + e.getMessage(), e);
         }
       }
+      case DELTA:
+        throw new CorruptDataException("a delta payload decodes only against its base chunk");
       default:
         throw new AssertionError(this);
     }

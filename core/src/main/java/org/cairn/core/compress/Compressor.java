@@ -23,6 +23,11 @@ public interface Compressor {
     return compress(src, offset, length);
   }
 
+  /** The zstd level chunks are compressed at against a base ({@link DeltaCodec}); 0: never against a base. */
+  default int deltaLevel() {
+    return 0;
+  }
+
   /** Default: zstd level 1 that keeps chunks raw when it saves under 3 %. */
   String DEFAULT_SPEC = "auto";
 

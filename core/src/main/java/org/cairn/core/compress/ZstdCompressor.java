@@ -30,6 +30,11 @@ final class ZstdCompressor implements Compressor {
   }
 
   @Override
+  public int deltaLevel() {
+    return level;
+  }
+
+  @Override
   public String spec() {
     return "zstd:" + level;
   }

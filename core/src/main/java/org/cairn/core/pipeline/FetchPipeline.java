@@ -36,6 +36,7 @@ public final class FetchPipeline {
   private final int window;
   private final long repeatCacheBytes;
   private final ChunkCrypto crypto;
+  private final ChunkCodec.Bases bases;
 
   public FetchPipeline(int threads) {
     this(threads, 2 * threads);
@@ -52,7 +53,13 @@ public final class FetchPipeline {
 
   /** As above, opening encrypted chunks with {@code crypto} (the version's app key). */
   public FetchPipeline(int threads, int window, long repeatCacheBytes, ChunkCrypto crypto) {
+    this(threads, window, repeatCacheBytes, crypto, ChunkCodec.Bases.NONE);
+  }
+
+  /** As above, decoding chunks coded against a base with the base's plaintext from {@code bases}. */
+  public FetchPipeline(int threads, int window, long repeatCacheBytes, ChunkCrypto crypto, ChunkCodec.Bases bases) {
     this.crypto = Objects.requireNonNull(crypto, "crypto");
+    this.bases = Objects.requireNonNull(bases, "bases");
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, was " + threads);
     }
@@ -179,7 +186,7 @@ public final class FetchPipeline {
     try {
       int length;
       try {
-        length = ChunkCodec.decode(ref.id(), fragments, buffer, crypto);
+        length = ChunkCodec.decode(ref.id(), fragments, buffer, crypto, bases);
       } catch (CorruptDataException e) {
         throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
       }

@@ -39,6 +39,17 @@ public final class StorePipeline {
     boolean contains(ChunkId id) throws IOException;
   }
 
+  /**
+   * The base a new chunk may be coded against ({@link ChunkCodec.Base}): the previous version's chunk
+   * at the same memory address. Called from worker threads; null when there is none.
+   */
+  public interface BaseSource {
+    BaseSource NONE = (id, address, length) -> CompletableFuture.completedFuture(null);
+
+    /** The base for new chunk {@code id} at memory {@code address}, or a future of null; never fails (no base: coded plainly). */
+    CompletableFuture<ChunkCodec.Base> baseFor(ChunkId id, long address, int length);
+  }
+
   /** Receives the fragments of each new chunk. Called from worker threads; may block (backpressure). */
   public interface FragmentSink {
     void store(long chunkIndex, Fragment[] fragments) throws IOException;
@@ -87,7 +98,13 @@ public final class StorePipeline {
 
   /** As {@link #store}, with a sink that acknowledges asynchronously. */
   public Result storeAsync(InputStream in, DedupIndex dedup, AsyncFragmentSink sink) throws IOException {
+    return storeAsync(in, dedup, BaseSource.NONE, sink);
+  }
+
+  /** As {@link #storeAsync(InputStream, DedupIndex, AsyncFragmentSink)}, coding new chunks against the bases {@code bases} gives. */
+  public Result storeAsync(InputStream in, DedupIndex dedup, BaseSource bases, AsyncFragmentSink sink) throws IOException {
     Objects.requireNonNull(dedup, "dedup");
+    Objects.requireNonNull(bases, "bases");
     Objects.requireNonNull(sink, "sink");
     // window in flight + one being filled + one per worker finishing: the pool never runs dry
     BufferPool pool = new BufferPool(chunking.maxChunk(chunkSize), window + threads + 1);
@@ -100,15 +117,25 @@ public final class StorePipeline {
       Chunk c;
       while ((c = chunker.next()) != null) {
         Chunk chunk = c;
-        stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> {
-          try {
-            return process(chunk, dedup, seen, sink);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          } finally {
-            pool.give(chunk.data());
-          }
-        }, workers).thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
+        // id and dedup on a worker; a new chunk then waits for its base's read (if any) without holding a worker
+        stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> identify(chunk, dedup, seen), workers)
+            .thenCompose(known -> {
+              if (!known.isNew()) {
+                return CompletableFuture.completedFuture(new Processed(new Outcome(known.ref(), null),
+                    CompletableFuture.completedFuture(null)));
+              }
+              CompletableFuture<ChunkCodec.Base> base = chunk.address() < 0 ? CompletableFuture.completedFuture(null)
+                  : bases.baseFor(known.ref().id(), chunk.address(), chunk.length()).exceptionally(e -> null);
+              return base.thenApplyAsync(b -> {
+                try {
+                  return encode(chunk, known.ref(), b, sink);
+                } catch (IOException e) {
+                  throw new java.io.UncheckedIOException(e);
+                }
+              }, workers);
+            })
+            .whenComplete((p, e) -> pool.give(chunk.data()))
+            .thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
       }
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
@@ -120,13 +147,21 @@ public final class StorePipeline {
     return result;
   }
 
-  private Processed process(Chunk c, DedupIndex dedup, Set<ChunkId> seen, AsyncFragmentSink sink) throws IOException {
+  /** A chunk's ref, and whether it is new to the grid and to this image (else it is referenced, not sent). */
+  private record Identified(ChunkRef ref, boolean isNew) {}
+
+  private Identified identify(Chunk c, DedupIndex dedup, Set<ChunkId> seen) {
     ChunkId id = codec.id(c.data(), c.length());
-    ChunkRef ref = new ChunkRef(id, c.length());
-    if (dedup.contains(id) || !seen.add(id)) {
-      return new Processed(new Outcome(ref, null), CompletableFuture.completedFuture(null));
+    ChunkRef ref = new ChunkRef(id, c.length(), c.address() < 0 ? null : c.address());
+    try {
+      return new Identified(ref, !dedup.contains(id) && seen.add(id));
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
-    Fragment[] fragments = codec.encode(id, c.data(), c.length());
+  }
+
+  private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, AsyncFragmentSink sink) throws IOException {
+    Fragment[] fragments = codec.encode(ref.id(), c.data(), c.length(), base);
     CompletableFuture<?> acked = sink.store(c.index(), fragments);
     return new Processed(new Outcome(ref, fragments), Objects.requireNonNull(acked, "sink future"));
   }
@@ -151,6 +186,7 @@ public final class StorePipeline {
     private long newBytes;
     private long encodedBytes;
     private long storedBytes;
+    private long deltaChunks;
 
     private void add(Outcome o) {
       chunks.add(o.ref);
@@ -159,6 +195,7 @@ public final class StorePipeline {
         newChunks++;
         newBytes += o.ref.length();
         encodedBytes += o.fragments[0].encodedLength();
+        deltaChunks += o.fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA ? 1 : 0;
         for (Fragment f : o.fragments) {
           storedBytes += f.serializedSize();
         }
@@ -191,6 +228,11 @@ public final class StorePipeline {
     /** Compressed bytes of the new chunks, before coding. */
     public long encodedBytes() {
       return encodedBytes;
+    }
+
+    /** New chunks coded against a base (the previous version's chunk at their address). */
+    public long deltaChunks() {
+      return deltaChunks;
     }
 
     /** Bytes of all fragments sent, headers included. */

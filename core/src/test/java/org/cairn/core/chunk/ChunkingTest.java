@@ -211,6 +211,42 @@ class ChunkingTest {
     assertThat(differing).as("only the changed page's chunk").isEqualTo(1);
   }
 
+  /**
+   * Chunks of memory carry the address of their first byte (what pairs a changed chunk with the
+   * previous checkpoint's chunk there): the same page has the same address whatever moved in the file.
+   */
+  @Test
+  void aligned_memoryChunksCarryTheirAddress_andTheCheckpointHeadersNone() throws IOException {
+    Random r = new Random(28);
+    byte[] a1 = random(r, 3 * S);
+    byte[] a2 = random(r, 4 * S);
+    long[] at = {0x55dbd2c67000L, 0x7f2c6c700000L};
+    byte[] grownA1 = java.util.Arrays.copyOf(a1, a1.length + 2 * 4096);
+    java.util.Map<Long, ChunkId> before = addresses(dmtcp(at, a1, a2));
+    java.util.Map<Long, ChunkId> after = addresses(dmtcp(at, grownA1, a2));
+    // each mapping's first chunk (its headers) names the mapping, tagged apart from its data
+    assertThat(before).containsKey(ImageLayout.HEADER_TAG | at[0]).containsKey(ImageLayout.HEADER_TAG | at[1]);
+    for (long a = at[1] + S; a < at[1] + a2.length; a += ImageLayout.areaGrain(S)) {
+      assertThat(after.get(a)).as("a2's chunk at %x", a).isNotNull().isEqualTo(before.get(a));
+    }
+    Chunker c = Chunking.ALIGNED.chunker(new ByteArrayInputStream(dmtcp(at, a1, a2)), S, null);
+    assertThat(c.next().address()).as("the checkpoint headers").isEqualTo(-1);
+    Chunker plain = Chunking.ALIGNED.chunker(new ByteArrayInputStream(random(r, 3 * S)), S, null);
+    assertThat(plain.next().address()).as("a file of no known format").isEqualTo(-1);
+  }
+
+  private static java.util.Map<Long, ChunkId> addresses(byte[] image) throws IOException {
+    java.util.Map<Long, ChunkId> out = new java.util.HashMap<>();
+    Chunker c = Chunking.ALIGNED.chunker(new ByteArrayInputStream(image), S, null);
+    Chunk ch;
+    while ((ch = c.next()) != null) {
+      if (ch.address() >= 0) {
+        assertThat(out.put(ch.address(), ChunkId.of(ch.data(), 0, ch.length()))).as("one chunk per address").isNull();
+      }
+    }
+    return out;
+  }
+
   /** A new mmap below an anonymous mapping merges with it: the mapping grows at its start. */
   @Test
   void aligned_dmtcp_aMappingThatGrowsDownwards_keepsItsPagesChunks() throws IOException {

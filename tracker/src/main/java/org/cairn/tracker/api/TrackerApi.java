@@ -644,7 +644,8 @@ public final class TrackerApi {
         List<Catalog.NewChunk> chunks = new java.util.ArrayList<>();
         for (CommitRequest.NewChunk nc : c.chunks() == null ? List.<CommitRequest.NewChunk>of() : c.chunks()) {
           chunks.add(new Catalog.NewChunk(ChunkId.parse(required(nc.id(), "chunks[].id")),
-              nc.holders() == null ? List.of() : nc.holders(), nc.storedBytes(), nc.tags(), nc.redundancy()));
+              nc.holders() == null ? List.of() : nc.holders(), nc.storedBytes(), nc.tags(), nc.redundancy(),
+              nc.base() == null ? null : ChunkId.parse(nc.base())));
         }
         long step = catalog.commit(c.manifest(), chunks, c.session(), c.soft());
         if (c.session() != null) {
@@ -811,7 +812,7 @@ public final class TrackerApi {
         }
       }
       chunks.put(hex, new LocatedChunk(hex, r == null ? null : (r.redundancy() == null ? m.manifest().redundancy() : r.redundancy()),
-          holders));
+          holders, r == null ? null : r.base()));
     }
     // a READ ticket per holder for its pieces of this version (fetch, verify)
     List<org.cairn.core.api.TicketGrant> grants = new java.util.ArrayList<>();

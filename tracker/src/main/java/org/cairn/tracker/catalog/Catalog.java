@@ -204,9 +204,13 @@ public final class Catalog {
    * A chunk's placement, sent with the commit, and its coding (null: the manifest's). A chunk the app
    * already holds with weaker coding is replaced by it (the store re-coded it, so dedup never weakens).
    */
-  public record NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags, String redundancy) {
+  public record NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags, String redundancy, ChunkId base) {
+    public NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags, String redundancy) {
+      this(id, holders, storedBytes, tags, redundancy, null);
+    }
+
     public NewChunk(ChunkId id, List<String> holders, long storedBytes, List<String> tags) {
-      this(id, holders, storedBytes, tags, null);
+      this(id, holders, storedBytes, tags, null, null);
     }
   }
 
@@ -355,7 +359,7 @@ public final class Catalog {
         size += part.path("size").asLong();
         chunks += part.path("chunks").size();
       }
-      String[] coding = coding(app, chunkIds(r));
+      String[] coding = coding(app, chunkIds(app, r));
       JsonNode set = mf.path("set");
       out.add(new VersionRow(app, node, mf.path("step").asLong(), size, r.storedBytes(), chunks,
           r.newChunks(), coding[0] == null ? mf.path("redundancy").asText() : coding[0], coding[1], mf.path("redundancy").asText(),
@@ -365,7 +369,10 @@ public final class Catalog {
     return out;
   }
 
-  /** A version's manifest and the index entry of each distinct chunk it references (null where the index has none). */
+  /**
+   * A version's manifest and the index entry of each distinct chunk it references (null where the
+   * index has none), then of each base those chunks are coded against.
+   */
   public record Located(Manifest manifest, Map<ChunkId, ChunkRecord> chunks) {}
 
   /** The manifest of a version (latest when step <= 0) with its chunks' index entries; null if no such version. */
@@ -414,6 +421,12 @@ public final class Catalog {
     for (ChunkRef ref : m.chunks()) {
       if (!chunks.containsKey(ref.id())) {
         chunks.put(ref.id(), chunk(app, ref.id()));
+      }
+    }
+    // the bases the version's chunks are coded against: a reader needs them too
+    for (ChunkRecord c : new ArrayList<>(chunks.values())) {
+      if (c != null && c.base() != null && !chunks.containsKey(c.baseId())) {
+        chunks.put(c.baseId(), chunk(app, c.baseId()));
       }
     }
     return new Located(m, chunks);
@@ -576,7 +589,8 @@ public final class Catalog {
     List<VersionChunks> out = new ArrayList<>();
     for (Map.Entry<String, byte[]> e : latest.entrySet()) {
       String[] parts = e.getKey().split("\u0000", 2);
-      out.add(new VersionChunks(parts[0], parts[1], steps.get(e.getKey()), chunkIds(JSON.readValue(e.getValue(), VersionRecord.class))));
+      out.add(new VersionChunks(parts[0], parts[1], steps.get(e.getKey()),
+          chunkIds(parts[0], JSON.readValue(e.getValue(), VersionRecord.class))));
     }
     return out;
   }
@@ -584,11 +598,19 @@ public final class Catalog {
   /** The distinct chunks of one version, or null if there is no such version. */
   public List<ChunkId> versionChunks(String app, String node, long step) throws IOException {
     byte[] v = store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step));
-    return v == null ? null : chunkIds(JSON.readValue(v, VersionRecord.class));
+    return v == null ? null : chunkIds(app, JSON.readValue(v, VersionRecord.class));
   }
 
-  private static List<ChunkId> chunkIds(VersionRecord r) {
-    return new ArrayList<>(ChunkRefs.references(r.manifests()).keySet());
+  /** The distinct chunks a version references, then the bases they are coded against (a read needs both). */
+  private List<ChunkId> chunkIds(String app, VersionRecord r) throws IOException {
+    java.util.LinkedHashSet<ChunkId> ids = new java.util.LinkedHashSet<>(ChunkRefs.references(r.manifests()).keySet());
+    for (ChunkId id : new ArrayList<>(ids)) {
+      ChunkRecord c = chunk(app, id);
+      if (c != null && c.base() != null) {
+        ids.add(c.baseId());
+      }
+    }
+    return new ArrayList<>(ids);
   }
 
   long latestStep(String app, String node) throws IOException {

@@ -3,6 +3,7 @@ package org.cairn.tracker.catalog;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.ArrayList;
 import java.util.List;
+import org.cairn.core.hash.ChunkId;
 import org.cairn.core.erasure.Redundancy;
 
 /**
@@ -10,19 +11,27 @@ import org.cairn.core.erasure.Redundancy;
  * of its fragments, how many committed versions reference it, the redundancy it was coded with
  * (e.g. {@code code:4+2}), the compute host that stored it (placement of repairs ranks against it)
  * and each fragment's tag (8 hex digits, {@code Fragment.tag()}): with the chunk id and index it is
- * the fragment's key on its peer.
+ * the fragment's key on its peer. {@code base} (hex, null for most): the chunk this one is coded
+ * against ({@code DeltaCodec}); the base holds one reference per chunk coded against it, so it stays
+ * while they do.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ChunkRecord(List<String> holders, long storedBytes, int refs, String redundancy, String client, List<String> tags) {
+public record ChunkRecord(List<String> holders, long storedBytes, int refs, String redundancy, String client, List<String> tags,
+    String base) {
 
   ChunkRecord withRefs(int n) {
-    return new ChunkRecord(holders, storedBytes, n, redundancy, client, tags);
+    return new ChunkRecord(holders, storedBytes, n, redundancy, client, tags, base);
   }
 
   ChunkRecord withHolder(int index, String peer) {
     List<String> h = new ArrayList<>(holders);
     h.set(index, peer);
-    return new ChunkRecord(h, storedBytes, refs, redundancy, client, tags);
+    return new ChunkRecord(h, storedBytes, refs, redundancy, client, tags, base);
+  }
+
+  /** The base this chunk is coded against, or null. */
+  public ChunkId baseId() {
+    return base == null ? null : ChunkId.parse(base);
   }
 
   /** Fragment {@code index}'s tag, or null if the record has none (written before tags existed). */

@@ -63,22 +63,44 @@ final class ChunkRefs {
     }
     long storedBytes = 0;
     long added = 0;
+    Working w = new Working(m.app());
     for (ChunkId id : unique) {
-      byte[] key = Catalog.chunkKey(m.app(), id);
-      byte[] existing = store.get(TrackerStore.Family.CHUNKS, key);
-      ChunkRecord record;
-      ChunkRecord held = existing == null ? null : JSON.readValue(existing, ChunkRecord.class);
+      ChunkRecord held = w.get(id);
       Catalog.NewChunk c = sent.get(id);
       if (held != null && (c == null || !upgrades(c, held, m))) {
-        record = held.withRefs(held.refs() + 1);
+        w.put(id, held.withRefs(held.refs() + 1));
       } else {
-        record = newRecord(m, id, c, held);
+        ChunkRecord record = newRecord(m, id, c, held);
+        if (held != null && held.base() != null) {
+          w.release(held.baseId(), 1); // the replaced pieces were coded against it; these may not be
+        }
+        if (c.base() != null) {
+          chargeBase(w, id, c.base());
+        }
+        w.put(id, record);
         storedBytes += c.storedBytes();
         added++;
       }
-      batch.put(TrackerStore.Family.CHUNKS, key, JSON.writeValueAsBytes(record));
     }
+    w.writeTo(batch);
     return new Tally(storedBytes, added);
+  }
+
+  /** One more reference to the base {@code id} is coded against: it must be held, and not be coded against another itself. */
+  private static void chargeBase(Working w, ChunkId id, ChunkId baseId) throws IOException {
+    if (baseId.equals(id)) {
+      throw new IllegalArgumentException("chunk " + id.shortHex() + " names itself as its base");
+    }
+    ChunkRecord b = w.get(baseId);
+    if (b == null) {
+      throw new IllegalArgumentException("chunk " + id.shortHex() + " is coded against " + baseId.shortHex() + ", which app " + w.app
+          + " does not hold (deleted meanwhile?): store again");
+    }
+    if (b.base() != null) {
+      throw new IllegalArgumentException("chunk " + id.shortHex() + " is coded against " + baseId.shortHex()
+          + ", which is itself coded against another chunk");
+    }
+    w.put(baseId, b.withRefs(b.refs() + 1));
   }
 
   private static ChunkRecord newRecord(Manifest m, ChunkId id, Catalog.NewChunk c, ChunkRecord held) {
@@ -104,25 +126,75 @@ final class ChunkRefs {
     }
     // a re-coded chunk keeps its references; its old pieces are no longer assigned, so GC removes them
     return new ChunkRecord(new ArrayList<>(c.holders()), c.storedBytes(), held == null ? 1 : held.refs() + 1, coding,
-        m.clientHost(), new ArrayList<>(c.tags()));
+        m.clientHost(), new ArrayList<>(c.tags()), c.base() == null ? null : c.base().hex());
   }
 
   /**
    * Puts into {@code batch} the release of {@code counts.get(id)} references to each chunk; a chunk
-   * left with none leaves the index (its fragments become garbage).
+   * left with none leaves the index (its fragments become garbage), and releases its base.
    */
   void release(String app, Map<ChunkId, Integer> counts, TrackerStore.Batch batch) throws IOException {
+    Working w = new Working(app);
     for (Map.Entry<ChunkId, Integer> e : counts.entrySet()) {
-      byte[] ck = Catalog.chunkKey(app, e.getKey());
-      byte[] existing = store.get(TrackerStore.Family.CHUNKS, ck);
-      if (existing == null) {
-        continue;
+      w.release(e.getKey(), e.getValue());
+    }
+    w.writeTo(batch);
+  }
+
+  /**
+   * An app's index entries as one change sees them: read once, changed in memory, written to the
+   * batch at the end, so two changes to one entry (a chunk and the base of another) add up instead
+   * of the later overwriting the earlier.
+   */
+  private final class Working {
+    final String app;
+    private final Map<ChunkId, ChunkRecord> records = new LinkedHashMap<>();
+    private final Set<ChunkId> deleted = new java.util.HashSet<>();
+
+    Working(String app) {
+      this.app = app;
+    }
+
+    ChunkRecord get(ChunkId id) throws IOException {
+      if (records.containsKey(id)) {
+        return records.get(id);
       }
-      ChunkRecord c = JSON.readValue(existing, ChunkRecord.class);
-      if (c.refs() <= e.getValue()) {
-        batch.delete(TrackerStore.Family.CHUNKS, ck);
+      byte[] v = store.get(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id));
+      ChunkRecord r = v == null ? null : JSON.readValue(v, ChunkRecord.class);
+      records.put(id, r);
+      return r;
+    }
+
+    void put(ChunkId id, ChunkRecord r) {
+      deleted.remove(id);
+      records.put(id, r);
+    }
+
+    /** {@code n} fewer references to {@code id}; with none left it leaves the index and releases its base. */
+    void release(ChunkId id, int n) throws IOException {
+      ChunkRecord c = get(id);
+      if (c == null) {
+        return;
+      }
+      if (c.refs() <= n) {
+        records.put(id, null);
+        deleted.add(id);
+        if (c.base() != null) {
+          release(c.baseId(), 1);
+        }
       } else {
-        batch.put(TrackerStore.Family.CHUNKS, ck, JSON.writeValueAsBytes(c.withRefs(c.refs() - e.getValue())));
+        records.put(id, c.withRefs(c.refs() - n));
+      }
+    }
+
+    void writeTo(TrackerStore.Batch batch) throws IOException {
+      for (Map.Entry<ChunkId, ChunkRecord> e : records.entrySet()) {
+        byte[] key = Catalog.chunkKey(app, e.getKey());
+        if (deleted.contains(e.getKey())) {
+          batch.delete(TrackerStore.Family.CHUNKS, key);
+        } else if (e.getValue() != null) {
+          batch.put(TrackerStore.Family.CHUNKS, key, JSON.writeValueAsBytes(e.getValue()));
+        }
       }
     }
   }

@@ -1,0 +1,116 @@
+package org.cairn.client;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
+import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.LocatedVersion;
+import org.cairn.core.crypto.ChunkCrypto;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.manifest.ChunkRef;
+import org.cairn.core.net.PeerClient;
+import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.StorePipeline;
+import org.cairn.core.read.BadPieceLog;
+import org.cairn.core.read.BaseReads;
+import org.cairn.core.read.ChunkReader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/*
+ * The bases a store codes its new chunks against: for a chunk of memory at address A, the previous
+ * version's chunk at A (or, when that one is itself coded against a base, that base: a chunk is
+ * never more than one base away from its bytes, so a fetch reads at most two chunks for one). The
+ * base is read from the grid through the read path like any chunk and checked against its id; one
+ * that cannot be read leaves the chunk coded plainly. Only versions sealed with the same key (or
+ * both plaintext) pair up, since chunk ids are the key's.
+ */
+final class DeltaBases implements StorePipeline.BaseSource {
+  private static final Logger LOG = LoggerFactory.getLogger(DeltaBases.class);
+
+  /** Finds the previous version (null if there is none); asked once, when the first chunk of memory comes. */
+  interface Previous {
+    LocatedVersion locate() throws java.io.IOException;
+  }
+
+  private final Previous previous;
+  private final ChunkCrypto crypto;
+  private final PeerClient peers;
+  private final ScheduledExecutorService timer;
+  private final Map<ChunkId, ChunkId> given = new ConcurrentHashMap<>();
+  private final AtomicLong unreadable = new AtomicLong();
+  private boolean looked;
+  private Map<Long, ChunkId> keys;
+  private BaseReads reads;
+
+  DeltaBases(Previous previous, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer) {
+    this.previous = previous;
+    this.crypto = crypto;
+    this.peers = peers;
+    this.timer = timer;
+  }
+
+  /** The previous version's chunks by address, looked up on first use; empty when it cannot serve. */
+  private synchronized Map<Long, ChunkId> keys() {
+    if (!looked) {
+      looked = true;
+      keys = Map.of();
+      try {
+        LocatedVersion v = previous.locate();
+        if (v != null) {
+          keys = index(v);
+        }
+      } catch (java.io.IOException | RuntimeException e) {
+        LOG.debug("no previous version to code against: {}", e.getMessage());
+      }
+    }
+    return keys;
+  }
+
+  private Map<Long, ChunkId> index(LocatedVersion previous) {
+    if (!java.util.Objects.equals(previous.manifest().keyId(), crypto.fingerprint())) {
+      return Map.of(); // sealed with another key (or one of them plaintext): its ids are not this store's
+    }
+    Map<Long, ChunkId> keys = new HashMap<>();
+    for (ChunkRef ref : previous.manifest().chunks()) {
+      if (ref.addr() != null) {
+        LocatedChunk c = previous.chunk(ref.id());
+        keys.put(ref.addr(), c.baseId() != null ? c.baseId() : ref.id());
+      }
+    }
+    if (!keys.isEmpty()) {
+      org.cairn.core.read.Tickets.present(peers, previous.tickets()); // READ tickets for the previous version's holders
+      // m pieces per base, data pieces first (nothing to decode), one more per failure: a store reads no more than it must
+      ChunkReader reader = new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.FIRST_M, peers.timeout().multipliedBy(6),
+          timer, new BadPieceLog());
+      reads = new BaseReads(reader, previous::chunk, crypto);
+    }
+    return keys;
+  }
+
+  @Override
+  public CompletableFuture<ChunkCodec.Base> baseFor(ChunkId id, long address, int length) {
+    ChunkId key = keys().get(address);
+    if (key == null || key.equals(id)) {
+      return CompletableFuture.completedFuture(null);
+    }
+    return reads.readOnce(key).handle((data, e) -> {
+      if (e != null) {
+        if (unreadable.getAndIncrement() == 0) {
+          LOG.info("base {} not read ({}): chunks without a readable base are coded plainly", key.shortHex(), e.getMessage());
+        }
+        return null;
+      }
+      given.put(id, key);
+      return new ChunkCodec.Base(key, data);
+    });
+  }
+
+  /** The base chunk {@code id} was offered (whether the codec used it is in its fragments' compression). */
+  ChunkId baseOf(ChunkId id) {
+    return given.get(id);
+  }
+}

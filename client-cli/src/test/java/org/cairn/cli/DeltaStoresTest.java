@@ -1,0 +1,106 @@
+package org.cairn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.cairn.core.bench.MemoryImages;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A DMTCP checkpoint whose memory changed a little since the last one, stored with the defaults
+ * (aligned chunks, aes-gcm, {@code --delta on}) in-process against a real tracker and peers: its
+ * changed chunks are coded against the previous version's chunks at the same addresses (far fewer
+ * bytes than {@code --delta off}), every version fetches byte for byte, verify reads and decodes
+ * them, and deleting the version they were coded against loses nothing.
+ */
+class DeltaStoresTest {
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final long HEAP = 0x55dbd2c67000L;
+  private static final long ARENA = 0x7f2c6c700000L;
+  private static final long NEW_MAP = 0x7f2c60000000L;
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void changedChunksAreCodedAgainstThePreviousVersion_fetchByteIdentical_andOutliveIt() throws Exception {
+    byte[] heap = MemoryImages.image(41, 3 << 20);
+    byte[] arena = MemoryImages.image(42, 2 << 20);
+    Path v1 = Files.write(dir.resolve("v1.dmtcp"), dmtcp(new long[] {HEAP, ARENA}, heap, arena));
+    // one checkpoint later: a few pages of each area rewritten, and a new mapping before the arena (later areas move in the file)
+    byte[] heap2 = MemoryImages.successor(heap, 0.02, 43);
+    byte[] arena2 = MemoryImages.successor(arena, 0.02, 44);
+    Path v2 = Files.write(dir.resolve("v2.dmtcp"),
+        dmtcp(new long[] {HEAP, NEW_MAP, ARENA}, heap2, MemoryImages.image(45, 256 << 10), arena2));
+    String keys = dir.resolve("keys").toString();
+    try (InProcessGrid grid = new InProcessGrid(dir.resolve("grid"), 4)) {
+      for (String app : new String[] {"sim", "plain"}) {
+        for (Path v : new Path[] {v1, v2}) {
+          InProcessGrid.Run s = grid.cairn("--key-dir", keys, "store", v.toString(), "--app", app, "--node", "n1", "--redundancy",
+              "code:2+1", "--delta", app.equals("sim") ? "on" : "off");
+          assertThat(s.exit()).as(s.err()).isZero();
+        }
+      }
+      JsonNode sim = JSON.readTree(grid.cairn("versions", "--app", "sim", "--node", "n1", "--json").out());
+      JsonNode plain = JSON.readTree(grid.cairn("versions", "--app", "plain", "--node", "n1", "--json").out());
+      assertThat(sim.get(0).get("storedBytes").asLong()).as("the first version has nothing to be coded against")
+          .isBetween(plain.get(0).get("storedBytes").asLong() * 9 / 10, plain.get(0).get("storedBytes").asLong() * 11 / 10);
+      assertThat(sim.get(1).get("storedBytes").asLong()).as("the second, coded against the first")
+          .isLessThan(plain.get(1).get("storedBytes").asLong() / 2); // the new mapping is new either way
+
+      for (int step = 1; step <= 2; step++) {
+        Path out = dir.resolve("out" + step);
+        InProcessGrid.Run f = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "n1", "--step", Integer.toString(step),
+            "-o", out.toString());
+        assertThat(f.exit()).as(f.err()).isZero();
+        assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(step == 1 ? v1 : v2));
+      }
+      InProcessGrid.Run rm = grid.cairn("rm", "--app", "sim", "--node", "n1", "--step", "1");
+      assertThat(rm.exit()).as(rm.err()).isZero();
+      InProcessGrid.Run verify = grid.cairn("--key-dir", keys, "verify", "--app", "sim", "--read-data", "--json");
+      assertThat(verify.exit()).as(verify.err() + verify.out()).isZero();
+      JsonNode report = JSON.readTree(verify.out()).get(0);
+      assertThat(report.get("restorable").asBoolean()).isTrue();
+      assertThat(report.get("lost").asInt()).isZero();
+      assertThat(report.get("chunks").asInt()).as("the version's chunks and the bases they need")
+          .isGreaterThan(JSON.readTree(grid.cairn("versions", "--app", "sim", "--node", "n1", "--json").out()).get(0).get("chunks")
+              .asInt());
+      Path again = dir.resolve("again");
+      InProcessGrid.Run f = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "n1", "-o", again.toString());
+      assertThat(f.exit()).as(f.err()).isZero();
+      assertThat(Files.readAllBytes(again)).as("the bases outlived the version that stored them").isEqualTo(Files.readAllBytes(v2));
+    }
+  }
+
+  /** A DMTCP 5 image: the two checkpoint headers, then per area a parent header, a child header with the bytes, and the end marker. */
+  static byte[] dmtcp(long[] addresses, byte[]... areas) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] header = new byte[4096];
+    byte[] sig = "DMTCP_CHECKPOINT_IMAGE_v4.0\n".getBytes(StandardCharsets.US_ASCII);
+    System.arraycopy(sig, 0, header, 0, sig.length);
+    header[100] = (byte) areas.length;
+    out.writeBytes(header);
+    out.writeBytes(header);
+    for (int i = 0; i < areas.length; i++) {
+      out.writeBytes(area(addresses[i], areas[i].length, 0x2));
+      out.writeBytes(area(addresses[i], areas[i].length, 0x4));
+      out.writeBytes(areas[i]);
+    }
+    out.writeBytes(area(0, -1, 0));
+    return out.toByteArray();
+  }
+
+  private static byte[] area(long address, long size, long properties) {
+    ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(0, address).putLong(8, address + size).putLong(16, size).putLong(40, 0x22).putLong(80, properties);
+    return b.array();
+  }
+}

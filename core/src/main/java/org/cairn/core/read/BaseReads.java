@@ -1,0 +1,78 @@
+package org.cairn.core.read;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.crypto.ChunkCrypto;
+import org.cairn.core.hash.ChunkId;
+import org.cairn.core.pipeline.ChunkCodec;
+
+/**
+ * The plaintext of base chunks (the chunks others are coded against), read through the
+ * {@link ChunkReader} like any chunk and checked against their ids: for fetch and verify, which
+ * start a base's read with the read of the chunk that needs it ({@link #prefetch}), and for a store,
+ * whose new chunks are coded against the previous version's. A base read once is kept until it is
+ * taken; taking it again reads it again.
+ */
+public final class BaseReads implements ChunkCodec.Bases {
+  private final ChunkReader reader;
+  private final Function<ChunkId, LocatedChunk> locate;
+  private final ChunkCrypto crypto;
+  private final Map<ChunkId, CompletableFuture<byte[]>> reads = new ConcurrentHashMap<>();
+
+  /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto}. */
+  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto) {
+    this.reader = reader;
+    this.locate = locate;
+    this.crypto = crypto;
+  }
+
+  /** Starts reading the base {@code chunk} is coded against, if any. */
+  public void prefetch(LocatedChunk chunk) {
+    ChunkId base = chunk.baseId();
+    if (base != null) {
+      start(base);
+    }
+  }
+
+  /** The base's plaintext, read now or earlier. */
+  public CompletableFuture<byte[]> start(ChunkId base) {
+    return reads.computeIfAbsent(base, this::readOnce);
+  }
+
+  /** The base's plaintext, read now and not kept. */
+  public CompletableFuture<byte[]> readOnce(ChunkId base) {
+    return reader.read(locate.apply(base)).thenApply(p -> {
+      try {
+        if (!p.enough()) {
+          throw new CorruptDataException("base " + p.describe());
+        }
+        return p.decode(crypto);
+      } catch (CorruptDataException e) {
+        throw new java.util.concurrent.CompletionException(e);
+      }
+    });
+  }
+
+  @Override
+  public byte[] plaintext(ChunkId id) throws IOException {
+    CompletableFuture<byte[]> f = start(id);
+    try {
+      return f.get();
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() instanceof java.util.concurrent.CompletionException && e.getCause().getCause() != null
+          ? e.getCause().getCause() : e.getCause();
+      throw cause instanceof IOException io ? io : new IOException(String.valueOf(cause.getMessage()), cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while reading base " + id.shortHex(), e);
+    } finally {
+      reads.remove(id, f);
+    }
+  }
+}
