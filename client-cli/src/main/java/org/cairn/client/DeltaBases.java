@@ -86,7 +86,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
       // m pieces per base, data pieces first (nothing to decode), one more per failure: a store reads no more than it must
       ChunkReader reader = new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.FIRST_M, peers.timeout().multipliedBy(6),
           timer, new BadPieceLog());
-      reads = new BaseReads(reader, previous::chunk, crypto);
+      reads = new BaseReads(reader, previous::chunk, crypto, true);
     }
     return keys;
   }

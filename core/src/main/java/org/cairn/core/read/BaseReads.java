@@ -23,13 +23,23 @@ public final class BaseReads implements ChunkCodec.Bases {
   private final ChunkReader reader;
   private final Function<ChunkId, LocatedChunk> locate;
   private final ChunkCrypto crypto;
+  private final boolean forStore;
   private final Map<ChunkId, CompletableFuture<byte[]>> reads = new ConcurrentHashMap<>();
 
-  /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto}. */
+  /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto}, for a reader (fetch, verify). */
   public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto) {
+    this(reader, locate, crypto, false);
+  }
+
+  /**
+   * As above; {@code forStore}: bases a store codes against, decoded by {@link ChunkCodec#decodeBase}
+   * (a sealed base's tag proves its bytes without hashing them again).
+   */
+  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto, boolean forStore) {
     this.reader = reader;
     this.locate = locate;
     this.crypto = crypto;
+    this.forStore = forStore;
   }
 
   /** Starts reading the base {@code chunk} is coded against, if any. */
@@ -52,8 +62,8 @@ public final class BaseReads implements ChunkCodec.Bases {
         if (!p.enough()) {
           throw new CorruptDataException("base " + p.describe());
         }
-        return p.decode(crypto);
-      } catch (CorruptDataException e) {
+        return forStore ? ChunkCodec.decodeBase(p.id(), p.fragments(), crypto) : p.decode(crypto);
+      } catch (IOException e) {
         throw new java.util.concurrent.CompletionException(e);
       }
     });

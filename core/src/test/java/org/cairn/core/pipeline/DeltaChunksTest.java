@@ -126,6 +126,27 @@ class DeltaChunksTest {
     assertThat(ChunkCodec.decode(id, delta, crypto, Map.of(baseId, base)::get)).isEqualTo(next);
   }
 
+  @Test
+  void decodeBase_givesTheBytesDecodeGives_andAPlaintextBaseIsStillCheckedAgainstItsId() throws IOException {
+    ChunkCrypto crypto = KEY.crypto(Encryption.AES_GCM);
+    ChunkCodec sealed = codec("auto", crypto);
+    ChunkId id = sealed.id(base, base.length);
+    Fragment[] f = sealed.encode(id, base, base.length);
+    assertThat(ChunkCodec.decodeBase(id, f, crypto)).isEqualTo(ChunkCodec.decode(id, f, crypto)).isEqualTo(base);
+    ChunkId other = sealed.id(next, next.length);
+    assertThatThrownBy(() -> ChunkCodec.decodeBase(other, f, crypto)).isInstanceOf(CorruptDataException.class); // the tag binds the id
+
+    ChunkCodec plain = codec("auto", ChunkCrypto.PLAIN);
+    Fragment[] p = plain.encode(ChunkId.of(base), base, base.length);
+    Fragment[] relabelled = new Fragment[p.length];
+    for (int i = 0; i < p.length; i++) {
+      relabelled[i] = Fragment.create(ChunkId.of(next), p[i].codec(), p[i].compression(), p[i].index(), 4, 2, p[i].chunkLength(),
+          p[i].encodedLength(), p[i].payload());
+    }
+    assertThatThrownBy(() -> ChunkCodec.decodeBase(ChunkId.of(next), relabelled, ChunkCrypto.PLAIN))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("decoded to bytes with id");
+  }
+
   private static byte[] concat(byte[] a, byte[] b) {
     byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
