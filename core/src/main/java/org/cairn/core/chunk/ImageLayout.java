@@ -61,6 +61,9 @@ abstract class ImageLayout {
     if (Dmtcp.matches(head, n)) {
       return new Dmtcp(grain);
     }
+    if (TarLayout.matches(head, n)) {
+      return new TarLayout(grain);
+    }
     ImageLayout elf = ElfCore.parse(head, n, grain);
     return elf != null ? elf : NONE;
   }

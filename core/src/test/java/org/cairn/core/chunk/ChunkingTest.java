@@ -235,6 +235,45 @@ class ChunkingTest {
     assertThat(plain.next().address()).as("a file of no known format").isEqualTo(-1);
   }
 
+  /**
+   * A DMTCP computation's generation directory (one image per process and the restart script), as
+   * {@code cairn dmtcp launch} stores it: each image in the tar is cut as a lone image is, so a grown
+   * area in one process's image moves no chunk of the other's, and each image's chunks carry
+   * locators of their own.
+   */
+  @Test
+  void aligned_tarOfDmtcpImages_cutsEachImageAsALoneImage(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws IOException {
+    Random r = new Random(29);
+    byte[] a1 = random(r, 3 * S);
+    byte[] a2 = random(r, 4 * S);
+    byte[] b1 = random(r, 5 * S);
+    long[] at = {0x55dbd2c67000L, 0x7f2c6c700000L};
+    java.nio.file.Path gen1 = java.nio.file.Files.createDirectories(dir.resolve("g1"));
+    java.nio.file.Path gen2 = java.nio.file.Files.createDirectories(dir.resolve("g2"));
+    for (java.nio.file.Path g : List.of(gen1, gen2)) {
+      byte[] first = g == gen1 ? a1 : java.util.Arrays.copyOf(a1, a1.length + 3 * 4096); // grown in the second generation
+      java.nio.file.Files.write(g.resolve("ckpt_a_1.dmtcp"), dmtcp(at, first, a2));
+      java.nio.file.Files.write(g.resolve("ckpt_b_2.dmtcp"), dmtcp(new long[] {at[1]}, b1));
+      java.nio.file.Files.writeString(g.resolve("dmtcp_restart_script.sh"), "#!/bin/sh\necho " + g.getFileName() + "\n");
+    }
+    byte[] tar1 = TarImages.stream(gen1).readAllBytes();
+    byte[] tar2 = TarImages.stream(gen2).readAllBytes();
+    assertThat(new AlignedChunker(new ByteArrayInputStream(tar1), S, null).format()).isEqualTo("tar");
+    List<Cut> before = cut(Chunking.ALIGNED, tar1); // reassembles
+    List<Cut> after = cut(Chunking.ALIGNED, tar2);
+    assertThat(shared(before, after)).as("a2 past its first chunk, and all of b1").isGreaterThanOrEqualTo(3L * S + b1.length);
+    java.util.Map<Long, ChunkId> l1 = addresses(tar1);
+    java.util.Map<Long, ChunkId> l2 = addresses(tar2);
+    assertThat(l1.keySet().stream().filter(k -> (k & ((1L << 48) - 1)) == at[1] + S).count())
+        .as("a2's and b1's chunks at the same address, told apart by their images' names").isEqualTo(2);
+    for (long k : l1.keySet()) {
+      if ((k & ((1L << 48) - 1)) >= at[1] + S && (k & ImageLayout.HEADER_TAG) == 0) {
+        assertThat(l2.get(k)).as("chunk at locator %x", k).isEqualTo(l1.get(k));
+      }
+    }
+  }
+
   private static java.util.Map<Long, ChunkId> addresses(byte[] image) throws IOException {
     java.util.Map<Long, ChunkId> out = new java.util.HashMap<>();
     Chunker c = Chunking.ALIGNED.chunker(new ByteArrayInputStream(image), S, null);

@@ -1,0 +1,169 @@
+package org.cairn.core.chunk;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A directory checkpoint as {@link TarImages} streams it (a POSIX tar): each entry's header starts a
+ * chunk, so no two files share one, and an entry that is a DMTCP image is cut as {@link ImageLayout.Dmtcp}
+ * cuts a lone image, offsets taken from the entry's data. So a DMTCP computation stored by
+ * {@code cairn dmtcp launch} (one image per process in a generation's directory) dedups and pairs its
+ * chunks with the previous generation's as single images do. A chunk's locator is its memory address
+ * with the entry's name mixed into bits 48..61 (processes of one computation share address ranges).
+ * A header that does not parse ends the layout: the rest is cut as fixed chunks, never misread.
+ */
+final class TarLayout extends ImageLayout {
+  static final int BLOCK = 512;
+  private static final int NAME_BITS = 14;
+
+  private final int grain;
+  private long nextHeader;
+  private long dataStart = -1;
+  private long dataEnd = -1;
+  private long nameTag;
+  private ImageLayout inner;
+  private boolean ended;
+
+  TarLayout(int grain) {
+    this.grain = grain;
+  }
+
+  /** A POSIX (ustar) tar's first header. */
+  static boolean matches(byte[] head, int n) {
+    return n >= BLOCK && head[257] == 'u' && head[258] == 's' && head[259] == 't' && head[260] == 'a' && head[261] == 'r';
+  }
+
+  @Override
+  long regionAt(long offset) {
+    if (ended) {
+      return REST;
+    }
+    if (offset == nextHeader) {
+      return BLOCK;
+    }
+    if (offset >= dataStart && offset < dataEnd) {
+      if (inner != null) {
+        return Math.min(dataEnd - offset, inner.regionAt(offset - dataStart));
+      }
+      if (offset == dataStart) {
+        return Math.min(dataEnd - offset, Dmtcp.HEADERS); // enough to recognise the entry's format
+      }
+      return dataEnd - offset;
+    }
+    if (offset >= dataEnd && offset < nextHeader) {
+      return nextHeader - offset; // the entry's padding to a whole block
+    }
+    ended = true;
+    return REST;
+  }
+
+  @Override
+  boolean inspects(long offset) {
+    if (ended) {
+      return false;
+    }
+    if (offset == nextHeader || offset == dataStart) {
+      return true;
+    }
+    return inner != null && offset > dataStart && offset < dataEnd && inner.inspects(offset - dataStart);
+  }
+
+  @Override
+  boolean startsChunk(long offset, byte[] data, int at, int n) {
+    if (ended) {
+      return false;
+    }
+    if (offset == nextHeader) {
+      return true;
+    }
+    if (inner != null && offset > dataStart && offset < dataEnd) {
+      return inner.startsChunk(offset - dataStart, data, at, n);
+    }
+    return false;
+  }
+
+  @Override
+  void observe(long offset, byte[] data, int at, int n) {
+    if (ended) {
+      return;
+    }
+    if (offset == nextHeader) {
+      header(data, at, n);
+      return;
+    }
+    if (offset == dataStart && inner == null && Dmtcp.matches(slice(data, at, n), n)) {
+      inner = new Dmtcp(grain);
+    }
+    if (inner != null && offset >= dataStart && offset < dataEnd) {
+      inner.observe(offset - dataStart, data, at, n);
+    }
+  }
+
+  private void header(byte[] data, int at, int n) {
+    if (n < BLOCK) {
+      ended = true;
+      return;
+    }
+    boolean zero = true;
+    for (int i = 0; i < BLOCK && zero; i++) {
+      zero = data[at + i] == 0;
+    }
+    long size = octal(data, at + 124, 12);
+    if (zero || size < 0) {
+      ended = true; // the archive's end, or a header we cannot read: fixed chunks from here
+      return;
+    }
+    String name = text(data, at + 345, 155) + "/" + text(data, at, 100);
+    dataStart = nextHeader + BLOCK;
+    dataEnd = dataStart + size;
+    nextHeader = dataStart + (size + BLOCK - 1) / BLOCK * BLOCK;
+    nameTag = name.hashCode() & ((1L << NAME_BITS) - 1);
+    inner = null;
+  }
+
+  @Override
+  long addressAt(long offset) {
+    if (inner == null || offset < dataStart || offset >= dataEnd) {
+      return -1;
+    }
+    long a = inner.addressAt(offset - dataStart);
+    return a < 0 ? -1 : a | (nameTag << 48);
+  }
+
+  @Override
+  String name() {
+    return "tar";
+  }
+
+  private static byte[] slice(byte[] data, int at, int n) {
+    return at == 0 ? data : java.util.Arrays.copyOfRange(data, at, at + Math.min(n, Dmtcp.SIGNATURE.length));
+  }
+
+  private static String text(byte[] data, int at, int len) {
+    int end = at;
+    while (end < at + len && data[end] != 0) {
+      end++;
+    }
+    return new String(data, at, end - at, StandardCharsets.UTF_8);
+  }
+
+  /** An octal tar number (NUL or space terminated); -1 if it is not one (base-256 sizes are not read). */
+  private static long octal(byte[] data, int at, int len) {
+    long v = 0;
+    boolean any = false;
+    for (int i = at; i < at + len; i++) {
+      byte b = data[i];
+      if (b == 0 || b == ' ') {
+        if (any) {
+          break;
+        }
+        continue;
+      }
+      if (b < '0' || b > '7') {
+        return -1;
+      }
+      v = v * 8 + (b - '0');
+      any = true;
+    }
+    return any ? v : -1;
+  }
+}
