@@ -3,9 +3,11 @@ package org.cairn.client;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import org.cairn.core.CorruptDataException;
+import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.LocatedVersion;
 import org.cairn.core.api.TrackerClient;
 import org.cairn.core.crypto.ChunkCrypto;
@@ -92,11 +94,14 @@ public final class Fetcher {
       int window = o.inFlightChunks() > 0 ? o.inFlightChunks()
           : (int) Math.max(2L * o.threads(), Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
       // a chunk coded against a base: the base's read starts with the chunk's
-      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(reader, located::chunk, crypto);
+      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(reader, located::chunk, crypto, true);
       FetchPipeline pipeline = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto, bases);
       long size = pipeline.fetchAsync(manifest.chunks(), (index, ref) -> {
-        bases.prefetch(located.chunk(ref.id()));
-        return reader.read(located.chunk(ref.id())).thenApply(pieces -> {
+        // a chunk coded against a base goes to decoding once its base is read too, so no decoder waits for a read
+        LocatedChunk chunk = located.chunk(ref.id());
+        CompletableFuture<?> base = chunk.baseId() == null ? CompletableFuture.completedFuture(null)
+            : bases.start(chunk.baseId()).handle((b, e) -> null);
+        return reader.read(chunk).thenCombine(base, (pieces, b) -> pieces).thenApply(pieces -> {
             if (!pieces.enough()) {
               throw new CompletionException(new CorruptDataException(pieces.describe()));
             }

@@ -23,23 +23,24 @@ public final class BaseReads implements ChunkCodec.Bases {
   private final ChunkReader reader;
   private final Function<ChunkId, LocatedChunk> locate;
   private final ChunkCrypto crypto;
-  private final boolean forStore;
+  private final boolean trustSeal;
   private final Map<ChunkId, CompletableFuture<byte[]>> reads = new ConcurrentHashMap<>();
 
-  /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto}, for a reader (fetch, verify). */
+  /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto} and checked against their ids (verify). */
   public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto) {
     this(reader, locate, crypto, false);
   }
 
   /**
-   * As above; {@code forStore}: bases a store codes against, decoded by {@link ChunkCodec#decodeBase}
-   * (a sealed base's tag proves its bytes without hashing them again).
+   * As above; {@code trustSeal}: bases decoded by {@link ChunkCodec#decodeBase} (a sealed base's tag
+   * proves its bytes without hashing them again): for a store coding against them, and for a fetch,
+   * which checks every chunk decoded against a base against that chunk's own id.
    */
-  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto, boolean forStore) {
+  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto, boolean trustSeal) {
     this.reader = reader;
     this.locate = locate;
     this.crypto = crypto;
-    this.forStore = forStore;
+    this.trustSeal = trustSeal;
   }
 
   /** Starts reading the base {@code chunk} is coded against, if any. */
@@ -62,7 +63,7 @@ public final class BaseReads implements ChunkCodec.Bases {
         if (!p.enough()) {
           throw new CorruptDataException("base " + p.describe());
         }
-        return forStore ? ChunkCodec.decodeBase(p.id(), p.fragments(), crypto) : p.decode(crypto);
+        return trustSeal ? ChunkCodec.decodeBase(p.id(), p.fragments(), crypto) : p.decode(crypto);
       } catch (IOException e) {
         throw new java.util.concurrent.CompletionException(e);
       }
