@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * version's chunk at A (or, when that one is itself coded against a base, that base: a chunk is
  * never more than one base away from its bytes, so a fetch reads at most two chunks for one). The
  * base is read from the grid through the read path like any chunk and checked against its id; one
- * that cannot be read leaves the chunk coded plainly. Only versions sealed with the same key (or
+ * that cannot be read leaves the chunk coded plainly. Bases are looked for first in the host's
+ * BaseCache, which every chunk of memory coded plainly goes into. Only versions sealed with the same key (or
  * both plaintext) pair up, since chunk ids are the key's.
  */
 final class DeltaBases implements StorePipeline.BaseSource {
@@ -37,17 +38,21 @@ final class DeltaBases implements StorePipeline.BaseSource {
   }
 
   private final Previous previous;
+  private final BaseCache cache;
   private final ChunkCrypto crypto;
   private final PeerClient peers;
   private final ScheduledExecutorService timer;
   private final Map<ChunkId, ChunkId> given = new ConcurrentHashMap<>();
   private final AtomicLong unreadable = new AtomicLong();
+  private final AtomicLong localHits = new AtomicLong();
   private boolean looked;
   private Map<Long, ChunkId> keys;
   private BaseReads reads;
 
-  DeltaBases(Previous previous, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer) {
+  /** Bases of {@code previous}'s chunks, found in {@code cache} (null: none) or read from the grid. */
+  DeltaBases(Previous previous, BaseCache cache, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer) {
     this.previous = previous;
+    this.cache = cache;
     this.crypto = crypto;
     this.peers = peers;
     this.timer = timer;
@@ -97,6 +102,12 @@ final class DeltaBases implements StorePipeline.BaseSource {
     if (key == null || key.equals(id)) {
       return CompletableFuture.completedFuture(null);
     }
+    byte[] local = cache == null ? null : cache.get(key);
+    if (local != null) {
+      given.put(id, key);
+      localHits.incrementAndGet();
+      return CompletableFuture.completedFuture(new ChunkCodec.Base(key, local));
+    }
     return reads.readOnce(key).handle((data, e) -> {
       if (e != null) {
         if (unreadable.getAndIncrement() == 0) {
@@ -105,8 +116,23 @@ final class DeltaBases implements StorePipeline.BaseSource {
         return null;
       }
       given.put(id, key);
+      if (cache != null) {
+        cache.put(key, data, data.length);
+      }
       return new ChunkCodec.Base(key, data);
     });
+  }
+
+  @Override
+  public void codedPlainly(ChunkId id, long address, byte[] data, int length) {
+    if (cache != null) {
+      cache.put(id, data, length);
+    }
+  }
+
+  /** Bases found on local disk rather than read from the grid. */
+  long localHits() {
+    return localHits.get();
   }
 
   /** The base chunk {@code id} was offered (whether the codec used it is in its fragments' compression). */

@@ -94,7 +94,12 @@ public final class Fetcher {
       int window = o.inFlightChunks() > 0 ? o.inFlightChunks()
           : (int) Math.max(2L * o.threads(), Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
       // a chunk coded against a base: the base's read starts with the chunk's
+      // bases this host stored or read before are on its disk (a restart where the job ran)
+      BaseCache cache = BaseCache.standard();
       org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(reader, located::chunk, crypto, true);
+      if (cache != null) {
+        bases.withLocal(cache::get);
+      }
       FetchPipeline pipeline = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto, bases);
       long size = pipeline.fetchAsync(manifest.chunks(), (index, ref) -> {
         // a chunk coded against a base goes to decoding once its base is read too, so no decoder waits for a read

@@ -200,8 +200,8 @@ public final class Storer {
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunking(), o.chunkSize(), o.threads(),
           window);
       // chunks of memory are coded against the previous version's chunk at the same address (not for set parts)
-      DeltaBases bases = o.delta() && o.set() == null ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), o.crypto(), peers, mabw)
-          : null;
+      DeltaBases bases = o.delta() && o.set() == null
+          ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), BaseCache.standard(), o.crypto(), peers, mabw) : null;
       StorePipeline.Result res = pipeline.storeAsync(in, held::contains, bases == null ? StorePipeline.BaseSource.NONE : bases,
           (index, fragments) -> {
         @SuppressWarnings("unchecked")
@@ -230,6 +230,10 @@ public final class Storer {
         });
       });
       long piped = System.nanoTime();
+      if (bases != null && res.deltaChunks() > 0) {
+        LOG.debug("store {}.{}: {} chunks coded against a base, {} of the bases found on local disk", o.app(), o.node(),
+            res.deltaChunks(), bases.localHits());
+      }
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunking().maxChunk(o.chunkSize()), r.spec(),
           o.compressor().spec(), o.kind(), System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(),
           o.crypto().fingerprint()).withChunking(o.chunking().spec()).withSet(o.set());

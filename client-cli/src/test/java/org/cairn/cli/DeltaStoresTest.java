@@ -41,9 +41,17 @@ class DeltaStoresTest {
     Path v2 = Files.write(dir.resolve("v2.dmtcp"),
         dmtcp(new long[] {HEAP, NEW_MAP, ARENA}, heap2, MemoryImages.image(45, 256 << 10), arena2));
     String keys = dir.resolve("keys").toString();
+    Path cache = dir.resolve("bases");
+    String cacheBefore = System.getProperty("cairn.baseCache");
+    System.setProperty("cairn.baseCache", cache.toString());
     try (InProcessGrid grid = new InProcessGrid(dir.resolve("grid"), 4)) {
       for (String app : new String[] {"sim", "plain"}) {
         for (Path v : new Path[] {v1, v2}) {
+          if (v == v2) {
+            // the host's copies of the first version's chunks are gone: the second store reads its bases from the grid
+            assertThat(cache).isNotEmptyDirectory();
+            org.apache.commons.io.FileUtils.cleanDirectory(cache.toFile());
+          }
           InProcessGrid.Run s = grid.cairn("--key-dir", keys, "store", v.toString(), "--app", app, "--node", "n1", "--redundancy",
               "code:2+1", "--delta", app.equals("sim") ? "on" : "off");
           assertThat(s.exit()).as(s.err()).isZero();
@@ -77,6 +85,26 @@ class DeltaStoresTest {
       InProcessGrid.Run f = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "n1", "-o", again.toString());
       assertThat(f.exit()).as(f.err()).isZero();
       assertThat(Files.readAllBytes(again)).as("the bases outlived the version that stored them").isEqualTo(Files.readAllBytes(v2));
+
+      // a third checkpoint finds its bases on this host's disk (kept when the second store read them)
+      Path v3 = Files.write(dir.resolve("v3.dmtcp"), dmtcp(new long[] {HEAP, NEW_MAP, ARENA}, MemoryImages.successor(heap2, 0.02, 46),
+          MemoryImages.image(45, 256 << 10), MemoryImages.successor(arena2, 0.02, 47)));
+      InProcessGrid.Run s3 = grid.cairn("--key-dir", keys, "store", v3.toString(), "--app", "sim", "--node", "n1", "--redundancy",
+          "code:2+1");
+      assertThat(s3.exit()).as(s3.err()).isZero();
+      JsonNode rows = JSON.readTree(grid.cairn("versions", "--app", "sim", "--node", "n1", "--json").out());
+      assertThat(rows.get(rows.size() - 1).get("storedBytes").asLong()).isLessThan(plain.get(1).get("storedBytes").asLong() / 2);
+      Path out3 = dir.resolve("out3");
+      org.apache.commons.io.FileUtils.cleanDirectory(cache.toFile()); // a restart elsewhere: bases from the grid
+      InProcessGrid.Run f3 = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "n1", "-o", out3.toString());
+      assertThat(f3.exit()).as(f3.err()).isZero();
+      assertThat(Files.readAllBytes(out3)).isEqualTo(Files.readAllBytes(v3));
+    } finally {
+      if (cacheBefore == null) {
+        System.clearProperty("cairn.baseCache");
+      } else {
+        System.setProperty("cairn.baseCache", cacheBefore);
+      }
     }
   }
 

@@ -48,6 +48,13 @@ public final class StorePipeline {
 
     /** The base for new chunk {@code id} at memory {@code address}, or a future of null; never fails (no base: coded plainly). */
     CompletableFuture<ChunkCodec.Base> baseFor(ChunkId id, long address, int length);
+
+    /**
+     * New chunk {@code id} at memory {@code address}, {@code data[0, length)}, was coded plainly: the
+     * next version's chunk at that address may be coded against it. Called from worker threads
+     * before the buffer is reused.
+     */
+    default void codedPlainly(ChunkId id, long address, byte[] data, int length) {}
   }
 
   /** Receives the fragments of each new chunk. Called from worker threads; may block (backpressure). */
@@ -128,7 +135,7 @@ public final class StorePipeline {
                   : bases.baseFor(known.ref().id(), chunk.address(), chunk.length()).exceptionally(e -> null);
               return base.thenApplyAsync(b -> {
                 try {
-                  return encode(chunk, known.ref(), b, sink);
+                  return encode(chunk, known.ref(), b, bases, sink);
                 } catch (IOException e) {
                   throw new java.io.UncheckedIOException(e);
                 }
@@ -160,8 +167,12 @@ public final class StorePipeline {
     }
   }
 
-  private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, AsyncFragmentSink sink) throws IOException {
+  private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, BaseSource bases, AsyncFragmentSink sink)
+      throws IOException {
     Fragment[] fragments = codec.encode(ref.id(), c.data(), c.length(), base);
+    if (c.address() >= 0 && fragments[0].compression() != org.cairn.core.compress.CompressionType.DELTA) {
+      bases.codedPlainly(ref.id(), c.address(), c.data(), c.length());
+    }
     CompletableFuture<?> acked = sink.store(c.index(), fragments);
     return new Processed(new Outcome(ref, fragments), Objects.requireNonNull(acked, "sink future"));
   }

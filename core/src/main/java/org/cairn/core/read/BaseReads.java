@@ -24,6 +24,7 @@ public final class BaseReads implements ChunkCodec.Bases {
   private final Function<ChunkId, LocatedChunk> locate;
   private final ChunkCrypto crypto;
   private final boolean trustSeal;
+  private volatile Function<ChunkId, byte[]> local = id -> null;
   private final Map<ChunkId, CompletableFuture<byte[]>> reads = new ConcurrentHashMap<>();
 
   /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto} and checked against their ids (verify). */
@@ -43,6 +44,15 @@ public final class BaseReads implements ChunkCodec.Bases {
     this.trustSeal = trustSeal;
   }
 
+  /**
+   * Bases found by {@code local} (a host's cache of plaintext chunks, which must give only intact
+   * bytes of the chunk asked for, or null) are not read from the grid.
+   */
+  public BaseReads withLocal(Function<ChunkId, byte[]> local) {
+    this.local = local;
+    return this;
+  }
+
   /** Starts reading the base {@code chunk} is coded against, if any. */
   public void prefetch(LocatedChunk chunk) {
     ChunkId base = chunk.baseId();
@@ -58,6 +68,10 @@ public final class BaseReads implements ChunkCodec.Bases {
 
   /** The base's plaintext, read now and not kept. */
   public CompletableFuture<byte[]> readOnce(ChunkId base) {
+    byte[] here = local.apply(base);
+    if (here != null) {
+      return CompletableFuture.completedFuture(here);
+    }
     return reader.read(locate.apply(base)).thenApply(p -> {
       try {
         if (!p.enough()) {
