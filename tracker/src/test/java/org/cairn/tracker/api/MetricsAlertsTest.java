@@ -74,4 +74,39 @@ class MetricsAlertsTest {
     }
     assertThat(count).isGreaterThanOrEqualTo(5);
   }
+
+  /** The Grafana dashboard (docs/monitoring/cairn-dashboard.json): panels Grafana imports, each querying only exported metrics. */
+  @Test
+  void grafanaDashboard_hasItsShape_andQueriesOnlyExportedMetrics() throws Exception {
+    Metrics m = new Metrics(() -> Map.of("RUNNING", 1L), () -> Map.of("hosts", 1L));
+    m.setDurability(() -> new DurabilityView(1L, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+    m.request("GET /health", 200, 1000);
+    Set<String> exported = new TreeSet<>();
+    Matcher e = METRIC.matcher(m.render());
+    while (e.find()) {
+      exported.add(e.group());
+    }
+    JsonNode d = new ObjectMapper().readTree(Files.readString(Path.of("..", "docs", "monitoring", "cairn-dashboard.json")));
+    assertThat(d.path("title").asText()).isNotBlank();
+    assertThat(d.path("uid").asText()).matches("[a-z0-9-]+");
+    assertThat(d.path("schemaVersion").asInt()).isGreaterThanOrEqualTo(30);
+    Set<Integer> ids = new TreeSet<>();
+    int queries = 0;
+    for (JsonNode p : d.get("panels")) {
+      assertThat(ids.add(p.path("id").asInt())).as("panel ids are unique").isTrue();
+      assertThat(p.path("type").asText()).isIn("timeseries", "stat");
+      assertThat(p.path("gridPos").path("w").asInt()).isBetween(1, 24);
+      for (JsonNode t : p.get("targets")) {
+        queries++;
+        Matcher used = METRIC.matcher(t.path("expr").asText());
+        assertThat(used.find()).as(p.path("title").asText() + " queries a Cairn metric").isTrue();
+        do {
+          String name = used.group().replaceAll("_(bucket|sum|count)$", "");
+          assertThat(exported.stream().anyMatch(x -> x.equals(used.group()) || x.equals(name)))
+              .as(p.path("title").asText() + " uses " + used.group() + ", which the tracker does not export").isTrue();
+        } while (used.find());
+      }
+    }
+    assertThat(queries).isGreaterThanOrEqualTo(10);
+  }
 }
