@@ -4,10 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.cairn.core.bench.MemoryImages;
@@ -108,27 +104,7 @@ class DeltaStoresTest {
     }
   }
 
-  /** A DMTCP 5 image: the two checkpoint headers, then per area a parent header, a child header with the bytes, and the end marker. */
-  static byte[] dmtcp(long[] addresses, byte[]... areas) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] header = new byte[4096];
-    byte[] sig = "DMTCP_CHECKPOINT_IMAGE_v4.0\n".getBytes(StandardCharsets.US_ASCII);
-    System.arraycopy(sig, 0, header, 0, sig.length);
-    header[100] = (byte) areas.length;
-    out.writeBytes(header);
-    out.writeBytes(header);
-    for (int i = 0; i < areas.length; i++) {
-      out.writeBytes(area(addresses[i], areas[i].length, 0x2));
-      out.writeBytes(area(addresses[i], areas[i].length, 0x4));
-      out.writeBytes(areas[i]);
-    }
-    out.writeBytes(area(0, -1, 0));
-    return out.toByteArray();
-  }
-
-  private static byte[] area(long address, long size, long properties) {
-    ByteBuffer b = ByteBuffer.allocate(4096).order(ByteOrder.LITTLE_ENDIAN);
-    b.putLong(0, address).putLong(8, address + size).putLong(16, size).putLong(40, 0x22).putLong(80, properties);
-    return b.array();
+  private static byte[] dmtcp(long[] addresses, byte[]... areas) {
+    return MemoryImages.dmtcp(addresses, areas);
   }
 }

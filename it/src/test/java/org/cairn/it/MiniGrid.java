@@ -153,6 +153,7 @@ public final class MiniGrid implements Closeable {
         .redirectOutput(ProcessBuilder.Redirect.appendTo(out.toFile()))
         .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()));
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
+    pb.environment().put("CAIRN_BASE_CACHE", baseCache().toString());
     pb.environment().putAll(env);
     Process p = pb.start();
     Node n = new Node(name, p, out, err, Files.exists(out) ? Files.size(out) : 0);
@@ -187,6 +188,22 @@ public final class MiniGrid implements Closeable {
     List<String> cmd = new ArrayList<>(List.of("sh", "-c", "exec sh \"$0\" \"$@\" > \"$CAIRN_TEST_STDOUT\"", jar("client-cli", "cairn").toString()));
     cmd.addAll(List.of(args));
     return runCommand(cmd, null, "thin", java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString(), "CAIRN_TEST_STDOUT", stdout.toString()));
+  }
+
+  /** The compute host's cache of base chunks for this grid's commands ({@code CAIRN_BASE_CACHE}). */
+  public Path baseCache() {
+    return root.resolve("bases");
+  }
+
+  /** Empties {@link #baseCache}: the next command reads every base it needs from the grid, as on another host. */
+  public void forgetBases() throws IOException {
+    if (Files.isDirectory(baseCache())) {
+      try (java.util.stream.Stream<Path> files = Files.list(baseCache())) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
   }
 
   /** Runs {@code java -jar cairn.jar --tracker URL --token-file F ARGS...} to completion. */
@@ -231,6 +248,7 @@ public final class MiniGrid implements Closeable {
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     // app keys (stores encrypt by default) stay with this grid, not in the user's ~/.config/cairn/keys
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
+    pb.environment().put("CAIRN_BASE_CACHE", baseCache().toString()); // as the keys: this grid's compute host, not the user's
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().putAll(env);
     if (stdin != null) {

@@ -94,4 +94,33 @@ public final class MemoryImages {
       }
     }
   }
+
+  /**
+   * A DMTCP 5 checkpoint image (as written with {@code --no-gzip}) of a process whose memory areas
+   * are {@code areas} at {@code addresses}: the two checkpoint headers, then per area a parent header
+   * and a child header followed by its bytes, then the end marker. What the aligned chunker reads as
+   * a DMTCP image, for tests and benchmarks without DMTCP.
+   */
+  public static byte[] dmtcp(long[] addresses, byte[]... areas) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    byte[] header = new byte[PAGE];
+    byte[] sig = "DMTCP_CHECKPOINT_IMAGE_v4.0\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    System.arraycopy(sig, 0, header, 0, sig.length);
+    header[100] = (byte) areas.length;
+    out.writeBytes(header);
+    out.writeBytes(header);
+    for (int i = 0; i < areas.length; i++) {
+      out.writeBytes(areaHeader(addresses[i], areas[i].length, 0x2));
+      out.writeBytes(areaHeader(addresses[i], areas[i].length, 0x4));
+      out.writeBytes(areas[i]);
+    }
+    out.writeBytes(areaHeader(0, -1, 0));
+    return out.toByteArray();
+  }
+
+  private static byte[] areaHeader(long address, long size, long properties) {
+    java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(PAGE).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+    b.putLong(0, address).putLong(8, address + size).putLong(16, size).putLong(40, 0x22).putLong(80, properties);
+    return b.array();
+  }
 }
