@@ -96,7 +96,10 @@ public final class Fetcher {
       // a chunk coded against a base: the base's read starts with the chunk's
       // bases this host stored or read before are on its disk (a restart where the job ran)
       BaseCache cache = BaseCache.standard();
-      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(reader, located::chunk, crypto, true);
+      // a base is read from m holders (data pieces first, one more per failure): it doubles no request count
+      ChunkReader baseReader = o.mode() == ChunkReader.Mode.ALL && !Boolean.getBoolean("cairn.fetch.basesAll")
+          ? new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.HEDGED, chunkTimeout, timer, bad) : reader;
+      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(baseReader, located::chunk, crypto, true);
       if (cache != null) {
         bases.withLocal(cache::get);
       }
