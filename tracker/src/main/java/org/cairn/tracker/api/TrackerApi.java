@@ -628,10 +628,9 @@ public final class TrackerApi {
         requireApp(who, app);
         String node = required(query, "node");
         List<VersionRow> vs = new java.util.ArrayList<>();
-        for (VersionRow v : catalog.versions(app, node)) {
-          List<ChunkId> chunks = catalog.versionChunks(app, node, v.step());
-          vs.add(v.withStatus(chunks == null ? "deleted"
-              : catalog.soft().isSoft(app, node, v.step()) ? "soft" : repair.status(app, chunks)));
+        for (Catalog.Listed l : catalog.listed(app, node)) {
+          VersionRow v = l.row();
+          vs.add(v.withStatus(catalog.soft().isSoft(app, node, v.step()) ? "soft" : repair.status(app, l.chunks())));
         }
         return json(200, vs);
       }

@@ -323,29 +323,29 @@ public final class Catalog {
 
 
   /**
-   * The coding of a set of chunks as it really is: the one spec when all agree, else "mixed" with the
-   * weakest among them (chunks missing from the index count as weakest of all: "lost").
-   *
-   * @return {coding, weakest (null unless mixed)}
-   */
-  public String[] coding(String app, List<ChunkId> chunks) throws IOException {
-    List<String> specs = new ArrayList<>(chunks.size());
-    for (ChunkId id : chunks) {
-      ChunkRecord r = chunk(app, id);
-      specs.add(r == null ? null : r.redundancy());
-    }
-    org.cairn.core.erasure.CodingSummary c = org.cairn.core.erasure.CodingSummary.of(specs);
-    return new String[] {c.coding(), c.weakest()};
-  }
-
-  /**
    * The versions of app/node, oldest first, each with the coding its chunks really have now
-   * ({@link #coding}); {@code status} is left null for the caller.
+   * ({@link #listed}); {@code status} is left null for the caller.
    */
   public List<VersionRow> versions(String app, String node) throws IOException {
+    List<VersionRow> out = new ArrayList<>();
+    for (Listed l : listed(app, node)) {
+      out.add(l.row());
+    }
+    return out;
+  }
+
+  /** A version's row and the chunks it needs (its own, then their bases), from one read of each index entry. */
+  public record Listed(VersionRow row, List<ChunkId> chunks) {}
+
+  /**
+   * As {@link #versions}, with each version's chunks (for its status). A row's coding is the one its
+   * chunks and their bases really have: the one spec when all agree, else "mixed" with the weakest
+   * (chunks missing from the index count as weakest of all: "lost").
+   */
+  public List<Listed> listed(String app, String node) throws IOException {
     checkName("app", app);
     checkName("node", node);
-    List<VersionRow> out = new ArrayList<>();
+    List<Listed> out = new ArrayList<>();
     List<VersionRecord> records = new ArrayList<>();
     store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
       records.add(JSON.readValue(value, VersionRecord.class));
@@ -359,12 +359,18 @@ public final class Catalog {
         size += part.path("size").asLong();
         chunks += part.path("chunks").size();
       }
-      String[] coding = coding(app, chunkIds(app, r));
+      Map<ChunkId, ChunkRecord> needed = withBases(app, ChunkRefs.references(r.manifests()).keySet());
+      List<String> specs = new ArrayList<>(needed.size());
+      for (ChunkRecord c : needed.values()) {
+        specs.add(c == null ? null : c.redundancy());
+      }
+      org.cairn.core.erasure.CodingSummary coding = org.cairn.core.erasure.CodingSummary.of(specs);
       JsonNode set = mf.path("set");
-      out.add(new VersionRow(app, node, mf.path("step").asLong(), size, r.storedBytes(), chunks,
-          r.newChunks(), coding[0] == null ? mf.path("redundancy").asText() : coding[0], coding[1], mf.path("redundancy").asText(),
-          mf.path("kind").asText("file"), mf.path("createdAt").asLong(), r.committedAt(), null,
-          set.isObject() ? set.path("name").asText() : null, r.parts() == null ? null : r.parts().size()));
+      out.add(new Listed(new VersionRow(app, node, mf.path("step").asLong(), size, r.storedBytes(), chunks,
+          r.newChunks(), coding.coding() == null ? mf.path("redundancy").asText() : coding.coding(), coding.weakest(),
+          mf.path("redundancy").asText(), mf.path("kind").asText("file"), mf.path("createdAt").asLong(), r.committedAt(), null,
+          set.isObject() ? set.path("name").asText() : null, r.parts() == null ? null : r.parts().size()),
+          new ArrayList<>(needed.keySet())));
     }
     return out;
   }
@@ -417,19 +423,11 @@ public final class Catalog {
     } catch (CorruptDataException e) {
       throw new IOException("stored manifest of " + app + "." + node + "." + s + " does not parse: " + e.getMessage(), e);
     }
-    Map<ChunkId, ChunkRecord> chunks = new LinkedHashMap<>();
+    java.util.Set<ChunkId> ids = new java.util.LinkedHashSet<>();
     for (ChunkRef ref : m.chunks()) {
-      if (!chunks.containsKey(ref.id())) {
-        chunks.put(ref.id(), chunk(app, ref.id()));
-      }
+      ids.add(ref.id());
     }
-    // the bases the version's chunks are coded against: a reader needs them too
-    for (ChunkRecord c : new ArrayList<>(chunks.values())) {
-      if (c != null && c.base() != null && !chunks.containsKey(c.baseId())) {
-        chunks.put(c.baseId(), chunk(app, c.baseId()));
-      }
-    }
-    return new Located(m, chunks);
+    return new Located(m, withBases(app, ids));
   }
 
   /** Apps, each with its nodes and their version counts. */
@@ -595,22 +593,26 @@ public final class Catalog {
     return out;
   }
 
-  /** The distinct chunks of one version, or null if there is no such version. */
-  public List<ChunkId> versionChunks(String app, String node, long step) throws IOException {
-    byte[] v = store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step));
-    return v == null ? null : chunkIds(app, JSON.readValue(v, VersionRecord.class));
-  }
-
   /** The distinct chunks a version references, then the bases they are coded against (a read needs both). */
   private List<ChunkId> chunkIds(String app, VersionRecord r) throws IOException {
-    java.util.LinkedHashSet<ChunkId> ids = new java.util.LinkedHashSet<>(ChunkRefs.references(r.manifests()).keySet());
-    for (ChunkId id : new ArrayList<>(ids)) {
-      ChunkRecord c = chunk(app, id);
-      if (c != null && c.base() != null) {
-        ids.add(c.baseId());
+    return new ArrayList<>(withBases(app, ChunkRefs.references(r.manifests()).keySet()).keySet());
+  }
+
+  /**
+   * The index entries of {@code ids} (null where the index has none), then of the bases those chunks
+   * are coded against, each read once.
+   */
+  private Map<ChunkId, ChunkRecord> withBases(String app, java.util.Collection<ChunkId> ids) throws IOException {
+    Map<ChunkId, ChunkRecord> out = new LinkedHashMap<>();
+    for (ChunkId id : ids) {
+      out.put(id, chunk(app, id));
+    }
+    for (ChunkRecord c : new ArrayList<>(out.values())) {
+      if (c != null && c.base() != null && !out.containsKey(c.baseId())) {
+        out.put(c.baseId(), chunk(app, c.baseId()));
       }
     }
-    return new ArrayList<>(ids);
+    return out;
   }
 
   long latestStep(String app, String node) throws IOException {
