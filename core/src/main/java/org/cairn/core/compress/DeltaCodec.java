@@ -38,6 +38,7 @@ public final class DeltaCodec {
     return c;
   });
   private static final ThreadLocal<ZstdDecompressCtx> DCTX = ThreadLocal.withInitial(ZstdDecompressCtx::new);
+  private static final ThreadLocal<byte[]> SCRATCH = ThreadLocal.withInitial(() -> new byte[0]);
 
   private DeltaCodec() {}
 
@@ -47,25 +48,31 @@ public final class DeltaCodec {
   }
 
   /**
-   * {@code src[offset, offset+length)} compressed at zstd {@code level} against {@code base[0, baseLength)}
-   * whose id is {@code baseId}: the whole payload, header included.
+   * {@code src[offset, offset+length)} compressed at zstd {@code level} against {@code base} (all of
+   * it), whose id is {@code baseId}: the whole payload, header included. The result is this thread's
+   * scratch buffer, valid until its next call (a bound-sized array per chunk would be a G1 humongous
+   * allocation for large chunks).
    *
    * @throws IllegalArgumentException if the base is not {@linkplain #usable usable}
    */
-  public static Compressed encode(ChunkId baseId, byte[] base, int baseLength, byte[] src, int offset, int length, int level) {
-    if (!usable(base, baseLength)) {
+  public static Compressed encodeTransient(ChunkId baseId, byte[] base, byte[] src, int offset, int length, int level) {
+    if (!usable(base, base.length)) {
       throw new IllegalArgumentException("base " + baseId.shortHex() + " cannot be a dictionary");
     }
-    byte[] dict = baseLength == base.length ? base : java.util.Arrays.copyOf(base, baseLength);
-    byte[] out = new byte[HEADER + (int) Zstd.compressBound(length)];
+    int bound = HEADER + (int) Zstd.compressBound(length);
+    byte[] out = SCRATCH.get();
+    if (out.length < bound) {
+      out = new byte[bound];
+      SCRATCH.set(out);
+    }
     baseId.copyTo(out, 0);
-    ByteBuffer.wrap(out, ChunkId.LENGTH, 4).putInt(baseLength);
+    ByteBuffer.wrap(out, ChunkId.LENGTH, 4).putInt(base.length);
     ZstdCompressCtx ctx = CCTX.get();
     ctx.setLevel(level);
     // the window must reach from the chunk's end back to the base's start (zstd sizes it to the chunk alone)
-    ctx.setWindowLog(Math.max(WINDOW_LOG_MIN, 64 - Long.numberOfLeadingZeros((long) baseLength + length - 1)));
-    ctx.loadDict(dict);
-    int n = ctx.compressByteArray(out, HEADER, out.length - HEADER, src, offset, length);
+    ctx.setWindowLog(Math.max(WINDOW_LOG_MIN, 64 - Long.numberOfLeadingZeros((long) base.length + length - 1)));
+    ctx.loadDict(base);
+    int n = ctx.compressByteArray(out, HEADER, bound - HEADER, src, offset, length);
     return new Compressed(CompressionType.DELTA, out, HEADER + n);
   }
 

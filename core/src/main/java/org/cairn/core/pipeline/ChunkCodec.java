@@ -113,7 +113,7 @@ public final class ChunkCodec {
     if (base == null || level <= 0 || base.id() == null || !DeltaCodec.usable(base.data(), base.data().length)) {
       return compressor.compressTransient(data, 0, length);
     }
-    Compressed delta = DeltaCodec.encode(base.id(), base.data(), base.data().length, data, 0, length, level);
+    Compressed delta = DeltaCodec.encodeTransient(base.id(), base.data(), data, 0, length, level);
     if ((long) delta.length() * DELTA_CLEAR_WIN <= length) {
       return delta;
     }

@@ -133,13 +133,15 @@ public final class StorePipeline {
               }
               CompletableFuture<ChunkCodec.Base> base = chunk.address() < 0 ? CompletableFuture.completedFuture(null)
                   : bases.baseFor(known.ref().id(), chunk.address(), chunk.length()).exceptionally(e -> null);
-              return base.thenApplyAsync(b -> {
+              java.util.function.Function<ChunkCodec.Base, Processed> encoding = b -> {
                 try {
                   return encode(chunk, known.ref(), b, bases, sink);
                 } catch (IOException e) {
                   throw new java.io.UncheckedIOException(e);
                 }
-              }, workers);
+              };
+              // no base to wait for (most chunks): encode on this worker, as before; else once the base is read
+              return base.isDone() ? base.thenApply(encoding) : base.thenApplyAsync(encoding, workers);
             })
             .whenComplete((p, e) -> pool.give(chunk.data()))
             .thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
