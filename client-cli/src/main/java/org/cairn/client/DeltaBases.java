@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  * never more than one base away from its bytes, so a fetch reads at most two chunks for one). The
  * base is read from the grid through the read path like any chunk and checked against its id; one
  * that cannot be read leaves the chunk coded plainly. Bases are looked for first in the host's
- * BaseCache, which every chunk of memory coded plainly goes into. Only versions sealed with the same key (or
- * both plaintext) pair up, since chunk ids are the key's.
+ * BaseCache, which every chunk of memory coded plainly, and every base read, goes into. Only
+ * versions sealed with the same key (or both plaintext) pair up, since chunk ids are the key's.
  */
 final class DeltaBases implements StorePipeline.BaseSource {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaBases.class);
@@ -44,7 +44,6 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private final ScheduledExecutorService timer;
   private final Map<ChunkId, ChunkId> given = new ConcurrentHashMap<>();
   private final AtomicLong unreadable = new AtomicLong();
-  private final AtomicLong localHits = new AtomicLong();
   private boolean looked;
   private Map<Long, ChunkId> keys;
   private BaseReads reads;
@@ -91,7 +90,10 @@ final class DeltaBases implements StorePipeline.BaseSource {
       // m pieces per base, data pieces first (nothing to decode), one more per failure: a store reads no more than it must
       ChunkReader reader = new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.FIRST_M, peers.timeout().multipliedBy(6),
           timer, new BadPieceLog());
-      reads = new BaseReads(reader, previous::chunk, crypto, true);
+      reads = new BaseReads(reader, previous::chunk, crypto);
+      if (cache != null) {
+        reads.withLocal(cache::get);
+      }
     }
     return keys;
   }
@@ -102,12 +104,6 @@ final class DeltaBases implements StorePipeline.BaseSource {
     if (key == null || key.equals(id)) {
       return CompletableFuture.completedFuture(null);
     }
-    byte[] local = cache == null ? null : cache.get(key);
-    if (local != null) {
-      given.put(id, key);
-      localHits.incrementAndGet();
-      return CompletableFuture.completedFuture(new ChunkCodec.Base(key, local));
-    }
     return reads.readOnce(key).handle((data, e) -> {
       if (e != null) {
         if (unreadable.getAndIncrement() == 0) {
@@ -117,7 +113,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
       }
       given.put(id, key);
       if (cache != null) {
-        cache.put(key, data, data.length);
+        cache.put(key, data, data.length); // read from the grid: the next store finds it here (kept already: nothing done)
       }
       return new ChunkCodec.Base(key, data);
     });
@@ -128,11 +124,6 @@ final class DeltaBases implements StorePipeline.BaseSource {
     if (cache != null) {
       cache.put(id, data, length);
     }
-  }
-
-  /** Bases found on local disk rather than read from the grid. */
-  long localHits() {
-    return localHits.get();
   }
 
   /** The base chunk {@code id} was offered (whether the codec used it is in its fragments' compression). */

@@ -93,13 +93,12 @@ public final class Fetcher {
       // chunks in flight: their pieces on the way plus decoded chunks waiting to be written stay near IN_FLIGHT_BYTES
       int window = o.inFlightChunks() > 0 ? o.inFlightChunks()
           : (int) Math.max(2L * o.threads(), Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
-      // a chunk coded against a base: the base's read starts with the chunk's
-      // bases this host stored or read before are on its disk (a restart where the job ran)
-      BaseCache cache = BaseCache.standard();
-      // a base is read from m holders (data pieces first, one more per failure): it doubles no request count
+      // a base is read from m holders, hedged (not from all n: it doubles no request count), or found
+      // on this host's disk when it stored or read it before (a restart where the job ran)
       ChunkReader baseReader = o.mode() == ChunkReader.Mode.ALL && !Boolean.getBoolean("cairn.fetch.basesAll")
           ? new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.HEDGED, chunkTimeout, timer, bad) : reader;
-      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(baseReader, located::chunk, crypto, true);
+      org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(baseReader, located::chunk, crypto);
+      BaseCache cache = BaseCache.standard();
       if (cache != null) {
         bases.withLocal(cache::get);
       }

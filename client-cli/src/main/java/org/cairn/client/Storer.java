@@ -230,9 +230,8 @@ public final class Storer {
         });
       });
       long piped = System.nanoTime();
-      if (bases != null && res.deltaChunks() > 0) {
-        LOG.debug("store {}.{}: {} chunks coded against a base, {} of the bases found on local disk", o.app(), o.node(),
-            res.deltaChunks(), bases.localHits());
+      if (res.deltaChunks() > 0) {
+        LOG.debug("store {}.{}: {} chunks coded against a base", o.app(), o.node(), res.deltaChunks());
       }
       Manifest manifest = Manifest.of(o.app(), o.node(), o.step(), o.chunking().maxChunk(o.chunkSize()), r.spec(),
           o.compressor().spec(), o.kind(), System.currentTimeMillis(), hostName(), res.chunks(), o.crypto().encryption().spec(),

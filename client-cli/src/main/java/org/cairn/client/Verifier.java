@@ -83,8 +83,10 @@ public final class Verifier {
           timer, bad);
       Semaphore window = new Semaphore(Math.max(1, threads) * 4); // chunks read at once: bounded memory
       Map<ChunkId, CompletableFuture<ChunkReader.Pieces>> reads = new LinkedHashMap<>();
+      // a base is verified as a chunk of the version; the copy a chunk coded against it is decoded with is
+      // read again from m holders, hedged (bounded memory: it is dropped once used)
       org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(
-          new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.ALL, peers.timeout().multipliedBy(6), timer, bad),
+          new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.HEDGED, peers.timeout().multipliedBy(6), timer, bad),
           located::chunk, crypto);
       // decoding a chunk may wait for its base's read: not on the readers' threads
       java.util.concurrent.ExecutorService decoders = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, threads),

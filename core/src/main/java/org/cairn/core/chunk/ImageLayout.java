@@ -131,15 +131,12 @@ abstract class ImageLayout {
     }
 
     static boolean matches(byte[] head, int n) {
-      if (n < SIGNATURE.length) {
-        return false;
-      }
-      for (int i = 0; i < SIGNATURE.length; i++) {
-        if (head[i] != SIGNATURE[i]) {
-          return false;
-        }
-      }
-      return true;
+      return matches(head, 0, n);
+    }
+
+    /** Whether {@code data[at, at+n)} starts with a DMTCP image's signature. */
+    static boolean matches(byte[] data, int at, int n) {
+      return n >= SIGNATURE.length && java.util.Arrays.equals(data, at, at + SIGNATURE.length, SIGNATURE, 0, SIGNATURE.length);
     }
 
     @Override

@@ -90,7 +90,7 @@ final class TarLayout extends ImageLayout {
       header(data, at, n);
       return;
     }
-    if (offset == dataStart && inner == null && Dmtcp.matches(slice(data, at, n), n)) {
+    if (offset == dataStart && inner == null && Dmtcp.matches(data, at, n)) {
       inner = new Dmtcp(grain);
     }
     if (inner != null && offset >= dataStart && offset < dataEnd) {
@@ -132,10 +132,6 @@ final class TarLayout extends ImageLayout {
   @Override
   String name() {
     return "tar";
-  }
-
-  private static byte[] slice(byte[] data, int at, int n) {
-    return at == 0 ? data : java.util.Arrays.copyOfRange(data, at, at + Math.min(n, Dmtcp.SIGNATURE.length));
   }
 
   private static String text(byte[] data, int at, int len) {

@@ -14,7 +14,7 @@ import org.cairn.core.pipeline.ChunkCodec;
 
 /**
  * The plaintext of base chunks (the chunks others are coded against), read through the
- * {@link ChunkReader} like any chunk and checked against their ids: for fetch and verify, which
+ * {@link ChunkReader} like any chunk: for fetch and verify, which
  * start a base's read with the read of the chunk that needs it ({@link #prefetch}), and for a store,
  * whose new chunks are coded against the previous version's. A base read once is kept until it is
  * taken; taking it again reads it again.
@@ -23,25 +23,18 @@ public final class BaseReads implements ChunkCodec.Bases {
   private final ChunkReader reader;
   private final Function<ChunkId, LocatedChunk> locate;
   private final ChunkCrypto crypto;
-  private final boolean trustSeal;
   private volatile Function<ChunkId, byte[]> local = id -> null;
   private final Map<ChunkId, CompletableFuture<byte[]>> reads = new ConcurrentHashMap<>();
 
-  /** Bases located by {@code locate} (a located version's chunks), opened with {@code crypto} and checked against their ids (verify). */
-  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto) {
-    this(reader, locate, crypto, false);
-  }
-
   /**
-   * As above; {@code trustSeal}: bases decoded by {@link ChunkCodec#decodeBase} (a sealed base's tag
-   * proves its bytes without hashing them again): for a store coding against them, and for a fetch,
-   * which checks every chunk decoded against a base against that chunk's own id.
+   * Bases located by {@code locate} (a located version's chunks), opened with {@code crypto} and
+   * decoded by {@link ChunkCodec#decodeBase}: a sealed base's tag proves its bytes without hashing
+   * them again, and every chunk decoded against a base is checked against its own id.
    */
-  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto, boolean trustSeal) {
+  public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto) {
     this.reader = reader;
     this.locate = locate;
     this.crypto = crypto;
-    this.trustSeal = trustSeal;
   }
 
   /**
@@ -77,7 +70,7 @@ public final class BaseReads implements ChunkCodec.Bases {
         if (!p.enough()) {
           throw new CorruptDataException("base " + p.describe());
         }
-        return trustSeal ? ChunkCodec.decodeBase(p.id(), p.fragments(), crypto) : p.decode(crypto);
+        return ChunkCodec.decodeBase(p.id(), p.fragments(), crypto);
       } catch (IOException e) {
         throw new java.util.concurrent.CompletionException(e);
       }

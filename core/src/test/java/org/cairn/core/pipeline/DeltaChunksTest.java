@@ -122,7 +122,7 @@ class DeltaChunksTest {
     for (Fragment f : delta) {
       all = concat(all, f.payload());
     }
-    assertThat(indexOf(all, baseId.toBytes())).as("the base's id is sealed with the chunk").isNegative();
+    assertThat(EncryptedChunkCodecTest.indexOf(all, baseId.toBytes())).as("the base's id is sealed with the chunk").isNegative();
     assertThat(ChunkCodec.decode(id, delta, crypto, Map.of(baseId, base)::get)).isEqualTo(next);
   }
 
@@ -151,18 +151,5 @@ class DeltaChunksTest {
     byte[] out = Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
-  }
-
-  private static int indexOf(byte[] hay, byte[] needle) {
-    outer:
-    for (int i = 0; i + needle.length <= hay.length; i++) {
-      for (int j = 0; j < needle.length; j++) {
-        if (hay[i + j] != needle[j]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
   }
 }

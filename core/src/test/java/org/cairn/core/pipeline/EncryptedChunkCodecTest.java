@@ -157,7 +157,8 @@ class EncryptedChunkCodecTest {
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("needs the app's key");
   }
 
-  private static int indexOf(byte[] hay, byte[] needle) {
+  /** Where {@code needle} first occurs in {@code hay}, or -1 (also for DeltaChunksTest). */
+  static int indexOf(byte[] hay, byte[] needle) {
     outer:
     for (int i = 0; i + needle.length <= hay.length; i++) {
       for (int j = 0; j < needle.length; j++) {

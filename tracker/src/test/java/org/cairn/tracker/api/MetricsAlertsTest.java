@@ -43,14 +43,7 @@ class MetricsAlertsTest {
 
   @Test
   void alertRules_haveTheirShape_andNameOnlyExportedMetrics() throws Exception {
-    Metrics m = new Metrics(() -> Map.of("RUNNING", 1L), () -> Map.of("hosts", 1L));
-    m.setDurability(() -> new DurabilityView(1L, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
-    m.request("GET /health", 200, 1000);
-    Set<String> exported = new TreeSet<>();
-    Matcher e = METRIC.matcher(m.render());
-    while (e.find()) {
-      exported.add(e.group());
-    }
+    Set<String> exported = exported();
     JsonNode rules = new ObjectMapper(new YAMLFactory()).readTree(Files.readString(Path.of("..", "docs", "monitoring", "cairn-alerts.yml")));
     assertThat(rules.get("groups").isArray()).isTrue();
     int count = 0;
@@ -78,14 +71,7 @@ class MetricsAlertsTest {
   /** The Grafana dashboard (docs/monitoring/cairn-dashboard.json): panels Grafana imports, each querying only exported metrics. */
   @Test
   void grafanaDashboard_hasItsShape_andQueriesOnlyExportedMetrics() throws Exception {
-    Metrics m = new Metrics(() -> Map.of("RUNNING", 1L), () -> Map.of("hosts", 1L));
-    m.setDurability(() -> new DurabilityView(1L, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
-    m.request("GET /health", 200, 1000);
-    Set<String> exported = new TreeSet<>();
-    Matcher e = METRIC.matcher(m.render());
-    while (e.find()) {
-      exported.add(e.group());
-    }
+    Set<String> exported = exported();
     JsonNode d = new ObjectMapper().readTree(Files.readString(Path.of("..", "docs", "monitoring", "cairn-dashboard.json")));
     assertThat(d.path("title").asText()).isNotBlank();
     assertThat(d.path("uid").asText()).matches("[a-z0-9-]+");
@@ -108,5 +94,18 @@ class MetricsAlertsTest {
       }
     }
     assertThat(queries).isGreaterThanOrEqualTo(10);
+  }
+
+  /** The metric names a tracker with every kind of metric exports. */
+  private static Set<String> exported() {
+    Metrics m = new Metrics(() -> Map.of("RUNNING", 1L), () -> Map.of("hosts", 1L));
+    m.setDurability(() -> new DurabilityView(1L, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, List.of(), List.of()));
+    m.request("GET /health", 200, 1000);
+    Set<String> exported = new TreeSet<>();
+    Matcher e = METRIC.matcher(m.render());
+    while (e.find()) {
+      exported.add(e.group());
+    }
+    return exported;
   }
 }
