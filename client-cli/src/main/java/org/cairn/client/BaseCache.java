@@ -42,7 +42,7 @@ final class BaseCache {
     this.budget = budget;
   }
 
-  /** The cache this process uses, or null when it is off or cannot be made. */
+  /** The cache this process uses, or null when it is off; its directory is made when the first chunk is kept. */
   static BaseCache standard() {
     String where = System.getProperty("cairn.baseCache", System.getenv("CAIRN_BASE_CACHE"));
     if ("off".equals(where)) {
@@ -56,15 +56,18 @@ final class BaseCache {
       dir = (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache")).resolve("cairn")
           .resolve("bases");
     }
-    try {
-      if (!Files.isDirectory(dir)) {
-        Files.createDirectories(dir.getParent());
+    return new BaseCache(dir, Long.getLong("cairn.baseCacheBytes", DEFAULT_BUDGET));
+  }
+
+  /** Makes the directory, readable by this user only, if it is not there yet. */
+  private void ensureDir() throws IOException {
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir.getParent());
+      try {
         Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        // another store made it meanwhile
       }
-      return new BaseCache(dir, Long.getLong("cairn.baseCacheBytes", DEFAULT_BUDGET));
-    } catch (IOException | UnsupportedOperationException e) {
-      LOG.debug("no base cache at {}: {}", dir, e.getMessage());
-      return null;
     }
   }
 
@@ -95,6 +98,7 @@ final class BaseCache {
     }
     Path tmp = dir.resolve(id.hex() + ".tmp-" + java.util.UUID.randomUUID());
     try {
+      ensureDir();
       byte[] file = java.util.Arrays.copyOf(data, length + 4);
       CRC32C crc = new CRC32C();
       crc.update(data, 0, length);
@@ -109,7 +113,7 @@ final class BaseCache {
         written.set(0);
         trim();
       }
-    } catch (IOException e) {
+    } catch (IOException | UnsupportedOperationException e) {
       LOG.debug("base cache: {} not kept: {}", id.shortHex(), e.getMessage());
       try {
         Files.deleteIfExists(tmp);

@@ -69,6 +69,10 @@ class DeltaStoresTest {
       }
       InProcessGrid.Run rm = grid.cairn("rm", "--app", "sim", "--node", "n1", "--step", "1");
       assertThat(rm.exit()).as(rm.err()).isZero();
+      InProcessGrid.Run census = grid.cairn("verify", "--app", "sim", "--json"); // as an operator runs it: holders asked, bases included
+      assertThat(census.exit()).as(census.err() + census.out()).isZero();
+      assertThat(JSON.readTree(census.out()).get(0).get("chunks").asInt())
+          .isGreaterThan(JSON.readTree(grid.cairn("versions", "--app", "sim", "--node", "n1", "--json").out()).get(0).get("chunks").asInt());
       InProcessGrid.Run verify = grid.cairn("--key-dir", keys, "verify", "--app", "sim", "--read-data", "--json");
       assertThat(verify.exit()).as(verify.err() + verify.out()).isZero();
       JsonNode report = JSON.readTree(verify.out()).get(0);

@@ -63,14 +63,20 @@ class BaseCacheTest {
   }
 
   @Test
-  void standard_canBeTurnedOff_orMoved() {
+  void standard_canBeTurnedOff_orMoved() throws Exception {
     String before = System.getProperty("cairn.baseCache");
     try {
       System.setProperty("cairn.baseCache", "off");
       assertThat(BaseCache.standard()).isNull();
       System.setProperty("cairn.baseCache", dir.resolve("moved").toString());
-      assertThat(BaseCache.standard()).isNotNull();
+      BaseCache moved = BaseCache.standard();
+      assertThat(dir.resolve("moved")).as("made only when a chunk is kept").doesNotExist();
+      byte[] c = bytes(3, 1000);
+      moved.put(ChunkId.of(c), c, c.length);
       assertThat(dir.resolve("moved")).isDirectory();
+      assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("moved"))))
+          .isEqualTo("rwx------");
+      assertThat(moved.get(ChunkId.of(c))).isEqualTo(c);
     } finally {
       if (before == null) {
         System.clearProperty("cairn.baseCache");
