@@ -87,6 +87,15 @@ public final class TrackerMain implements Callable<Integer> {
       description = "Repair jobs one peer executes, and receives pieces for, at a time (default: ${DEFAULT-VALUE}).")
   int repairJobsPerPeer;
 
+  @Option(names = "--peers", paramLabel = "ID=HOST:PORT,...",
+      description = {"Run as one member of a replicated tracker group (Apache Ratis; 3 or 5 members): every member's id",
+          "and the address the group replicates its log over (each member gets the same list). Writes go to the",
+          "leader; the others answer 503 naming it. Without --peers the tracker runs alone."})
+  String peers;
+
+  @Option(names = "--id", paramLabel = "ID", description = "With --peers: which member this tracker is.")
+  String id;
+
   private static String readPin(Path data) throws java.io.IOException {
     return java.nio.file.Files.readString(data.resolve("ca.sha256")).strip();
   }
@@ -104,6 +113,34 @@ public final class TrackerMain implements Callable<Integer> {
           return 1;
         })
         .execute(args));
+  }
+
+  private int member(TrackerConfig config) throws Exception {
+    org.cairn.tracker.group.GroupSpec spec;
+    try {
+      if (peers == null || id == null) {
+        throw new IllegalArgumentException("a tracker group member needs both --peers and --id");
+      }
+      spec = org.cairn.tracker.group.GroupSpec.parse(peers, id);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+    }
+    if (!statusPage.equals("token")) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--status-page " + statusPage + " with --peers is not supported yet");
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    org.cairn.tracker.group.TrackerMember member = new org.cairn.tracker.group.TrackerMember(config, spec, Clock.systemUTC());
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      member.close();
+      stopped.countDown();
+    }, "tracker-shutdown"));
+    System.out.println("cairn-tracker " + spec.self() + " (group of " + spec.members().size() + ") listening on " + member.url()
+        + "; the leader serves the grid, GET " + member.url() + "/api/v1/cluster shows which");
+    System.out.println("admin token: " + (tokenFile == null ? data.resolve("admin.token").toAbsolutePath() + " (the first leader's, shared)"
+        : tokenFile + " (--token-file)"));
+    System.out.flush();
+    stopped.await();
+    return 0;
   }
 
   @Override
@@ -124,6 +161,9 @@ public final class TrackerMain implements Callable<Integer> {
     if (!List.of("public", "public-apps", "token").contains(statusPage)) {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--status-page must be token, public or public-apps, was '" + statusPage + "'");
+    }
+    if (peers != null || id != null) {
+      return member(config);
     }
     CountDownLatch stopped = new CountDownLatch(1);
     Tracker tracker = new Tracker(config, Clock.systemUTC());

@@ -10,7 +10,14 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record ClusterView(String leader, List<Member> members) {
 
-  /** One tracker of the group. */
+  /**
+   * One tracker of the group: {@code address} is where it serves (a lone tracker) or replicates the
+   * group's log ({@code --peers}); {@code url} its API, once it has led (else null).
+   */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Member(String id, String address, String role) {}
+  public record Member(String id, String address, String role, String url) {
+    public Member(String id, String address, String role) {
+      this(id, address, role, null);
+    }
+  }
 }

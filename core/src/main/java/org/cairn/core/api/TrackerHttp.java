@@ -156,6 +156,32 @@ public final class TrackerHttp {
    * first that answers is used from then on). Unreachable only when none answers.
    */
   private JsonNode send(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
+    if (bases.size() == 1) {
+      return sendRound(request, path);
+    }
+    // a group: while it elects a leader every member answers 503; try the round again for a while
+    long deadline = System.nanoTime() + ELECTION_WAIT.toNanos();
+    for (long pause = 100; ; pause = Math.min(1000, pause * 2)) {
+      try {
+        return sendRound(request, path);
+      } catch (UnreachableException e) {
+        if (System.nanoTime() + pause * 1_000_000 > deadline) {
+          throw e;
+        }
+        try {
+          Thread.sleep(pause);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted while waiting for the tracker group to elect a leader", ie);
+        }
+      }
+    }
+  }
+
+  /** How long calls to a tracker group wait for one of its members to lead (an election takes 1-3 s). */
+  static final Duration ELECTION_WAIT = Duration.ofSeconds(10);
+
+  private JsonNode sendRound(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
     int first = current;
     UnreachableException last = null;
     for (int i = 0; i < bases.size(); i++) {
@@ -208,6 +234,10 @@ public final class TrackerHttp {
       body = JSON.readTree(res.body());
     } catch (IOException e) {
       throw new IOException("tracker " + base + path + " answered " + res.statusCode() + " with a body that is not JSON");
+    }
+    if (res.statusCode() == 503 && body.has("leader")) {
+      NotLeaderError e = JSON.treeToValue(body, NotLeaderError.class);
+      throw new UnreachableException("tracker " + base + " does not lead its group: " + e.error(), null);
     }
     if (res.statusCode() != 200) {
       throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));

@@ -64,12 +64,12 @@ public final class HttpApiServer implements Closeable {
   /** Every open connection, so close() can end them before stopping the executors they use. */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
-  public HttpApiServer(HostPort listen, TrackerApi api) throws InterruptedException {
+  public HttpApiServer(HostPort listen, RequestHandler api) throws InterruptedException {
     this(listen, api, null);
   }
 
   /** With {@code tls} non-null the API is served over HTTPS only: a plain connection is closed at its first bytes. */
-  public HttpApiServer(HostPort listen, TrackerApi api, io.netty.handler.ssl.SslContext tls) throws InterruptedException {
+  public HttpApiServer(HostPort listen, RequestHandler api, io.netty.handler.ssl.SslContext tls) throws InterruptedException {
     ApiHandler handler = new ApiHandler(api);
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
@@ -122,9 +122,9 @@ public final class HttpApiServer implements Closeable {
 
   @ChannelHandler.Sharable
   static final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
-    private final TrackerApi api;
+    private final RequestHandler api;
 
-    ApiHandler(TrackerApi api) {
+    ApiHandler(RequestHandler api) {
       this.api = api;
     }
 

@@ -63,7 +63,7 @@ import org.slf4j.LoggerFactory;
  * a network. Every route needs {@code Authorization: Bearer <token>}; errors are {@link ApiError}
  * JSON. The route table is in {@link #route}.
  */
-public final class TrackerApi {
+public final class TrackerApi implements RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerApi.class);
   static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
 
@@ -133,6 +133,8 @@ public final class TrackerApi {
       response = error(400, e.getMessage());
     } catch (NotEnoughHostsException e) {
       response = error(409, e.getMessage());
+    } catch (org.cairn.tracker.store.TrackerStore.NotCommittedException e) {
+      response = notLeader(e.getMessage(), e.leader());
     } catch (IOException | RuntimeException e) {
       LOG.error("{} {} failed", method, path, e);
       response = error(500, "internal error: " + e.getMessage());
@@ -155,11 +157,19 @@ public final class TrackerApi {
   }
 
   private volatile Backup backup;
-  private volatile org.cairn.core.api.ClusterView cluster = new org.cairn.core.api.ClusterView("tracker", List.of());
+  private volatile java.util.function.Supplier<org.cairn.core.api.ClusterView> cluster =
+      () -> new org.cairn.core.api.ClusterView("tracker", List.of());
 
   /** This tracker as a group of one: its id and the address it serves on. */
   public void setSelf(String id, String address) {
-    cluster = new org.cairn.core.api.ClusterView(id, List.of(new org.cairn.core.api.ClusterView.Member(id, address, "leader")));
+    org.cairn.core.api.ClusterView self = new org.cairn.core.api.ClusterView(id,
+        List.of(new org.cairn.core.api.ClusterView.Member(id, address, "leader")));
+    cluster = () -> self;
+  }
+
+  /** A member of a replicated group: {@code GET /api/v1/cluster} answers what the group says now. */
+  public void setCluster(java.util.function.Supplier<org.cairn.core.api.ClusterView> view) {
+    cluster = view;
   }
 
   public void setBackup(Backup backup) {
@@ -298,7 +308,7 @@ public final class TrackerApi {
         return tickets(body, who);
       case "cluster":
         requireMethod(method, "GET");
-        return json(200, cluster);
+        return json(200, cluster.get());
       case "sets": {
         requireMethod(method, "GET");
         String app = required(query, "app");
@@ -915,6 +925,15 @@ public final class TrackerApi {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("response does not serialise", e);
     }
+  }
+
+  /**
+   * 503 from a member of a tracker group that cannot serve a call because it does not lead: the body
+   * names the leader when known ({@code "leader"}, empty while an election runs), so clients try
+   * another member.
+   */
+  public static Response notLeader(String message, String leader) {
+    return json(503, new org.cairn.core.api.NotLeaderError(503, message, leader == null ? "" : leader));
   }
 
   static Response error(int status, String message) {

@@ -165,7 +165,26 @@ public final class TokenStore {
     return r;
   }
 
+  /** How a tracker group writes a file every member must hold: through its log, on every member. */
+  public interface SharedFiles {
+    void write(String relative, byte[] content) throws IOException;
+  }
+
+  private volatile SharedFiles shared;
+
+  /** From now on token files are written on every member of a tracker group, through {@code files}. */
+  public void shareThrough(SharedFiles files) {
+    this.shared = files;
+  }
+
   private void write(TokenRecord r) throws IOException {
+    SharedFiles files = shared;
+    if (files != null) {
+      files.write("tokens/" + r.id() + ".json",
+          (JSON.writerWithDefaultPrettyPrinter().writeValueAsString(r) + "\n").getBytes(StandardCharsets.UTF_8));
+      cache.remove(r.id());
+      return;
+    }
     if (!Files.isDirectory(dir)) {
       Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
     }

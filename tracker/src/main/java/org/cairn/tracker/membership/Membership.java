@@ -111,7 +111,9 @@ public final class Membership {
     long now = clock.millis();
     HostState before = effectiveState(old, now);
     PeerRecord record = old.withHeartbeat(state.name(), h.freeBytes(), h.usedBytes(), h.fragments(), h.paused(), now);
-    save(record);
+    peers.put(id, record);
+    // a tracker group replicates heartbeat records together, not one log entry per heartbeat
+    store.putSoon(TrackerStore.Family.PEERS, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
     if (h.diskWriteBytesPerSecond() > 0) {
       diskRates.put(id, h.diskWriteBytesPerSecond());
     } else {
@@ -143,7 +145,7 @@ public final class Membership {
     requireId(id);
     ComputeRecord r = new ComputeRecord(id, up, clock.millis());
     compute.put(id, r);
-    store.put(TrackerStore.Family.COMPUTE, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
+    store.putSoon(TrackerStore.Family.COMPUTE, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
   }
 
   /** Logs peers that went DOWN since the last check (heartbeats missed); returns how many. */

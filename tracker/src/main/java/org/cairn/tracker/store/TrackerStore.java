@@ -29,7 +29,9 @@ import org.rocksdb.WriteOptions;
 public final class TrackerStore implements Closeable {
   /** The column families. */
   public enum Family {
-    PEERS, COMPUTE, HISTORY, BANDWIDTH, VERSIONS, CHUNKS, POLICIES, SETS, SOFT;
+    PEERS, COMPUTE, HISTORY, BANDWIDTH, VERSIONS, CHUNKS, POLICIES, SETS, SOFT,
+    /** A replicated tracker group's own state: the last applied log entry, the leader's address. */
+    CLUSTER;
 
     byte[] nameBytes() {
       return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
@@ -50,6 +52,39 @@ public final class TrackerStore implements Closeable {
   private final Map<Family, ColumnFamilyHandle> families = new EnumMap<>(Family.class);
   private final RocksDB db;
   private boolean closed;
+  /** Null for a lone tracker (writes go to RocksDB); in a group, every write goes through the replicated log. */
+  private volatile Replicator replicator;
+  /** Puts that may wait to be replicated together (heartbeat records in a group), newest value per key. */
+  private final java.util.LinkedHashMap<Key, byte[]> soon = new java.util.LinkedHashMap<>();
+
+  /**
+   * How a tracker group's writes are made: {@link #replicate} hands an encoded {@link Batch} to the
+   * group's log and returns once this member has applied it through {@link #applyReplicated}
+   * (throws if it could not be committed, e.g. this member is no longer the leader).
+   */
+  public interface Replicator {
+    void replicate(byte[] encodedBatch) throws IOException;
+  }
+
+  private record Key(Family family, java.nio.ByteBuffer key) {}
+
+  /**
+   * A write a tracker group did not commit: this member does not lead a majority (any more). Nothing
+   * was applied here; the caller should be sent to the leader ({@link #leader}, null if unknown).
+   */
+  public static final class NotCommittedException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final String leader;
+
+    public NotCommittedException(String message, String leader) {
+      super(message);
+      this.leader = leader;
+    }
+
+    public String leader() {
+      return leader;
+    }
+  }
 
   private TrackerStore(Path dir) throws IOException {
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
@@ -76,7 +111,16 @@ public final class TrackerStore implements Closeable {
     return new TrackerStore(dir);
   }
 
+  /** Makes every later write go through {@code r} (a tracker group's log). */
+  public void replicateThrough(Replicator r) {
+    this.replicator = r;
+  }
+
   public void put(Family f, byte[] key, byte[] value) throws IOException {
+    if (replicator != null) {
+      write(new Batch().put(f, key, value));
+      return;
+    }
     try {
       db.put(families.get(f), writeOptions, key, value);
     } catch (RocksDBException e) {
@@ -84,7 +128,56 @@ public final class TrackerStore implements Closeable {
     }
   }
 
+  /**
+   * A put that may be replicated up to a second later, together with others ({@link #flushSoon}):
+   * for records rewritten often whose latest value is all that matters (heartbeats). Reads see it at
+   * once; a lone tracker writes it at once.
+   */
+  public void putSoon(Family f, byte[] key, byte[] value) throws IOException {
+    if (replicator == null) {
+      put(f, key, value);
+      return;
+    }
+    synchronized (soon) {
+      soon.put(new Key(f, java.nio.ByteBuffer.wrap(key)), value);
+    }
+  }
+
+  /** Forgets the waiting {@link #putSoon} puts (a group member that stopped leading). */
+  public void dropSoon() {
+    synchronized (soon) {
+      soon.clear();
+    }
+  }
+
+  /** Replicates the waiting {@link #putSoon} puts as one batch; returns how many. */
+  public int flushSoon() throws IOException {
+    Batch batch = new Batch();
+    synchronized (soon) {
+      if (soon.isEmpty()) {
+        return 0;
+      }
+      for (Map.Entry<Key, byte[]> e : soon.entrySet()) {
+        batch.put(e.getKey().family(), e.getKey().key().array(), e.getValue());
+      }
+      soon.clear();
+    }
+    Replicator r = replicator;
+    if (r != null) {
+      r.replicate(batch.encode());
+    }
+    return batch.ops.size();
+  }
+
   public byte[] get(Family f, byte[] key) throws IOException {
+    if (replicator != null) {
+      synchronized (soon) {
+        byte[] waiting = soon.get(new Key(f, java.nio.ByteBuffer.wrap(key)));
+        if (waiting != null) {
+          return waiting;
+        }
+      }
+    }
     try {
       return db.get(families.get(f), key);
     } catch (RocksDBException e) {
@@ -93,6 +186,10 @@ public final class TrackerStore implements Closeable {
   }
 
   public void delete(Family f, byte[] key) throws IOException {
+    if (replicator != null) {
+      write(new Batch().delete(f, key));
+      return;
+    }
     try {
       db.delete(families.get(f), writeOptions, key);
     } catch (RocksDBException e) {
@@ -100,8 +197,35 @@ public final class TrackerStore implements Closeable {
     }
   }
 
-  /** Applies puts and deletes atomically. */
+  /** Applies puts and deletes atomically (in a group: once the group's log has committed them). */
   public void write(Batch batch) throws IOException {
+    Replicator r = replicator;
+    if (r != null) {
+      synchronized (soon) {
+        for (Batch.Op op : batch.ops) {
+          soon.remove(new Key(op.family, java.nio.ByteBuffer.wrap(op.key))); // this write is newer
+        }
+      }
+      r.replicate(batch.encode());
+      return;
+    }
+    writeLocal(batch);
+  }
+
+  /**
+   * Applies a batch a tracker group's log committed ({@link Batch#encode}) to this member's database,
+   * with {@code applied} (the log position, 16 bytes) in the same atomic write.
+   */
+  public void applyReplicated(byte[] encoded, byte[] applied) throws IOException {
+    Batch batch = Batch.decode(encoded);
+    batch.put(Family.CLUSTER, APPLIED, applied);
+    writeLocal(batch);
+  }
+
+  /** The key under which {@link #applyReplicated} records the last log position applied. */
+  public static final byte[] APPLIED = "applied".getBytes(StandardCharsets.UTF_8);
+
+  private void writeLocal(Batch batch) throws IOException {
     try (WriteBatch wb = new WriteBatch()) {
       for (Batch.Op op : batch.ops) {
         if (op.value == null) {
@@ -205,6 +329,71 @@ public final class TrackerStore implements Closeable {
     public Batch delete(Family f, byte[] key) {
       ops.add(new Op(f, key, null));
       return this;
+    }
+
+    /** How many changes. */
+    public int size() {
+      return ops.size();
+    }
+
+    /** The batch as bytes for a tracker group's log: per change its family, key and value (length -1: a delete). */
+    public byte[] encode() {
+      try {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+        out.writeInt(ops.size());
+        for (Op op : ops) {
+          out.writeByte(op.family.ordinal());
+          out.writeInt(op.key.length);
+          out.write(op.key);
+          out.writeInt(op.value == null ? -1 : op.value.length);
+          if (op.value != null) {
+            out.write(op.value);
+          }
+        }
+        return bytes.toByteArray();
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e); // a ByteArrayOutputStream does not fail
+      }
+    }
+
+    /** The batch {@link #encode} wrote; an IOException names what is wrong with other bytes. */
+    public static Batch decode(byte[] encoded) throws IOException {
+      java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(encoded));
+      Batch batch = new Batch();
+      try {
+        int n = in.readInt();
+        if (n < 0) {
+          throw new IOException("a replicated batch of " + n + " changes");
+        }
+        Family[] families = Family.values();
+        for (int i = 0; i < n; i++) {
+          int f = in.readUnsignedByte();
+          if (f >= families.length) {
+            throw new IOException("a replicated change names column family " + f + " of " + families.length);
+          }
+          byte[] key = in.readNBytes(length(in.readInt(), in));
+          int vlen = in.readInt();
+          if (vlen == -1) {
+            batch.delete(families[f], key);
+          } else {
+            batch.put(families[f], key, in.readNBytes(length(vlen, in)));
+          }
+        }
+        if (in.available() > 0) {
+          throw new IOException(in.available() + " bytes after the last change of a replicated batch");
+        }
+      } catch (java.io.EOFException e) {
+        throw new IOException("a replicated batch ends early", e);
+      }
+      return batch;
+    }
+
+    private static int length(int n, java.io.DataInputStream in) throws IOException {
+      if (n < 0 || n > in.available()) {
+        throw new IOException("a replicated change of " + n + " bytes where " + in.available() + " remain");
+      }
+      return n;
     }
 
     private static final class Op {

@@ -1,0 +1,144 @@
+package org.cairn.tracker;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.availability.Crls;
+import org.cairn.tracker.api.Metrics;
+import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.api.TrackerApi;
+import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.history.History;
+import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.repair.RepairService;
+import org.cairn.tracker.store.TrackerStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a tracker that serves the grid runs over its store: membership, history, placement, catalog,
+ * repair, the API and their periodic tasks. A lone tracker runs it for its whole life; a member of a
+ * replicated group while it leads (built from the store it has applied the group's log to, closed
+ * when it stops leading). {@link #close()} stops the periodic tasks; it does not close the store.
+ */
+public final class TrackerServices implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(TrackerServices.class);
+
+  private final Membership membership;
+  private final History history;
+  private final RepairService repair;
+  private final TrackerApi api;
+  private final org.cairn.tracker.tls.TrackerCa ca;
+  private final org.cairn.tracker.auth.Credentials credentials;
+  private final ScheduledExecutorService scheduler;
+  private boolean closed;
+
+  public TrackerServices(TrackerConfig config, Clock clock, TrackerStore store) throws IOException {
+    EventLog events = new EventLog(clock, 1000);
+    membership = new Membership(store, clock, config.peerTimeout(), events);
+    history = new History(store, clock, config.historySlot(), config.historyRetention());
+    PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),
+        Duration.ofSeconds(10));
+    Catalog catalog = new Catalog(store, clock, events, config.gcHold());
+    repair = new RepairService(catalog, membership, placement, events, clock, new RepairService.Config(config.repairGrace(),
+        config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
+    Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);
+    metrics.setDurability(repair::lastDurability);
+    ca = config.tls() ? org.cairn.tracker.tls.TrackerCa.open(config.dataDir(), config.listen().host()) : null;
+    credentials = org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock);
+    if (ca != null) {
+      org.cairn.tracker.auth.Credentials.pinAdminToken(config.dataDir(), ca.pin());
+    }
+    api = new TrackerApi(credentials, membership, history, placement, metrics, clock,
+        config.heartbeatInterval(), Crls.defaults(), catalog, repair, events);
+    if (ca != null) {
+      api.setPeerCertifier(ca);
+    }
+    api.setBackup(target -> org.cairn.tracker.store.TrackerBackup.write(store, config.dataDir(), target));
+    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "tracker-scheduler");
+      t.setDaemon(true);
+      return t;
+    });
+    ScheduledExecutorService sched = scheduler;
+    long check = Math.max(100, config.heartbeatInterval().toMillis() / 4);
+    sched.scheduleWithFixedDelay(guard("failure detection", membership::detectFailures), check, check, TimeUnit.MILLISECONDS);
+    long slot = config.historySlot().toMillis();
+    sched.scheduleAtFixedRate(guard("history sampling", () -> history.sample(membership.peerStates(), membership.computeStates())),
+        slot, slot, TimeUnit.MILLISECONDS);
+    sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
+    long setCheck = Math.min(10_000, Math.max(500, config.setTimeout().toMillis() / 4));
+    sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
+        TimeUnit.MILLISECONDS);
+    long scan = config.repairInterval().toMillis();
+    sched.scheduleWithFixedDelay(guard("repair scan", repair::scan), scan, scan, TimeUnit.MILLISECONDS);
+    sched.scheduleWithFixedDelay(guard("heartbeat records", store::flushSoon), 1, 1, TimeUnit.SECONDS);
+    sched.scheduleWithFixedDelay(guard("history pruning", () -> {
+      int n = history.prune();
+      if (n > 0) {
+        LOG.info("pruned {} history blocks older than {}", n, config.historyRetention());
+      }
+    }), 1, 60, TimeUnit.MINUTES);
+  }
+
+  public org.cairn.tracker.auth.Credentials credentials() {
+    return credentials;
+  }
+
+  public TrackerApi api() {
+    return api;
+  }
+
+  /** The tracker's CA when it serves TLS, else null. */
+  public org.cairn.tracker.tls.TrackerCa ca() {
+    return ca;
+  }
+
+  public Membership membership() {
+    return membership;
+  }
+
+  public RepairService repair() {
+    return repair;
+  }
+
+  public History history() {
+    return history;
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    scheduler.shutdownNow();
+    try {
+      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS)) {
+        LOG.warn("background tasks did not stop within 5 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private interface Task {
+    void run() throws Exception;
+  }
+
+  /** Runs a periodic task, logging failures instead of silently cancelling the schedule. */
+  private static Runnable guard(String name, Task task) {
+    return () -> {
+      try {
+        task.run();
+      } catch (Exception e) {
+        LOG.error("{} failed", name, e);
+      }
+    };
+  }
+}

@@ -1,0 +1,51 @@
+package org.cairn.tracker.group;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.cairn.core.api.ClusterView;
+import org.cairn.tracker.api.RequestHandler;
+import org.cairn.tracker.api.Response;
+import org.cairn.tracker.api.TrackerApi;
+
+/**
+ * What a group member's HTTP port serves: {@code GET /api/v1/cluster} on every member (no token: ids,
+ * addresses and roles only), the tracker's API while this member leads, and otherwise a 503 naming
+ * the leader, so clients and peers given several trackers go on to the next.
+ */
+final class GroupFront implements RequestHandler {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Supplier<ClusterView> view;
+  private volatile TrackerApi api;
+
+  GroupFront(Supplier<ClusterView> view) {
+    this.view = view;
+  }
+
+  /** Serve {@code api} (this member leads), or nothing but the cluster view (null). */
+  void serve(TrackerApi api) {
+    this.api = api;
+  }
+
+  @Override
+  public Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization) {
+    if (path.equals("/api/v1/cluster") && method.equals("GET")) {
+      try {
+        return Response.json(200, JSON.writeValueAsBytes(view.get()));
+      } catch (JsonProcessingException e) {
+        throw new IllegalStateException("a cluster view does not serialise", e);
+      }
+    }
+    TrackerApi current = api;
+    if (current != null) {
+      return current.handle(method, path, query, body, authorization);
+    }
+    ClusterView v = view.get();
+    String leaderUrl = v.members().stream().filter(m -> m.id().equals(v.leader()) && m.url() != null).map(ClusterView.Member::url)
+        .findFirst().orElse(null);
+    return TrackerApi.notLeader(v.leader().isEmpty() ? "this tracker's group is electing a leader; try again in a few seconds"
+        : "this tracker follows " + v.leader() + (leaderUrl == null ? "" : " (" + leaderUrl + ")") + "; ask the leader", v.leader());
+  }
+}

@@ -1,0 +1,73 @@
+package org.cairn.tracker.group;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The tracker group's log entries: a batch of store changes ({@code B}), or a file of the data
+ * directory the members share (tokens and the grid's keys, {@code F}) written whole.
+ */
+final class LogEntries {
+  static final byte BATCH = 'B';
+  static final byte FILE = 'F';
+  /** The only files the log may write, relative to the data directory. */
+  private static final java.util.regex.Pattern SHARED = java.util.regex.Pattern.compile(
+      "tokens/[A-Za-z0-9_-]{1,64}\\.json|dataplane\\.key|ticket\\.key|admin\\.token");
+
+  private LogEntries() {}
+
+  static byte[] batch(byte[] encodedBatch) {
+    byte[] out = new byte[encodedBatch.length + 1];
+    out[0] = BATCH;
+    System.arraycopy(encodedBatch, 0, out, 1, encodedBatch.length);
+    return out;
+  }
+
+  static byte[] file(String relative, byte[] content) {
+    requireShared(relative);
+    try {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(bytes);
+      out.writeByte(FILE);
+      out.writeUTF(relative);
+      out.writeInt(content.length);
+      out.write(content);
+      return bytes.toByteArray();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A file entry's path and content. */
+  record SharedFile(String relative, byte[] content) {}
+
+  static SharedFile readFile(byte[] entry) throws IOException {
+    DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(entry, 1, entry.length - 1));
+    String relative = in.readUTF();
+    requireShared(relative);
+    int n = in.readInt();
+    if (n < 0 || n != in.available()) {
+      throw new IOException("a shared-file entry for " + relative + " says " + n + " bytes where " + in.available() + " follow");
+    }
+    return new SharedFile(relative, in.readNBytes(n));
+  }
+
+  static byte[] batchOf(byte[] entry) {
+    return Arrays.copyOfRange(entry, 1, entry.length);
+  }
+
+  private static void requireShared(String relative) {
+    if (!SHARED.matcher(relative).matches()) {
+      throw new IllegalArgumentException("the tracker group's log writes no file '" + relative + "'");
+    }
+  }
+
+  static String describe(byte[] entry) {
+    return entry.length == 0 ? "an empty entry" : "an entry of kind " + new String(entry, 0, 1, StandardCharsets.ISO_8859_1);
+  }
+}

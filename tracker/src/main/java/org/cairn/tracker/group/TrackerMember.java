@@ -1,0 +1,272 @@
+package org.cairn.tracker.group;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.ratis.conf.RaftProperties;
+import org.apache.ratis.grpc.GrpcConfigKeys;
+import org.apache.ratis.protocol.RaftGroup;
+import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftPeer;
+import org.apache.ratis.protocol.RaftPeerId;
+import org.apache.ratis.server.DivisionInfo;
+import org.apache.ratis.server.RaftServer;
+import org.apache.ratis.server.RaftServerConfigKeys;
+import org.apache.ratis.server.storage.RaftStorage;
+import org.apache.ratis.util.SizeInBytes;
+import org.apache.ratis.util.TimeDuration;
+import org.cairn.core.api.ClusterView;
+import org.cairn.core.config.HostPort;
+import org.cairn.tracker.TrackerConfig;
+import org.cairn.tracker.TrackerServices;
+import org.cairn.tracker.api.HttpApiServer;
+import org.cairn.tracker.store.TrackerStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One member of a replicated tracker group, the composition root of its process: its store, its Raft
+ * server (Apache Ratis, log in {@code DATA/raft}), the HTTP port and, while it leads, the tracker's
+ * services built from the store it has applied the log to. Leadership is checked every 100 ms: a member
+ * that becomes ready to lead first commits a barrier entry (so every earlier entry is applied here),
+ * then starts the services; one that stops leading closes them and answers 503 naming the leader.
+ *
+ * <p>Election timeouts are 1-2 s (a follower that hears nothing from the leader for a random time in
+ * that range starts an election): a leader killed outright is replaced in about 1-3 s.
+ */
+public final class TrackerMember implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(TrackerMember.class);
+  /** Every Cairn tracker group has this Raft group id (one group per set of members). */
+  static final RaftGroupId GROUP = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("cairn-tracker-group".getBytes(StandardCharsets.UTF_8)));
+  static final TimeDuration ELECTION_MIN = TimeDuration.valueOf(1000, TimeUnit.MILLISECONDS);
+  static final TimeDuration ELECTION_MAX = TimeDuration.valueOf(2000, TimeUnit.MILLISECONDS);
+  /** The largest entry the log takes (a commit's changes): about 100,000 chunks. */
+  static final SizeInBytes ENTRY_MAX = SizeInBytes.valueOf("32MB");
+  private static final byte[] SECRETS_SHARED = "secrets-shared".getBytes(StandardCharsets.UTF_8);
+
+  private final TrackerConfig config;
+  private final GroupSpec spec;
+  private final Clock clock;
+  private final TrackerStore store;
+  private final RaftServer server;
+  private final RaftServer.Division division;
+  private final RaftReplicator replicator;
+  private final GroupFront front;
+  private final HttpApiServer http;
+  private final ScheduledExecutorService watcher;
+  private final String url;
+  private TrackerServices services;
+  private long servingTerm = -1;
+  private boolean closed;
+
+  public TrackerMember(TrackerConfig config, GroupSpec spec, Clock clock) throws IOException, InterruptedException {
+    if (config.tls()) {
+      throw new IllegalArgumentException("--tls with --peers is not supported yet (each member would make its own CA);"
+          + " run the group's API behind a TLS proxy, or one tracker with --tls");
+    }
+    this.config = config;
+    this.spec = spec;
+    this.clock = clock;
+    store = TrackerStore.open(config.dataDir().resolve("db"));
+    RaftServer srv = null;
+    HttpApiServer api = null;
+    try {
+      srv = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(spec.self()))
+          .setStateMachine(new TrackerStateMachine(store, config.dataDir()))
+          .setProperties(properties(config.dataDir().resolve("raft"), spec.members().get(spec.self())))
+          .setGroup(RaftGroup.valueOf(GROUP, peers(spec)))
+          .setOption(RaftStorage.StartupOption.RECOVER)
+          .build();
+      srv.start();
+      division = srv.getDivision(GROUP);
+      replicator = new RaftReplicator(srv, RaftPeerId.valueOf(spec.self()), GROUP, Duration.ofSeconds(10));
+      store.replicateThrough(replicator);
+      front = new GroupFront(this::view);
+      api = new HttpApiServer(config.listen(), front, null);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      if (srv != null) {
+        srv.close();
+      }
+      store.close();
+      throw e;
+    }
+    server = srv;
+    http = api;
+    url = "http://" + config.listen().host() + ":" + http.port();
+    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "tracker-leadership");
+      t.setDaemon(true);
+      return t;
+    });
+    watcher.scheduleWithFixedDelay(this::checkRole, 100, 100, TimeUnit.MILLISECONDS);
+    LOG.info("tracker {} of group {} serving {} (replicating on {}; election timeout {}-{} ms)", spec.self(),
+        String.join(",", spec.members().keySet()), url, spec.members().get(spec.self()), ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
+        ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
+  }
+
+  private static RaftProperties properties(Path raftDir, HostPort self) {
+    RaftProperties p = new RaftProperties();
+    RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
+    GrpcConfigKeys.Server.setHost(p, self.host());
+    GrpcConfigKeys.Server.setPort(p, self.port());
+    RaftServerConfigKeys.Rpc.setTimeoutMin(p, ELECTION_MIN);
+    RaftServerConfigKeys.Rpc.setTimeoutMax(p, ELECTION_MAX);
+    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, ENTRY_MAX);
+    RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (1 << 20)));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("64MB"));
+    GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (4 << 20)));
+    return p;
+  }
+
+  private static List<RaftPeer> peers(GroupSpec spec) {
+    List<RaftPeer> peers = new ArrayList<>();
+    for (Map.Entry<String, HostPort> m : spec.members().entrySet()) {
+      peers.add(RaftPeer.newBuilder().setId(m.getKey()).setAddress(m.getValue().host() + ":" + m.getValue().port()).build());
+    }
+    return peers;
+  }
+
+  /** The URL this member's API is served at. */
+  public String url() {
+    return url;
+  }
+
+  public int port() {
+    return http.port();
+  }
+
+  /** The group as this member sees it now. */
+  public ClusterView view() {
+    RaftPeerId leader = division.getInfo().getLeaderId();
+    String leaderId = leader == null ? "" : leader.toString();
+    List<ClusterView.Member> members = new ArrayList<>();
+    for (Map.Entry<String, HostPort> m : spec.members().entrySet()) {
+      String memberUrl = null;
+      try {
+        byte[] u = store.get(TrackerStore.Family.CLUSTER, ("url/" + m.getKey()).getBytes(StandardCharsets.UTF_8));
+        memberUrl = u == null ? null : new String(u, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        LOG.debug("reading {}'s URL failed", m.getKey(), e);
+      }
+      members.add(new ClusterView.Member(m.getKey(), m.getValue().toString(), m.getKey().equals(leaderId) ? "leader" : "follower",
+          memberUrl));
+    }
+    return new ClusterView(leaderId, members);
+  }
+
+  /** Whether this member serves the grid now (it leads and its services run). */
+  public synchronized boolean serving() {
+    return services != null;
+  }
+
+  private synchronized void checkRole() {
+    if (closed) {
+      return;
+    }
+    try {
+      DivisionInfo info = division.getInfo();
+      boolean leading = info.isLeader() && info.isLeaderReady();
+      long term = info.getCurrentTerm();
+      if (services != null && (!leading || term != servingTerm)) {
+        stepDown(leading ? "a new term began" : "it no longer leads (" + (info.getLeaderId() == null ? "election" : info.getLeaderId() + " does") + ")");
+      }
+      if (services == null && leading) {
+        lead(term);
+      }
+    } catch (RuntimeException e) {
+      LOG.error("checking this member's role failed", e);
+    }
+  }
+
+  private void lead(long term) {
+    long started = System.nanoTime();
+    TrackerServices s = null;
+    try {
+      // the barrier: once this entry is applied here, so is every entry an earlier leader committed
+      store.write(new TrackerStore.Batch().put(TrackerStore.Family.CLUSTER, ("url/" + spec.self()).getBytes(StandardCharsets.UTF_8),
+          url.getBytes(StandardCharsets.UTF_8)));
+      shareSecrets();
+      s = new TrackerServices(config, clock, store);
+      s.credentials().tokens().shareThrough((relative, content) -> replicator.submit(LogEntries.file(relative, content)));
+      s.api().setCluster(this::view);
+      services = s;
+      servingTerm = term;
+      front.serve(s.api());
+      LOG.info("tracker {} leads its group (term {}); serving the grid {} ms after it was elected", spec.self(), term,
+          (System.nanoTime() - started) / 1_000_000);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("tracker {} could not take up the lead (term {}): {}", spec.self(), term, e.toString());
+      if (s != null) {
+        s.close();
+      }
+    }
+  }
+
+  /**
+   * The first leader of a group shares its secrets (data-plane key, ticket key, admin token) through
+   * the log, so every member signs and checks with the same ones.
+   */
+  private void shareSecrets() throws IOException {
+    if (store.get(TrackerStore.Family.CLUSTER, SECRETS_SHARED) != null) {
+      return;
+    }
+    org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock); // makes what is missing
+    List<String> names = new ArrayList<>(List.of("dataplane.key", "ticket.key", "admin.token"));
+    Path tokens = config.dataDir().resolve("tokens");
+    if (Files.isDirectory(tokens)) {
+      try (var files = Files.list(tokens)) {
+        files.map(f -> "tokens/" + f.getFileName()).filter(n -> n.endsWith(".json")).sorted().forEach(names::add);
+      }
+    }
+    for (String name : names) {
+      Path f = config.dataDir().resolve(name);
+      if (Files.exists(f)) {
+        replicator.submit(LogEntries.file(name, Files.readAllBytes(f)));
+      }
+    }
+    store.put(TrackerStore.Family.CLUSTER, SECRETS_SHARED, new byte[] {1});
+    LOG.info("shared the grid's keys with the group");
+  }
+
+  private void stepDown(String why) {
+    front.serve(null);
+    services.close();
+    services = null;
+    servingTerm = -1;
+    store.dropSoon();
+    LOG.info("tracker {} stopped serving the grid: {}", spec.self(), why);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    watcher.shutdownNow();
+    front.serve(null);
+    http.close();
+    if (services != null) {
+      services.close();
+      services = null;
+    }
+    try {
+      server.close();
+    } catch (IOException e) {
+      LOG.warn("stopping the Raft server failed: {}", e.toString());
+    }
+    store.close();
+    LOG.info("tracker {} stopped", spec.self());
+  }
+}
