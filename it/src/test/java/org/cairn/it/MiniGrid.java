@@ -144,6 +144,20 @@ public final class MiniGrid implements Closeable {
     return start(name, jar, args, java.util.Map.of());
   }
 
+  /** Starts a process of this grid ({@link TrackerGroup}'s members). */
+  Node startProcess(String name, Path jar, List<String> args) throws IOException {
+    return start(name, jar, args);
+  }
+
+  /** Peers and commands from now on are given these trackers ({@code --tracker URL1,URL2,...}). */
+  void useTrackers(String urls) {
+    trackerUrl = urls;
+  }
+
+  Path root() {
+    return root;
+  }
+
   private Node start(String name, Path jar, List<String> args, java.util.Map<String, String> env) throws IOException {
     List<String> cmd = TestJvm.command(jar);
     cmd.addAll(args);

@@ -134,8 +134,8 @@ public final class TrackerMain implements Callable<Integer> {
       member.close();
       stopped.countDown();
     }, "tracker-shutdown"));
-    System.out.println("cairn-tracker " + spec.self() + " (group of " + spec.members().size() + ") listening on " + member.url()
-        + "; the leader serves the grid, GET " + member.url() + "/api/v1/cluster shows which");
+    System.out.println("cairn-tracker " + spec.self() + " listening on " + member.url() + " (one of a group of " + spec.members().size()
+        + ": the leader serves the grid, GET " + member.url() + "/api/v1/cluster shows which)");
     System.out.println("admin token: " + (tokenFile == null ? data.resolve("admin.token").toAbsolutePath() + " (the first leader's, shared)"
         : tokenFile + " (--token-file)"));
     System.out.flush();

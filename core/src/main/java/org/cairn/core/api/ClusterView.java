@@ -8,7 +8,15 @@ import java.util.List;
  * ({@code leader}, {@code follower}). A single tracker is a group of one, its own leader.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record ClusterView(String leader, List<Member> members) {
+public record ClusterView(String leader, List<Member> members, String self, Long applied) {
+
+  /**
+   * {@code self} is the member that answered and {@code applied} the last entry of the group's log it
+   * has applied (null for a lone tracker).
+   */
+  public ClusterView(String leader, List<Member> members) {
+    this(leader, members, null, null);
+  }
 
   /**
    * One tracker of the group: {@code address} is where it serves (a lone tracker) or replicates the

@@ -162,7 +162,7 @@ public final class TrackerMember implements Closeable {
       members.add(new ClusterView.Member(m.getKey(), m.getValue().toString(), m.getKey().equals(leaderId) ? "leader" : "follower",
           memberUrl));
     }
-    return new ClusterView(leaderId, members);
+    return new ClusterView(leaderId, members, spec.self(), division.getInfo().getLastAppliedIndex());
   }
 
   /** Whether this member serves the grid now (it leads and its services run). */
