@@ -36,6 +36,8 @@ import picocli.CommandLine.Spec;
         "  chunking     cut + hash + dedup for chunk sizes 64KiB..16MiB over an image series (dedup ratio)",
         "  pipeline     the whole store and fetch pipelines with --threads workers",
         "  heartbeats   open-loop heartbeat load on a running tracker (--tracker, --token-file, --peers, --rate)",
+        "  commits      version commits of --chunks new chunks each, one after another, on a running tracker or",
+        "               tracker group (--tracker URL1,URL2,URL3, --token-file, --versions, --chunks)",
         "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), each a new",
         "               cairn process with and without a running agent (--in-process: in this JVM), against",
         "               borg create --compression lz4 / borg extract and restic backup / restore on the same files",
@@ -47,7 +49,7 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "STAGE", description = "hashing|compression|erasure|chunking|pipeline|all")
+  @Parameters(index = "0", paramLabel = "STAGE", description = "hashing|compression|erasure|chunking|pipeline|heartbeats|commits|e2e|all")
   String stage;
 
   @Option(names = "--data-file", paramLabel = "FILE",
@@ -157,6 +159,9 @@ final class BenchmarkCommand implements Callable<Integer> {
     if (which.equals("e2e")) {
       return e2e();
     }
+    if (which.equals("commits")) {
+      return commits();
+    }
     List<String> stages = which.equals("all")
         ? List.of("hashing", "compression", "erasure", "chunking", "pipeline")
         : List.of(which);
@@ -222,6 +227,37 @@ final class BenchmarkCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     StageResult r = new org.cairn.cli.bench.HeartbeatLoad(java.net.URI.create(parent.tracker),
         org.cairn.core.security.GridToken.readFile(parent.tokenFile)).run(peers, rate, seconds, inFlight);
+    if (json) {
+      printJson(out, r);
+    } else {
+      printRow(out, r);
+    }
+    return 0;
+  }
+
+  @Option(names = "--chunks", paramLabel = "N", defaultValue = "1000",
+      description = "Chunks per version for the commits stage (default: ${DEFAULT-VALUE}).")
+  int chunks;
+
+  @Option(names = "--versions", paramLabel = "N", defaultValue = "200",
+      description = "Versions the commits stage commits (default: ${DEFAULT-VALUE}).")
+  int versions;
+
+  private Integer commits() throws Exception {
+    if (parent == null || parent.tracker == null || parent.tokenFile == null) {
+      throw new CommandLine.ParameterException(spec.commandLine(),
+          "the commits stage needs a running tracker: cairn --tracker URL --token-file FILE benchmark commits");
+    }
+    if (chunks < 1 || versions < 1) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--chunks and --versions must be positive");
+    }
+    List<java.net.URI> trackers = new java.util.ArrayList<>();
+    for (String u : parent.tracker.split(",")) {
+      trackers.add(java.net.URI.create(u.strip()));
+    }
+    StageResult r = new org.cairn.cli.bench.CommitLoad(org.cairn.cli.bench.CommitLoad.client(trackers,
+        org.cairn.core.security.GridToken.readFile(parent.tokenFile))).run(versions, chunks);
+    PrintWriter out = spec.commandLine().getOut();
     if (json) {
       printJson(out, r);
     } else {

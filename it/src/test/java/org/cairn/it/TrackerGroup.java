@@ -150,6 +150,14 @@ final class TrackerGroup {
     return n;
   }
 
+  /** Whether member {@code i} has purged the start of its log (after a snapshot): no segment from entry 0 is left. */
+  boolean purged(int i) throws IOException {
+    try (var files = java.nio.file.Files.walk(data(i).resolve("raft"))) {
+      List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("log_")).toList();
+      return !names.isEmpty() && names.stream().noneMatch(n -> n.startsWith("log_0-") || n.equals("log_inprogress_0"));
+    }
+  }
+
   /** The log index member {@code i} has applied (-1 if it does not answer). */
   long applied(int i) {
     JsonNode c = cluster(i);

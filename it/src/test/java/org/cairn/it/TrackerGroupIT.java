@@ -32,7 +32,8 @@ class TrackerGroupIT {
   @BeforeEach
   void start() throws Exception {
     grid = new MiniGrid(root, Duration.ofSeconds(1));
-    group = new TrackerGroup(grid, 3);
+    // a snapshot every 20 log entries, so a member that comes back from nothing is sent one
+    group = new TrackerGroup(grid, 3, "--snapshot-every", "20");
     group.start();
     for (int i = 0; i < 6; i++) {
       grid.startPeer("p" + i);
@@ -106,8 +107,9 @@ class TrackerGroupIT {
     long target = group.applied(next);
     MiniGrid.await("the restarted member to catch up", Duration.ofSeconds(60), () -> group.applied(leader) >= target);
 
-    // a follower's disk is wiped: it catches up from nothing
+    // a follower's disk is wiped once the log it would need is purged: it catches up from a snapshot
     int wiped = (next + 1) % 3 == leader ? (next + 2) % 3 : (next + 1) % 3;
+    MiniGrid.await("the leader to purge the log's first entries", Duration.ofSeconds(90), () -> group.purged(next));
     group.member(wiped).kill();
     try (var paths = Files.walk(group.data(wiped))) {
       for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
@@ -118,6 +120,10 @@ class TrackerGroupIT {
     group.startMember(wiped);
     long target2 = group.applied(next);
     MiniGrid.await("the wiped member to catch up", Duration.ofSeconds(60), () -> group.applied(wiped) >= target2);
+    assertThat(group.member(wiped).stderr()).contains("restored the store from the group's snapshot");
+    for (String shared : new String[] {"dataplane.key", "ticket.key"}) {
+      assertThat(group.data(wiped).resolve(shared)).as("the snapshot carried %s", shared).hasSameBinaryContentAs(group.data(next).resolve(shared));
+    }
 
     // the leader dies again: whoever leads now (the wiped or the restarted member) serves every version
     group.member(next).kill();

@@ -96,6 +96,11 @@ public final class TrackerMain implements Callable<Integer> {
   @Option(names = "--id", paramLabel = "ID", description = "With --peers: which member this tracker is.")
   String id;
 
+  @Option(names = "--snapshot-every", defaultValue = "10000", paramLabel = "N",
+      description = {"With --peers: log entries between snapshots of the store (RocksDB checkpoints); the log before the",
+          "newest snapshot is purged, and a member too far behind is sent the snapshot (default: ${DEFAULT-VALUE})."})
+  long snapshotEvery;
+
   private static String readPin(Path data) throws java.io.IOException {
     return java.nio.file.Files.readString(data.resolve("ca.sha256")).strip();
   }
@@ -121,7 +126,7 @@ public final class TrackerMain implements Callable<Integer> {
       if (peers == null || id == null) {
         throw new IllegalArgumentException("a tracker group member needs both --peers and --id");
       }
-      spec = org.cairn.tracker.group.GroupSpec.parse(peers, id);
+      spec = org.cairn.tracker.group.GroupSpec.parse(peers, id).withSnapshotEvery(snapshotEvery);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }

@@ -23,6 +23,7 @@ import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -273,7 +274,7 @@ public final class Catalog {
     if (store.get(TrackerStore.Family.VERSIONS, versionKey) != null) {
       throw new IllegalArgumentException("version " + m.app() + "." + m.node() + "." + step + " already exists");
     }
-    TrackerStore.Batch batch = new TrackerStore.Batch();
+    Batch batch = new Batch();
     ChunkRefs.Tally t = refs.charge(m, newChunks, batch);
     long storedBytes = t.storedBytes();
     long added = t.added();
@@ -475,7 +476,7 @@ public final class Catalog {
       return false;
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
-    TrackerStore.Batch batch = new TrackerStore.Batch().delete(TrackerStore.Family.VERSIONS, key)
+    Batch batch = new Batch().delete(TrackerStore.Family.VERSIONS, key)
         .delete(TrackerStore.Family.SOFT, key);
     refs.release(app, ChunkRefs.references(r.manifests()), batch);
     store.write(batch);

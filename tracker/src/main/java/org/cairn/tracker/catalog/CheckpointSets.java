@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -76,7 +77,7 @@ public final class CheckpointSets {
       }
       throw new IllegalArgumentException("part " + sp.part() + " of " + where + " is already committed by another store");
     }
-    TrackerStore.Batch batch = new TrackerStore.Batch();
+    Batch batch = new Batch();
     ChunkRefs.Tally t = catalog.refs().charge(m, newChunks, batch);
     boolean isSoft = soft != null && !soft.isEmpty();
     held.put(sp.part(), new VersionRecord.PartRecord(JSON.valueToTree(m), t.storedBytes(), t.added(), clock.millis(), session,
@@ -175,7 +176,7 @@ public final class CheckpointSets {
           continue;
         }
         String[] names = e.getKey().split("\u0000", 3);
-        TrackerStore.Batch batch = new TrackerStore.Batch();
+        Batch batch = new Batch();
         for (byte[] k : keys.get(e.getKey())) {
           batch.delete(TrackerStore.Family.SETS, k);
         }

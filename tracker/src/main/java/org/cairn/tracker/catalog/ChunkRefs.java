@@ -15,6 +15,7 @@ import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +53,7 @@ final class ChunkRefs {
    * entry, or to a new entry made from the chunk the store sent (also when it is coded more strongly
    * than the held one). A chunk neither held nor sent is refused.
    */
-  Tally charge(Manifest m, List<Catalog.NewChunk> newChunks, TrackerStore.Batch batch) throws IOException {
+  Tally charge(Manifest m, List<Catalog.NewChunk> newChunks, Batch batch) throws IOException {
     Map<ChunkId, Catalog.NewChunk> sent = new HashMap<>();
     for (Catalog.NewChunk c : newChunks) {
       sent.put(c.id(), c);
@@ -133,7 +134,7 @@ final class ChunkRefs {
    * Puts into {@code batch} the release of {@code counts.get(id)} references to each chunk; a chunk
    * left with none leaves the index (its fragments become garbage), and releases its base.
    */
-  void release(String app, Map<ChunkId, Integer> counts, TrackerStore.Batch batch) throws IOException {
+  void release(String app, Map<ChunkId, Integer> counts, Batch batch) throws IOException {
     Working w = new Working(app);
     for (Map.Entry<ChunkId, Integer> e : counts.entrySet()) {
       w.release(e.getKey(), e.getValue());
@@ -187,7 +188,7 @@ final class ChunkRefs {
       }
     }
 
-    void writeTo(TrackerStore.Batch batch) throws IOException {
+    void writeTo(Batch batch) throws IOException {
       for (Map.Entry<ChunkId, ChunkRecord> e : records.entrySet()) {
         byte[] key = Catalog.chunkKey(app, e.getKey());
         if (deleted.contains(e.getKey())) {

@@ -9,6 +9,7 @@ import java.util.List;
 import org.cairn.core.api.CommitRequest.SoftHold;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +44,7 @@ public final class SoftVersions {
   }
 
   /** Puts a version's soft record into {@code batch}, unless nothing it sent is soft. */
-  static void hold(TrackerStore.Batch batch, byte[] versionKey, List<SoftHold> holds, List<String> chunks) throws IOException {
+  static void hold(Batch batch, byte[] versionKey, List<SoftHold> holds, List<String> chunks) throws IOException {
     if (holds != null && !holds.isEmpty()) {
       batch.put(TrackerStore.Family.SOFT, versionKey, JSON.writeValueAsBytes(new Record(holds, chunks)));
     }
@@ -91,7 +92,7 @@ public final class SoftVersions {
     long step = java.nio.ByteBuffer.wrap(key, key.length - 8, 8).getLong();
     String version = names[0] + "." + names[1] + "." + step;
     List<SoftHold> left = new ArrayList<>();
-    TrackerStore.Batch batch = new TrackerStore.Batch();
+    Batch batch = new Batch();
     for (SoftHold h : r.holds()) {
       if (!h.peer().equals(peer)) {
         left.add(h);
@@ -117,7 +118,7 @@ public final class SoftVersions {
   }
 
   /** Unassigns {@code peer}'s pieces of {@code chunks} (so repair makes them again); returns how many. */
-  private int drop(String app, List<String> chunks, String peer, TrackerStore.Batch batch) throws IOException {
+  private int drop(String app, List<String> chunks, String peer, Batch batch) throws IOException {
     int n = 0;
     for (String hex : chunks) {
       ChunkId id = ChunkId.parse(hex);

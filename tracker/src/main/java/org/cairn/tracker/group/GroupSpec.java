@@ -9,8 +9,18 @@ import org.cairn.core.config.HostPort;
  * with the address its members replicate the log over (not the HTTP API's {@code --listen}), and
  * which member this process is.
  */
-public record GroupSpec(String self, Map<String, HostPort> members) {
+public record GroupSpec(String self, Map<String, HostPort> members, long snapshotEvery) {
+  /** Log entries between snapshots unless {@code --snapshot-every} says. */
+  public static final long DEFAULT_SNAPSHOT_EVERY = 10_000;
+
+  public GroupSpec(String self, Map<String, HostPort> members) {
+    this(self, members, DEFAULT_SNAPSHOT_EVERY);
+  }
+
   public GroupSpec {
+    if (snapshotEvery < 10) {
+      throw new IllegalArgumentException("--snapshot-every must be at least 10 log entries, was " + snapshotEvery);
+    }
     members = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(members));
     if (members.size() < 3) {
       throw new IllegalArgumentException("a tracker group needs at least 3 members (--peers names " + members.size()
@@ -27,6 +37,10 @@ public record GroupSpec(String self, Map<String, HostPort> members) {
   }
 
   /** Parses {@code ID=HOST:PORT,...}; every error names the bad part. */
+  public GroupSpec withSnapshotEvery(long entries) {
+    return new GroupSpec(self, members, entries);
+  }
+
   public static GroupSpec parse(String peers, String self) {
     Map<String, HostPort> members = new LinkedHashMap<>();
     for (String part : peers.split(",")) {

@@ -31,6 +31,7 @@ import org.cairn.core.config.HostPort;
 import org.cairn.tracker.TrackerConfig;
 import org.cairn.tracker.TrackerServices;
 import org.cairn.tracker.api.HttpApiServer;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,7 +85,7 @@ public final class TrackerMember implements Closeable {
     try {
       srv = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(spec.self()))
           .setStateMachine(new TrackerStateMachine(store, config.dataDir()))
-          .setProperties(properties(config.dataDir().resolve("raft"), spec.members().get(spec.self())))
+          .setProperties(properties(config.dataDir().resolve("raft"), spec.members().get(spec.self()), spec.snapshotEvery()))
           .setGroup(RaftGroup.valueOf(GROUP, peers(spec)))
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
@@ -115,7 +116,7 @@ public final class TrackerMember implements Closeable {
         ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
   }
 
-  private static RaftProperties properties(Path raftDir, HostPort self) {
+  private static RaftProperties properties(Path raftDir, HostPort self, long snapshotEvery) {
     RaftProperties p = new RaftProperties();
     RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
     GrpcConfigKeys.Server.setHost(p, self.host());
@@ -124,8 +125,14 @@ public final class TrackerMember implements Closeable {
     RaftServerConfigKeys.Rpc.setTimeoutMax(p, ELECTION_MAX);
     RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, ENTRY_MAX);
     RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (1 << 20)));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf("64MB"));
     GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (4 << 20)));
+    // a snapshot (a RocksDB checkpoint) every snapshotEvery entries; the log is kept only after the newest one
+    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
+    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, snapshotEvery);
+    RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
+    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
+    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(Integer.MAX_VALUE, Math.max(1, snapshotEvery / 10)));
+    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(snapshotEvery < 1000 ? "32KB" : "64MB"));
     return p;
   }
 
@@ -194,7 +201,7 @@ public final class TrackerMember implements Closeable {
     TrackerServices s = null;
     try {
       // the barrier: once this entry is applied here, so is every entry an earlier leader committed
-      store.write(new TrackerStore.Batch().put(TrackerStore.Family.CLUSTER, ("url/" + spec.self()).getBytes(StandardCharsets.UTF_8),
+      store.write(new Batch().put(TrackerStore.Family.CLUSTER, ("url/" + spec.self()).getBytes(StandardCharsets.UTF_8),
           url.getBytes(StandardCharsets.UTF_8)));
       shareSecrets();
       s = new TrackerServices(config, clock, store);

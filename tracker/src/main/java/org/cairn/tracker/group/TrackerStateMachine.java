@@ -15,7 +15,7 @@ import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
 import org.apache.ratis.statemachine.TransactionContext;
 import org.apache.ratis.statemachine.impl.BaseStateMachine;
-import org.apache.ratis.statemachine.impl.SimpleStateMachineStorage;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,7 +31,7 @@ final class TrackerStateMachine extends BaseStateMachine {
 
   private final TrackerStore store;
   private final Path dataDir;
-  private final SimpleStateMachineStorage storage = new SimpleStateMachineStorage();
+  private final SnapshotDirs storage = new SnapshotDirs();
   /** The last log index this member's store holds (read at start). */
   private volatile long appliedInStore;
 
@@ -41,12 +41,98 @@ final class TrackerStateMachine extends BaseStateMachine {
   }
 
   @Override
-  public void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
-    super.initialize(server, groupId, raftStorage);
-    storage.init(raftStorage);
+  public synchronized void initialize(RaftServer server, RaftGroupId groupId, RaftStorage raftStorage) throws IOException {
+    getLifeCycle().startAndTransition(() -> {
+      super.initialize(server, groupId, raftStorage);
+      storage.init(raftStorage);
+      appliedInStore = storedPosition();
+      loadNewerSnapshot();
+      LOG.info("store holds the group's log up to entry {}", appliedInStore);
+    }, IOException.class);
+  }
+
+  /** Before Ratis installs a snapshot from the leader (nothing is applied until {@link #reinitialize}). */
+  @Override
+  public synchronized void pause() {
+    if (getLifeCycle().getCurrentState() == org.apache.ratis.util.LifeCycle.State.RUNNING) {
+      getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSING);
+      getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
+    }
+  }
+
+  private long storedPosition() throws IOException {
     byte[] applied = store.get(TrackerStore.Family.CLUSTER, TrackerStore.APPLIED);
-    appliedInStore = applied == null ? -1 : ByteBuffer.wrap(applied).getLong(8);
-    LOG.info("store holds the group's log up to entry {}", appliedInStore);
+    return applied == null ? -1 : ByteBuffer.wrap(applied).getLong(8);
+  }
+
+  /**
+   * After Ratis installed a snapshot from the leader (this member was too far behind for the log):
+   * the store becomes the snapshot's.
+   */
+  @Override
+  public synchronized void reinitialize() throws IOException {
+    loadNewerSnapshot();
+    if (getLifeCycle().getCurrentState() == org.apache.ratis.util.LifeCycle.State.PAUSED) {
+      getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.STARTING);
+      getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.RUNNING);
+    }
+  }
+
+  /** Restores the store from the newest snapshot if it is ahead of the store; then reports its position. */
+  private void loadNewerSnapshot() throws IOException {
+    java.util.Optional<SnapshotDirs.Snapshot> latest = storage.latest();
+    if (latest.isEmpty()) {
+      return;
+    }
+    SnapshotDirs.Snapshot s = latest.get();
+    if (s.index() > appliedInStore) {
+      store.restoreFrom(s.dir());
+      int[] files = {0};
+      store.scan(TrackerStore.Family.CLUSTER, FILE_PREFIX, (key, value) -> {
+        String relative = new String(key, FILE_PREFIX.length, key.length - FILE_PREFIX.length, java.nio.charset.StandardCharsets.UTF_8);
+        LogEntries.file(relative, value); // refuses a name the log would not write
+        writeFile(dataDir.resolve(relative), value);
+        files[0]++;
+        return true;
+      });
+      LOG.info("wrote the {} shared files the snapshot holds", files[0]);
+      long position = storedPosition();
+      LOG.info("restored the store from the group's snapshot at entry {} (it holds the log up to entry {})", s.index(), position);
+      appliedInStore = position;
+    }
+    if (getLastAppliedTermIndex() == null || getLastAppliedTermIndex().getIndex() < s.index()) {
+      setLastAppliedTermIndex(org.apache.ratis.server.protocol.TermIndex.valueOf(s.term(), s.index()));
+    }
+  }
+
+  /**
+   * A snapshot as of the last entry applied (Ratis calls this on the thread that applies entries, so
+   * none is applied meanwhile): a RocksDB checkpoint, hard-linked where it can be. The log up to it
+   * may then be purged.
+   */
+  @Override
+  public long takeSnapshot() throws IOException {
+    org.apache.ratis.server.protocol.TermIndex last = getLastAppliedTermIndex();
+    if (last == null || last.getIndex() < 0) {
+      return org.apache.ratis.server.raftlog.RaftLog.INVALID_LOG_INDEX;
+    }
+    Path target = storage.pathFor(last.getTerm(), last.getIndex());
+    if (!Files.exists(target)) {
+      long started = System.nanoTime();
+      Path tmp = storage.dir().resolve(".tmp-" + target.getFileName());
+      if (Files.exists(tmp)) {
+        try (var paths = Files.walk(tmp)) {
+          for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            Files.delete(p);
+          }
+        }
+      }
+      store.checkpoint(tmp);
+      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
+      storage.keepNewest(2);
+      LOG.info("snapshot of the store at entry {} in {} ms", last.getIndex(), (System.nanoTime() - started) / 1_000_000);
+    }
+    return last.getIndex();
   }
 
   @Override
@@ -77,11 +163,18 @@ final class TrackerStateMachine extends BaseStateMachine {
     } else if (data.length > 0 && data[0] == LogEntries.FILE) {
       LogEntries.SharedFile f = LogEntries.readFile(data);
       writeFile(dataDir.resolve(f.relative()), f.content());
-      store.applyReplicated(new TrackerStore.Batch().encode(), position);
+      // kept in the store too, so a snapshot carries the shared files to a member that installs it
+      store.applyReplicated(new Batch().put(TrackerStore.Family.CLUSTER, fileKey(f.relative()), f.content()).encode(), position);
     } else {
       throw new IOException("log entry " + index + " is " + LogEntries.describe(data) + ", not one this tracker writes");
     }
     appliedInStore = index;
+  }
+
+  private static final byte[] FILE_PREFIX = "file/".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+
+  private static byte[] fileKey(String relative) {
+    return ("file/" + relative).getBytes(java.nio.charset.StandardCharsets.UTF_8);
   }
 
   /** Writes a shared file whole (mode 0600), replacing any older one atomically. */

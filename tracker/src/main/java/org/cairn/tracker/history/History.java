@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.availability.StateSeries;
+import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 
 /*
@@ -134,7 +135,7 @@ public final class History {
   /** Deletes blocks that ended before the retention window; returns how many. */
   public synchronized int prune() throws IOException {
     long oldestSlot = currentSlot() - retention.toMillis() / slotMillis;
-    TrackerStore.Batch batch = new TrackerStore.Batch();
+    Batch batch = new Batch();
     int[] n = {0};
     store.scan(TrackerStore.Family.HISTORY, new byte[0], (key, value) -> {
       long block = ByteBuffer.wrap(key, key.length - 8, 8).getLong();

@@ -48,14 +48,29 @@ public final class TrackerStore implements Closeable {
   private final DBOptions dbOptions;
   private final ColumnFamilyOptions cfOptions;
   private final WriteOptions writeOptions;
-  private final List<ColumnFamilyHandle> handles = new ArrayList<>();
-  private final Map<Family, ColumnFamilyHandle> families = new EnumMap<>(Family.class);
-  private final RocksDB db;
+  private final Path dir;
+  /** Readers and writers share it; {@link #restoreFrom} (a group member installing a snapshot) swaps the database under it. */
+  private final java.util.concurrent.locks.ReentrantReadWriteLock swap = new java.util.concurrent.locks.ReentrantReadWriteLock();
+  private Handles handles;
   private boolean closed;
   /** Null for a lone tracker (writes go to RocksDB); in a group, every write goes through the replicated log. */
   private volatile Replicator replicator;
   /** Puts that may wait to be replicated together (heartbeat records in a group), newest value per key. */
   private final java.util.LinkedHashMap<Key, byte[]> soon = new java.util.LinkedHashMap<>();
+
+  /** The open database and its column family handles. */
+  private record Handles(RocksDB db, List<ColumnFamilyHandle> all, Map<Family, ColumnFamilyHandle> families) {
+    ColumnFamilyHandle of(Family f) {
+      return families.get(f);
+    }
+
+    void close() {
+      for (ColumnFamilyHandle h : all) {
+        h.close();
+      }
+      db.close();
+    }
+  }
 
   /**
    * How a tracker group's writes are made: {@link #replicate} hands an encoded {@link Batch} to the
@@ -87,23 +102,94 @@ public final class TrackerStore implements Closeable {
   }
 
   private TrackerStore(Path dir) throws IOException {
+    this.dir = dir;
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
     cfOptions = new ColumnFamilyOptions();
     writeOptions = new WriteOptions();
+    try {
+      Files.createDirectories(dir);
+      handles = openHandles();
+    } catch (IOException e) {
+      closeOptions();
+      throw e;
+    }
+  }
+
+  private Handles openHandles() throws IOException {
     List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
     descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
     for (Family f : Family.values()) {
       descriptors.add(new ColumnFamilyDescriptor(f.nameBytes(), cfOptions));
     }
+    List<ColumnFamilyHandle> all = new ArrayList<>();
+    RocksDB db;
     try {
-      Files.createDirectories(dir);
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, all);
     } catch (RocksDBException e) {
-      closeOptions();
       throw new IOException("opening the tracker database in " + dir + " failed: " + e.getMessage(), e);
     }
+    Map<Family, ColumnFamilyHandle> families = new EnumMap<>(Family.class);
     for (int i = 0; i < Family.values().length; i++) {
-      families.put(Family.values()[i], handles.get(i + 1));
+      families.put(Family.values()[i], all.get(i + 1));
+    }
+    return new Handles(db, all, families);
+  }
+
+  /** The open handles, with the swap lock's read side held (release with {@link #done}). */
+  private Handles use() throws IOException {
+    swap.readLock().lock();
+    if (handles == null) {
+      swap.readLock().unlock();
+      throw new IOException("the tracker database in " + dir + " is closed");
+    }
+    return handles;
+  }
+
+  private void done() {
+    swap.readLock().unlock();
+  }
+
+  /**
+   * Replaces the whole database with the RocksDB checkpoint in {@code checkpoint} (a tracker group's
+   * snapshot, installed on a member that was too far behind for the log): closes it, moves the old
+   * files aside, links or copies the checkpoint's files in, opens it again. Every call waits meanwhile.
+   */
+  public void restoreFrom(Path checkpoint) throws IOException {
+    swap.writeLock().lock();
+    try {
+      if (handles == null) {
+        throw new IOException("the tracker database in " + dir + " is closed");
+      }
+      handles.close();
+      handles = null;
+      Path aside = dir.resolveSibling(dir.getFileName() + ".replaced");
+      deleteTree(aside);
+      Files.move(dir, aside);
+      Files.createDirectories(dir);
+      try (var files = Files.list(checkpoint)) {
+        for (Path f : files.filter(f -> !f.getFileName().toString().endsWith(".md5")).toList()) {
+          try {
+            Files.createLink(dir.resolve(f.getFileName()), f);
+          } catch (IOException | UnsupportedOperationException e) {
+            Files.copy(f, dir.resolve(f.getFileName()));
+          }
+        }
+      }
+      handles = openHandles();
+      deleteTree(aside);
+    } finally {
+      swap.writeLock().unlock();
+    }
+  }
+
+  private static void deleteTree(Path p) throws IOException {
+    if (!Files.exists(p)) {
+      return;
+    }
+    try (var paths = Files.walk(p)) {
+      for (Path q : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(q);
+      }
     }
   }
 
@@ -121,10 +207,13 @@ public final class TrackerStore implements Closeable {
       write(new Batch().put(f, key, value));
       return;
     }
+    Handles h = use();
     try {
-      db.put(families.get(f), writeOptions, key, value);
+      h.db().put(h.of(f), writeOptions, key, value);
     } catch (RocksDBException e) {
       throw new IOException("writing " + f + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
 
@@ -178,10 +267,13 @@ public final class TrackerStore implements Closeable {
         }
       }
     }
+    Handles h = use();
     try {
-      return db.get(families.get(f), key);
+      return h.db().get(h.of(f), key);
     } catch (RocksDBException e) {
       throw new IOException("reading " + f + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
 
@@ -190,10 +282,13 @@ public final class TrackerStore implements Closeable {
       write(new Batch().delete(f, key));
       return;
     }
+    Handles h = use();
     try {
-      db.delete(families.get(f), writeOptions, key);
+      h.db().delete(h.of(f), writeOptions, key);
     } catch (RocksDBException e) {
       throw new IOException("deleting from " + f + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
 
@@ -203,7 +298,7 @@ public final class TrackerStore implements Closeable {
     if (r != null) {
       synchronized (soon) {
         for (Batch.Op op : batch.ops) {
-          soon.remove(new Key(op.family, java.nio.ByteBuffer.wrap(op.key))); // this write is newer
+          soon.remove(new Key(op.family(), java.nio.ByteBuffer.wrap(op.key()))); // this write is newer
         }
       }
       r.replicate(batch.encode());
@@ -226,29 +321,36 @@ public final class TrackerStore implements Closeable {
   public static final byte[] APPLIED = "applied".getBytes(StandardCharsets.UTF_8);
 
   private void writeLocal(Batch batch) throws IOException {
+    Handles h = use();
     try (WriteBatch wb = new WriteBatch()) {
       for (Batch.Op op : batch.ops) {
-        if (op.value == null) {
-          wb.delete(families.get(op.family), op.key);
+        if (op.value() == null) {
+          wb.delete(h.of(op.family()), op.key());
         } else {
-          wb.put(families.get(op.family), op.key, op.value);
+          wb.put(h.of(op.family()), op.key(), op.value());
         }
       }
-      db.write(writeOptions, wb);
+      h.db().write(writeOptions, wb);
     } catch (RocksDBException e) {
       throw new IOException("writing a batch of " + batch.ops.size() + " changes failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
+
 
   /**
    * A consistent point-in-time copy of the whole database in {@code target} (must not exist): a
    * RocksDB checkpoint, hard-linking the immutable table files where it can. Writes go on meanwhile.
    */
   public void checkpoint(Path target) throws IOException {
-    try (org.rocksdb.Checkpoint cp = org.rocksdb.Checkpoint.create(db)) {
+    Handles h = use();
+    try (org.rocksdb.Checkpoint cp = org.rocksdb.Checkpoint.create(h.db())) {
       cp.createCheckpoint(target.toString());
     } catch (RocksDBException e) {
       throw new IOException("checkpoint to " + target + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
 
@@ -268,7 +370,8 @@ public final class TrackerStore implements Closeable {
 
   /** Visits every entry whose key starts with {@code prefix} (empty: all), in key order. */
   public void scan(Family f, byte[] prefix, EntryVisitor visitor) throws IOException {
-    try (RocksIterator it = db.newIterator(families.get(f))) {
+    Handles h = use();
+    try (RocksIterator it = h.db().newIterator(h.of(f))) {
       if (prefix.length == 0) {
         it.seekToFirst();
       } else {
@@ -286,12 +389,15 @@ public final class TrackerStore implements Closeable {
       it.status();
     } catch (RocksDBException e) {
       throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
 
   /** Visits entries with keys strictly after {@code after} (empty: from the first), in key order. */
   public void scanAfter(Family f, byte[] after, EntryVisitor visitor) throws IOException {
-    try (RocksIterator it = db.newIterator(families.get(f))) {
+    Handles h = use();
+    try (RocksIterator it = h.db().newIterator(h.of(f))) {
       if (after.length == 0) {
         it.seekToFirst();
       } else {
@@ -308,6 +414,8 @@ public final class TrackerStore implements Closeable {
       it.status();
     } catch (RocksDBException e) {
       throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
     }
   }
 
@@ -317,108 +425,21 @@ public final class TrackerStore implements Closeable {
     boolean visit(byte[] key, byte[] value) throws IOException;
   }
 
-  /** Changes to apply together with {@link #write}. */
-  public static final class Batch {
-    private final List<Op> ops = new ArrayList<>();
-
-    public Batch put(Family f, byte[] key, byte[] value) {
-      ops.add(new Op(f, key, value));
-      return this;
-    }
-
-    public Batch delete(Family f, byte[] key) {
-      ops.add(new Op(f, key, null));
-      return this;
-    }
-
-    /** How many changes. */
-    public int size() {
-      return ops.size();
-    }
-
-    /** The batch as bytes for a tracker group's log: per change its family, key and value (length -1: a delete). */
-    public byte[] encode() {
-      try {
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
-        out.writeInt(ops.size());
-        for (Op op : ops) {
-          out.writeByte(op.family.ordinal());
-          out.writeInt(op.key.length);
-          out.write(op.key);
-          out.writeInt(op.value == null ? -1 : op.value.length);
-          if (op.value != null) {
-            out.write(op.value);
-          }
-        }
-        return bytes.toByteArray();
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException(e); // a ByteArrayOutputStream does not fail
-      }
-    }
-
-    /** The batch {@link #encode} wrote; an IOException names what is wrong with other bytes. */
-    public static Batch decode(byte[] encoded) throws IOException {
-      java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(encoded));
-      Batch batch = new Batch();
-      try {
-        int n = in.readInt();
-        if (n < 0) {
-          throw new IOException("a replicated batch of " + n + " changes");
-        }
-        Family[] families = Family.values();
-        for (int i = 0; i < n; i++) {
-          int f = in.readUnsignedByte();
-          if (f >= families.length) {
-            throw new IOException("a replicated change names column family " + f + " of " + families.length);
-          }
-          byte[] key = in.readNBytes(length(in.readInt(), in));
-          int vlen = in.readInt();
-          if (vlen == -1) {
-            batch.delete(families[f], key);
-          } else {
-            batch.put(families[f], key, in.readNBytes(length(vlen, in)));
-          }
-        }
-        if (in.available() > 0) {
-          throw new IOException(in.available() + " bytes after the last change of a replicated batch");
-        }
-      } catch (java.io.EOFException e) {
-        throw new IOException("a replicated batch ends early", e);
-      }
-      return batch;
-    }
-
-    private static int length(int n, java.io.DataInputStream in) throws IOException {
-      if (n < 0 || n > in.available()) {
-        throw new IOException("a replicated change of " + n + " bytes where " + in.available() + " remain");
-      }
-      return n;
-    }
-
-    private static final class Op {
-      final Family family;
-      final byte[] key;
-      final byte[] value;
-
-      Op(Family family, byte[] key, byte[] value) {
-        this.family = family;
-        this.key = key;
-        this.value = value;
-      }
-    }
-  }
-
   @Override
   public synchronized void close() {
     if (closed) {
       return;
     }
     closed = true;
-    for (ColumnFamilyHandle h : handles) {
-      h.close();
+    swap.writeLock().lock();
+    try {
+      if (handles != null) {
+        handles.close();
+        handles = null;
+      }
+    } finally {
+      swap.writeLock().unlock();
     }
-    db.close();
     closeOptions();
   }
 

@@ -24,7 +24,7 @@ class ReplicatedWritesTest {
 
   @Test
   void aBatchSurvivesEncodingWithPutsDeletesAndEmptyValues() throws IOException {
-    TrackerStore.Batch batch = new TrackerStore.Batch().put(TrackerStore.Family.VERSIONS, b("k1"), b("v1"))
+    Batch batch = new Batch().put(TrackerStore.Family.VERSIONS, b("k1"), b("v1"))
         .delete(TrackerStore.Family.CHUNKS, b("gone")).put(TrackerStore.Family.CLUSTER, b("empty"), new byte[0]);
     byte[] encoded = batch.encode();
     try (TrackerStore a = TrackerStore.open(dir.resolve("a"))) {
@@ -35,20 +35,20 @@ class ReplicatedWritesTest {
       assertThat(a.get(TrackerStore.Family.CLUSTER, b("empty"))).isEmpty();
       assertThat(ByteBuffer.wrap(a.get(TrackerStore.Family.CLUSTER, TrackerStore.APPLIED)).getLong(8)).isEqualTo(7);
     }
-    assertThat(TrackerStore.Batch.decode(encoded).size()).isEqualTo(3);
+    assertThat(Batch.decode(encoded).size()).isEqualTo(3);
   }
 
   @Test
   void malformedEntriesAreRefusedWithAReason() {
-    byte[] encoded = new TrackerStore.Batch().put(TrackerStore.Family.PEERS, b("p"), b("value")).encode();
-    assertThatThrownBy(() -> TrackerStore.Batch.decode(Arrays.copyOf(encoded, encoded.length - 2))).isInstanceOf(IOException.class)
+    byte[] encoded = new Batch().put(TrackerStore.Family.PEERS, b("p"), b("value")).encode();
+    assertThatThrownBy(() -> Batch.decode(Arrays.copyOf(encoded, encoded.length - 2))).isInstanceOf(IOException.class)
         .hasMessageContaining("bytes where");
     byte[] badFamily = encoded.clone();
     badFamily[4] = (byte) 200;
-    assertThatThrownBy(() -> TrackerStore.Batch.decode(badFamily)).hasMessageContaining("column family 200");
+    assertThatThrownBy(() -> Batch.decode(badFamily)).hasMessageContaining("column family 200");
     byte[] trailing = Arrays.copyOf(encoded, encoded.length + 3);
-    assertThatThrownBy(() -> TrackerStore.Batch.decode(trailing)).hasMessageContaining("after the last change");
-    assertThatThrownBy(() -> TrackerStore.Batch.decode(new byte[] {0, 0})).hasMessageContaining("ends early");
+    assertThatThrownBy(() -> Batch.decode(trailing)).hasMessageContaining("after the last change");
+    assertThatThrownBy(() -> Batch.decode(new byte[] {0, 0})).hasMessageContaining("ends early");
   }
 
   @Test
