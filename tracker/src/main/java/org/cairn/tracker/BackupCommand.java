@@ -39,7 +39,8 @@ final class BackupCommand implements Callable<Integer> {
   Path data;
 
   @Option(names = "--tracker", defaultValue = "http://127.0.0.1:7600", paramLabel = "URL",
-      description = "The running tracker (default: ${DEFAULT-VALUE}).")
+      description = {"The running tracker, or a tracker group's members as URL1,URL2,URL3 (the leader makes the copy, on",
+          "its host; default: ${DEFAULT-VALUE})."})
   String tracker;
 
   @Option(names = "--token-file", paramLabel = "FILE", description = "An admin token (default: DATA/admin.token).")
@@ -75,7 +76,8 @@ final class BackupCommand implements Callable<Integer> {
       if (token == null || !Files.isReadable(token)) {
         throw new CommandLine.ParameterException(cl, "backing up a running tracker needs its admin token: --token-file FILE or --data DIR");
       }
-      a = new TrackerClient(URI.create(tracker), GridToken.readFile(token), Duration.ofMinutes(30)).backup(target.toString());
+      java.util.List<URI> trackers = java.util.Arrays.stream(tracker.split(",")).map(String::strip).map(URI::create).toList();
+      a = new TrackerClient(trackers, GridToken.readFile(token), Duration.ofMinutes(30)).backup(target.toString());
     }
     if (json) {
       cl.getOut().println(new ObjectMapper().writeValueAsString(a));

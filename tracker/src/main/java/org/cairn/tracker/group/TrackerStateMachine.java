@@ -46,6 +46,14 @@ final class TrackerStateMachine extends BaseStateMachine {
       super.initialize(server, groupId, raftStorage);
       storage.init(raftStorage);
       appliedInStore = storedPosition();
+      if (appliedInStore >= 0 && freshLog(raftStorage) && storage.latest().isEmpty()) {
+        // a store restored from a backup, or seeded by copying one member's: its log positions are another
+        // log's; this log starts from 0 on top of it (every member must start from the same copy)
+        LOG.warn("this member's log is new but its store held a log up to entry {}: starting the new log on top of the store"
+            + " as it is (every member of a new group must start from the same copy of the data directory)", appliedInStore);
+        store.delete(TrackerStore.Family.CLUSTER, TrackerStore.APPLIED);
+        appliedInStore = -1;
+      }
       loadNewerSnapshot();
       LOG.info("store holds the group's log up to entry {}", appliedInStore);
     }, IOException.class);
@@ -58,6 +66,11 @@ final class TrackerStateMachine extends BaseStateMachine {
       getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSING);
       getLifeCycle().transition(org.apache.ratis.util.LifeCycle.State.PAUSED);
     }
+  }
+
+  private static boolean freshLog(RaftStorage raftStorage) throws IOException {
+    java.io.File[] files = raftStorage.getStorageDir().getCurrentDir().listFiles((d, name) -> name.startsWith("log_"));
+    return files == null || files.length == 0;
   }
 
   private long storedPosition() throws IOException {

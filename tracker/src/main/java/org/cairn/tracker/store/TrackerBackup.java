@@ -49,7 +49,7 @@ public final class TrackerBackup {
       try (Stream<Path> entries = Files.list(data)) {
         for (Path e : (Iterable<Path>) entries::iterator) {
           String name = e.getFileName().toString();
-          if (!name.equals("db") && !name.startsWith(".")) {
+          if (!name.equals("db") && !name.equals("raft") && !name.startsWith(".")) { // a group member's log is not part of it
             copyTree(e, tmp.resolve(name));
           }
         }
