@@ -60,14 +60,10 @@ public final class CommitLoad {
         .with("versions", count)
         .with("chunksPerVersion", chunks)
         .with("perSec", Math.round(count / elapsed * 10) / 10.0)
-        .with("p50Ms", millis(sorted, 0.50))
-        .with("p99Ms", millis(sorted, 0.99))
+        .with("p50Ms", HeartbeatLoad.millis(sorted, 0.50))
+        .with("p99Ms", HeartbeatLoad.millis(sorted, 0.99))
         .with("maxMs", sorted.length == 0 ? 0.0 : sorted[sorted.length - 1] / 1e6)
         .with("seconds", Math.round(elapsed * 10) / 10.0);
-  }
-
-  private static double millis(long[] sorted, double q) {
-    return sorted.length == 0 ? 0 : sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
   }
 
   /** A client for the stage: the trackers as given, a generous timeout. */

@@ -81,7 +81,8 @@ public final class HeartbeatLoad {
         .with("seconds", Math.round(elapsed * 10) / 10.0);
   }
 
-  private static double millis(long[] sorted, double q) {
+  /** The q-quantile of sorted nanosecond latencies, in ms. */
+  static double millis(long[] sorted, double q) {
     if (sorted.length == 0) {
       return 0;
     }

@@ -133,7 +133,7 @@ public final class TrackerApi implements RequestHandler {
       response = error(400, e.getMessage());
     } catch (NotEnoughHostsException e) {
       response = error(409, e.getMessage());
-    } catch (org.cairn.tracker.store.TrackerStore.NotCommittedException e) {
+    } catch (org.cairn.tracker.store.NotCommittedException e) {
       response = notLeader(e.getMessage(), e.leader());
     } catch (IOException | RuntimeException e) {
       LOG.error("{} {} failed", method, path, e);

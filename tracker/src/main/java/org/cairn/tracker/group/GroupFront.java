@@ -45,6 +45,13 @@ final class GroupFront implements RequestHandler {
     ClusterView v = view.get();
     String leaderUrl = v.members().stream().filter(m -> m.id().equals(v.leader()) && m.url() != null).map(ClusterView.Member::url)
         .findFirst().orElse(null);
+    if (method.equals("GET") && (path.equals("/") || path.equals("/index.html"))) {
+      // a browser at a follower: say where the status page is
+      String to = leaderUrl == null ? "" : " The status page is at <a href=\"" + leaderUrl + "/\">" + leaderUrl + "/</a>.";
+      return new Response(503, "text/html; charset=utf-8", ("<!doctype html><title>Cairn tracker</title><p>This tracker follows "
+          + (v.leader().isEmpty() ? "no leader yet (an election is running)" : v.leader()) + "." + to + "</p>")
+          .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
     return TrackerApi.notLeader(v.leader().isEmpty() ? "this tracker's group is electing a leader; try again in a few seconds"
         : "this tracker follows " + v.leader() + (leaderUrl == null ? "" : " (" + leaderUrl + ")") + "; ask the leader", v.leader());
   }

@@ -14,6 +14,7 @@ import org.apache.ratis.protocol.RaftGroupId;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.thirdparty.com.google.protobuf.UnsafeByteOperations;
+import org.cairn.tracker.store.NotCommittedException;
 import org.cairn.tracker.store.TrackerStore;
 
 /**
@@ -53,7 +54,7 @@ final class RaftReplicator implements TrackerStore.Replicator {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while the tracker group committed a write", e);
     } catch (TimeoutException e) {
-      throw new TrackerStore.NotCommittedException("the tracker group did not commit a write within " + timeout.toMillis()
+      throw new NotCommittedException("the tracker group did not commit a write within " + timeout.toMillis()
           + " ms (is a majority of its members up?)", null);
     } catch (ExecutionException e) {
       throw new IOException("the tracker group refused a write: " + e.getCause(), e.getCause());
@@ -62,7 +63,7 @@ final class RaftReplicator implements TrackerStore.Replicator {
       if (reply.getNotLeaderException() != null) {
         RaftPeerId leader = reply.getNotLeaderException().getSuggestedLeader() == null ? null
             : reply.getNotLeaderException().getSuggestedLeader().getId();
-        throw new TrackerStore.NotCommittedException("tracker " + self + " is no longer the leader of its group"
+        throw new NotCommittedException("tracker " + self + " is no longer the leader of its group"
             + (leader == null ? "" : " (" + leader + " is)"), leader == null ? null : leader.toString());
       }
       throw new IOException("the tracker group did not commit a write: " + reply.getException(), reply.getException());

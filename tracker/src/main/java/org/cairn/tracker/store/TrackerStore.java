@@ -5,13 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
-import java.util.List;
-import java.util.Map;
-import org.rocksdb.ColumnFamilyDescriptor;
-import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
@@ -33,7 +27,7 @@ public final class TrackerStore implements Closeable {
     /** A replicated tracker group's own state: the last applied log entry, the leader's address. */
     CLUSTER;
 
-    byte[] nameBytes() {
+    byte[] nameBytes() { // the column family's name
       return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
     }
   }
@@ -56,21 +50,12 @@ public final class TrackerStore implements Closeable {
   /** Null for a lone tracker (writes go to RocksDB); in a group, every write goes through the replicated log. */
   private volatile Replicator replicator;
   /** Puts that may wait to be replicated together (heartbeat records in a group), newest value per key. */
-  private final java.util.LinkedHashMap<Key, byte[]> soon = new java.util.LinkedHashMap<>();
+  private final WaitingPuts soon = new WaitingPuts();
 
-  /** The open database and its column family handles. */
-  private record Handles(RocksDB db, List<ColumnFamilyHandle> all, Map<Family, ColumnFamilyHandle> families) {
-    ColumnFamilyHandle of(Family f) {
-      return families.get(f);
-    }
 
-    void close() {
-      for (ColumnFamilyHandle h : all) {
-        h.close();
-      }
-      db.close();
-    }
-  }
+
+
+
 
   /**
    * How a tracker group's writes are made: {@link #replicate} hands an encoded {@link Batch} to the
@@ -79,26 +64,6 @@ public final class TrackerStore implements Closeable {
    */
   public interface Replicator {
     void replicate(byte[] encodedBatch) throws IOException;
-  }
-
-  private record Key(Family family, java.nio.ByteBuffer key) {}
-
-  /**
-   * A write a tracker group did not commit: this member does not lead a majority (any more). Nothing
-   * was applied here; the caller should be sent to the leader ({@link #leader}, null if unknown).
-   */
-  public static final class NotCommittedException extends IOException {
-    private static final long serialVersionUID = 1L;
-    private final String leader;
-
-    public NotCommittedException(String message, String leader) {
-      super(message);
-      this.leader = leader;
-    }
-
-    public String leader() {
-      return leader;
-    }
   }
 
   private TrackerStore(Path dir) throws IOException {
@@ -116,24 +81,9 @@ public final class TrackerStore implements Closeable {
   }
 
   private Handles openHandles() throws IOException {
-    List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
-    descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
-    for (Family f : Family.values()) {
-      descriptors.add(new ColumnFamilyDescriptor(f.nameBytes(), cfOptions));
-    }
-    List<ColumnFamilyHandle> all = new ArrayList<>();
-    RocksDB db;
-    try {
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, all);
-    } catch (RocksDBException e) {
-      throw new IOException("opening the tracker database in " + dir + " failed: " + e.getMessage(), e);
-    }
-    Map<Family, ColumnFamilyHandle> families = new EnumMap<>(Family.class);
-    for (int i = 0; i < Family.values().length; i++) {
-      families.put(Family.values()[i], all.get(i + 1));
-    }
-    return new Handles(db, all, families);
+    return Handles.open(dir, dbOptions, cfOptions);
   }
+
 
   /** The open handles, with the swap lock's read side held (release with {@link #done}). */
   private Handles use() throws IOException {
@@ -162,36 +112,15 @@ public final class TrackerStore implements Closeable {
       }
       handles.close();
       handles = null;
-      Path aside = dir.resolveSibling(dir.getFileName() + ".replaced");
-      deleteTree(aside);
-      Files.move(dir, aside);
-      Files.createDirectories(dir);
-      try (var files = Files.list(checkpoint)) {
-        for (Path f : files.filter(f -> !f.getFileName().toString().endsWith(".md5")).toList()) {
-          try {
-            Files.createLink(dir.resolve(f.getFileName()), f);
-          } catch (IOException | UnsupportedOperationException e) {
-            Files.copy(f, dir.resolve(f.getFileName()));
-          }
-        }
-      }
+      Path aside = Handles.replaceFiles(dir, checkpoint);
       handles = openHandles();
-      deleteTree(aside);
+      Handles.deleteTree(aside);
     } finally {
       swap.writeLock().unlock();
     }
   }
 
-  private static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var paths = Files.walk(p)) {
-      for (Path q : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(q);
-      }
-    }
-  }
+
 
   public static TrackerStore open(Path dir) throws IOException {
     return new TrackerStore(dir);
@@ -227,44 +156,31 @@ public final class TrackerStore implements Closeable {
       put(f, key, value);
       return;
     }
-    synchronized (soon) {
-      soon.put(new Key(f, java.nio.ByteBuffer.wrap(key)), value);
-    }
+    soon.put(f, key, value);
   }
 
   /** Forgets the waiting {@link #putSoon} puts (a group member that stopped leading). */
   public void dropSoon() {
-    synchronized (soon) {
-      soon.clear();
-    }
+    soon.clear();
   }
 
   /** Replicates the waiting {@link #putSoon} puts as one batch; returns how many. */
   public int flushSoon() throws IOException {
-    Batch batch = new Batch();
-    synchronized (soon) {
-      if (soon.isEmpty()) {
-        return 0;
-      }
-      for (Map.Entry<Key, byte[]> e : soon.entrySet()) {
-        batch.put(e.getKey().family(), e.getKey().key().array(), e.getValue());
-      }
-      soon.clear();
-    }
+    Batch batch = soon.drain();
     Replicator r = replicator;
-    if (r != null) {
-      r.replicate(batch.encode());
+    if (batch.size() == 0 || r == null) {
+      return 0;
     }
-    return batch.ops.size();
+    r.replicate(batch.encode());
+    return batch.size();
   }
+
 
   public byte[] get(Family f, byte[] key) throws IOException {
     if (replicator != null) {
-      synchronized (soon) {
-        byte[] waiting = soon.get(new Key(f, java.nio.ByteBuffer.wrap(key)));
-        if (waiting != null) {
-          return waiting;
-        }
+      byte[] waiting = soon.get(f, key);
+      if (waiting != null) {
+        return waiting;
       }
     }
     Handles h = use();
@@ -296,11 +212,7 @@ public final class TrackerStore implements Closeable {
   public void write(Batch batch) throws IOException {
     Replicator r = replicator;
     if (r != null) {
-      synchronized (soon) {
-        for (Batch.Op op : batch.ops) {
-          soon.remove(new Key(op.family(), java.nio.ByteBuffer.wrap(op.key()))); // this write is newer
-        }
-      }
+      soon.supersede(batch); // this write is newer
       r.replicate(batch.encode());
       return;
     }
