@@ -39,7 +39,7 @@ public final class TrackerServices implements Closeable {
   private boolean closed;
 
   public TrackerServices(TrackerConfig config, Clock clock, TrackerStore store) throws IOException {
-    EventLog events = new EventLog(clock, 1000);
+    EventLog events = new EventLog(clock, 1000, store);
     membership = new Membership(store, clock, config.peerTimeout(), events);
     history = new History(store, clock, config.historySlot(), config.historyRetention());
     PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), config.historyWindow(),

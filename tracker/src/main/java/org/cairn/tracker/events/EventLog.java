@@ -1,38 +1,95 @@
 package org.cairn.tracker.events;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import org.cairn.tracker.store.Batch;
+import org.cairn.tracker.store.TrackerStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What happened on the grid, newest last, for the status page: joins, departures, deaths, repairs,
- * scrub findings, policy deletions. A bounded in-memory ring (the logs keep the full story); each
- * event has a sequence number so a page can ask only for what is new.
+ * scrub findings, policy deletions. The newest {@code capacity} events, each with a sequence number so
+ * a page can ask only for what is new; with a store, they are kept in it too (a tracker restart, or a
+ * new leader of a tracker group, shows them again, numbered on from the last).
  */
 public final class EventLog {
+  private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   /** One event. {@code kind} is a short word (joined, left, down, repaired, bad-fragment, deleted, ...). */
   public record Event(long seq, long time, String kind, String subject, String message) {}
 
   private final Clock clock;
   private final int capacity;
+  private final TrackerStore store;
   private final Deque<Event> events = new ArrayDeque<>();
   private long seq;
 
+  /** Events in memory only. */
   public EventLog(Clock clock, int capacity) {
+    this(clock, capacity, null);
+  }
+
+  /** Events kept in {@code store} too: the newest {@code capacity} of them are read back now. */
+  public EventLog(Clock clock, int capacity, TrackerStore store) {
     if (capacity < 1) {
       throw new IllegalArgumentException("capacity must be >= 1, was " + capacity);
     }
     this.clock = clock;
     this.capacity = capacity;
+    this.store = store;
+    if (store != null) {
+      try {
+        store.scan(TrackerStore.Family.EVENTS, new byte[0], (key, value) -> {
+          events.addLast(JSON.readValue(value, Event.class));
+          if (events.size() > capacity) {
+            events.removeFirst();
+          }
+          return true;
+        });
+      } catch (IOException e) {
+        LOG.warn("could not read the stored events (the status page starts with none): {}", e.toString());
+      }
+      seq = events.isEmpty() ? 0 : events.getLast().seq();
+    }
   }
 
   public synchronized void add(String kind, String subject, String message) {
-    events.addLast(new Event(++seq, clock.millis(), kind, subject, message));
+    Event e = new Event(++seq, clock.millis(), kind, subject, message);
+    events.addLast(e);
     while (events.size() > capacity) {
       events.removeFirst();
     }
+    if (store != null) {
+      keep(e);
+    }
+  }
+
+  /** Stores {@code e} (with heartbeat records in a group: no log entry of its own) and drops what fell off the end. */
+  private void keep(Event e) {
+    try {
+      store.putSoon(TrackerStore.Family.EVENTS, key(e.seq()), JSON.writeValueAsBytes(e));
+      if (e.seq() % 100 == 0 && e.seq() > capacity) {
+        Batch old = new Batch();
+        for (long s = Math.max(1, e.seq() - capacity - 99); s <= e.seq() - capacity; s++) {
+          old.delete(TrackerStore.Family.EVENTS, key(s));
+        }
+        store.write(old);
+      }
+    } catch (IOException x) {
+      LOG.warn("could not store event {} ({} {}): {}", e.seq(), e.kind(), e.subject(), x.toString());
+    }
+  }
+
+  private static byte[] key(long seq) {
+    return ByteBuffer.allocate(8).putLong(seq).array();
   }
 
   /** Events with a sequence number above {@code after}, oldest first, at most {@code limit} (the newest ones). */

@@ -25,7 +25,9 @@ public final class TrackerStore implements Closeable {
   public enum Family {
     PEERS, COMPUTE, HISTORY, BANDWIDTH, VERSIONS, CHUNKS, POLICIES, SETS, SOFT,
     /** A replicated tracker group's own state: the last applied log entry, the leader's address. */
-    CLUSTER;
+    CLUSTER,
+    /** The grid's recent events (the status page's list), by sequence number. */
+    EVENTS;
 
     byte[] nameBytes() { // the column family's name
       return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
