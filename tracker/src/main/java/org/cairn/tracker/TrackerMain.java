@@ -130,11 +130,9 @@ public final class TrackerMain implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
-    if (!statusPage.equals("token")) {
-      throw new CommandLine.ParameterException(new CommandLine(this), "--status-page " + statusPage + " with --peers is not supported yet");
-    }
     CountDownLatch stopped = new CountDownLatch(1);
     org.cairn.tracker.group.TrackerMember member = new org.cairn.tracker.group.TrackerMember(config, spec, Clock.systemUTC());
+    member.setStatusPagePublic(statusPage.startsWith("public"), statusPage.equals("public-apps"));
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       member.close();
       stopped.countDown();

@@ -68,6 +68,8 @@ public final class TrackerMember implements Closeable {
   private final ScheduledExecutorService watcher;
   private final String url;
   private TrackerServices services;
+  private volatile boolean pagePublic;
+  private volatile boolean pageApps;
   private long servingTerm = -1;
   private boolean closed;
 
@@ -172,6 +174,15 @@ public final class TrackerMember implements Closeable {
     return new ClusterView(leaderId, members, spec.self(), division.getInfo().getLastAppliedIndex());
   }
 
+  /** {@code --status-page}: applied to the services of every leadership, this one's included. */
+  public synchronized void setStatusPagePublic(boolean open, boolean apps) {
+    pagePublic = open;
+    pageApps = apps;
+    if (services != null) {
+      services.api().setStatusPagePublic(open, apps);
+    }
+  }
+
   /** Whether this member serves the grid now (it leads and its services run). */
   public synchronized boolean serving() {
     return services != null;
@@ -207,6 +218,7 @@ public final class TrackerMember implements Closeable {
       s = new TrackerServices(config, clock, store);
       s.credentials().tokens().shareThrough((relative, content) -> replicator.submit(LogEntries.file(relative, content)));
       s.api().setCluster(this::view);
+      s.api().setStatusPagePublic(pagePublic, pageApps);
       services = s;
       servingTerm = term;
       front.serve(s.api());
