@@ -12,6 +12,7 @@ const STATES = {
 const COLOURS = { R: '#2e7d32', F: '#6a1b9a', L: '#f9a825', B: '#ef6c00', D: '#c62828', '.': '#eeeeee', U: '#2e7d32' };
 const REFRESH_MS = 2000;
 const TIMELINE_MS = 30000;
+const PAGE = 50; // peers per page of the table
 
 let token = sessionStorage.getItem('cairn-token');
 let sortKey = 'id';
@@ -22,6 +23,8 @@ let timelinesAt = 0;
 let selected = null;
 let eventsAfter = 0;
 let events = [];
+let page = 0;
+let filter = '';
 
 class Unauthorized extends Error {}
 
@@ -132,13 +135,29 @@ function repairCard(card, stalled) {
   return card;
 }
 
-// Rows are updated in place (kept per peer id), so what a user hovers or clicks is not replaced every refresh.
-function renderPeers() {
-  const peers = [...lastPeers].sort((a, b) => {
+// The table's peers: sorted, filtered (id, address or state contain the filter), and the current page of them.
+function visiblePeers() {
+  const f = filter.trim().toLowerCase();
+  const matching = [...lastPeers].sort((a, b) => {
     const x = a[sortKey], y = b[sortKey];
     const c = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));
     return sortAsc ? c : -c;
-  });
+  }).filter(p => !f || [p.id, p.address, p.state].some(v => String(v).toLowerCase().includes(f)));
+  const pages = Math.max(1, Math.ceil(matching.length / PAGE));
+  page = Math.min(page, pages - 1);
+  return { matching, shown: matching.slice(page * PAGE, (page + 1) * PAGE), pages };
+}
+
+// Rows are updated in place (kept per peer id), so what a user hovers or clicks is not replaced every refresh.
+function renderPeers() {
+  const { matching, shown: peers, pages } = visiblePeers();
+  const first = matching.length === 0 ? 0 : page * PAGE + 1;
+  document.getElementById('peer-count').textContent = matching.length === 0
+    ? (lastPeers.length === 0 ? 'no peers' : 'no peer matches "' + filter.trim() + '"')
+    : 'peers ' + first + '-' + (first + peers.length - 1) + ' of ' + matching.length
+      + (matching.length < lastPeers.length ? ' matching (' + lastPeers.length + ' in all)' : '');
+  document.getElementById('peer-prev').disabled = page === 0;
+  document.getElementById('peer-next').disabled = page >= pages - 1;
   const body = document.querySelector('#peers tbody');
   const existing = new Map([...body.querySelectorAll('tr[data-peer-id]')].map(r => [r.getAttribute('data-peer-id'), r]));
   for (const p of peers) {
@@ -162,9 +181,10 @@ function renderPeers() {
     cells[4].textContent = ago(p.lastHeartbeat);
     cells[4].title = new Date(p.lastHeartbeat).toISOString();
     const canvas = cells[5].firstChild;
-    if (canvas.getAttribute('data-drawn') !== String(timelinesAt)) {
+    const drawn = timelinesAt + (timelines[p.id] ? ':loaded' : ':none');
+    if (canvas.getAttribute('data-drawn') !== drawn) {
       drawTimeline(canvas, timelines[p.id]);
-      canvas.setAttribute('data-drawn', String(timelinesAt));
+      canvas.setAttribute('data-drawn', drawn);
     }
     body.appendChild(row); // moves an existing row into sort order
   }
@@ -237,6 +257,16 @@ function renderEvents() {
     el('span', { class: 'kind' }, e.kind), ' ' + e.subject + ': ' + e.message)));
 }
 
+// 24-hour timelines for the peers on the table's page: all of them every TIMELINE_MS, and any shown without one.
+async function loadTimelines() {
+  const stale = Date.now() - timelinesAt > TIMELINE_MS;
+  const want = visiblePeers().shown.filter(p => stale || !timelines[p.id]);
+  if (want.length === 0) return;
+  if (stale) timelinesAt = Date.now();
+  const hs = await Promise.all(want.map(p => api('peers/' + encodeURIComponent(p.id) + '/history?window=24h').catch(() => null)));
+  want.forEach((p, i) => { if (hs[i]) timelines[p.id] = hs[i].states; });
+}
+
 async function refresh() {
   try {
     const [peers, durability, apps, ev] = await Promise.all([api('peers'), api('durability'), api('apps'),
@@ -244,12 +274,7 @@ async function refresh() {
     document.getElementById('token-form').hidden = true;
     document.getElementById('content').hidden = false;
     lastPeers = peers;
-    if (Date.now() - timelinesAt > TIMELINE_MS) {
-      timelinesAt = Date.now();
-      const hs = await Promise.all(peers.map(p => api('peers/' + encodeURIComponent(p.id) + '/history?window=24h')
-        .catch(() => null)));
-      peers.forEach((p, i) => { if (hs[i]) timelines[p.id] = hs[i].states; });
-    }
+    await loadTimelines();
     summary(peers, durability, apps);
     renderPeers();
     for (const e of ev.events) { events.push(e); eventsAfter = Math.max(eventsAfter, e.seq); }
@@ -280,6 +305,15 @@ document.querySelectorAll('#peers th[data-key]').forEach(th => th.addEventListen
   sortKey = k;
   renderPeers();
 }));
+
+document.getElementById('peer-filter').addEventListener('input', ev => {
+  filter = ev.target.value;
+  page = 0;
+  renderPeers();
+  loadTimelines().then(renderPeers);
+});
+document.getElementById('peer-prev').addEventListener('click', () => { page = Math.max(0, page - 1); renderPeers(); loadTimelines().then(renderPeers); });
+document.getElementById('peer-next').addEventListener('click', () => { page += 1; renderPeers(); loadTimelines().then(renderPeers); });
 
 document.getElementById('legend').replaceChildren(...Object.entries(STATES).map(([s, d]) => el('span', {}, badge(s), ' ' + d)));
 

@@ -119,6 +119,33 @@ class StatusPageIT {
   }
 
   @Test
+  void hundredsOfPeers_arePagedAndFiltered() throws Exception {
+    startGrid("public", 1);
+    org.cairn.core.api.TrackerClient tracker = new org.cairn.core.api.TrackerClient(java.net.URI.create(grid.trackerUrl()),
+        org.cairn.core.security.GridToken.of(grid.token()), Duration.ofSeconds(10));
+    for (int i = 0; i < 120; i++) {
+      tracker.register(new org.cairn.core.api.RegisterRequest(String.format("load-%03d", i), "127.0.0.1:" + (20000 + i), "RUNNING",
+          1L << 30, 0, 1L << 30, 0, false, "test"));
+    }
+    WebDriver b = browser();
+    b.get(grid.trackerUrl() + "/");
+    WebDriverWait wait = wait(b, 20);
+    wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("peers 1-50 of 121"));
+    assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).hasSize(50);
+    assertThat(b.findElement(By.id("peer-prev")).isEnabled()).isFalse();
+    b.findElement(By.id("peer-next")).click();
+    wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("peers 51-100 of 121"));
+    assertThat(b.findElements(By.cssSelector("[data-peer-id]")).get(0).getDomAttribute("data-peer-id")).isEqualTo("load-050");
+    b.findElement(By.id("peer-filter")).sendKeys("load-11");
+    wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("peers 1-10 of 10 matching (121 in all)"));
+    assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).extracting(e -> e.getDomAttribute("data-peer-id"))
+        .allMatch(id -> id.startsWith("load-11")).hasSize(10);
+    b.findElement(By.id("peer-filter")).sendKeys("x");
+    wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("no peer matches \"load-11x\""));
+    assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).isEmpty();
+  }
+
+  @Test
   void publicSummary_showsPeersAndHealth_butNoAppName() throws Exception {
     startGrid("public", 2);
     Path image = Files.write(root.resolve("ckpt.img"), MemoryImages.image(5, 1024 * 1024));
