@@ -13,6 +13,7 @@ const COLOURS = { R: '#2e7d32', F: '#6a1b9a', L: '#f9a825', B: '#ef6c00', D: '#c
 const REFRESH_MS = 2000;
 const TIMELINE_MS = 30000;
 const PAGE = 50; // peers per page of the table
+const NODE_PAGE = 20; // nodes per page of the checkpoints section
 
 let token = sessionStorage.getItem('cairn-token');
 let sortKey = 'id';
@@ -25,6 +26,9 @@ let eventsAfter = 0;
 let events = [];
 let page = 0;
 let filter = '';
+let nodePage = 0;
+let nodeFilter = '';
+let lastApps = [];
 
 class Unauthorized extends Error {}
 
@@ -223,31 +227,48 @@ async function showPeer(id) {
     el('div', {}, 'CRLS against ', select), crls);
 }
 
+// The checkpoints section: one table of versions per node, NODE_PAGE nodes a page, filtered by app or node name.
+// Versions are asked for only for the nodes shown.
 async function renderCheckpoints(apps) {
   const box = document.getElementById('checkpoints');
   if (apps.length === 0) { box.replaceChildren(el('p', { class: 'muted' }, 'No checkpoints stored yet.')); return; }
+  const f = nodeFilter.trim().toLowerCase();
+  const all = apps.flatMap(a => Object.keys(a.nodes).sort().map(node => ({ app: a.app, node })));
+  const matching = all.filter(n => !f || (n.app + '.' + n.node).toLowerCase().includes(f) || n.app.toLowerCase().includes(f));
+  const pages = Math.max(1, Math.ceil(matching.length / NODE_PAGE));
+  nodePage = Math.min(nodePage, pages - 1);
+  const shown = matching.slice(nodePage * NODE_PAGE, (nodePage + 1) * NODE_PAGE);
+  const first = matching.length === 0 ? 0 : nodePage * NODE_PAGE + 1;
+  document.getElementById('node-count').textContent = matching.length === 0 ? 'no node matches "' + nodeFilter.trim() + '"'
+    : 'nodes ' + first + '-' + (first + shown.length - 1) + ' of ' + matching.length
+      + (matching.length < all.length ? ' matching (' + all.length + ' in all)' : '');
+  document.getElementById('node-prev').disabled = nodePage === 0;
+  document.getElementById('node-next').disabled = nodePage >= pages - 1;
+  const versions = await Promise.all(shown.map(n => api('versions?app=' + encodeURIComponent(n.app) + '&node=' + encodeURIComponent(n.node))));
   const parts = [];
-  for (const a of apps) {
-    const appBox = el('details', { open: '' }, el('summary', {}, a.app));
-    for (const node of Object.keys(a.nodes)) {
-      const vs = await api('versions?app=' + encodeURIComponent(a.app) + '&node=' + encodeURIComponent(node));
-      const table = el('table', {}, el('thead', {}, el('tr', {}, ...['Step', 'Created', 'Size', 'Stored', 'Dedup savings', 'Redundancy',
-        'Status'].map(t => el('th', {}, t)))));
-      const tb = el('tbody');
-      for (const v of vs.slice().reverse()) {
-        const saved = v.chunks > 0 ? (100 * (1 - v.newChunks / v.chunks)).toFixed(0) + ' % of chunks reused' : '–';
-        const status = v.status === 'lost' ? el('span', { class: 'bad' }, 'NOT restorable') : v.status === 'degraded'
-          ? 'restorable, pieces missing (repair after the grace period)' : 'fully restorable';
-        tb.append(el('tr', { 'data-version': a.app + '.' + node + '.' + v.step }, el('td', {}, v.step),
-          el('td', {}, new Date(v.createdAt).toLocaleString()), el('td', {}, bytes(v.size)), el('td', {}, bytes(v.storedBytes)),
-          el('td', {}, saved), el('td', {}, v.weakest ? v.redundancy + ' (weakest ' + v.weakest + ')' : v.redundancy),
-          el('td', {}, status)));
-      }
-      table.append(tb);
-      appBox.append(el('details', { open: '' }, el('summary', {}, node + ' (' + vs.length + ' versions)'), table));
+  let appBox = null;
+  shown.forEach((n, i) => {
+    if (!appBox || appBox.getAttribute('data-app') !== n.app) {
+      appBox = el('details', { open: '', 'data-app': n.app }, el('summary', {}, n.app));
+      parts.push(appBox);
     }
-    parts.push(appBox);
-  }
+    const vs = versions[i];
+    const table = el('table', {}, el('thead', {}, el('tr', {}, ...['Step', 'Created', 'Size', 'Stored', 'Dedup savings', 'Redundancy',
+      'Status'].map(t => el('th', {}, t)))));
+    const tb = el('tbody');
+    for (const v of vs.slice().reverse()) {
+      const saved = v.chunks > 0 ? (100 * (1 - v.newChunks / v.chunks)).toFixed(0) + ' % of chunks reused' : '–';
+      const status = v.status === 'lost' ? el('span', { class: 'bad' }, 'NOT restorable') : v.status === 'degraded'
+        ? 'restorable, pieces missing (repair after the grace period)' : 'fully restorable';
+      tb.append(el('tr', { 'data-version': n.app + '.' + n.node + '.' + v.step }, el('td', {}, v.step),
+        el('td', {}, new Date(v.createdAt).toLocaleString()), el('td', {}, bytes(v.size)), el('td', {}, bytes(v.storedBytes)),
+        el('td', {}, saved), el('td', {}, v.weakest ? v.redundancy + ' (weakest ' + v.weakest + ')' : v.redundancy),
+        el('td', {}, status)));
+    }
+    table.append(tb);
+    appBox.append(el('details', { open: '', 'data-node': n.app + '.' + n.node },
+      el('summary', {}, n.node + ' (' + vs.length + (vs.length === 1 ? ' version)' : ' versions)')), table));
+  });
   box.replaceChildren(...parts);
 }
 
@@ -279,6 +300,7 @@ async function refresh() {
     renderPeers();
     for (const e of ev.events) { events.push(e); eventsAfter = Math.max(eventsAfter, e.seq); }
     renderEvents();
+    lastApps = apps;
     await renderCheckpoints(apps);
     document.getElementById('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
   } catch (e) {
@@ -314,6 +336,14 @@ document.getElementById('peer-filter').addEventListener('input', ev => {
 });
 document.getElementById('peer-prev').addEventListener('click', () => { page = Math.max(0, page - 1); renderPeers(); loadTimelines().then(renderPeers); });
 document.getElementById('peer-next').addEventListener('click', () => { page += 1; renderPeers(); loadTimelines().then(renderPeers); });
+
+document.getElementById('node-filter').addEventListener('input', ev => {
+  nodeFilter = ev.target.value;
+  nodePage = 0;
+  renderCheckpoints(lastApps);
+});
+document.getElementById('node-prev').addEventListener('click', () => { nodePage = Math.max(0, nodePage - 1); renderCheckpoints(lastApps); });
+document.getElementById('node-next').addEventListener('click', () => { nodePage += 1; renderCheckpoints(lastApps); });
 
 document.getElementById('legend').replaceChildren(...Object.entries(STATES).map(([s, d]) => el('span', {}, badge(s), ' ' + d)));
 

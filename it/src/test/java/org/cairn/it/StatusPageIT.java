@@ -119,17 +119,35 @@ class StatusPageIT {
   }
 
   @Test
-  void hundredsOfPeers_arePagedAndFiltered() throws Exception {
-    startGrid("public", 1);
+  void hundredsOfPeersAndManyNodes_arePagedAndFiltered() throws Exception {
+    startGrid("public-apps", 1);
     org.cairn.core.api.TrackerClient tracker = new org.cairn.core.api.TrackerClient(java.net.URI.create(grid.trackerUrl()),
         org.cairn.core.security.GridToken.of(grid.token()), Duration.ofSeconds(10));
     for (int i = 0; i < 120; i++) {
       tracker.register(new org.cairn.core.api.RegisterRequest(String.format("load-%03d", i), "127.0.0.1:" + (20000 + i), "RUNNING",
           1L << 30, 0, 1L << 30, 0, false, "test"));
     }
+    // 25 nodes of one app, a version each (chunk maps only: their pieces are nowhere, so they show as not restorable)
+    List<String> holders = List.of("load-000", "load-001", "load-002");
+    for (int n = 0; n < 25; n++) {
+      org.cairn.core.hash.ChunkId id = org.cairn.core.hash.ChunkId.of(("chunk " + n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      org.cairn.core.manifest.Manifest m = org.cairn.core.manifest.Manifest.of("many", String.format("n%02d", n), 0, 4096, "code:2+1",
+          "none", "file", System.currentTimeMillis(), "test", List.of(new org.cairn.core.manifest.ChunkRef(id, 4096)));
+      tracker.commit(new org.cairn.core.api.CommitRequest(m, List.of(new org.cairn.core.api.CommitRequest.NewChunk(id.hex(), holders,
+          List.of("00000001", "00000002", "00000003"), 3000, null)), null));
+    }
     WebDriver b = browser();
     b.get(grid.trackerUrl() + "/");
     WebDriverWait wait = wait(b, 20);
+    wait.until(d -> d.findElement(By.id("node-count")).getText().equals("nodes 1-20 of 25"));
+    assertThat(b.findElements(By.cssSelector("[data-node]"))).hasSize(20);
+    b.findElement(By.id("node-next")).click();
+    wait.until(d -> d.findElement(By.id("node-count")).getText().equals("nodes 21-25 of 25"));
+    wait.until(d -> d.findElements(By.cssSelector("[data-node]")).size() == 5);
+    b.findElement(By.id("node-filter")).sendKeys("n07");
+    wait.until(d -> d.findElement(By.id("node-count")).getText().equals("nodes 1-1 of 1 matching (25 in all)"));
+    wait.until(d -> d.findElements(By.cssSelector("[data-version='many.n07.1']")).size() == 1);
+
     wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("peers 1-50 of 121"));
     assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).hasSize(50);
     assertThat(b.findElement(By.id("peer-prev")).isEnabled()).isFalse();
