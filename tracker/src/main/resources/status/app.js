@@ -231,6 +231,7 @@ async function showPeer(id) {
 // Versions are asked for only for the nodes shown.
 async function renderCheckpoints(apps) {
   const box = document.getElementById('checkpoints');
+  document.getElementById('node-tools').hidden = apps.length === 0;
   if (apps.length === 0) { box.replaceChildren(el('p', { class: 'muted' }, 'No checkpoints stored yet.')); return; }
   const f = nodeFilter.trim().toLowerCase();
   const all = apps.flatMap(a => Object.keys(a.nodes).sort().map(node => ({ app: a.app, node })));
@@ -288,6 +289,31 @@ async function loadTimelines() {
   want.forEach((p, i) => { if (hs[i]) timelines[p.id] = hs[i].states; });
 }
 
+// Donated and used space over the last 24 h (a sample per history slot), drawn with uPlot (served from the jar).
+let capacityChart = null;
+let capacityAt = 0;
+async function renderCapacity() {
+  if (capacityChart && Date.now() - capacityAt < 10000) return;
+  capacityAt = Date.now();
+  const c = await api('capacity?window=24h');
+  const box = document.getElementById('capacity-chart');
+  if (c.samples.length === 0) { box.textContent = 'No samples yet: one is taken every history slot.'; return; }
+  const data = [c.samples.map(s => s.time / 1000), c.samples.map(s => s.usedBytes / 1e9), c.samples.map(s => s.quotaBytes / 1e9),
+    c.samples.map(s => s.livePeers)];
+  if (!capacityChart) {
+    box.textContent = '';
+    capacityChart = new uPlot({
+      width: Math.max(400, Math.min(1000, box.clientWidth || 900)), height: 220,
+      series: [{}, { label: 'used (GB)', stroke: '#1565c0', fill: 'rgba(21, 101, 192, 0.15)', scale: 'GB' },
+        { label: 'donated by live peers (GB)', stroke: '#2e7d32', scale: 'GB' },
+        { label: 'live peers', stroke: '#9e9e9e', dash: [4, 4], scale: 'peers' }],
+      axes: [{}, { scale: 'GB', label: 'GB' }, { scale: 'peers', side: 1, label: 'peers', grid: { show: false } }],
+    }, data, box);
+  } else {
+    capacityChart.setData(data);
+  }
+}
+
 async function refresh() {
   try {
     const [peers, durability, apps, ev] = await Promise.all([api('peers'), api('durability'), api('apps'),
@@ -302,6 +328,7 @@ async function refresh() {
     renderEvents();
     lastApps = apps;
     await renderCheckpoints(apps);
+    await renderCapacity();
     document.getElementById('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
   } catch (e) {
     if (e instanceof Unauthorized) {

@@ -2,6 +2,7 @@ package org.cairn.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -158,6 +159,13 @@ class StatusPageIT {
     wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("peers 1-10 of 10 matching (121 in all)"));
     assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).extracting(e -> e.getDomAttribute("data-peer-id"))
         .allMatch(id -> id.startsWith("load-11")).hasSize(10);
+    // the capacity chart (uPlot, served from the jar): a sample per one-second history slot
+    wait.until(d -> !d.findElements(By.cssSelector("#capacity-chart .uplot canvas")).isEmpty());
+    assertThat(b.findElement(By.id("capacity-chart")).getText()).contains("used (GB)").contains("donated by live peers (GB)");
+    JsonNode capacity = grid.get("/api/v1/capacity?window=1h").json();
+    assertThat(capacity.get("samples").size()).isPositive();
+    assertThat(capacity.get("samples").get(capacity.get("samples").size() - 1).get("livePeers").asInt()).isPositive();
+
     b.findElement(By.id("peer-filter")).sendKeys("x");
     wait.until(d -> d.findElement(By.id("peer-count")).getText().equals("no peer matches \"load-11x\""));
     assertThat(b.findElements(By.cssSelector("[data-peer-id]"))).isEmpty();

@@ -13,6 +13,7 @@ import org.cairn.tracker.api.PlacementService;
 import org.cairn.tracker.api.TrackerApi;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;
+import org.cairn.tracker.history.CapacityHistory;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
 import org.cairn.tracker.repair.RepairService;
@@ -69,8 +70,12 @@ public final class TrackerServices implements Closeable {
     long check = Math.max(100, config.heartbeatInterval().toMillis() / 4);
     sched.scheduleWithFixedDelay(guard("failure detection", membership::detectFailures), check, check, TimeUnit.MILLISECONDS);
     long slot = config.historySlot().toMillis();
-    sched.scheduleAtFixedRate(guard("history sampling", () -> history.sample(membership.peerStates(), membership.computeStates())),
-        slot, slot, TimeUnit.MILLISECONDS);
+    CapacityHistory capacity = new CapacityHistory(store, clock, config.historySlot(), config.historyRetention());
+    api.setCapacity(capacity);
+    sched.scheduleAtFixedRate(guard("history sampling", () -> {
+      history.sample(membership.peerStates(), membership.computeStates());
+      capacity.sample(membership.peers());
+    }), slot, slot, TimeUnit.MILLISECONDS);
     sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
     long setCheck = Math.min(10_000, Math.max(500, config.setTimeout().toMillis() / 4));
     sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
@@ -79,7 +84,7 @@ public final class TrackerServices implements Closeable {
     sched.scheduleWithFixedDelay(guard("repair scan", repair::scan), scan, scan, TimeUnit.MILLISECONDS);
     sched.scheduleWithFixedDelay(guard("heartbeat records", store::flushSoon), 1, 1, TimeUnit.SECONDS);
     sched.scheduleWithFixedDelay(guard("history pruning", () -> {
-      int n = history.prune();
+      int n = history.prune() + capacity.prune();
       if (n > 0) {
         LOG.info("pruned {} history blocks older than {}", n, config.historyRetention());
       }

@@ -242,6 +242,11 @@ public final class TrackerClient {
     return http.post(API + "/policy", new FolderPolicy(app, folder), FolderPolicy.class);
   }
 
+  /** The grid's donated and used space per history slot over {@code window} (e.g. "24h"). */
+  public CapacitySeries capacity(String window) throws IOException {
+    return http.get(API + "/capacity", Map.of("window", window), CapacitySeries.class);
+  }
+
   public DurabilityView durability() throws IOException {
     return http.get(API + "/durability", Map.of(), DurabilityView.class);
   }

@@ -172,6 +172,13 @@ public final class TrackerApi implements RequestHandler {
     cluster = view;
   }
 
+  private volatile org.cairn.tracker.history.CapacityHistory capacity;
+
+  /** Where {@code GET /api/v1/capacity} reads the grid's space over time. */
+  public void setCapacity(org.cairn.tracker.history.CapacityHistory capacity) {
+    this.capacity = capacity;
+  }
+
   public void setBackup(Backup backup) {
     this.backup = backup;
   }
@@ -198,11 +205,12 @@ public final class TrackerApi implements RequestHandler {
 
   /** What the status page reads; never writes, manifests (holder addresses per chunk) or metrics. */
   private static boolean readOnly(String path) {
-    return path.matches("/api/v1/(health|peers|peers/[^/]+|peers/[^/]+/history|durability|apps|versions|events|compute"
+    return path.matches("/api/v1/(health|peers|peers/[^/]+|peers/[^/]+/history|durability|capacity|apps|versions|events|compute"
         + "|compute/[^/]+/history|availability)");
   }
 
-  private static final java.util.Set<String> ASSETS = java.util.Set.of("index.html", "app.js", "style.css");
+  private static final java.util.Set<String> ASSETS = java.util.Set.of("index.html", "app.js", "style.css", "uPlot.iife.min.js",
+      "uPlot.min.css");
 
   /** The status page, served from the jar (no CDN: grids are often offline). */
   private static Response staticAsset(String path) throws IOException {
@@ -326,6 +334,14 @@ public final class TrackerApi implements RequestHandler {
           throw new ApiException(503, "this tracker cannot make backups");
         }
         return json(200, backup.to(java.nio.file.Path.of(to)));
+      }
+      case "capacity": {
+        requireMethod(method, "GET");
+        org.cairn.tracker.history.CapacityHistory c = capacity;
+        if (c == null) {
+          throw new ApiException(404, "this tracker keeps no capacity history");
+        }
+        return json(200, c.series(org.cairn.core.config.Durations.parse(query.getOrDefault("window", "24h"))));
       }
       case "durability":
         requireMethod(method, "GET");

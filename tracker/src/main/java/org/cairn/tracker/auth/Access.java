@@ -19,6 +19,7 @@ public final class Access {
       Map.entry("GET /cluster", EnumSet.allOf(Role.class)),
       Map.entry("metrics", CLIENT),
       Map.entry("GET /peers", CLIENT),
+      Map.entry("GET /capacity", CLIENT),
       Map.entry("POST /peers", EnumSet.of(Role.ADMIN, Role.DONOR, Role.PEER)),
       Map.entry("GET /peers/{id}", CLIENT),
       Map.entry("GET /peers/{id}/history", CLIENT),

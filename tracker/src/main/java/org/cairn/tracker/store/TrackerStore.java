@@ -27,7 +27,9 @@ public final class TrackerStore implements Closeable {
     /** A replicated tracker group's own state: the last applied log entry, the leader's address. */
     CLUSTER,
     /** The grid's recent events (the status page's list), by sequence number. */
-    EVENTS;
+    EVENTS,
+    /** The grid's donated and used space per history slot. */
+    CAPACITY;
 
     byte[] nameBytes() { // the column family's name
       return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
