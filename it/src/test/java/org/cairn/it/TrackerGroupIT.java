@@ -81,6 +81,11 @@ class TrackerGroupIT {
 
   @Test
   void storesSurviveTheLeadersDeathARestartAndAWipedFollower() throws Exception {
+    // a client token made through the group's API: every member learns it
+    MiniGrid.Cli made = grid.trackerCommand("token", "create", "--tracker", group.urls(), "--token-file", grid.tokenFile().toString(),
+        "--role", "client", "--apps", "ha", "--read-only");
+    assertThat(made.exit()).as(made.stderr()).isZero();
+    Path clientToken = Files.writeString(root.resolve("client.token"), made.stdout());
     store(image("v1", 6, 1));
     store(image("v2", 6, 2));
 
@@ -130,6 +135,9 @@ class TrackerGroupIT {
     int third = group.awaitLeader(Duration.ofSeconds(30));
     assertThat(third).isIn(leader, wiped);
     checkVersions(big);
+    MiniGrid.Cli asClient = grid.cliAs(clientToken, "versions", "--app", "ha", "--node", "n");
+    assertThat(asClient.exit()).as("the token made under the first leader works under the third: %s", asClient.stderr()).isZero();
+    assertThat(grid.cliAs(clientToken, "rm", "--app", "ha", "--node", "n", "--step", "1").exit()).as("read-only").isNotZero();
     store(image("v5", 4, 6));
     group.startMember(next);
     checkVersions(big);

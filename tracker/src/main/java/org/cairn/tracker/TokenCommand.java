@@ -66,9 +66,20 @@ final class TokenCommand {
     @Option(names = "--note", paramLabel = "TEXT", description = "What the token is for (shown by 'token list').")
     String note;
 
+    @Option(names = "--tracker", paramLabel = "URL[,URL...]",
+        description = {"Ask a running tracker, or a tracker group's members (every member learns the token), instead of",
+            "writing to --data; needs --token-file with an admin token."})
+    String tracker;
+
+    @Option(names = "--token-file", paramLabel = "FILE", description = "With --tracker: an admin token.")
+    Path tokenFile;
+
     @Override
     public Integer call() throws Exception {
       CommandLine cl = spec.commandLine();
+      if (tracker != null) {
+        return overApi(cl);
+      }
       Path dir = requireData(cl, data);
       Role r;
       try {
@@ -100,6 +111,27 @@ final class TokenCommand {
         token = token + "#sha256:" + Files.readString(pin).strip();
       }
       cl.getOut().println(token);
+      return 0;
+    }
+
+    private int overApi(CommandLine cl) throws Exception {
+      if (tokenFile == null || data != null) {
+        throw new CommandLine.ParameterException(cl, "--tracker takes --token-file (an admin token) and no --data");
+      }
+      Long seconds = null;
+      if (expires != null) {
+        try {
+          seconds = Math.max(1, Durations.parse(expires).toSeconds());
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(cl, "--expires: " + e.getMessage());
+        }
+      }
+      List<String> scope = apps == null ? null : Arrays.stream(apps.split(",")).map(String::trim).filter(a -> !a.isEmpty()).toList();
+      List<java.net.URI> trackers = Arrays.stream(tracker.split(",")).map(String::strip).map(java.net.URI::create).toList();
+      org.cairn.core.api.TokenRequest.Answer a = new org.cairn.core.api.TrackerClient(trackers,
+          org.cairn.core.security.GridToken.readFile(tokenFile), java.time.Duration.ofSeconds(30))
+          .createToken(new org.cairn.core.api.TokenRequest(role, scope, readOnly, seconds, uses, note));
+      cl.getOut().println(a.token());
       return 0;
     }
   }

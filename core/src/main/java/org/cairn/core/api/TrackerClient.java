@@ -242,6 +242,11 @@ public final class TrackerClient {
     return http.post(API + "/policy", new FolderPolicy(app, folder), FolderPolicy.class);
   }
 
+  /** Issues a token (admin only); in a tracker group every member learns it. */
+  public TokenRequest.Answer createToken(TokenRequest request) throws IOException {
+    return http.post(API + "/tokens", request, TokenRequest.Answer.class);
+  }
+
   /** The grid's donated and used space per history slot over {@code window} (e.g. "24h"). */
   public CapacitySeries capacity(String window) throws IOException {
     return http.get(API + "/capacity", Map.of("window", window), CapacitySeries.class);

@@ -174,6 +174,28 @@ public final class TrackerApi implements RequestHandler {
 
   private volatile org.cairn.tracker.history.CapacityHistory capacity;
 
+  /** {@code POST /api/v1/tokens}: the checks of {@code token create}, then a token from this tracker's store of them. */
+  private String issueToken(org.cairn.core.api.TokenRequest t) throws IOException, ApiException {
+    org.cairn.tracker.auth.Role r = org.cairn.tracker.auth.Role.parse(required(t.role(), "role"));
+    if (r == org.cairn.tracker.auth.Role.PEER) {
+      throw new IllegalArgumentException("peer credentials are issued at registration; make a donor token");
+    }
+    if ((t.apps() != null || t.readOnly()) && r != org.cairn.tracker.auth.Role.CLIENT) {
+      throw new IllegalArgumentException("apps and readOnly apply to client tokens");
+    }
+    if (t.uses() != null && (r != org.cairn.tracker.auth.Role.DONOR || t.uses() < 1)) {
+      throw new IllegalArgumentException("uses (>= 1) applies to donor tokens");
+    }
+    if (t.expiresInSeconds() != null && t.expiresInSeconds() < 1) {
+      throw new IllegalArgumentException("expiresInSeconds must be positive");
+    }
+    long now = clock.millis();
+    String token = credentials.tokens().issue(r, t.apps(), t.readOnly(),
+        t.expiresInSeconds() == null ? null : now + t.expiresInSeconds() * 1000, t.uses(), null, t.note(), now);
+    PeerCertifier c = certifier;
+    return c instanceof org.cairn.tracker.tls.TrackerCa ca ? token + "#sha256:" + ca.pin() : token;
+  }
+
   /** Where {@code GET /api/v1/capacity} reads the grid's space over time. */
   public void setCapacity(org.cairn.tracker.history.CapacityHistory capacity) {
     this.capacity = capacity;
@@ -334,6 +356,11 @@ public final class TrackerApi implements RequestHandler {
           throw new ApiException(503, "this tracker cannot make backups");
         }
         return json(200, backup.to(java.nio.file.Path.of(to)));
+      }
+      case "tokens": {
+        requireMethod(method, "POST");
+        org.cairn.core.api.TokenRequest t = read(body, org.cairn.core.api.TokenRequest.class);
+        return json(200, new org.cairn.core.api.TokenRequest.Answer(issueToken(t)));
       }
       case "capacity": {
         requireMethod(method, "GET");

@@ -20,6 +20,7 @@ public final class Access {
       Map.entry("metrics", CLIENT),
       Map.entry("GET /peers", CLIENT),
       Map.entry("GET /capacity", CLIENT),
+      Map.entry("POST /tokens", EnumSet.of(Role.ADMIN)),
       Map.entry("POST /peers", EnumSet.of(Role.ADMIN, Role.DONOR, Role.PEER)),
       Map.entry("GET /peers/{id}", CLIENT),
       Map.entry("GET /peers/{id}/history", CLIENT),
