@@ -116,11 +116,7 @@ class TrackerGroupIT {
     int wiped = (next + 1) % 3 == leader ? (next + 2) % 3 : (next + 1) % 3;
     MiniGrid.await("the leader to purge the log's first entries", Duration.ofSeconds(90), () -> group.purged(next));
     group.member(wiped).kill();
-    try (var paths = Files.walk(group.data(wiped))) {
-      for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
+    org.cairn.core.util.FileTrees.delete(group.data(wiped));
     store(image("v4", 4, 5));
     group.startMember(wiped);
     long target2 = group.applied(next);

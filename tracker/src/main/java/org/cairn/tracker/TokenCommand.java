@@ -77,25 +77,20 @@ final class TokenCommand {
     @Override
     public Integer call() throws Exception {
       CommandLine cl = spec.commandLine();
-      if (tracker != null) {
-        return overApi(cl);
-      }
-      Path dir = requireData(cl, data);
       Role r;
       try {
         r = Role.parse(role);
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(cl, "--role: " + e.getMessage());
       }
-      if (r == Role.PEER) {
-        throw new CommandLine.ParameterException(cl, "--role peer: peer credentials are issued at registration; make a donor token");
+      String refused = TokenStore.refusal(r, apps != null || readOnly, uses);
+      if (refused != null) {
+        throw new CommandLine.ParameterException(cl, (r == Role.PEER ? "--role peer: " : "") + refused);
       }
-      if (apps != null && r != Role.CLIENT || readOnly && r != Role.CLIENT) {
-        throw new CommandLine.ParameterException(cl, "--apps and --read-only apply to client tokens");
+      if (tracker != null) {
+        return overApi(cl);
       }
-      if (uses != null && (r != Role.DONOR || uses < 1)) {
-        throw new CommandLine.ParameterException(cl, "--uses N (N >= 1) applies to donor tokens");
-      }
+      Path dir = requireData(cl, data);
       Long until = null;
       if (expires != null) {
         try {

@@ -174,17 +174,12 @@ public final class TrackerApi implements RequestHandler {
 
   private volatile org.cairn.tracker.history.CapacityHistory capacity;
 
-  /** {@code POST /api/v1/tokens}: the checks of {@code token create}, then a token from this tracker's store of them. */
+  /** {@code POST /api/v1/tokens}: the rules of {@code token create}, then a token from this tracker's store of them. */
   private String issueToken(org.cairn.core.api.TokenRequest t) throws IOException, ApiException {
     org.cairn.tracker.auth.Role r = org.cairn.tracker.auth.Role.parse(required(t.role(), "role"));
-    if (r == org.cairn.tracker.auth.Role.PEER) {
-      throw new IllegalArgumentException("peer credentials are issued at registration; make a donor token");
-    }
-    if ((t.apps() != null || t.readOnly()) && r != org.cairn.tracker.auth.Role.CLIENT) {
-      throw new IllegalArgumentException("apps and readOnly apply to client tokens");
-    }
-    if (t.uses() != null && (r != org.cairn.tracker.auth.Role.DONOR || t.uses() < 1)) {
-      throw new IllegalArgumentException("uses (>= 1) applies to donor tokens");
+    String refused = org.cairn.tracker.auth.TokenStore.refusal(r, t.apps() != null || t.readOnly(), t.uses());
+    if (refused != null) {
+      throw new IllegalArgumentException(refused);
     }
     if (t.expiresInSeconds() != null && t.expiresInSeconds() < 1) {
       throw new IllegalArgumentException("expiresInSeconds must be positive");

@@ -43,6 +43,23 @@ public final class TokenStore {
   }
 
   /** A new credential; returns its full text (the only time the secret exists outside the caller). */
+  /**
+   * Why a token of this kind may not be issued, or null: the rules {@code token create} and
+   * {@code POST /api/v1/tokens} share. {@code scoped}: it names apps or is read-only.
+   */
+  public static String refusal(Role role, boolean scoped, Integer uses) {
+    if (role == Role.PEER) {
+      return "peer credentials are issued at registration; make a donor token";
+    }
+    if (scoped && role != Role.CLIENT) {
+      return "--apps and --read-only apply to client tokens";
+    }
+    if (uses != null && (role != Role.DONOR || uses < 1)) {
+      return "--uses N (N >= 1) applies to donor tokens";
+    }
+    return null;
+  }
+
   public synchronized String issue(Role role, List<String> apps, boolean readOnly, Long expiresMillis, Integer uses, String peer,
       String note, long nowMillis) throws IOException {
     byte[] idBytes = new byte[8];

@@ -36,11 +36,12 @@ public record GroupSpec(String self, Map<String, HostPort> members, long snapsho
     }
   }
 
-  /** Parses {@code ID=HOST:PORT,...}; every error names the bad part. */
+  /** The same group, with a snapshot every {@code entries} log entries. */
   public GroupSpec withSnapshotEvery(long entries) {
     return new GroupSpec(self, members, entries);
   }
 
+  /** Parses {@code ID=HOST:PORT,...}; every error names the bad part. */
   public static GroupSpec parse(String peers, String self) {
     Map<String, HostPort> members = new LinkedHashMap<>();
     for (String part : peers.split(",")) {

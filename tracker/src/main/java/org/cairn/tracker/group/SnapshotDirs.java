@@ -44,23 +44,23 @@ final class SnapshotDirs implements StateMachineStorage {
     return dir().resolve("snapshot." + term + "_" + index);
   }
 
-  /** The newest complete snapshot, if any. */
-  Optional<Snapshot> latest() {
-    File[] all = dir == null ? null : dir.listFiles();
-    if (all == null) {
-      return Optional.empty();
-    }
-    Snapshot best = null;
-    for (File f : all) {
+  /** The snapshots here, newest first. */
+  List<Snapshot> all() {
+    File[] files = dir == null ? null : dir.listFiles();
+    List<Snapshot> out = new ArrayList<>();
+    for (File f : files == null ? new File[0] : files) {
       Matcher m = NAME.matcher(f.getName());
       if (f.isDirectory() && m.matches()) {
-        Snapshot s = new Snapshot(f.toPath(), Long.parseLong(m.group(1)), Long.parseLong(m.group(2)));
-        if (best == null || s.index() > best.index()) {
-          best = s;
-        }
+        out.add(new Snapshot(f.toPath(), Long.parseLong(m.group(1)), Long.parseLong(m.group(2))));
       }
     }
-    return Optional.ofNullable(best);
+    out.sort(Comparator.comparingLong(Snapshot::index).reversed());
+    return out;
+  }
+
+  /** The newest complete snapshot, if any. */
+  Optional<Snapshot> latest() {
+    return all().stream().findFirst();
   }
 
   @Override
@@ -92,27 +92,10 @@ final class SnapshotDirs implements StateMachineStorage {
 
   /** Deletes all but the {@code n} newest snapshots. */
   void keepNewest(int n) throws IOException {
-    File[] all = dir.listFiles();
-    if (all == null) {
-      return;
-    }
-    List<File> snapshots = new ArrayList<>();
-    for (File f : all) {
-      if (f.isDirectory() && NAME.matcher(f.getName()).matches()) {
-        snapshots.add(f);
-      }
-    }
-    snapshots.sort(Comparator.comparingLong((File f) -> {
-      Matcher m = NAME.matcher(f.getName());
-      m.matches();
-      return Long.parseLong(m.group(2));
-    }).reversed());
-    for (File old : snapshots.subList(Math.min(n, snapshots.size()), snapshots.size())) {
-      try (var paths = Files.walk(old.toPath())) {
-        for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
+    List<Snapshot> all = all();
+    for (Snapshot old : all.subList(Math.min(n, all.size()), all.size())) {
+      org.cairn.core.util.FileTrees.delete(old.dir());
     }
   }
+
 }

@@ -133,13 +133,7 @@ final class TrackerStateMachine extends BaseStateMachine {
     if (!Files.exists(target)) {
       long started = System.nanoTime();
       Path tmp = storage.dir().resolve(".tmp-" + target.getFileName());
-      if (Files.exists(tmp)) {
-        try (var paths = Files.walk(tmp)) {
-          for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
-            Files.delete(p);
-          }
-        }
-      }
+      org.cairn.core.util.FileTrees.delete(tmp);
       store.checkpoint(tmp);
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
       storage.keepNewest(2);

@@ -13,8 +13,8 @@ import org.cairn.tracker.store.TrackerStore;
 
 /**
  * The grid's donated and used space over time for the status page: per history slot, the totals over
- * the peers that were not DOWN, kept in the store's CAPACITY family by slot (32 bytes a slot: 14 days of
- * one-minute slots is 630 KB) and pruned with the availability history.
+ * the peers that were not DOWN, kept in the store's CAPACITY family by slot (36 bytes a slot: 14 days of
+ * one-minute slots is about 730 KB) and pruned with the availability history.
  */
 public final class CapacityHistory {
   private final TrackerStore store;

@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -52,34 +51,36 @@ record Handles(RocksDB db, List<ColumnFamilyHandle> all, Map<TrackerStore.Family
 
   /**
    * With the database closed: moves {@code dir} aside and fills a new one with the files of the
-   * RocksDB checkpoint in {@code checkpoint} (hard links where it can; not Ratis' {@code .md5} files).
-   * Returns where the old files are (to delete once the new database opens).
+   * RocksDB checkpoint in {@code checkpoint} (not Ratis' {@code .md5} files). Table files, which
+   * RocksDB never changes, are hard-linked where the file system allows; the rest is copied, so the
+   * opened database never writes into the checkpoint. Returns where the old files are: delete them
+   * once the new database opens, or {@link #putBack} them if it does not.
    */
   static Path replaceFiles(Path dir, Path checkpoint) throws IOException {
     Path aside = dir.resolveSibling(dir.getFileName() + ".replaced");
-    deleteTree(aside);
+    org.cairn.core.util.FileTrees.delete(aside);
     Files.move(dir, aside);
     Files.createDirectories(dir);
     try (var files = Files.list(checkpoint)) {
       for (Path f : files.filter(f -> !f.getFileName().toString().endsWith(".md5")).toList()) {
-        try {
-          Files.createLink(dir.resolve(f.getFileName()), f);
-        } catch (IOException | UnsupportedOperationException e) {
-          Files.copy(f, dir.resolve(f.getFileName()));
+        Path to = dir.resolve(f.getFileName());
+        if (f.getFileName().toString().endsWith(".sst")) {
+          try {
+            Files.createLink(to, f);
+            continue;
+          } catch (IOException | UnsupportedOperationException e) {
+            // another file system: copy
+          }
         }
+        Files.copy(f, to);
       }
     }
     return aside;
   }
 
-  static void deleteTree(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (var paths = Files.walk(p)) {
-      for (Path q : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(q);
-      }
-    }
+  /** Undoes {@link #replaceFiles}: the files moved aside become {@code dir} again. */
+  static void putBack(Path dir, Path aside) throws IOException {
+    org.cairn.core.util.FileTrees.delete(dir);
+    Files.move(aside, dir);
   }
 }

@@ -117,14 +117,18 @@ public final class TrackerStore implements Closeable {
       handles.close();
       handles = null;
       Path aside = Handles.replaceFiles(dir, checkpoint);
-      handles = openHandles();
-      Handles.deleteTree(aside);
+      try {
+        handles = openHandles();
+      } catch (IOException e) {
+        Handles.putBack(dir, aside); // the store stays as it was
+        handles = openHandles();
+        throw new IOException("the snapshot in " + checkpoint + " does not open as the tracker's database; kept the old one", e);
+      }
+      org.cairn.core.util.FileTrees.delete(aside);
     } finally {
       swap.writeLock().unlock();
     }
   }
-
-
 
   public static TrackerStore open(Path dir) throws IOException {
     return new TrackerStore(dir);
@@ -178,7 +182,6 @@ public final class TrackerStore implements Closeable {
     r.replicate(batch.encode());
     return batch.size();
   }
-
 
   public byte[] get(Family f, byte[] key) throws IOException {
     if (replicator != null) {
@@ -253,7 +256,6 @@ public final class TrackerStore implements Closeable {
       done();
     }
   }
-
 
   /**
    * A consistent point-in-time copy of the whole database in {@code target} (must not exist): a
