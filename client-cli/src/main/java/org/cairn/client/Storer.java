@@ -128,10 +128,12 @@ public final class Storer {
   /**
    * What a store did. A part of a checkpoint set has {@code set} (the commit's answer: its set, parts
    * and parts committed so far); its {@code step} is 0 until the set's last part commits.
+   * {@code sentBytes}: the version's data pieces sent; {@code recordBytes}: the pieces of its catalog
+   * record (issue #21), 0 if none was stored.
    */
   public record Result(String app, String node, long step, long size, long chunks, long newChunks, long sentBytes,
       double seconds, List<String> hosts, List<String> replaced, List<String> probed, CommitRequest.Answer set, long newBytes,
-      long compressedBytes) {}
+      long compressedBytes, long recordBytes) {}
 
   /** Pieces in flight (sent or queued, not yet acknowledged) are bounded by this many bytes. */
   static final long IN_FLIGHT_BYTES = Long.getLong("cairn.store.inFlightBytes", 48L << 20);
@@ -243,11 +245,13 @@ public final class Storer {
       long committed = System.nanoTime();
       LOG.debug("store {}.{}: placement and probes {} ms, dedup index {} ms, pipeline {} ms, commit {} ms", o.app(), o.node(),
           (placed - start) / 1_000_000, (indexed - placed) / 1_000_000, (piped - indexed) / 1_000_000, (committed - piped) / 1_000_000);
+      long recordBytes = CatalogCopy.store(tracker, peers, hosts, writer, io, r, o.app(), o.node(), step);
+      LOG.debug("store {}.{}: catalog record {} ms", o.app(), o.node(), (System.nanoTime() - committed) / 1_000_000);
       mabw.shutdownNow();
       reportBandwidth(o.clientId(), writer, reported);
       return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), sentBytes.get(),
           (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed, answer.set() == null ? null : answer,
-          res.newBytes(), res.encodedBytes());
+          res.newBytes(), res.encodedBytes(), recordBytes);
     } finally {
       mabw.shutdownNow();
       if (!versionCommitted) {

@@ -89,7 +89,7 @@ class DataPlaneTicketsIT {
       assertThat(text(call(group, victim, dataKey, FrameType.DELETE, io.netty.buffer.ByteBufUtil.getBytes(keys))))
           .contains("DELETE is not accepted");
       keys.release();
-      assertThat(refusal(group, victim, dataKey, FrameType.INVENTORY, new byte[0])).contains("INVENTORY is not served");
+      assertThat(refusal(group, victim, dataKey, FrameType.INVENTORY, new byte[0])).contains("no LIST ticket");
 
       // nothing lost: the victim runs and the version fetches whole
       assertThat(victim.process().isAlive()).isTrue();

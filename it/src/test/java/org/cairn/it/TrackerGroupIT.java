@@ -122,7 +122,7 @@ class TrackerGroupIT {
     long target2 = group.applied(next);
     MiniGrid.await("the wiped member to catch up", Duration.ofSeconds(60), () -> group.applied(wiped) >= target2);
     assertThat(group.member(wiped).stderr()).contains("restored the store from the group's snapshot");
-    for (String shared : new String[] {"dataplane.key", "ticket.key"}) {
+    for (String shared : new String[] {"dataplane.key", "ticket.key", "catalog.key"}) {
       assertThat(group.data(wiped).resolve(shared)).as("the snapshot carried %s", shared).hasSameBinaryContentAs(group.data(next).resolve(shared));
     }
 

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
         "Without --token-file, the first start writes an admin token to DATA/admin.token (mode 0600);",
         "'token create' makes client and donor tokens (the tracker may be running).",
         "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."},
-    subcommands = {TokenCommand.class, BackupCommand.class})
+    subcommands = {TokenCommand.class, BackupCommand.class, RecoverCommand.class})
 public final class TrackerMain implements Callable<Integer> {
   @Option(names = "--data", paramLabel = "DIR", description = "Directory for the tracker's database (required).")
   Path data;

@@ -60,6 +60,8 @@ public final class TrackerServices implements Closeable {
     if (ca != null) {
       api.setPeerCertifier(ca);
     }
+    api.setRecords(new org.cairn.tracker.catalog.CatalogRecords(catalog,
+        org.cairn.tracker.auth.Credentials.catalogKey(config.dataDir())));
     api.setBackup(target -> org.cairn.tracker.store.TrackerBackup.write(store, config.dataDir(), target));
     scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "tracker-scheduler");

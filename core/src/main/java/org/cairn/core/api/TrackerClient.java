@@ -188,6 +188,16 @@ public final class TrackerClient {
     return http.post(API + "/versions", c, CommitRequest.Answer.class);
   }
 
+  /** The catalog record of a committed version, sealed by the tracker (issue #21). */
+  public CatalogRecordBlob record(String app, String node, long step) throws IOException {
+    return http.get(API + "/records", Map.of("app", app, "node", node, "step", Long.toString(step)), CatalogRecordBlob.class);
+  }
+
+  /** The record's pieces are on the grid: the index keeps them with the version. */
+  public RecordAttach.Answer attachRecord(RecordAttach a) throws IOException {
+    return http.post(API + "/records", a, RecordAttach.Answer.class);
+  }
+
   /** The tracker group: its leader and members. */
   public ClusterView cluster() throws IOException {
     return http.get(API + "/cluster", Map.of(), ClusterView.class);

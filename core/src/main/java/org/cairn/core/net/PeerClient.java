@@ -163,6 +163,42 @@ public final class PeerClient implements Closeable {
     });
   }
 
+  /** The peer's id (IDENTIFY); empty if it has not registered yet. */
+  public CompletableFuture<String> identify(String address) {
+    return call(address, FrameType.IDENTIFY, Unpooled.EMPTY_BUFFER).thenApply(frame -> {
+      try {
+        if (frame.type() != FrameType.IDENTITY) {
+          throw new CompletionException(new IOException("peer " + address + " answered IDENTIFY with " + frame.type() + ": "
+              + frame.payload().toString(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        return frame.payload().toString(java.nio.charset.StandardCharsets.UTF_8);
+      } finally {
+        frame.release();
+      }
+    });
+  }
+
+  /** One page of the keys a peer holds, after {@code after} (null: from the start); needs a LIST ticket on a grid with tickets. */
+  public CompletableFuture<InventoryPage> inventory(String address, FragmentKey after) {
+    ByteBuf payload = after == null ? Unpooled.EMPTY_BUFFER : Unpooled.wrappedBuffer(after.toBytes());
+    return call(address, FrameType.INVENTORY, payload).thenApply(frame -> {
+      try {
+        if (frame.type() != FrameType.INVENTORY_RESULT) {
+          throw new CompletionException(new IOException("peer " + address + " answered INVENTORY with " + frame.type() + ": "
+              + frame.payload().toString(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+        ByteBuf p = frame.payload();
+        boolean more = p.readByte() == 1;
+        return new InventoryPage(FragmentKey.decodeList(p), more);
+      } finally {
+        frame.release();
+      }
+    });
+  }
+
+  /** A page of a peer's keys, and whether more follow. */
+  public record InventoryPage(List<FragmentKey> keys, boolean more) {}
+
   /** A round trip (PING/PONG). */
   public CompletableFuture<Void> ping(String address) {
     return call(address, FrameType.PING, Unpooled.EMPTY_BUFFER).thenAccept(Frame::release);

@@ -276,6 +276,14 @@ public final class ChunkCodec {
     return out;
   }
 
+  /**
+   * The coded payload of a chunk as it was given to the redundancy (compressed, maybe sealed), from at
+   * least m verified fragments that agree on how it was coded: what a catalog record's reader opens.
+   */
+  public static byte[] codedPayload(ChunkId expected, Fragment[] fragments) throws CorruptDataException {
+    return decodeEncoded(expected, firstOf(expected, fragments), fragments);
+  }
+
   /** Checks the fragments agree with each other and decodes the coded (compressed, maybe sealed) payload. */
   private static byte[] decodeEncoded(ChunkId expected, Fragment first, Fragment[] fragments) throws CorruptDataException {
     Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());

@@ -28,7 +28,10 @@ public enum FrameType {
   HAS(16),
   /** peer -> client: one byte per asked key, 1 if held. */
   HAS_RESULT(17),
-  /** client -> peer: list held keys after a start key (empty payload: from the start). */
+  /**
+   * client -> peer: list held keys after a start key (empty payload: from the start). Needs a LIST
+   * ticket on a grid with tickets (only a tracker recovering its catalog from the peers lists).
+   */
   INVENTORY(18),
   /** peer -> client: u8 more-flag, then a key list. */
   INVENTORY_RESULT(19),
@@ -50,7 +53,11 @@ public enum FrameType {
    */
   PUT_SOFT(26),
   /** peer -> client: the PUT_SOFT's fragments are written ({@link SoftAck}: count, boot id, soft write number). */
-  PUT_SOFT_OK(27);
+  PUT_SOFT_OK(27),
+  /** client -> peer: which peer is this? (empty payload) */
+  IDENTIFY(28),
+  /** peer -> client: UTF-8 peer id (empty before the peer has registered). */
+  IDENTITY(29);
 
   private final int id;
 

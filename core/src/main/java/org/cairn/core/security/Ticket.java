@@ -19,7 +19,7 @@ import org.cairn.core.hash.ChunkId;
  * <pre>
  *  0  2  magic 'CT'
  *  2  1  version (1)
- *  3  1  op (1 READ, 2 WRITE)
+ *  3  1  op (1 READ, 2 WRITE, 3 LIST)
  *  4  8  expiresAt, epoch ms
  * 12  1  peer id length P (1-64), then P bytes UTF-8
  *  .  1  requester length R (1-64), then R bytes UTF-8
@@ -37,7 +37,12 @@ public record Ticket(Op op, long expiresAt, String peer, String requester, List<
     /** GET and HAS. */
     READ(1),
     /** PUT. */
-    WRITE(2);
+    WRITE(2),
+    /**
+     * INVENTORY: the peer's keys, page by page. Names no chunks. Only a tracker rebuilding its catalog
+     * from the peers asks ({@code cairn-tracker recover --from-peers}).
+     */
+    LIST(3);
 
     private final int code;
 
@@ -60,7 +65,10 @@ public record Ticket(Op op, long expiresAt, String peer, String requester, List<
     checkName("peer", peer);
     checkName("requester", requester);
     chunks = List.copyOf(chunks);
-    if (chunks.isEmpty() || chunks.size() > MAX_CHUNKS) {
+    if (op == Op.LIST ? !chunks.isEmpty() : chunks.isEmpty() || chunks.size() > MAX_CHUNKS) {
+      if (op == Op.LIST) {
+        throw new IllegalArgumentException("a LIST ticket names no chunks, not " + chunks.size());
+      }
       throw new IllegalArgumentException("a ticket names 1-" + MAX_CHUNKS + " chunks, not " + chunks.size());
     }
     signature = signature == null ? null : signature.clone();
@@ -124,8 +132,8 @@ public record Ticket(Op op, long expiresAt, String peer, String requester, List<
     String requester = string(b, "requester");
     need(b, 4, "chunk count");
     int count = b.getInt();
-    if (count < 1 || count > MAX_CHUNKS) {
-      throw new IllegalArgumentException("ticket chunk count " + count + " is not 1-" + MAX_CHUNKS);
+    if (op == Op.LIST ? count != 0 : count < 1 || count > MAX_CHUNKS) {
+      throw new IllegalArgumentException("ticket chunk count " + count + " is not " + (op == Op.LIST ? "0 for LIST" : "1-" + MAX_CHUNKS));
     }
     need(b, (long) count * ChunkId.LENGTH, "chunk ids");
     List<ChunkId> chunks = new ArrayList<>(count);

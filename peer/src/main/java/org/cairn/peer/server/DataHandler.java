@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * PUT is admitted or refused as a whole (FULL, BUSY, PAUSED, QUOTA, DISK, CORRUPT). GET, HAS and
  * PUT need a tracker-signed ticket for their chunks presented on the connection first ({@link
  * TicketGate}); a request without one closes the connection. DELETE is never served; INVENTORY only
- * where tickets are not required.
+ * with a LIST ticket (a tracker recovering its catalog) or where tickets are not required. IDENTIFY
+ * answers the peer's id.
  */
 final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   private static final Logger LOG = LoggerFactory.getLogger(DataHandler.class);
@@ -145,9 +146,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         return Frame.of(FrameType.HAS_RESULT, id, held);
       }
       case INVENTORY: {
-        if (gate.required()) {
-          throw new SecurityException("INVENTORY is not served on a grid with tickets (a peer's holdings are its tracker's business)");
-        }
+        grants.requireList(); // a peer's holdings are its tracker's business: only a tracker signs LIST tickets
         FragmentKey after = p.isReadable() ? FragmentKey.decode(p) : null;
         List<FragmentKey> page = store.inventory(after, INVENTORY_PAGE + 1);
         boolean more = page.size() > INVENTORY_PAGE;
@@ -156,6 +155,10 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         out.writeByte(more ? 1 : 0);
         FragmentKey.encodeList(keys, out);
         return new Frame(FrameType.INVENTORY_RESULT, id, out);
+      }
+      case IDENTIFY: {
+        String self = gate.self();
+        return Frame.of(FrameType.IDENTITY, id, (self == null ? "" : self).getBytes(StandardCharsets.UTF_8));
       }
       case DELETE:
         // a peer's fragments leave it only through its own garbage collection, as the tracker's index

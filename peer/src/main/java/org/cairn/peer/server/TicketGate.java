@@ -46,6 +46,11 @@ public final class TicketGate {
     return required;
   }
 
+  /** This peer's id, or null before it has registered. */
+  String self() {
+    return self.get();
+  }
+
   Grants newConnection() {
     return new Grants();
   }
@@ -54,6 +59,8 @@ public final class TicketGate {
   final class Grants {
     private final Map<ChunkId, Long> read = new HashMap<>();
     private final Map<ChunkId, Long> write = new HashMap<>();
+    /** Until when a LIST ticket lets this connection list the peer's keys (0: never). */
+    private long listUntil;
 
     /** Checks a presented ticket and adds its grants; returns how many chunks it names. */
     int accept(byte[] encoded) {
@@ -63,6 +70,10 @@ public final class TicketGate {
         throw new SecurityException("this peer does not know its tracker's ticket key yet (not registered)");
       }
       Ticket t = v.check(Ticket.decode(encoded), me, clock.millis());
+      if (t.op() == Ticket.Op.LIST) {
+        listUntil = Math.max(listUntil, t.expiresAt());
+        return 0;
+      }
       Map<ChunkId, Long> grants = t.op() == Ticket.Op.READ ? read : write;
       if (grants.size() > 4 * Ticket.MAX_CHUNKS) {
         grants.values().removeIf(until -> until <= clock.millis());
@@ -71,6 +82,19 @@ public final class TicketGate {
         grants.merge(c, t.expiresAt(), Math::max);
       }
       return t.chunks().size();
+    }
+
+    /** INVENTORY: a LIST ticket, unexpired, on this connection (or no tickets required at all). */
+    void requireList() {
+      if (!required) {
+        return;
+      }
+      if (listUntil == 0) {
+        throw new SecurityException("no LIST ticket on this connection (a peer's holdings are listed only to its tracker)");
+      }
+      if (clock.millis() >= listUntil) {
+        throw new SecurityException("the LIST ticket expired");
+      }
     }
 
     void requireRead(ChunkId id) {

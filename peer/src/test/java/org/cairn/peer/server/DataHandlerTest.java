@@ -146,7 +146,7 @@ class DataHandlerTest {
     assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.TICKET, Unpooled.wrappedBuffer(new byte[] {1, 2, 3})))
         .contains("truncated");
     assertThat(store.fragmentCount()).isZero();
-    // the right tickets: the PUT lands, GET and HAS are served; INVENTORY never is
+    // the right tickets: the PUT lands, GET and HAS are served; INVENTORY only with a LIST ticket
     ch = authenticatedWithTickets(tracker, "peer-a");
     ask(ch, FrameType.TICKET, 2, ticket(tracker, org.cairn.core.security.Ticket.Op.WRITE, "peer-a", k0.chunkId(), later)).release();
     Frame ok = ask(ch, FrameType.PUT, 3, put.get());
@@ -158,7 +158,24 @@ class DataHandlerTest {
     Frame got = ask(ch, FrameType.GET, 3, get.get());
     assertThat(ByteBufUtil.getBytes(got.payload())).isEqualTo(fragments.get(0));
     got.release();
-    assertThat(closedWith(ch, FrameType.INVENTORY, Unpooled.EMPTY_BUFFER)).contains("INVENTORY is not served");
+    assertThat(closedWith(ch, FrameType.INVENTORY, Unpooled.EMPTY_BUFFER)).contains("no LIST ticket");
+    // IDENTIFY names the peer; a LIST ticket for another peer is refused, one for this peer lists its keys
+    ch = authenticatedWithTickets(tracker, "peer-a");
+    Frame who = ask(ch, FrameType.IDENTIFY, 2, Unpooled.EMPTY_BUFFER);
+    assertThat(who.type()).isEqualTo(FrameType.IDENTITY);
+    assertThat(who.payload().toString(StandardCharsets.UTF_8)).isEqualTo("peer-a");
+    who.release();
+    assertThat(closedWith(authenticatedWithTickets(tracker, "peer-a"), FrameType.TICKET, Unpooled.wrappedBuffer(tracker.sign(
+        new org.cairn.core.security.Ticket(org.cairn.core.security.Ticket.Op.LIST, later, "peer-b", "test", List.of(), null)).encode())))
+        .contains("for peer peer-b");
+    ask(ch, FrameType.TICKET, 3, Unpooled.wrappedBuffer(tracker.sign(
+        new org.cairn.core.security.Ticket(org.cairn.core.security.Ticket.Op.LIST, later, "peer-a", "test", List.of(), null)).encode()))
+        .release();
+    Frame inv = ask(ch, FrameType.INVENTORY, 4, Unpooled.EMPTY_BUFFER);
+    assertThat(inv.type()).isEqualTo(FrameType.INVENTORY_RESULT);
+    assertThat(inv.payload().readByte()).isZero();
+    assertThat(FragmentKey.decodeList(inv.payload())).hasSize(5).contains(k0);
+    inv.release();
   }
 
   @Test

@@ -173,6 +173,43 @@ public final class TrackerApi implements RequestHandler {
   }
 
   private volatile org.cairn.tracker.history.CapacityHistory capacity;
+  private volatile org.cairn.tracker.catalog.CatalogRecords records;
+
+  /** Where {@code GET /api/v1/records} seals versions' catalog records. */
+  public void setRecords(org.cairn.tracker.catalog.CatalogRecords records) {
+    this.records = records;
+  }
+
+  /**
+   * A store puts its version's catalog record on the grid: {@code GET /api/v1/records?app&node&step}
+   * seals it, {@code POST /api/v1/records} ({@link org.cairn.core.api.RecordAttach}) names its pieces.
+   */
+  private Response records(String method, Map<String, String> query, byte[] body, Principal who) throws IOException, ApiException {
+    org.cairn.tracker.catalog.CatalogRecords r = records;
+    if (r == null) {
+      throw new ApiException(503, "this tracker makes no catalog records");
+    }
+    if (method.equals("GET")) {
+      String app = required(query, "app");
+      requireApp(who, app);
+      org.cairn.core.api.CatalogRecordBlob blob = r.seal(app, required(query, "node"), parseStep(required(query, "step")));
+      if (blob == null) {
+        throw new ApiException(404, "no such version");
+      }
+      return json(200, blob);
+    }
+    requireMethod(method, "POST");
+    org.cairn.core.api.RecordAttach a = read(body, org.cairn.core.api.RecordAttach.class);
+    requireApp(who, required(a.app(), "app"));
+    CommitRequest.NewChunk nc = a.chunk();
+    if (nc == null) {
+      throw new ApiException(400, "field 'chunk' (an object) is required");
+    }
+    boolean attached = catalog.attachRecord(a.app(), required(a.node(), "node"), a.step(), new Catalog.NewChunk(
+        ChunkId.parse(required(nc.id(), "chunk.id")), nc.holders() == null ? List.of() : nc.holders(), nc.storedBytes(), nc.tags(),
+        nc.redundancy()));
+    return json(200, new org.cairn.core.api.RecordAttach.Answer(attached));
+  }
 
   /** {@code POST /api/v1/tokens}: the rules of {@code token create}, then a token from this tracker's store of them. */
   private String issueToken(org.cairn.core.api.TokenRequest t) throws IOException, ApiException {
@@ -321,6 +358,8 @@ public final class TrackerApi implements RequestHandler {
         return lookup(body, who);
       case "versions":
         return versions(method, query, body, who);
+      case "records":
+        return records(method, query, body, who);
       case "stores":
         return stores(method, id, action, body, who);
       case "manifest":
@@ -794,6 +833,9 @@ public final class TrackerApi implements RequestHandler {
     org.cairn.core.security.Ticket.Op op;
     try {
       op = org.cairn.core.security.Ticket.Op.valueOf(required(r.op(), "op"));
+      if (op == org.cairn.core.security.Ticket.Op.LIST) {
+        throw new IllegalArgumentException("LIST"); // only recovery signs those, offline, with the ticket key
+      }
     } catch (IllegalArgumentException e) {
       throw new ApiException(400, "op must be READ or WRITE, was '" + r.op() + "'");
     }

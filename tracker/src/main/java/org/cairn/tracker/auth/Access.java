@@ -47,6 +47,8 @@ public final class Access {
       Map.entry("POST /stores/{id}/pending", CLIENT),
       Map.entry("DELETE /stores/{id}", CLIENT),
       Map.entry("GET /manifest", CLIENT),
+      Map.entry("GET /records", CLIENT),
+      Map.entry("POST /records", CLIENT),
       Map.entry("GET /durability", CLIENT),
       Map.entry("GET /events", CLIENT),
       Map.entry("GET /apps", CLIENT),
@@ -56,7 +58,7 @@ public final class Access {
 
   /** Routes that change what a client stores: refused to read-only clients. */
   private static final Set<String> WRITES = Set.of("POST /versions", "DELETE /versions", "POST /stores/{id}/pending",
-      "DELETE /stores/{id}", "POST /policy", "POST /placement");
+      "DELETE /stores/{id}", "POST /policy", "POST /placement", "GET /records", "POST /records");
 
   private Access() {}
 

@@ -49,6 +49,7 @@ public final class Credentials {
     GridToken admin = operator != null ? operator : GridToken.readFile(adminTokenFile(data, store, clock));
     GridToken key = GridToken.of(secretFile(data.resolve("dataplane.key"), GridToken.generate()));
     String ticketKey = secretFile(data.resolve("ticket.key"), org.cairn.core.security.TicketSigner.generate().secret());
+    secretFile(data.resolve(CATALOG_KEY), org.cairn.core.crypto.CatalogKey.generatePrivate());
     org.cairn.core.security.TicketSigner signer;
     try {
       signer = org.cairn.core.security.TicketSigner.parse(ticketKey);
@@ -57,6 +58,17 @@ public final class Credentials {
           + " or delete it to make a new one (peers then learn theirs when they next register)", e);
     }
     return new Credentials(admin, store, key, clock, signer);
+  }
+
+  /**
+   * The grid's catalog key (private, {@link org.cairn.core.crypto.CatalogKey}) in the data directory:
+   * what opens the catalog records on the grid. Keep a copy off the grid: recovery from the peers needs it.
+   */
+  public static final String CATALOG_KEY = "catalog.key";
+
+  /** The catalog key of the tracker whose data directory is {@code data} (made by {@link #open} if missing). */
+  public static String catalogKey(Path data) throws IOException {
+    return secretFile(data.resolve(CATALOG_KEY), org.cairn.core.crypto.CatalogKey.generatePrivate());
   }
 
   /** {@code DATA/admin.token}: read if there, else a new admin credential written there (0600). */

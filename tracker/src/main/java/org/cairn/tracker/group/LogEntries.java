@@ -17,7 +17,7 @@ final class LogEntries {
   static final byte FILE = 'F';
   /** The only files the log may write, relative to the data directory. */
   private static final java.util.regex.Pattern SHARED = java.util.regex.Pattern.compile(
-      "tokens/[A-Za-z0-9_-]{1,64}\\.json|dataplane\\.key|ticket\\.key|admin\\.token");
+      "tokens/[A-Za-z0-9_-]{1,64}\\.json|dataplane\\.key|ticket\\.key|admin\\.token|catalog\\.key");
 
   private LogEntries() {}
 

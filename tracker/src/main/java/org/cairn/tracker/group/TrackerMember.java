@@ -55,6 +55,7 @@ public final class TrackerMember implements Closeable {
   /** The largest entry the log takes (a commit's changes): about 100,000 chunks. */
   static final SizeInBytes ENTRY_MAX = SizeInBytes.valueOf("32MB");
   private static final byte[] SECRETS_SHARED = "secrets-shared".getBytes(StandardCharsets.UTF_8);
+  private static final byte[] CATALOG_KEY_SHARED = "catalog-key-shared".getBytes(StandardCharsets.UTF_8);
 
   private final TrackerConfig config;
   private final GroupSpec spec;
@@ -238,10 +239,16 @@ public final class TrackerMember implements Closeable {
    */
   private void shareSecrets() throws IOException {
     if (store.get(TrackerStore.Family.CLUSTER, SECRETS_SHARED) != null) {
+      if (store.get(TrackerStore.Family.CLUSTER, CATALOG_KEY_SHARED) == null) { // a group formed before catalog records
+        String key = org.cairn.tracker.auth.Credentials.catalogKey(config.dataDir());
+        replicator.submit(LogEntries.file(org.cairn.tracker.auth.Credentials.CATALOG_KEY, (key + "\n").getBytes(StandardCharsets.UTF_8)));
+        store.put(TrackerStore.Family.CLUSTER, CATALOG_KEY_SHARED, new byte[] {1});
+        LOG.info("shared the grid's catalog key with the group");
+      }
       return;
     }
     org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock); // makes what is missing
-    List<String> names = new ArrayList<>(List.of("dataplane.key", "ticket.key", "admin.token"));
+    List<String> names = new ArrayList<>(List.of("dataplane.key", "ticket.key", "admin.token", "catalog.key"));
     Path tokens = config.dataDir().resolve("tokens");
     if (Files.isDirectory(tokens)) {
       try (var files = Files.list(tokens)) {
@@ -255,6 +262,7 @@ public final class TrackerMember implements Closeable {
       }
     }
     store.put(TrackerStore.Family.CLUSTER, SECRETS_SHARED, new byte[] {1});
+    store.put(TrackerStore.Family.CLUSTER, CATALOG_KEY_SHARED, new byte[] {1});
     LOG.info("shared the grid's keys with the group");
   }
 
