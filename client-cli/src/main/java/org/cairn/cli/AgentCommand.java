@@ -70,7 +70,7 @@ final class AgentCommand implements Callable<Integer> {
     Path spoolDir = spool != null ? spool.toAbsolutePath() : Path.of(sock + ".spool");
     String id = client != null ? client : StoreCommand.clientId();
     PrintWriter out = cl.getOut();
-    try (Grid grid = GridAccess.open(root, cl)) {
+    try (Grid grid = GridAccess.open(root, cl).recordsInBackground()) {
       grid.peerList(); // the tracker and the token are good before the socket opens
       AsyncStores background = new AsyncStores(spoolDir, grid);
       AgentServer server = AgentServer.start(sock, (request, o, e) -> CairnCli.run(

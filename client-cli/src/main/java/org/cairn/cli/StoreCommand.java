@@ -323,7 +323,9 @@ final class StoreCommand implements Callable<Integer> {
       m.put("newBytes", res.newBytes());
       m.put("compressedBytes", res.compressedBytes());
       m.put("sentBytes", res.sentBytes());
-      m.put("recordBytes", res.recordBytes());
+      if (res.recordBytes() >= 0) { // an agent stores the record after answering
+        m.put("recordBytes", res.recordBytes());
+      }
       m.put("write", write);
       m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
       m.put("mbPerSec", Math.round(mbps * 10) / 10.0);

@@ -44,7 +44,9 @@ final class CatalogCopy {
     }
     PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), io, TIMEOUT);
     try {
+      long t0 = System.nanoTime();
       CatalogRecordBlob blob = tracker.record(app, node, step);
+      long t1 = System.nanoTime();
       byte[] sealed = blob.sealedBytes();
       ChunkId id = CatalogRecord.idOf(sealed);
       if (!id.hex().equals(blob.id())) {
@@ -52,12 +54,14 @@ final class CatalogCopy {
       }
       Fragment[] pieces = CatalogRecord.code(sealed, r);
       pending.register(id).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      long t2 = System.nanoTime();
       @SuppressWarnings("unchecked")
       CompletableFuture<String>[] acks = new CompletableFuture[pieces.length];
       for (int i = 0; i < pieces.length; i++) {
         acks[i] = writer.send(i, pieces[i]);
       }
       CompletableFuture.allOf(acks).get(TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+      long t3 = System.nanoTime();
       String[] holders = new String[pieces.length];
       String[] tags = new String[pieces.length];
       long bytes = 0;
@@ -68,8 +72,9 @@ final class CatalogCopy {
       }
       boolean attached = tracker.attachRecord(new RecordAttach(app, node, step, new CommitRequest.NewChunk(id.hex(),
           Arrays.asList(holders), Arrays.asList(tags), bytes, r.spec()))).attached();
-      LOG.debug("{}.{}.{}: catalog record {} ({} bytes sealed) {}", app, node, step, id.shortHex(), sealed.length,
-          attached ? "stored" : "not attached (the version already has one, or is gone)");
+      LOG.debug("{}.{}.{}: catalog record {} ({} bytes sealed) {}: sealed {} ms, named {} ms, pieces {} ms, attached {} ms", app, node,
+          step, id.shortHex(), sealed.length, attached ? "stored" : "not attached (the version already has one, or is gone)",
+          (t1 - t0) / 1_000_000, (t2 - t1) / 1_000_000, (t3 - t2) / 1_000_000, (System.nanoTime() - t3) / 1_000_000);
       return bytes;
     } catch (IOException | ExecutionException | TimeoutException | RuntimeException e) {
       LOG.warn("{}.{}.{} is committed, but its catalog record could not be put on the grid ({}); recovery from the peers would"

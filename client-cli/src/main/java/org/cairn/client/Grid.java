@@ -51,6 +51,19 @@ public final class Grid implements Closeable {
     return new Grid(tracker, group, peers, owner == null ? this : owner);
   }
 
+  /** Where stores put their versions' catalog records once committed; null: before the store returns. */
+  private volatile java.util.concurrent.ExecutorService records;
+
+  /**
+   * Stores of this grid (and of the grids it lends) put each version's catalog record after they
+   * return (a resident agent: the job does not wait for it); {@link #close} waits up to 30 s for those
+   * still running.
+   */
+  public Grid recordsInBackground() {
+    records = java.util.concurrent.Executors.newCachedThreadPool(Storer.daemon("cairn-record"));
+    return this;
+  }
+
   public static Grid open(URI tracker, GridToken token, Duration timeout) {
     return open(List.of(tracker), token, timeout);
   }
@@ -104,7 +117,7 @@ public final class Grid implements Closeable {
   }
 
   public Storer.Result store(InputStream in, long sizeHint, Storer.Options options) throws IOException {
-    return new Storer(tracker, dataPlaneOf()).store(in, sizeHint, options);
+    return new Storer(tracker, dataPlaneOf(), (owner == null ? this : owner).records).store(in, sizeHint, options);
   }
 
   /** The version app/node/step (latest when step <= 0) with its chunks' coding and holders. */
@@ -193,6 +206,18 @@ public final class Grid implements Closeable {
   public void close() {
     if (owner != null) {
       return; // lent: the owner closes
+    }
+    java.util.concurrent.ExecutorService r = records;
+    if (r != null) {
+      r.shutdown();
+      try {
+        if (!r.awaitTermination(30, TimeUnit.SECONDS)) {
+          org.slf4j.LoggerFactory.getLogger(Grid.class).warn("stopping with catalog records still being stored; those versions are"
+              + " committed, but recovery from the peers would not find them");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
     peers.close();
     group.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);

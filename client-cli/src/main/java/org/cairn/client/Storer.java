@@ -129,7 +129,7 @@ public final class Storer {
    * What a store did. A part of a checkpoint set has {@code set} (the commit's answer: its set, parts
    * and parts committed so far); its {@code step} is 0 until the set's last part commits.
    * {@code sentBytes}: the version's data pieces sent; {@code recordBytes}: the pieces of its catalog
-   * record (issue #21), 0 if none was stored.
+   * record (issue #21), 0 if none was stored, -1 if it is being stored after the store returned.
    */
   public record Result(String app, String node, long step, long size, long chunks, long newChunks, long sentBytes,
       double seconds, List<String> hosts, List<String> replaced, List<String> probed, CommitRequest.Answer set, long newBytes,
@@ -144,10 +144,20 @@ public final class Storer {
 
   private final TrackerClient tracker;
   private final PeerClient peers;
+  private final java.util.concurrent.Executor records;
 
   public Storer(TrackerClient tracker, PeerClient peers) {
+    this(tracker, peers, null);
+  }
+
+  /**
+   * @param records where the version's catalog record is put on the grid after the store returns (a
+   *     resident agent's); null: before it returns
+   */
+  public Storer(TrackerClient tracker, PeerClient peers, java.util.concurrent.Executor records) {
     this.tracker = tracker;
     this.peers = peers;
+    this.records = records;
   }
 
   public Result store(InputStream in, long sizeHint, Options o) throws IOException {
@@ -186,6 +196,7 @@ public final class Storer {
     mabw.scheduleAtFixedRate(pending::keepAlive, 30, 30, TimeUnit.SECONDS);
     mabw.scheduleWithFixedDelay(pending::retryIfFailed, 1, 1, TimeUnit.SECONDS);
     boolean versionCommitted = false;
+    boolean recordLater = false;
     // Dedup: the chunk ids the app holds coded at least as strongly as this store asks, fetched once.
     // A chunk held with weaker coding is stored again with this coding and replaces the weaker one at
     // the commit, so dedup never weakens a version; chunks committed by others meanwhile are merely
@@ -245,8 +256,21 @@ public final class Storer {
       long committed = System.nanoTime();
       LOG.debug("store {}.{}: placement and probes {} ms, dedup index {} ms, pipeline {} ms, commit {} ms", o.app(), o.node(),
           (placed - start) / 1_000_000, (indexed - placed) / 1_000_000, (piped - indexed) / 1_000_000, (committed - piped) / 1_000_000);
-      long recordBytes = CatalogCopy.store(tracker, peers, hosts, writer, io, r, o.app(), o.node(), step);
-      LOG.debug("store {}.{}: catalog record {} ms", o.app(), o.node(), (System.nanoTime() - committed) / 1_000_000);
+      long recordBytes = -1;
+      if (records != null) {
+        // the job does not wait for the record: the agent's thread puts it on the grid, then lets the store's io go
+        records.execute(() -> {
+          try {
+            CatalogCopy.store(tracker, peers, hosts, writer, io, r, o.app(), o.node(), step);
+          } finally {
+            io.shutdown();
+          }
+        });
+        recordLater = true;
+      } else {
+        recordBytes = CatalogCopy.store(tracker, peers, hosts, writer, io, r, o.app(), o.node(), step);
+        LOG.debug("store {}.{}: catalog record {} ms", o.app(), o.node(), (System.nanoTime() - committed) / 1_000_000);
+      }
       mabw.shutdownNow();
       reportBandwidth(o.clientId(), writer, reported);
       return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), sentBytes.get(),
@@ -257,7 +281,9 @@ public final class Storer {
       if (!versionCommitted) {
         pending.abandon();
       }
-      io.shutdown();
+      if (!recordLater) {
+        io.shutdown();
+      }
     }
   }
 

@@ -65,6 +65,11 @@ public final class DonorMain implements Callable<Integer> {
 
   public static void main(String[] args) {
     int code = new CommandLine(new DonorMain())
+        .setParameterExceptionHandler((ex, a) -> { // one line and a hint, as cairn and cairn-tracker print
+          ex.getCommandLine().getErr().println("cairn-donor: " + ex.getMessage());
+          ex.getCommandLine().getErr().println("Try 'cairn-donor --help' for more information.");
+          return 2;
+        })
         .setExecutionExceptionHandler((e, cmd, parsed) -> {
           cmd.getErr().println("cairn-donor: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
           return 1;

@@ -60,6 +60,10 @@ class AgentIT {
     assertThat(store.stderr()).doesNotContain("no agent");
     assertThat(Files.readString(root.resolve("agent.err")) + Files.readString(root.resolve("agent.out")))
         .as("the agent ran the store").contains("ran store");
+    assertThat(new ObjectMapper().readTree(store.stdout()).has("recordBytes")).as("the record is stored after the answer").isFalse();
+    // the agent puts the version's catalog record on the grid after answering: recovery from the peers finds the version
+    MiniGrid.await("the version's catalog record on the grid", Duration.ofSeconds(20),
+        () -> grid.cli("versions", "--app", "heat", "--node", "r0", "--json").json().get(0).path("recorded").asBoolean());
 
     // a relative output path means the client's directory; the result equals the in-process fetch
     MiniGrid.Cli thin = grid.viaAgent(socket, "fetch", "--app", "heat", "--node", "r0", "-o", root.resolve("thin.out").toString());

@@ -26,8 +26,12 @@ class CliConventionsIT {
 
   /** cairn.jar with ARGS, no CAIRN_* in the environment but {@code env}, and a home of its own. */
   private Run cairn(Map<String, String> env, String... args) throws Exception {
+    return run(MiniGrid.jar("client-cli", "cairn.jar"), env, args);
+  }
+
+  private Run run(Path jar, Map<String, String> env, String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Duser.home=" + root.resolve("home"), "-jar", MiniGrid.jar("client-cli", "cairn.jar").toString()));
+        "-Duser.home=" + root.resolve("home"), "-jar", jar.toString()));
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile())
         .redirectOutput(root.resolve("out").toFile()).redirectError(root.resolve("err").toFile());
@@ -64,6 +68,16 @@ class CliConventionsIT {
     Run dirAsFile = cairn(Map.of(), "store", root.toString(), "--app", "A", "--node", "N");
     assertThat(dirAsFile.exit()).isEqualTo(2);
     assertThat(dirAsFile.err().get(0)).contains("is a directory: store it with --dir");
+
+    // the donor's daemon and the tracker's commands hold to the same: a line and a hint, never the whole help
+    Run peer = run(MiniGrid.jar("peer", "cairn-peer.jar"), Map.of(), "--data", root.resolve("p").toString());
+    assertThat(peer.exit()).isEqualTo(2);
+    assertThat(peer.err()).containsExactly("cairn-peer: missing required settings: --tracker, --token-file, --quota",
+        "Try 'cairn-peer --help' for more information.");
+    Run recover = run(MiniGrid.jar("tracker", "cairn-tracker.jar"), Map.of(), "recover", "--kit", root.toString());
+    assertThat(recover.exit()).isEqualTo(2);
+    assertThat(recover.err()).hasSize(2);
+    assertThat(recover.err().get(0)).startsWith("cairn-tracker: Missing required options").contains("--from-peers").contains("--data");
   }
 
   @Test

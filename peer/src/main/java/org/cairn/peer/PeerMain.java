@@ -119,6 +119,11 @@ public final class PeerMain implements Callable<Integer> {
 
   public static void main(String[] args) {
     System.exit(new CommandLine(new PeerMain())
+        .setParameterExceptionHandler((ex, a) -> { // one line and a hint, as cairn and cairn-tracker print
+          ex.getCommandLine().getErr().println("cairn-peer: " + ex.getMessage());
+          ex.getCommandLine().getErr().println("Try 'cairn-peer --help' for more information.");
+          return 2;
+        })
         .setExecutionExceptionHandler((e, cmd, parsed) -> {
           cmd.getErr().println("cairn-peer: " + e.getMessage());
           return 1;

@@ -56,11 +56,33 @@ public final class CatalogKey {
 
   /** Seals {@code plaintext} under the public keyset {@code publicJson}. */
   public static byte[] seal(String publicJson, byte[] plaintext) {
+    return sealer(publicJson).seal(plaintext);
+  }
+
+  /** A sealer for the public keyset {@code publicJson}, made once (parsing the keyset costs more than a seal). Thread-safe. */
+  public static Sealer sealer(String publicJson) {
     try {
       KeysetHandle pub = TinkJsonProtoKeysetFormat.parseKeysetWithoutSecret(publicJson);
-      return pub.getPrimitive(RegistryConfiguration.get(), HybridEncrypt.class).encrypt(plaintext, CONTEXT);
+      return new Sealer(pub.getPrimitive(RegistryConfiguration.get(), HybridEncrypt.class));
     } catch (GeneralSecurityException e) {
-      throw new IllegalArgumentException("cannot seal with the catalog key the tracker gave: " + e.getMessage(), e);
+      throw new IllegalArgumentException("not a public catalog key: " + e.getMessage(), e);
+    }
+  }
+
+  /** Seals records under one public catalog key. */
+  public static final class Sealer {
+    private final HybridEncrypt encrypt;
+
+    private Sealer(HybridEncrypt encrypt) {
+      this.encrypt = encrypt;
+    }
+
+    public byte[] seal(byte[] plaintext) {
+      try {
+        return encrypt.encrypt(plaintext, CONTEXT);
+      } catch (GeneralSecurityException e) {
+        throw new IllegalStateException("sealing a catalog record failed: " + e.getMessage(), e);
+      }
     }
   }
 

@@ -370,7 +370,7 @@ public final class Catalog {
       out.add(new Listed(new VersionRow(app, node, mf.path("step").asLong(), size, r.storedBytes(), chunks,
           r.newChunks(), coding.coding() == null ? mf.path("redundancy").asText() : coding.coding(), coding.weakest(),
           mf.path("redundancy").asText(), mf.path("kind").asText("file"), mf.path("createdAt").asLong(), r.committedAt(), null,
-          set.isObject() ? set.path("name").asText() : null, r.parts() == null ? null : r.parts().size()),
+          set.isObject() ? set.path("name").asText() : null, r.parts() == null ? null : r.parts().size(), r.record() != null),
           new ArrayList<>(needed.keySet())));
     }
     return out;

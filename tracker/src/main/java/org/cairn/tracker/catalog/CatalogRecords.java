@@ -21,12 +21,12 @@ public final class CatalogRecords {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Catalog catalog;
-  private final String publicKey;
+  private final CatalogKey.Sealer sealer;
 
   /** @param privateKey the grid's catalog key ({@code DATA/catalog.key}) */
   public CatalogRecords(Catalog catalog, String privateKey) {
     this.catalog = catalog;
-    this.publicKey = CatalogKey.publicOf(privateKey);
+    this.sealer = CatalogKey.sealer(CatalogKey.publicOf(privateKey));
   }
 
   /** The sealed record of app/node/step, or null if there is no such version. */
@@ -47,7 +47,7 @@ public final class CatalogRecords {
       throw new IllegalArgumentException("the catalog record of " + app + "." + node + "." + step + " would be " + plain.length
           + " bytes, more than " + CatalogRecord.MAX_PLAINTEXT);
     }
-    byte[] sealed = CatalogKey.seal(publicKey, CatalogRecord.pack(plain));
+    byte[] sealed = sealer.seal(CatalogRecord.pack(plain));
     return new CatalogRecordBlob(app, node, step, CatalogRecord.idOf(sealed).hex(), Base64.getEncoder().encodeToString(sealed));
   }
 }
