@@ -50,7 +50,7 @@ public final class CommitLoad {
       Manifest m = Manifest.of("bench-commits", node, 0, 1 << 20, "code:4+2", "zstd", "file", System.currentTimeMillis(), "bench",
           refs);
       long t0 = System.nanoTime();
-      tracker.commit(new CommitRequest(m, sent, null));
+      tracker.commit(new CommitRequest(m, sent, java.util.UUID.randomUUID().toString())); // a session, as every store sends
       latencies[v] = System.nanoTime() - t0;
     }
     double elapsed = (System.nanoTime() - start) / 1e9;

@@ -279,8 +279,9 @@ public final class Catalog {
     long storedBytes = t.storedBytes();
     long added = t.added();
     JsonNode stored = JSON.valueToTree(stepped(m, step));
-    batch.put(TrackerStore.Family.VERSIONS, versionKey,
-        JSON.writeValueAsBytes(new VersionRecord(stored, storedBytes, added, clock.millis(), session)));
+    VersionRecord committed = new VersionRecord(stored, storedBytes, added, clock.millis(), session);
+    batch.put(TrackerStore.Family.VERSIONS, versionKey, JSON.writeValueAsBytes(committed));
+    indexSessions(batch, m.app(), m.node(), step, committed);
     SoftVersions.hold(batch, versionKey, softHolds, ChunkRefs.sentIds(newChunks));
     store.write(batch);
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
@@ -292,15 +293,25 @@ public final class Catalog {
 
   /** The step of app/node's version that store session {@code session} committed (or one of whose parts it did); 0 if none. */
   synchronized long stepCommittedBy(String app, String node, String session) throws IOException {
-    long[] done = {0};
-    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
-      if (JSON.readValue(value, VersionRecord.class).committedBy(session)) {
-        done[0] = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
-        return false;
-      }
-      return true;
-    });
-    return done[0];
+    byte[] v = store.get(TrackerStore.Family.SESSIONS, sessionKey(app, node, session));
+    if (v == null || v.length != 8) {
+      return 0;
+    }
+    long step = ByteBuffer.wrap(v).getLong();
+    return store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step)) == null ? 0 : step;
+  }
+
+  /** The key of a store session's commit in the SESSIONS family. */
+  static byte[] sessionKey(String app, String node, String session) {
+    return (app + "\u0000" + node + "\u0000" + session).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** Puts into {@code batch} that the sessions of version {@code r} committed {@code step} (each part's for a set). */
+  static void indexSessions(Batch batch, String app, String node, long step, VersionRecord r) {
+    byte[] value = ByteBuffer.allocate(8).putLong(step).array();
+    for (String s : r.sessions()) {
+      batch.put(TrackerStore.Family.SESSIONS, sessionKey(app, node, s), value);
+    }
   }
 
   /** Under the replace policy, a committed version obsoletes the node's older ones (stdchk's automated replace). */
@@ -478,6 +489,9 @@ public final class Catalog {
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
     Batch batch = new Batch().delete(TrackerStore.Family.VERSIONS, key)
         .delete(TrackerStore.Family.SOFT, key);
+    for (String s : r.sessions()) {
+      batch.delete(TrackerStore.Family.SESSIONS, sessionKey(app, node, s));
+    }
     Map<ChunkId, Integer> released = ChunkRefs.references(r.manifests());
     if (r.record() != null) {
       released.merge(ChunkId.parse(r.record()), 1, Integer::sum); // its catalog record goes with it

@@ -76,6 +76,7 @@ public final class CatalogRebuild {
       }
       Batch b = new Batch().put(TrackerStore.Family.VERSIONS, Catalog.versionKey(app, c.node(), c.step()),
           JSON.writeValueAsBytes(c.version().withRecord(f.id().hex())));
+      Catalog.indexSessions(b, app, c.node(), c.step(), c.version());
       store.write(b);
       versions++;
       versionsByApp.merge(app, 1, Integer::sum);

@@ -106,8 +106,9 @@ public final class CheckpointSets {
       batch.delete(TrackerStore.Family.SETS, partKey(m.app(), m.node(), sp.name(), e.getKey()));
     }
     byte[] versionKey = Catalog.versionKey(m.app(), m.node(), step);
-    batch.put(TrackerStore.Family.VERSIONS, versionKey,
-        JSON.writeValueAsBytes(new VersionRecord(parts.get(0).manifest(), storedBytes, added, clock.millis(), null, parts)));
+    VersionRecord version = new VersionRecord(parts.get(0).manifest(), storedBytes, added, clock.millis(), null, parts);
+    batch.put(TrackerStore.Family.VERSIONS, versionKey, JSON.writeValueAsBytes(version));
+    Catalog.indexSessions(batch, m.app(), m.node(), step, version);
     SoftVersions.hold(batch, versionKey, softHolds, softChunks);
     store.write(batch);
     LOG.info("{}: all {} parts committed as step {}", where, sp.parts(), step);

@@ -54,6 +54,22 @@ public record VersionRecord(JsonNode manifest, long storedBytes, long newChunks,
     return out;
   }
 
+  /** The store sessions that committed this version (each part's, for a set). */
+  public List<String> sessions() {
+    List<String> out = new ArrayList<>();
+    if (session != null) {
+      out.add(session);
+    }
+    if (parts != null) {
+      for (PartRecord p : parts) {
+        if (p.session() != null) {
+          out.add(p.session());
+        }
+      }
+    }
+    return out;
+  }
+
   /** Whether {@code s} committed this version or one of its parts. */
   public boolean committedBy(String s) {
     if (s.equals(session)) {

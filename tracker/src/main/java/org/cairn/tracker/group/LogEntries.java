@@ -15,6 +15,10 @@ import java.util.Arrays;
 final class LogEntries {
   static final byte BATCH = 'B';
   static final byte FILE = 'F';
+  /** A batch compressed with zstd: u32 its length, then the frame (batches of chunk records compress about 4:1). */
+  static final byte ZBATCH = 'Z';
+  /** Batches at least this long are compressed. */
+  static final int COMPRESS_FROM = 8192;
   /** The only files the log may write, relative to the data directory. */
   private static final java.util.regex.Pattern SHARED = java.util.regex.Pattern.compile(
       "tokens/[A-Za-z0-9_-]{1,64}\\.json|dataplane\\.key|ticket\\.key|admin\\.token|catalog\\.key");
@@ -22,6 +26,10 @@ final class LogEntries {
   private LogEntries() {}
 
   static byte[] batch(byte[] encodedBatch) {
+    if (encodedBatch.length >= COMPRESS_FROM) {
+      byte[] z = com.github.luben.zstd.Zstd.compress(encodedBatch, 1);
+      return java.nio.ByteBuffer.allocate(5 + z.length).put(ZBATCH).putInt(encodedBatch.length).put(z).array();
+    }
     byte[] out = new byte[encodedBatch.length + 1];
     out[0] = BATCH;
     System.arraycopy(encodedBatch, 0, out, 1, encodedBatch.length);
@@ -57,7 +65,22 @@ final class LogEntries {
     return new SharedFile(relative, in.readNBytes(n));
   }
 
-  static byte[] batchOf(byte[] entry) {
+  /** The encoded batch of a BATCH or ZBATCH entry. */
+  static byte[] batchOf(byte[] entry) throws IOException {
+    if (entry[0] == ZBATCH) {
+      if (entry.length < 5) {
+        throw new IOException("a compressed batch entry of " + entry.length + " bytes");
+      }
+      int n = java.nio.ByteBuffer.wrap(entry, 1, 4).getInt();
+      if (n < 0 || n > 256 << 20) {
+        throw new IOException("a compressed batch entry claims " + n + " bytes");
+      }
+      byte[] out = com.github.luben.zstd.Zstd.decompress(Arrays.copyOfRange(entry, 5, entry.length), n);
+      if (out.length != n) {
+        throw new IOException("a compressed batch entry decompressed to " + out.length + " bytes, not " + n);
+      }
+      return out;
+    }
     return Arrays.copyOfRange(entry, 1, entry.length);
   }
 

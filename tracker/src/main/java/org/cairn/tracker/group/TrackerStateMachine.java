@@ -165,7 +165,7 @@ final class TrackerStateMachine extends BaseStateMachine {
 
   private void apply(byte[] data, long term, long index) throws IOException {
     byte[] position = ByteBuffer.allocate(16).putLong(term).putLong(index).array();
-    if (data.length > 0 && data[0] == LogEntries.BATCH) {
+    if (data.length > 0 && (data[0] == LogEntries.BATCH || data[0] == LogEntries.ZBATCH)) {
       store.applyReplicated(LogEntries.batchOf(data), position);
     } else if (data.length > 0 && data[0] == LogEntries.FILE) {
       LogEntries.SharedFile f = LogEntries.readFile(data);

@@ -29,7 +29,9 @@ public final class TrackerStore implements Closeable {
     /** The grid's recent events (the status page's list), by sequence number. */
     EVENTS,
     /** The grid's donated and used space per history slot. */
-    CAPACITY;
+    CAPACITY,
+    /** Which step each store session committed (app, node, session): a repeated commit is answered without a scan. */
+    SESSIONS;
 
     byte[] nameBytes() { // the column family's name
       return name().toLowerCase(java.util.Locale.ROOT).getBytes(StandardCharsets.UTF_8);
