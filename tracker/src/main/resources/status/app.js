@@ -110,7 +110,8 @@ function summary(peers, durability, apps) {
     card('Durability', durability.chunks + ' chunks', durability.healthy + ' healthy, ' + durability.degraded + ' degraded, '
       + durability.lost + ' lost'),
     repairCard(card('Repair', durability.repairQueue + ' queued', durability.repairing + ' running',
-      bytes(durability.repairedBytes) + ' repaired, ' + durability.failedRepairs + ' failed jobs'), durability.stalled));
+      bytes(durability.repairedBytes) + ' repaired, ' + durability.failedRepairs + ' failed jobs', repairEta(durability)),
+      durability.stalled));
   const h = document.getElementById('health');
   const live = peers.filter(p => p.state !== 'DOWN').length;
   if (durability.lost > 0) {
@@ -127,6 +128,16 @@ function summary(peers, durability, apps) {
     h.className = 'health ok';
     h.textContent = 'Healthy: ' + live + ' of ' + peers.length + ' peers up, every chunk has all its pieces';
   }
+}
+
+// What is left to rebuild and when it will be done at the last minute's pace (the tracker's own estimate).
+function repairEta(d) {
+  if (!d.backlogBytes) return 'nothing to rebuild';
+  const left = bytes(d.backlogBytes) + ' to rebuild';
+  if (d.etaSeconds == null) return left + ', no progress in the last minute';
+  const s = d.etaSeconds;
+  const eta = s < 90 ? s + ' s' : s < 5400 ? Math.round(s / 60) + ' min' : Math.round(s / 3600) + ' h';
+  return left + ' at ' + bytes(d.repairBytesPerSecond) + '/s: done in about ' + eta;
 }
 
 // Why repair is not progressing (issue #17): one line per reason the tracker gives, with how many chunks it holds back.

@@ -88,6 +88,9 @@ class StalledRepairIT {
     assertThat(stalled.get("kind").asText()).isEqualTo("hosts");
     assertThat(d.get("repairQueue").asLong()).isEqualTo(chunks);
     assertThat(d.get("repairing").asInt()).isZero();
+    assertThat(d.get("backlogBytes").asLong()).as("s5's pieces wait to be rebuilt").isPositive();
+    assertThat(d.get("etaSeconds").isNull()).as("nothing moves: no estimate").isTrue();
+    assertThat(grid.get("/metrics").text()).containsPattern("cairn_repair_backlog_bytes [1-9]");
     assertThat(grid.get("/metrics").text()).contains("cairn_repair_stalled_chunks{kind=\"hosts\"} " + chunks);
 
     // a sixth live host unblocks repair: the reason goes away and every chunk is whole again
@@ -96,5 +99,8 @@ class StalledRepairIT {
       JsonNode now = durability();
       return now.get("healthy").asLong() == chunks && now.get("stalled").isEmpty();
     });
+    JsonNode after = durability();
+    assertThat(after.get("backlogBytes").asLong()).isZero();
+    assertThat(after.get("repairBytesPerSecond").asDouble()).as("the last minute's pace counts the rebuilt pieces").isPositive();
   }
 }

@@ -95,6 +95,7 @@ class StatusPageIT {
       assertThat(stateShown(b, "s" + i)).isEqualTo("RUNNING");
     }
     assertThat(b.findElement(By.id("health")).getText()).startsWith("Healthy");
+    assertThat(b.findElement(By.id("summary")).getText()).as("the repair card's estimate").contains("nothing to rebuild");
     wait.until(d -> !d.findElements(By.cssSelector("[data-version='heat.rank0.1']")).isEmpty());
     wait.until(d -> d.findElement(By.cssSelector("[data-version='heat.rank0.1']")).getText().contains("fully restorable"));
     assertThat(b.getCurrentUrl()).doesNotContain(grid.token());

@@ -117,6 +117,7 @@ class StalledRepairTest {
         .startsWith("grace period: 10m left for g6 before its pieces are rebuilt");
     assertThat(d.get("stalled").get(0).get("kind").asText()).isEqualTo("grace");
     assertThat(d.get("stalled").get(0).get("chunks").asInt()).isEqualTo(1);
+    assertThat(d.get("backlogBytes").asLong()).as("nothing is due for rebuilding within the grace").isZero();
 
     clock.advance(Duration.ofMinutes(7));
     beat("RUNNING", "g1", "g2", "g3", "g4", "g5", "g7");
@@ -128,6 +129,8 @@ class StalledRepairTest {
     d = durability();
     assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
     assertThat(d.get("stalled")).isEmpty();
+    assertThat(d.get("backlogBytes").asLong()).as("g6's piece: a sixth of the chunk's 600 bytes").isEqualTo(100);
+    assertThat(d.get("etaSeconds").isNull()).as("nothing repaired yet: no estimate").isTrue();
   }
 
   @Test

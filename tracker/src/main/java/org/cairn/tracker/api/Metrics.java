@@ -99,6 +99,9 @@ public final class Metrics {
       sb.append("cairn_repair_failures_total ").append(d.failedRepairs()).append('\n');
       sb.append("# HELP cairn_stored_bytes Bytes all pieces of all indexed chunks take on the peers.\n# TYPE cairn_stored_bytes gauge\n");
       sb.append("cairn_stored_bytes ").append(d.neededBytes()).append('\n');
+      sb.append("# HELP cairn_repair_backlog_bytes Bytes of pieces repair has yet to rebuild (chunks past their grace).\n");
+      sb.append("# TYPE cairn_repair_backlog_bytes gauge\n");
+      sb.append("cairn_repair_backlog_bytes ").append(d.backlogBytes()).append('\n');
     }
     sb.append("# HELP cairn_commits_total Versions (and checkpoint set parts) committed.\n# TYPE cairn_commits_total counter\n");
     sb.append("cairn_commits_total ").append(commits.sum()).append('\n');

@@ -69,7 +69,8 @@ public final class RepairService {
 
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
-      List<DurabilityView.Latest> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled) {}
+      List<DurabilityView.Latest> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled,
+      long backlogBytes) {}
 
 
   /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
@@ -84,7 +85,9 @@ public final class RepairService {
 
   private Deque<Pending> queue = new ArrayDeque<>();
   private final RepairJobs jobs = new RepairJobs();
-  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of());
+  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of(), 0);
+  /** Bytes repaired per second over about the last minute (the ETA's rate). */
+  private final RepairRate rate = new RepairRate(60_000);
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
@@ -116,7 +119,7 @@ public final class RepairService {
       }
     }
     Map<String, String> unhealthy = new HashMap<>(); // app/chunk -> degraded or lost
-    long[] counts = new long[5]; // chunks, healthy, degraded, lost, bytes of all pieces
+    long[] counts = new long[6]; // chunks, healthy, degraded, lost, bytes of all pieces, bytes of pieces to rebuild
     List<Pending> pending = new ArrayList<>();
     StallReasons stalls = new StallReasons(peers, now);
     Map<String, Integer> targetLoad = jobs.targetLoad();
@@ -140,6 +143,9 @@ public final class RepairService {
         stalls.lost(r);
       }
       String k = key(app, id);
+      if (!h.missing.isEmpty() && h.live >= r.needed()) {
+        counts[5] += h.missing.size() * r.fragmentBytes();
+      }
       if (!h.missing.isEmpty() && h.live >= r.needed() && !jobs.running(k)) {
         boolean blocked = r.tags() == null || stalls.noTarget(r, exclusions(r, k, now, targetLoad));
         if (r.tags() == null) {
@@ -170,7 +176,8 @@ public final class RepairService {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
     }
     snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy,
-        stalls.list());
+        stalls.list(), counts[5]);
+    rate.sample(now, repairedBytes);
     return snapshot;
   }
 
@@ -182,14 +189,16 @@ public final class RepairService {
     // neededBytes: what all pieces of all indexed chunks take on the peers
     return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
         queue.size(), jobs.size(), repairedBytes, repairedFragments, failedJobs, config.grace().toMillis(), snapshot.neededBytes(),
-        snapshot.latest(), snapshot.stalled());
+        snapshot.latest(), snapshot.stalled(), snapshot.backlogBytes(), rate.bytesPerSecond(clock.millis(), repairedBytes),
+        rate.etaSeconds(snapshot.backlogBytes(), clock.millis(), repairedBytes));
   }
 
   /** The last scan's durability, without scanning again (the metrics scrape reads it). */
   public synchronized DurabilityView lastDurability() {
     return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
         queue.size(), jobs.size(), repairedBytes, repairedFragments, failedJobs, config.grace().toMillis(), snapshot.neededBytes(),
-        List.of(), List.of());
+        List.of(), List.of(), snapshot.backlogBytes(), rate.bytesPerSecond(clock.millis(), repairedBytes),
+        rate.etaSeconds(snapshot.backlogBytes(), clock.millis(), repairedBytes));
   }
 
   /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
@@ -324,7 +333,7 @@ public final class RepairService {
           + f.getValue());
     }
     snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
-        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy(), snapshot.stalled()); // rescan at the next chance
+        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy(), snapshot.stalled(), snapshot.backlogBytes()); // rescan soon
     return n;
   }
 
