@@ -180,8 +180,8 @@ function renderPeers() {
     if (!row) {
       const canvas = el('canvas', { class: 'timeline', width: 240, height: 14, title: 'last 24 h: green running, yellow loaded, '
         + 'orange busy, purple full, red down, grey unknown' });
-      row = el('tr', { class: 'peer', 'data-peer-id': p.id }, el('td', {}, p.id), el('td'), el('td'), el('td'), el('td'),
-        el('td', {}, canvas));
+      row = el('tr', { class: 'peer', 'data-peer-id': p.id }, el('td', {}, p.id), el('td'), el('td'), el('td'),
+        el('td', { class: 'traffic' }), el('td'), el('td', {}, canvas));
       row.addEventListener('click', () => showPeer(p.id));
     }
     existing.delete(p.id);
@@ -193,9 +193,12 @@ function renderPeers() {
       cells[2].setAttribute('data-shown', p.state + p.paused);
     }
     cells[3].textContent = bytes(p.usedBytes) + ' / ' + bytes(p.quotaBytes);
-    cells[4].textContent = ago(p.lastHeartbeat);
-    cells[4].title = new Date(p.lastHeartbeat).toISOString();
-    const canvas = cells[5].firstChild;
+    cells[4].textContent = trafficText(p.traffic);
+    cells[4].title = p.traffic ? 'since the peer started: ' + bytes(p.traffic.in) + ' stored, ' + bytes(p.traffic.out) + ' served'
+      : 'this peer does not report its traffic';
+    cells[5].textContent = ago(p.lastHeartbeat);
+    cells[5].title = new Date(p.lastHeartbeat).toISOString();
+    const canvas = cells[6].firstChild;
     const drawn = timelinesAt + (timelines[p.id] ? ':loaded' : ':none');
     if (canvas.getAttribute('data-drawn') !== drawn) {
       drawTimeline(canvas, timelines[p.id]);
@@ -204,6 +207,12 @@ function renderPeers() {
     body.appendChild(row); // moves an existing row into sort order
   }
   for (const gone of existing.values()) gone.remove();
+}
+
+// A donor's traffic: in (pieces stored) and out (pieces served) per second over its last heartbeat, and the totals.
+function trafficText(t) {
+  if (!t) return '-';
+  return 'in ' + bytes(t.inPerSecond) + '/s, out ' + bytes(t.outPerSecond) + '/s (' + bytes(t.in) + ' / ' + bytes(t.out) + ')';
 }
 
 async function showPeer(id) {
@@ -331,7 +340,7 @@ async function refresh() {
       api('events?after=' + eventsAfter)]);
     document.getElementById('token-form').hidden = true;
     document.getElementById('content').hidden = false;
-    lastPeers = peers;
+    lastPeers = peers.map(p => ({ ...p, trafficTotal: p.traffic ? p.traffic.in + p.traffic.out : -1 }));
     await loadTimelines();
     summary(peers, durability, apps);
     renderPeers();

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The donor's controller: runs the peer in-process, applies the donor rules every few seconds, and
  * carries out what the tray menu, the window or the test hook asks (pause, resume, quota). A quota
- * change is saved to the settings file and applied by restarting the in-process peer.
+ * change is saved to the settings file and given to the running peer (no restart).
  */
 public final class Donor implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Donor.class);
@@ -91,29 +91,37 @@ public final class Donor implements Closeable {
     return ruleReason;
   }
 
-  /** Saves the new quota in the settings file and restarts the peer with it. */
-  public synchronized void setQuota(long bytes) throws IOException, InterruptedException {
+  /**
+   * Saves the new quota in the settings file and gives it to the running peer, which registers again
+   * with it (same id and address: no restart, nothing to repair). The same quota again changes nothing.
+   */
+  public synchronized void setQuota(long bytes) throws IOException {
     if (bytes <= 0) {
       throw new IllegalArgumentException("quota must be positive");
+    }
+    if (bytes == quota()) {
+      return;
     }
     Settings.setKey(settingsFile, "quota", Long.toString(bytes));
     List<String> args = new java.util.ArrayList<>();
     for (int i = 0; i < peerArgs.size(); i++) {
       if (peerArgs.get(i).equals("--quota")) {
-        i++; // replaced below
+        i++; // replaced below, for the next start
       } else {
         args.add(peerArgs.get(i));
       }
     }
     args.add("--quota");
     args.add(Long.toString(bytes));
-    PeerConfig next = org.cairn.peer.PeerMain.parse(args.toArray(String[]::new));
-    peer.close();
-    peer = PeerRuntime.start(next);
-    peer.daemon().setPaused(paused);
+    peer.daemon().setQuota(bytes);
     peerArgs.clear();
     peerArgs.addAll(args);
-    LOG.info("quota set to {} bytes; peer restarted", bytes);
+    LOG.info("quota set to {} bytes", bytes);
+  }
+
+  /** The space donated now. */
+  public long quota() {
+    return peer.daemon().quotaBytes();
   }
 
   /** One line for the menu and tooltips: state, used / quota, fragments, and any active rule. */
@@ -121,7 +129,7 @@ public final class Donor implements Closeable {
     PeerDaemon d = peer.daemon();
     String state = !d.registered() ? "CONNECTING" : paused ? "PAUSED" : d.state().name();
     String line = String.format(Locale.ROOT, "%s — %s of %s used, %d fragments", state, ByteSize.format(d.usedBytes()),
-        ByteSize.format(peer.config().quotaBytes()), peer.store().fragmentCount());
+        ByteSize.format(quota()), peer.store().fragmentCount());
     String why = ruleReason;
     return why == null ? line : line + " — busy: " + why;
   }

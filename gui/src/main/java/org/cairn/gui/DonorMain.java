@@ -166,7 +166,7 @@ public final class DonorMain implements Callable<Integer> {
             case "status" -> reply("status " + donor.displayState() + " " + donor.statusLine());
             case "quota" -> {
               donor.setQuota(ByteSize.parse(w[1]));
-              reply("ok quota " + donor.config().quotaBytes());
+              reply("ok quota " + donor.quota());
             }
             case "quit" -> {
               reply("ok quit");

@@ -172,7 +172,7 @@ final class DonorUi {
   }
 
   private void askQuota() {
-    String current = ByteSize.format(donor.config().quotaBytes());
+    String current = ByteSize.format(donor.quota());
     String answer = JOptionPane.showInputDialog(null, "Disk space to donate (e.g. 20GiB):", current);
     if (answer == null || answer.isBlank()) {
       return;
@@ -182,7 +182,7 @@ final class DonorUi {
     } catch (IllegalArgumentException e) {
       JOptionPane.showMessageDialog(null, e.getMessage(), "Cairn donor", JOptionPane.ERROR_MESSAGE);
     } catch (Exception e) {
-      JOptionPane.showMessageDialog(null, "Could not restart the peer with the new quota: " + e.getMessage(), "Cairn donor",
+      JOptionPane.showMessageDialog(null, "Could not save the new quota: " + e.getMessage(), "Cairn donor",
           JOptionPane.ERROR_MESSAGE);
     }
     refresh();
@@ -204,7 +204,7 @@ final class DonorUi {
   private void showSettings() {
     DonorRules.Settings r = donor.rules();
     String text = "Tracker: " + donor.config().tracker() + "\nData directory: " + donor.config().dataDir() + "\nQuota: "
-        + ByteSize.format(donor.config().quotaBytes()) + "\nPeer id: " + donor.daemon().id() + "\n\nRules: busy above "
+        + ByteSize.format(donor.quota()) + "\nPeer id: " + donor.daemon().id() + "\n\nRules: busy above "
         + Math.round(r.busyCpu() * 100) + " % CPU for " + r.busyAfter().toSeconds() + " s; donation hours "
         + (r.from() == null ? "always" : r.from() + "-" + r.to()) + "; daily upload cap "
         + (r.dailyUploadCap() == 0 ? "none" : ByteSize.format(r.dailyUploadCap())) + "\n\nSettings file: "

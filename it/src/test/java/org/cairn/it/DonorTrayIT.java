@@ -215,4 +215,43 @@ class DonorTrayIT {
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     MiniGrid.await("left", Duration.ofSeconds(10), () -> "DOWN".equals(donorAtTracker().get("state").asText()));
   }
+
+  @Test
+  void aNewQuota_reachesTheTracker_withoutTheDonorLeavingOrMoving() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--headless", "--control-stdin", "--tracker", grid.trackerUrl(),
+        "--token-file", grid.tokenFile().toString(), "--data", root.resolve("quota").toString(), "--listen", "127.0.0.1:" + port,
+        "--quota", "1GiB", "--heartbeat-interval", "1s")
+        .redirectError(root.resolve("quota.err").toFile());
+    pb.environment().remove("DISPLAY");
+    Process p = pb.start();
+    processes.add(p);
+    MiniGrid.await("the donor registered", Duration.ofSeconds(60),
+        () -> donorAtTracker() != null && donorAtTracker().get("address").asText().equals("127.0.0.1:" + port));
+    long registeredAt = donorAtTracker().get("registeredAt").asLong();
+    java.io.BufferedReader replies = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+        java.nio.charset.StandardCharsets.UTF_8));
+    java.io.Writer commands = new java.io.OutputStreamWriter(p.getOutputStream(), java.nio.charset.StandardCharsets.UTF_8);
+    assertThat(replies.readLine()).startsWith("cairn-donor ").contains("serving on 127.0.0.1:" + port);
+    commands.write("quota 2GiB\n");
+    commands.flush();
+    assertThat(replies.readLine()).isEqualTo("ok quota " + (2L << 30));
+    MiniGrid.await("the tracker to hear the new quota", Duration.ofSeconds(15),
+        () -> donorAtTracker().get("quotaBytes").asLong() == 2L << 30,
+        () -> grid.peers() + "\n" + Files.readString(root.resolve("quota.err")));
+    JsonNode d = donorAtTracker();
+    assertThat(d.get("address").asText()).as("the same data address").isEqualTo("127.0.0.1:" + port);
+    assertThat(d.get("registeredAt").asLong()).isEqualTo(registeredAt);
+    assertThat(d.get("state").asText()).isNotEqualTo("DOWN");
+    assertThat(grid.get("/api/v1/events").text()).as("the donor never left the grid").doesNotContain("left");
+    // the same quota again changes nothing
+    commands.write("quota 2GiB\n");
+    commands.flush();
+    assertThat(replies.readLine()).isEqualTo("ok quota " + (2L << 30));
+    assertThat(Files.readString(root.resolve("quota.err"))).containsOnlyOnce("quota 2147483648 bytes (was 1073741824)");
+  }
 }

@@ -96,6 +96,17 @@ class StatusPageIT {
     }
     assertThat(b.findElement(By.id("health")).getText()).startsWith("Healthy");
     assertThat(b.findElement(By.id("summary")).getText()).as("the repair card's estimate").contains("nothing to rebuild");
+    // traffic per donor: every peer took pieces of the 4+2 store, and the table shows what it stored
+    MiniGrid.await("every peer's traffic reported", Duration.ofSeconds(10), () -> {
+      for (com.fasterxml.jackson.databind.JsonNode p : grid.peers()) {
+        if (p.path("traffic").path("in").asLong() <= 0) {
+          return false;
+        }
+      }
+      return true;
+    });
+    wait.until(d -> d.findElement(By.cssSelector("[data-peer-id='s0'] td.traffic")).getText()
+        .matches("in \\S+ \\S+/s, out \\S+ \\S+/s \\((?!0 B )[0-9.]+ \\S+ / [0-9.]+ \\S+\\)"));
     wait.until(d -> !d.findElements(By.cssSelector("[data-version='heat.rank0.1']")).isEmpty());
     wait.until(d -> d.findElement(By.cssSelector("[data-version='heat.rank0.1']")).getText().contains("fully restorable"));
     assertThat(b.getCurrentUrl()).doesNotContain(grid.token());

@@ -74,6 +74,7 @@ public final class PeerDaemon implements Closeable, Admission {
   PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, PeerTls tls, PeerClient peers,
       BadFragmentReports bad, ScheduledExecutorService scheduler) throws IOException {
     this.config = config;
+    this.quotaBytes = config.quotaBytes();
     this.clock = clock;
     this.store = store;
     this.id = id;
@@ -98,7 +99,7 @@ public final class PeerDaemon implements Closeable, Admission {
     }
     this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
-        store.diskBytes(), config.quotaBytes());
+        store.diskBytes(), quotaBytes);
   }
 
   /** Called when a heartbeat answer says the tracker has repair work queued for this peer. */
@@ -201,7 +202,7 @@ public final class PeerDaemon implements Closeable, Admission {
     if (store.outOfSpace() != null) {
       return Refusal.DISK;
     }
-    if (store.diskBytes() + bytes > config.quotaBytes()) {
+    if (store.diskBytes() + bytes > quotaBytes) {
       store.requestDeadSpaceCompaction(deadSpaceAllowance());
       return Refusal.QUOTA;
     }
@@ -255,6 +256,31 @@ public final class PeerDaemon implements Closeable, Admission {
   private HostState lastState = HostState.RUNNING;
   private String lastOutOfSpace;
   private final java.util.concurrent.atomic.AtomicLong servedBytes = new java.util.concurrent.atomic.AtomicLong();
+  /** The space donated; the donor app changes it while the peer runs ({@link #setQuota}). */
+  private volatile long quotaBytes;
+
+  /**
+   * Donates {@code bytes} from now on, without a restart: the peer registers again with the new quota
+   * (same id, same address), so nothing is repaired and no client loses its connection.
+   */
+  public void setQuota(long bytes) {
+    if (bytes <= 0) {
+      throw new IllegalArgumentException("quota must be positive");
+    }
+    long before = quotaBytes;
+    quotaBytes = bytes;
+    if (before != bytes) {
+      LOG.info("quota {} bytes (was {})", bytes, before);
+      registered.set(false); // the registration carries the quota
+      if (!closed && address != null) {
+        scheduler.execute(this::tick);
+      }
+    }
+  }
+
+  public long quotaBytes() {
+    return quotaBytes;
+  }
 
   /**
    * Donor rules (the tray app's BOINC-like policies): while a reason is set the peer reports BUSY and
@@ -291,7 +317,7 @@ public final class PeerDaemon implements Closeable, Admission {
       return 0; // the tracker places nothing here until writes work again
     }
     // the quota counts the segment files, dead space included: that is what the donor's disk holds
-    long byQuota = config.quotaBytes() - store.diskBytes();
+    long byQuota = quotaBytes - store.diskBytes();
     long byDisk;
     try {
       byDisk = dataFileStore().getUsableSpace() - config.minFreeBytes();
@@ -328,7 +354,7 @@ public final class PeerDaemon implements Closeable, Admission {
    * compacted anyway as fragments die; this bounds the rest, so the files stay within the quota.
    */
   long deadSpaceAllowance() {
-    return Math.max(config.quotaBytes() / 10, 64L << 20);
+    return Math.max(quotaBytes / 10, 64L << 20);
   }
 
   private void tick() {
@@ -356,10 +382,11 @@ public final class PeerDaemon implements Closeable, Admission {
         lastState = state;
       }
       if (!registered.get()) {
+        long sentQuota = quotaBytes;
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            config.quotaBytes(), store.fragmentCount(), paused.get(), VERSION, tls == null ? null : tls.publicKey()));
+            sentQuota, store.fragmentCount(), paused.get(), VERSION, tls == null ? null : tls.publicKey()));
         adoptCredentials(r);
-        registered.set(true);
+        registered.set(sentQuota == quotaBytes); // a quota set during the call is sent by the next tick
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
         heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
@@ -368,7 +395,8 @@ public final class PeerDaemon implements Closeable, Admission {
       } else {
         FragmentStore.SoftState soft = store.softState();
         HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
-            paused.get(), config.reportDiskRate() ? store.sampleWriteRate() : 0, Long.toHexString(soft.boot()), soft.durable()));
+            paused.get(), config.reportDiskRate() ? store.sampleWriteRate() : 0, Long.toHexString(soft.boot()), soft.durable(),
+            store.bytesWritten(), servedBytes()));
         if (r == null) {
           LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
           registered.set(false);

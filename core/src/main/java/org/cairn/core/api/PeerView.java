@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
  * {@code DOWN} once heartbeats stop for the timeout, otherwise what the peer last reported.
  * Times are milliseconds since the epoch. {@code diskWriteBytesPerSecond}: the rate the peer's disk
  * last took Cairn's writes (its heartbeat's; 0 when unknown), which placement uses beside the link.
+ * {@code traffic}: what it has taken in and sent out ({@link Traffic}).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record PeerView(
@@ -21,7 +22,21 @@ public record PeerView(
     long lastHeartbeat,
     long registeredAt,
     String version,
-    double diskWriteBytesPerSecond) {
+    double diskWriteBytesPerSecond,
+    Traffic traffic) {
+
+  /**
+   * The peer's data-plane traffic: bytes of pieces stored ({@code in}) and served ({@code out}) since it
+   * started, and per second over its last heartbeat interval. Null from peers that do not report it.
+   */
+  @JsonIgnoreProperties(ignoreUnknown = true)
+  public record Traffic(long in, long out, double inPerSecond, double outPerSecond) {}
+
+  public PeerView(String id, String address, String state, long freeBytes, long usedBytes, long quotaBytes, long fragments,
+      boolean paused, long lastHeartbeat, long registeredAt, String version, double diskWriteBytesPerSecond) {
+    this(id, address, state, freeBytes, usedBytes, quotaBytes, fragments, paused, lastHeartbeat, registeredAt, version,
+        diskWriteBytesPerSecond, null);
+  }
 
   /** Without a disk rate (unknown). */
   public PeerView(String id, String address, String state, long freeBytes, long usedBytes, long quotaBytes, long fragments,

@@ -175,6 +175,11 @@ public final class FragmentStore implements Closeable {
   }
 
   /** Fragment bytes written and read since the store was opened. */
+  /** Bytes of fragments durably written since the store opened (the donor's download). */
+  public long bytesWritten() {
+    return io.bytesWritten();
+  }
+
   public long ioBytes() {
     return io.ioBytes();
   }

@@ -37,6 +37,10 @@ final class IoCounters {
     ioBytes.addAndGet(bytes);
   }
 
+  long bytesWritten() {
+    return bytesWritten.get();
+  }
+
   long ioBytes() {
     return ioBytes.get();
   }

@@ -45,6 +45,7 @@ public final class Membership {
   private final Map<String, HostState> lastSeenState = new ConcurrentHashMap<>();
   /** The disk rate each peer last reported (bytes/s; absent: unknown). In memory: a restarted tracker learns it again within a heartbeat. */
   private final Map<String, Double> diskRates = new ConcurrentHashMap<>();
+  private final PeerTraffic traffic = new PeerTraffic();
 
   public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
     this(store, clock, timeout, new EventLog(clock, 100));
@@ -114,6 +115,7 @@ public final class Membership {
     peers.put(id, record);
     // a tracker group replicates heartbeat records together, not one log entry per heartbeat
     store.putSoon(TrackerStore.Family.PEERS, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
+    traffic.report(id, now, h.bytesIn(), h.bytesOut());
     if (h.diskWriteBytesPerSecond() > 0) {
       diskRates.put(id, h.diskWriteBytesPerSecond());
     } else {
@@ -224,8 +226,10 @@ public final class Membership {
   }
 
   private PeerView view(PeerRecord r, long now) {
+    PeerTraffic.Sample t = traffic.of(r.id());
     return new PeerView(r.id(), r.address(), effectiveState(r, now).name(), r.freeBytes(), r.usedBytes(), r.quotaBytes(),
-        r.fragments(), r.paused(), r.lastHeartbeat(), r.registeredAt(), r.version(), diskRates.getOrDefault(r.id(), 0.0));
+        r.fragments(), r.paused(), r.lastHeartbeat(), r.registeredAt(), r.version(), diskRates.getOrDefault(r.id(), 0.0),
+        t == null ? null : new PeerView.Traffic(t.in(), t.out(), t.inPerSecond(), t.outPerSecond()));
   }
 
   private void save(PeerRecord r) throws IOException {
