@@ -60,7 +60,7 @@ public final class TrackerServices implements Closeable {
     if (ca != null) {
       api.setPeerCertifier(ca);
     }
-    api.setRecords(new org.cairn.tracker.catalog.CatalogRecords(catalog,
+    api.setRecords(new org.cairn.tracker.catalog.CatalogRecords(store, catalog,
         org.cairn.tracker.auth.Credentials.catalogKey(config.dataDir())));
     api.setBackup(target -> org.cairn.tracker.store.TrackerBackup.write(store, config.dataDir(), target));
     scheduler = Executors.newSingleThreadScheduledExecutor(r -> {

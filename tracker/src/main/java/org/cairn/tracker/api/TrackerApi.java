@@ -205,7 +205,7 @@ public final class TrackerApi implements RequestHandler {
     if (nc == null) {
       throw new ApiException(400, "field 'chunk' (an object) is required");
     }
-    boolean attached = catalog.attachRecord(a.app(), required(a.node(), "node"), a.step(), new Catalog.NewChunk(
+    boolean attached = r.attach(a.app(), required(a.node(), "node"), a.step(), new Catalog.NewChunk(
         ChunkId.parse(required(nc.id(), "chunk.id")), nc.holders() == null ? List.of() : nc.holders(), nc.storedBytes(), nc.tags(),
         nc.redundancy()));
     return json(200, new org.cairn.core.api.RecordAttach.Answer(attached));

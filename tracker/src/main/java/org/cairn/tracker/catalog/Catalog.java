@@ -516,39 +516,6 @@ public final class Catalog {
     return new VersionEntries(r, withBases(app, ChunkRefs.references(r.manifests()).keySet()));
   }
 
-  /**
-   * The pieces of app/node/step's catalog record are stored ({@code c}: as a commit names a chunk, with
-   * all its holders): the index keeps them, with one reference held by the version. False if the
-   * version is gone or already has a record (then the pieces are garbage).
-   */
-  public synchronized boolean attachRecord(String app, String node, long step, NewChunk c) throws IOException {
-    if (!org.cairn.core.catalog.CatalogRecord.isRecord(c.id())) {
-      throw new IllegalArgumentException("chunk " + c.id().shortHex() + " is not a catalog record");
-    }
-    Redundancy r = Redundancy.parse(c.redundancy() == null ? "" : c.redundancy());
-    if (c.holders().size() != r.totalFragments() || c.holders().stream().anyMatch(java.util.Objects::isNull) || c.tags() == null
-        || c.tags().size() != c.holders().size()) {
-      throw new IllegalArgumentException("a catalog record needs a holder and a tag for each of its " + r.totalFragments() + " pieces");
-    }
-    c.tags().forEach(FragmentKey::parseTag);
-    byte[] key = versionKey(app, node, step);
-    byte[] value = store.get(TrackerStore.Family.VERSIONS, key);
-    if (value == null) {
-      return false;
-    }
-    VersionRecord v = JSON.readValue(value, VersionRecord.class);
-    if (v.record() != null || store.get(TrackerStore.Family.CHUNKS, chunkKey(app, c.id())) != null) {
-      return false;
-    }
-    Batch batch = new Batch()
-        .put(TrackerStore.Family.VERSIONS, key, JSON.writeValueAsBytes(v.withRecord(c.id().hex())))
-        .put(TrackerStore.Family.CHUNKS, chunkKey(app, c.id()), JSON.writeValueAsBytes(new ChunkRecord(new ArrayList<>(c.holders()),
-            c.storedBytes(), 1, r.spec(), null, new ArrayList<>(c.tags()), null)));
-    store.write(batch);
-    LOG.debug("{}.{}.{}: catalog record {} on {}", app, node, step, c.id().shortHex(), c.holders());
-    return true;
-  }
-
   /** One chunk-index entry, as a scan sees it. */
   public interface ChunkVisitor {
     void visit(String app, ChunkId id, ChunkRecord record) throws IOException;

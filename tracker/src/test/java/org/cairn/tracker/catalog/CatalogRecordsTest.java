@@ -50,7 +50,7 @@ class CatalogRecordsTest {
   void open() throws IOException {
     store = TrackerStore.open(dir.resolve("a"));
     catalog = new Catalog(store, clock, new EventLog(clock, 100));
-    records = new CatalogRecords(catalog, KEY);
+    records = new CatalogRecords(store, catalog, KEY);
   }
 
   @AfterEach
@@ -76,7 +76,7 @@ class CatalogRecordsTest {
         tags.add(FragmentKey.tagHex(f.tag()));
         holders.put(FragmentKey.of(f), "p" + (f.index() + 1));
       }
-      assertThat(catalog.attachRecord("heat", v[0], Long.parseLong(v[1]), new Catalog.NewChunk(id, List.of("p1", "p2", "p3"), 3000,
+      assertThat(records.attach("heat", v[0], Long.parseLong(v[1]), new Catalog.NewChunk(id, List.of("p1", "p2", "p3"), 3000,
           tags, "code:2+1"))).isTrue();
       assertThat(catalog.chunk("heat", id).refs()).isEqualTo(1);
       // the record opens to what the tracker knows of the version
@@ -87,9 +87,9 @@ class CatalogRecordsTest {
     }
     // a second record for a version is refused (its pieces stay garbage); one that is not a record's id too
     CatalogRecordBlob again = records.seal("heat", "n1", v1);
-    assertThat(catalog.attachRecord("heat", "n1", v1, new Catalog.NewChunk(ChunkId.parse(again.id()), List.of("p1", "p2", "p3"), 3000,
+    assertThat(records.attach("heat", "n1", v1, new Catalog.NewChunk(ChunkId.parse(again.id()), List.of("p1", "p2", "p3"), 3000,
         List.of("00000001", "00000002", "00000003"), "code:2+1"))).isFalse();
-    assertThatThrownBy(() -> catalog.attachRecord("heat", "n1", v1, new Catalog.NewChunk(id("a"), List.of("p1", "p2", "p3"), 3000,
+    assertThatThrownBy(() -> records.attach("heat", "n1", v1, new Catalog.NewChunk(id("a"), List.of("p1", "p2", "p3"), 3000,
         List.of("00000001", "00000002", "00000003"), "code:2+1"))).isInstanceOf(IllegalArgumentException.class);
     for (String seed : new String[] {"a", "b", "c", "d", "e"}) {
       Catalog.NewChunk c = sent(seed, null);
