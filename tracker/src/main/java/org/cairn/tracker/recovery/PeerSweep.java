@@ -22,6 +22,7 @@ import org.cairn.core.protocol.PieceReply;
 import org.cairn.core.security.Ticket;
 import org.cairn.core.security.TicketSigner;
 import org.cairn.core.erasure.Redundancy;
+import org.cairn.tracker.catalog.CatalogRebuild;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.catalog.RecordContent;
 import org.slf4j.Logger;
@@ -42,11 +43,8 @@ final class PeerSweep {
   /** One piece a peer holds. */
   record Held(String peer, FragmentKey key) {}
 
-  /** A record found and opened: its chunk id, what it says, and its own index entry as the peers hold it. */
-  record Opened(ChunkId id, RecordContent content, ChunkRecord entry) {}
-
   /** What the sweep found: peers by id (their data addresses), every held key by chunk, the records opened, what went wrong. */
-  record Result(Map<String, String> peers, Map<ChunkId, List<Held>> held, List<Opened> records, List<String> problems) {}
+  record Result(Map<String, String> peers, Map<ChunkId, List<Held>> held, List<CatalogRebuild.Found> records, List<String> problems) {}
 
   private final PeerClient client;
   private final TicketSigner tickets;
@@ -95,7 +93,7 @@ final class PeerSweep {
         problems.add(address + ": " + e.getMessage());
       }
     }
-    List<Opened> records = new ArrayList<>();
+    List<CatalogRebuild.Found> records = new ArrayList<>();
     for (Map.Entry<ChunkId, List<Held>> e : held.entrySet()) {
       if (CatalogRecord.isRecord(e.getKey())) {
         try {
@@ -109,7 +107,7 @@ final class PeerSweep {
   }
 
   /** Reads pieces of one record until it decodes, then opens and parses it. */
-  private Opened open(ChunkId id, List<Held> pieces, Map<String, String> peers) throws IOException, GeneralSecurityException {
+  private CatalogRebuild.Found open(ChunkId id, List<Held> pieces, Map<String, String> peers) throws IOException, GeneralSecurityException {
     List<Fragment> got = new ArrayList<>();
     int needed = Integer.MAX_VALUE;
     for (Held h : pieces) {
@@ -155,7 +153,7 @@ final class PeerSweep {
       }
     }
     long stored = (long) r.totalFragments() * first.serializedSize();
-    return new Opened(id, c, new ChunkRecord(holders, stored, 1, r.spec(), null, tags, null));
+    return new CatalogRebuild.Found(id, c, new ChunkRecord(holders, stored, 1, r.spec(), null, tags, null));
   }
 
   private long expiry() {

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +38,7 @@ public final class Recovery {
   /**
    * @param kit a tracker backup or data directory holding {@code catalog.key}, {@code ticket.key},
    *     {@code dataplane.key}, and the tokens (and, on a grid with TLS, its CA: {@code tls/}, {@code ca.sha256})
-   * @param data the new data directory: absent or empty
+   * @param data the new data directory: absent or empty; left empty again if recovery fails
    */
   public static Result run(Path kit, Path data, List<String> peerAddresses, Duration timeout) throws IOException {
     for (String need : List.of(Credentials.CATALOG_KEY, "ticket.key", "dataplane.key")) {
@@ -56,6 +55,23 @@ public final class Recovery {
       }
     }
     Files.createDirectories(data);
+    boolean done = false;
+    try {
+      Result r = rebuild(data, kit, peerAddresses, timeout);
+      done = true;
+      return r;
+    } finally {
+      if (!done) { // nothing half-rebuilt is left to start a tracker on; the directory is empty again
+        try (Stream<Path> s = Files.list(data)) {
+          for (Path p : (Iterable<Path>) s::iterator) {
+            org.cairn.core.util.FileTrees.delete(p);
+          }
+        }
+      }
+    }
+  }
+
+  private static Result rebuild(Path data, Path kit, List<String> peerAddresses, Duration timeout) throws IOException {
     copyKit(kit, data);
     String catalogKey = Files.readString(data.resolve(Credentials.CATALOG_KEY), StandardCharsets.UTF_8).strip();
     TicketSigner tickets = TicketSigner.parse(Files.readString(data.resolve("ticket.key"), StandardCharsets.UTF_8));
@@ -69,12 +85,8 @@ public final class Recovery {
       PeerSweep.Result sweep = new PeerSweep(client, tickets, catalogKey, Clock.systemUTC(), timeout).sweep(peerAddresses);
       Map<FragmentKey, String> holderOf = new HashMap<>();
       sweep.held().values().forEach(list -> list.forEach(h -> holderOf.putIfAbsent(h.key(), h.peer())));
-      List<CatalogRebuild.Found> found = new ArrayList<>();
-      for (PeerSweep.Opened o : sweep.records()) {
-        found.add(new CatalogRebuild.Found(o.id(), o.content(), o.entry()));
-      }
-      CatalogRebuild.Summary summary = CatalogRebuild.write(store, found, holderOf);
-      return new Result(sweep.peers(), found.size(), summary, sweep.problems());
+      CatalogRebuild.Summary summary = CatalogRebuild.write(store, sweep.records(), holderOf);
+      return new Result(sweep.peers(), sweep.records().size(), summary, sweep.problems());
     } finally {
       group.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
     }
