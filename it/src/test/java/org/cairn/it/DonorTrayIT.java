@@ -197,17 +197,8 @@ class DonorTrayIT {
 
   @Test
   void headless_registersAsAPeer_exactlyAsTheContractRunsIt() throws Exception {
-    int port;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-        MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--headless", "--tracker", grid.trackerUrl(), "--token-file",
-        grid.tokenFile().toString(), "--data", root.resolve("headless").toString(), "--listen", "127.0.0.1:" + port, "--quota", "1GiB")
-        .redirectOutput(root.resolve("headless.out").toFile()).redirectError(root.resolve("headless.err").toFile());
-    pb.environment().remove("DISPLAY");
-    Process p = pb.start();
-    processes.add(p);
+    int port = freePort();
+    Process p = startHeadless(headlessArgs("headless", port), ProcessBuilder.Redirect.to(root.resolve("headless.out").toFile()));
     MiniGrid.await("the headless donor registered", Duration.ofSeconds(60),
         () -> donorAtTracker() != null && donorAtTracker().get("address").asText().equals("127.0.0.1:" + port));
     assertThat(donorAtTracker().get("quotaBytes").asLong()).isEqualTo(1L << 30);
@@ -218,18 +209,10 @@ class DonorTrayIT {
 
   @Test
   void aNewQuota_reachesTheTracker_withoutTheDonorLeavingOrMoving() throws Exception {
-    int port;
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      port = s.getLocalPort();
-    }
-    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
-        MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--headless", "--control-stdin", "--tracker", grid.trackerUrl(),
-        "--token-file", grid.tokenFile().toString(), "--data", root.resolve("quota").toString(), "--listen", "127.0.0.1:" + port,
-        "--quota", "1GiB", "--heartbeat-interval", "1s")
-        .redirectError(root.resolve("quota.err").toFile());
-    pb.environment().remove("DISPLAY");
-    Process p = pb.start();
-    processes.add(p);
+    int port = freePort();
+    List<String> args = headlessArgs("quota", port);
+    args.addAll(List.of("--control-stdin", "--heartbeat-interval", "1s"));
+    Process p = startHeadless(args, ProcessBuilder.Redirect.PIPE);
     MiniGrid.await("the donor registered", Duration.ofSeconds(60),
         () -> donorAtTracker() != null && donorAtTracker().get("address").asText().equals("127.0.0.1:" + port));
     long registeredAt = donorAtTracker().get("registeredAt").asLong();
@@ -253,5 +236,28 @@ class DonorTrayIT {
     commands.flush();
     assertThat(replies.readLine()).isEqualTo("ok quota " + (2L << 30));
     assertThat(Files.readString(root.resolve("quota.err"))).containsOnlyOnce("quota 2147483648 bytes (was 1073741824)");
+  }
+
+  private static int freePort() throws IOException {
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** The contract's headless donor command: data in ROOT/NAME, listening on {@code port}, a 1 GiB quota. */
+  private List<String> headlessArgs(String name, int port) {
+    return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--headless", "--tracker", grid.trackerUrl(), "--token-file",
+        grid.tokenFile().toString(), "--data", root.resolve(name).toString(), "--listen", "127.0.0.1:" + port, "--quota", "1GiB"));
+  }
+
+  /** Starts a headless donor without a display; its log goes to ROOT/NAME.err. */
+  private Process startHeadless(List<String> args, ProcessBuilder.Redirect out) throws IOException {
+    String name = Path.of(args.get(args.indexOf("--data") + 1)).getFileName().toString();
+    ProcessBuilder pb = new ProcessBuilder(args).redirectOutput(out).redirectError(root.resolve(name + ".err").toFile());
+    pb.environment().remove("DISPLAY");
+    Process p = pb.start();
+    processes.add(p);
+    return p;
   }
 }
