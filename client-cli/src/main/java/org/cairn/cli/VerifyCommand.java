@@ -16,7 +16,8 @@ import picocli.CommandLine.Option;
 
 /** {@code cairn verify}: is a version restorable? Exit 0 when every chunk has m good pieces, 1 when not. */
 @Command(name = "verify", header = "Check that a version can be restored: every chunk has m good pieces.", mixinStandardHelpOptions = true,
-    description = {"Check that every chunk of a version (the latest unless --step; every node's unless --node) has at least",
+    description = {"Check that every chunk of a version (the latest unless --step; every node's unless --node; every app's",
+        "unless --app) has at least",
         "m pieces on live peers. With --read-data every piece is read, verified and decoded (like restic check --read-data);",
         "bad pieces are reported to the tracker for repair.",
         "Exit codes: 0 restorable, 1 not restorable or the check failed, 2 usage error."})
@@ -27,8 +28,8 @@ final class VerifyCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
 
-  @CommandLine.Mixin
-  Target.App target;
+  @Option(names = "--app", paramLabel = "APP", description = "Application to check (default: every app on the grid).")
+  String app;
 
   @Option(names = "--node", paramLabel = "NODE", description = "Node to check (default: every node of the app).")
   String node;
@@ -66,31 +67,36 @@ final class VerifyCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
-    String app = target.app;
     long step = stepOption.step;
     if (step > 0 && node == null) {
       throw new CommandLine.ParameterException(cl, "--step needs --node");
+    }
+    if (node != null && app == null) {
+      throw new CommandLine.ParameterException(cl, "--node needs --app");
     }
     PrintWriter out = cl.getOut();
     List<Verifier.Report> reports = new ArrayList<>();
     List<Integer> parts = new ArrayList<>(); // the part of a checkpoint set each report is, null for a plain version
     try (Grid grid = GridAccess.open(root, cl)) {
-      List<String> nodes = new ArrayList<>();
+      List<String[]> nodes = new ArrayList<>(); // app, node
       if (node != null) {
-        nodes.add(node);
+        nodes.add(new String[] {app, node});
       } else {
         for (AppSummary a : grid.apps()) {
-          if (a.app().equals(app)) {
-            nodes.addAll(a.nodes().keySet());
+          if (app == null || a.app().equals(app)) {
+            a.nodes().keySet().forEach(n -> nodes.add(new String[] {a.app(), n}));
           }
         }
-        if (nodes.isEmpty()) {
+        if (nodes.isEmpty() && app != null) {
           throw new IllegalStateException("app " + app + " has no versions");
         }
       }
+      if (nodes.isEmpty()) {
+        cl.getErr().println("cairn verify: the grid holds no versions yet; nothing to check");
+      }
       int t = threads == null ? Runtime.getRuntime().availableProcessors() : threads;
-      for (String n : nodes) {
-        for (org.cairn.core.api.LocatedVersion located : grid.locateParts(app, n, step)) {
+      for (String[] an : nodes) {
+        for (org.cairn.core.api.LocatedVersion located : grid.locateParts(an[0], an[1], step)) {
           reports.add(grid.verify(located, readData, t, cryptoFor(located.manifest())));
           parts.add(located.manifest().set() == null ? null : located.manifest().set().part());
         }

@@ -138,6 +138,10 @@ class RecoverFromPeersIT {
       assertThat(listing(e.getKey())).as("versions of " + e.getKey()).isEqualTo(e.getValue());
     }
     fetchAll(images);
+    // an operator's check, as run, without flags: every app's every node's latest version is restorable
+    MiniGrid.Cli verify = grid.cli("verify");
+    assertThat(verify.exit()).as(verify.stdout() + verify.stderr()).isZero();
+    assertThat(verify.stdout().lines().filter(l -> l.contains(": restorable"))).hasSize(3);
     // the peers' GC asks the rebuilt catalog about every piece once its hold after the restart is over:
     // every piece, data and records, is still needed (there is no event for "nothing was deleted")
     Thread.sleep(GC_HOLD.toMillis() + 5_000);
