@@ -21,7 +21,7 @@ import picocli.CommandLine.Option;
         "Exit codes: 0 success, 1 operation failed, 2 usage error."
     },
     subcommands = {StoreCommand.class, FetchCommand.class, VersionsCommand.class, LsCommand.class, RmCommand.class,
-        StatusCommand.class, VerifyCommand.class, WaitCommand.class, PrefetchCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
+        StatusCommand.class, VerifyCommand.class, WaitCommand.class, PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
 public final class CairnCli {
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,

@@ -1,0 +1,82 @@
+package org.cairn.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Path;
+import java.util.List;
+import org.cairn.client.Fetcher;
+import org.cairn.client.Grid;
+import org.cairn.client.Storer;
+import org.cairn.client.mount.MountGrid;
+import org.cairn.core.api.LocatedVersion;
+import org.cairn.core.api.PeerView;
+import org.cairn.core.api.VersionRow;
+import org.cairn.core.chunk.ImageSource;
+import org.cairn.core.crypto.ChunkCrypto;
+
+/** {@link MountGrid} for one app over a {@link Grid}: stores with {@code options} (as {@code cairn store}), reads with the app's key. */
+final class MountedGrid implements MountGrid {
+  /** How {@code cairn mount} stores: {@code cairn store}'s defaults but for the options the mount was given. */
+  interface StoreOptions {
+    Storer.Options forVersion(String node, long step, String kind);
+  }
+
+  private final Grid grid;
+  private final String app;
+  private final StoreOptions options;
+  private final org.cairn.client.AppKeys keys;
+
+  MountedGrid(Grid grid, String app, StoreOptions options, org.cairn.client.AppKeys keys) {
+    this.grid = grid;
+    this.app = app;
+    this.options = options;
+    this.keys = keys;
+  }
+
+  @Override
+  public List<String> nodes() throws IOException {
+    return grid.apps().stream().filter(a -> a.app().equals(app)).flatMap(a -> a.nodes().keySet().stream()).sorted().toList();
+  }
+
+  @Override
+  public List<VersionRow> versions(String node) throws IOException {
+    return grid.versions(app, node);
+  }
+
+  @Override
+  public long store(InputStream in, String node, long step, boolean directory) throws IOException {
+    return grid.store(in, 0, options.forVersion(node, step, directory ? ImageSource.DIRECTORY : ImageSource.FILE)).step();
+  }
+
+  @Override
+  public void fetch(String node, long step, OutputStream out) throws IOException {
+    LocatedVersion located = grid.locate(app, node, step);
+    ChunkCrypto crypto = keys.forVersion(located.manifest());
+    grid.fetch(located, Fetcher.Options.defaults(), out, crypto);
+  }
+
+  @Override
+  public void fetchDirectory(String node, long step, Path target) throws IOException {
+    LocatedVersion located = grid.locate(app, node, step);
+    FetchCommand.intoDirectory(grid, located, keys.forVersion(located.manifest()), target);
+  }
+
+  @Override
+  public void delete(String node, long step) throws IOException {
+    grid.delete(app, node, step);
+  }
+
+  @Override
+  public Space space() throws IOException {
+    long total = 0;
+    long free = 0;
+    for (PeerView p : grid.peerList()) {
+      if (!"DOWN".equals(p.state())) {
+        total += p.freeBytes() + p.usedBytes();
+        free += p.freeBytes();
+      }
+    }
+    return new Space(total, free);
+  }
+}

@@ -1,0 +1,70 @@
+package org.cairn.client.mount;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The mount's local directories under its cache directory: {@code staging/NODE/.new-STEP/} holds a
+ * directory checkpoint being written (stored as one version when renamed to {@code STEP}), and
+ * {@code versions/NODE/STEP/} a directory version fetched on first access and kept until it is
+ * deleted or the mount ends. Names come from the kernel's path components, never {@code ..}.
+ */
+final class LocalTrees {
+  private final Path staging;
+  private final Path versions;
+  private final MountGrid grid;
+  private final Map<String, ReentrantLock> fetching = new ConcurrentHashMap<>();
+
+  LocalTrees(Path cacheDir, MountGrid grid) throws IOException {
+    this.staging = Files.createDirectories(cacheDir.resolve("staging"));
+    this.versions = Files.createDirectories(cacheDir.resolve("versions"));
+    this.grid = grid;
+  }
+
+  /** Where staging entry {@code p} (or something inside it) lives here. */
+  Path staged(MountPath p) {
+    Path dir = staging.resolve(p.node()).resolve(p.name());
+    return p.rest() == null ? dir : dir.resolve(p.rest());
+  }
+
+  /** The staged directories of {@code node}. */
+  java.util.List<String> stagedNames(String node) throws IOException {
+    Path dir = staging.resolve(node);
+    if (!Files.isDirectory(dir)) {
+      return java.util.List.of();
+    }
+    try (java.util.stream.Stream<Path> s = Files.list(dir)) {
+      return s.map(f -> f.getFileName().toString()).sorted().toList();
+    }
+  }
+
+  /** Directory version node/step (or something inside it) here, fetched first if it is not yet. */
+  Path version(MountPath p, long step) throws IOException {
+    Path dir = versions.resolve(p.node()).resolve(Long.toString(step));
+    if (!Files.isDirectory(dir)) {
+      ReentrantLock lock = fetching.computeIfAbsent(p.node() + "/" + step, k -> new ReentrantLock());
+      lock.lock();
+      try {
+        if (!Files.isDirectory(dir)) {
+          Files.createDirectories(dir.getParent());
+          grid.fetchDirectory(p.node(), step, dir);
+        }
+      } finally {
+        lock.unlock();
+      }
+    }
+    return p.rest() == null ? dir : dir.resolve(p.rest());
+  }
+
+  /** Forgets a fetched directory version (it was deleted). */
+  void forget(String node, long step) throws IOException {
+    Path dir = versions.resolve(node).resolve(Long.toString(step));
+    if (Files.exists(dir)) {
+      org.apache.commons.io.file.PathUtils.deleteDirectory(dir);
+    }
+  }
+}
