@@ -177,4 +177,84 @@ class MountIT {
     assertThat(run("cp", "/etc/hostname", dir.resolve("n1/small").toString())).isZero();
     assertThat(steps("n1")).containsExactly(1L);
   }
+
+  /** A program with state in memory: a counter and a running hash of it, one line per tick. */
+  private static final String COUNTER = String.join("\n",
+      "import time",
+      "i, acc = 0, 0",
+      "while i < 1000000:",
+      "    acc = (acc * 31 + i) % 1000000007",
+      "    print(f'tick {i} {acc}', flush=True)",
+      "    i += 1",
+      "    time.sleep(0.05)",
+      "");
+
+  /** stdchk's use: DMTCP writes its checkpoint straight into the mount, and dmtcp_restart reads it from NODE/latest/. */
+  @Test
+  void dmtcpCheckpointsIntoTheMountAndRestartsFromLatest() throws Exception {
+    Path bin = Dmtcp.bin();
+    startMount();
+    Files.createDirectory(dir.resolve("n0"));
+    Path staged = Files.createDirectory(dir.resolve("n0/.new-1"));
+    Path program = Files.writeString(root.resolve("counter.py"), COUNTER);
+    Path port = root.resolve("coordinator.port");
+    Path out = root.resolve("job.out");
+    Process job = dmtcp(bin, out, "dmtcp_launch", "--new-coordinator", "--coord-port", "0", "--port-file", port.toString(),
+        "--ckptdir", staged.toString(), "--no-gzip", "python3", program.toString());
+    try {
+      MiniGrid.await("the job's ticks", Duration.ofMinutes(1), () -> ticks(out).size() >= 5 && Files.size(port) > 0);
+      assertThat(run(bin.resolve("dmtcp_command").toString(), "--coord-port", Files.readString(port).strip(), "--bcheckpoint"))
+          .isZero();
+      long atCheckpoint = ticks(out).size();
+      assertThat(run("mv", staged.toString(), dir.resolve("n0/1").toString())).isZero();
+      assertThat(steps("n0")).containsExactly(1L);
+      MiniGrid.await("a few more ticks", Duration.ofSeconds(30), () -> ticks(out).size() >= atCheckpoint + 5);
+    } finally {
+      run(bin.resolve("dmtcp_command").toString(), "--coord-port", Files.readString(port).strip(), "--quit");
+      job.descendants().forEach(ProcessHandle::destroyForcibly);
+      job.destroyForcibly().waitFor();
+    }
+    long lastBefore = ticks(out).size() - 1;
+
+    Path image;
+    try (java.util.stream.Stream<Path> files = Files.list(dir.resolve("n0/latest"))) {
+      image = files.filter(f -> f.getFileName().toString().endsWith(".dmtcp")).findFirst().orElseThrow();
+    }
+    Path out2 = root.resolve("restart.out");
+    Process restart = dmtcp(bin, out2, "dmtcp_restart", "--new-coordinator", "--coord-port", "0", "--ckptdir",
+        Files.createDirectories(root.resolve("ckpt2")).toString(), image.toString());
+    try {
+      MiniGrid.await("the restarted job's ticks", Duration.ofMinutes(1), () -> ticks(out2).size() >= 3,
+          () -> Files.readString(root.resolve("restart.out.err")));
+    } finally {
+      restart.descendants().forEach(ProcessHandle::destroyForcibly);
+      restart.destroyForcibly().waitFor();
+    }
+    List<Long> resumed = ticks(out2);
+    assertThat(resumed.get(0)).as("resumed from the checkpoint, not from the start").isPositive()
+        .isLessThanOrEqualTo(lastBefore);
+    for (int k = 1; k < resumed.size(); k++) {
+      assertThat(resumed.get(k)).isEqualTo(resumed.get(0) + k);
+    }
+  }
+
+  private static Process dmtcp(Path bin, Path out, String command, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(bin.resolve(command).toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(Path.of(out + ".err").toFile());
+    pb.environment().put("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
+    return pb.start();
+  }
+
+  private static List<Long> ticks(Path out) throws Exception {
+    List<Long> t = new ArrayList<>();
+    if (Files.exists(out)) {
+      for (String line : Files.readAllLines(out)) {
+        if (line.matches("tick \\d+ \\d+")) {
+          t.add(Long.parseLong(line.split(" ")[1]));
+        }
+      }
+    }
+    return t;
+  }
 }

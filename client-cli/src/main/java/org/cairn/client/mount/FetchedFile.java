@@ -19,7 +19,6 @@ import java.util.concurrent.Executor;
 final class FetchedFile implements AutoCloseable {
   private final long size;
   private final FileChannel channel;
-  private final CompletableFuture<Void> done;
   private long fetched;
   private IOException failure;
   private boolean closed;
@@ -29,7 +28,7 @@ final class FetchedFile implements AutoCloseable {
     this.size = size;
     Path file = Files.createTempFile(cacheDir, node + "." + step + ".", ".reading");
     this.channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE, StandardOpenOption.DELETE_ON_CLOSE);
-    this.done = CompletableFuture.runAsync(() -> {
+    CompletableFuture.runAsync(() -> {
       try (OutputStream out = new Sink()) {
         grid.fetch(node, step, out);
         finished(null);
