@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
         "  pipeline     the whole store and fetch pipelines with --threads workers",
         "  heartbeats   open-loop heartbeat load on a running tracker (--tracker, --token-file, --peers, --rate)",
         "  commits      version commits of --chunks new chunks each, one after another, on a running tracker or",
-        "               tracker group (--tracker URL1,URL2,URL3, --token-file, --versions, --chunks)",
+        "               tracker group (--tracker URL1,URL2,URL3, --token-file, --versions, --chunks, --warmup)",
         "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), each a new",
         "               cairn process with and without a running agent (--in-process: in this JVM), against",
         "               borg create --compression lz4 / borg extract and restic backup / restore on the same files",
@@ -243,20 +243,24 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "Versions the commits stage commits (default: ${DEFAULT-VALUE}).")
   int versions;
 
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "0",
+      description = "Commits the commits stage makes first and does not count (JIT warm-up; default: ${DEFAULT-VALUE}).")
+  int warmup;
+
   private Integer commits() throws Exception {
     if (parent == null || parent.tracker == null || parent.tokenFile == null) {
       throw new CommandLine.ParameterException(spec.commandLine(),
           "the commits stage needs a running tracker: cairn --tracker URL --token-file FILE benchmark commits");
     }
-    if (chunks < 1 || versions < 1) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--chunks and --versions must be positive");
+    if (chunks < 1 || versions < 1 || warmup < 0) {
+      throw new CommandLine.ParameterException(spec.commandLine(), "--chunks and --versions must be positive, --warmup not negative");
     }
     List<java.net.URI> trackers = new java.util.ArrayList<>();
     for (String u : parent.tracker.split(",")) {
       trackers.add(java.net.URI.create(u.strip()));
     }
     StageResult r = new org.cairn.cli.bench.CommitLoad(org.cairn.cli.bench.CommitLoad.client(trackers,
-        org.cairn.core.security.GridToken.readFile(parent.tokenFile))).run(versions, chunks);
+        org.cairn.core.security.GridToken.readFile(parent.tokenFile))).run(warmup, versions, chunks);
     PrintWriter out = spec.commandLine().getOut();
     if (json) {
       printJson(out, r);

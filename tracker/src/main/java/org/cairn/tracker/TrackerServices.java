@@ -83,7 +83,7 @@ public final class TrackerServices implements Closeable {
     sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
         TimeUnit.MILLISECONDS);
     long scan = config.repairInterval().toMillis();
-    sched.scheduleWithFixedDelay(guard("repair scan", repair::scan), scan, scan, TimeUnit.MILLISECONDS);
+    new PacedScan(sched, guard("repair scan", repair::scan), scan).start();
     sched.scheduleWithFixedDelay(guard("heartbeat records", store::flushSoon), 1, 1, TimeUnit.SECONDS);
     sched.scheduleWithFixedDelay(guard("history pruning", () -> {
       int n = history.prune() + capacity.prune();

@@ -25,7 +25,8 @@ public final class CommitLoad {
     this.tracker = tracker;
   }
 
-  public StageResult run(int count, int chunks) throws Exception {
+  /** {@code warmup} commits first (not counted), then {@code count} timed ones, each of {@code chunks} new chunks. */
+  public StageResult run(int warmup, int count, int chunks) throws Exception {
     List<String> holders = new ArrayList<>();
     for (int i = 0; i < 6; i++) {
       holders.add("commit-" + i);
@@ -37,7 +38,10 @@ public final class CommitLoad {
     String node = "n" + Long.toHexString(random.nextLong() & 0xffffffL);
     long[] latencies = new long[count];
     long start = System.nanoTime();
-    for (int v = 0; v < count; v++) {
+    for (int v = -warmup; v < count; v++) {
+      if (v == 0) {
+        start = System.nanoTime();
+      }
       List<ChunkRef> refs = new ArrayList<>(chunks);
       List<CommitRequest.NewChunk> sent = new ArrayList<>(chunks);
       byte[] seed = new byte[32];
@@ -51,13 +55,16 @@ public final class CommitLoad {
           refs);
       long t0 = System.nanoTime();
       tracker.commit(new CommitRequest(m, sent, java.util.UUID.randomUUID().toString())); // a session, as every store sends
-      latencies[v] = System.nanoTime() - t0;
+      if (v >= 0) {
+        latencies[v] = System.nanoTime() - t0;
+      }
     }
     double elapsed = (System.nanoTime() - start) / 1e9;
     long[] sorted = latencies.clone();
     Arrays.sort(sorted);
     return new StageResult("commits")
         .with("versions", count)
+        .with("warmup", warmup)
         .with("chunksPerVersion", chunks)
         .with("perSec", Math.round(count / elapsed * 10) / 10.0)
         .with("p50Ms", HeartbeatLoad.millis(sorted, 0.50))

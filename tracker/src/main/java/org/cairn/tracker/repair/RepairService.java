@@ -125,8 +125,9 @@ public final class RepairService {
     Map<String, Integer> targetLoad = jobs.targetLoad();
     Map<String, String> latestCoding = new HashMap<>(); // app/chunk -> its own coding, for latest versions
     catalog.forEachChunk((app, id, r) -> {
-      if (latestKeys.contains(key(app, id))) {
-        latestCoding.put(key(app, id), r.redundancy());
+      String k = key(app, id);
+      if (latestKeys.contains(k)) {
+        latestCoding.put(k, r.redundancy());
       }
       ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
       h.graced.forEach(stalls::grace);
@@ -136,13 +137,12 @@ public final class RepairService {
         counts[1]++;
       } else if (h.live >= r.needed()) {
         counts[2]++;
-        unhealthy.put(key(app, id), "degraded");
+        unhealthy.put(k, "degraded");
       } else {
         counts[3]++;
-        unhealthy.put(key(app, id), "lost");
+        unhealthy.put(k, "lost");
         stalls.lost(r);
       }
-      String k = key(app, id);
       if (!h.missing.isEmpty() && h.live >= r.needed()) {
         counts[5] += h.missing.size() * r.fragmentBytes();
       }
