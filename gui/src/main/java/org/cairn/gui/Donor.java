@@ -34,26 +34,40 @@ public final class Donor implements Closeable {
     t.setDaemon(true);
     return t;
   });
+  private final DonorRules.Settings flagRules;
+  private final Activity activity = new Activity();
   private volatile PeerRuntime peer;
   private volatile String ruleReason;
   private volatile boolean paused;
+  private String shownState;
 
   public Donor(List<String> peerArgs, Path settingsFile, DonorRules.Settings rules) throws IOException, InterruptedException {
     this.peerArgs = peerArgs;
     this.settingsFile = settingsFile;
-    this.rules = new DonorRules(rules, DonorRules::systemCpuLoad, () -> peer == null ? 0 : peer.daemon().servedBytes());
+    this.flagRules = rules;
+    this.rules = new DonorRules(DonorSettings.load(settingsFile).rules(rules), DonorRules::systemCpuLoad,
+        () -> peer == null ? 0 : peer.daemon().servedBytes());
     this.peer = PeerRuntime.start(org.cairn.peer.PeerMain.parse(peerArgs.toArray(String[]::new)));
     this.paused = peer.daemon().paused();
+    activity.add("started: peer " + peer.daemon().id() + " on " + peer.daemon().address() + ", tracker " + peer.config().tracker());
     ticker.scheduleWithFixedDelay(this::applyRules, 0, 2, TimeUnit.SECONDS);
   }
 
   private void applyRules() {
     try {
       String why = rules.evaluate(ZonedDateTime.now(), System.nanoTime());
+      if (!java.util.Objects.equals(why, ruleReason)) {
+        activity.add(why == null ? "rules: taking new pieces again" : "rules: not taking new pieces (" + why + ")");
+      }
       ruleReason = why;
       PeerRuntime p = peer;
       if (p != null) {
         p.daemon().setBusyReason(why);
+        String state = displayState();
+        if (!state.equals(shownState)) {
+          activity.add((shownState == null ? "state " + state : "state " + shownState + " -> " + state) + ": " + explain(state));
+          shownState = state;
+        }
       }
     } catch (RuntimeException e) {
       LOG.error("donor rules failed", e);
@@ -71,11 +85,13 @@ public final class Donor implements Closeable {
   public synchronized void pause() {
     paused = true;
     peer.daemon().setPaused(true);
+    activity.add("paused by you");
   }
 
   public synchronized void resume() {
     paused = false;
     peer.daemon().setPaused(false);
+    activity.add("resumed by you");
   }
 
   public boolean paused() {
@@ -117,6 +133,71 @@ public final class Donor implements Closeable {
     peerArgs.clear();
     peerArgs.addAll(args);
     LOG.info("quota set to {} bytes", bytes);
+    activity.add("quota set to " + ByteSize.format(bytes));
+  }
+
+  /** The settings file's settings (none when started with peer flags). */
+  public DonorSettings settings() throws IOException {
+    return DonorSettings.load(settingsFile);
+  }
+
+  /**
+   * Saves settings from the dialog and applies them: the rules and the quota at once, a new tracker,
+   * token, data directory or address by starting the peer again with them. Returns null, or why not
+   * (the old settings are then back in force).
+   */
+  public synchronized String reconfigure(DonorSettings after, String token) throws IOException, InterruptedException {
+    if (settingsFile == null) {
+      return "started with peer flags: start cairn-donor without them to use a settings file";
+    }
+    DonorSettings before = DonorSettings.load(settingsFile);
+    String tokenBefore = before.token();
+    after.save(settingsFile, token);
+    rules.update(after.rules(flagRules));
+    if (!after.needsRestart(before, tokenBefore, token)) {
+      long q = ByteSize.parse(after.get("quota"));
+      if (q != quota()) {
+        peer.daemon().setQuota(q);
+      }
+      activity.add("settings saved (quota " + ByteSize.format(q) + ", rules applied)");
+      return null;
+    }
+    try {
+      restartPeer();
+      activity.add("settings saved; the peer started again with tracker " + after.get("tracker") + ", data " + after.get("data"));
+      return null;
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("the peer did not start with the new settings ({}); going back to the old ones", e.getMessage());
+      before.save(settingsFile, tokenBefore);
+      rules.update(before.rules(flagRules));
+      restartPeer();
+      return "the peer did not start with them: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+    }
+  }
+
+  private void restartPeer() throws IOException, InterruptedException {
+    for (int i = peerArgs.indexOf("--quota"); i >= 0; i = peerArgs.indexOf("--quota")) {
+      peerArgs.remove(i + 1); // the settings file holds the quota
+      peerArgs.remove(i);
+    }
+    PeerRuntime old = peer;
+    old.close();
+    peer = PeerRuntime.start(org.cairn.peer.PeerMain.parse(peerArgs.toArray(String[]::new)));
+    if (paused) {
+      peer.daemon().setPaused(true);
+    }
+  }
+
+  /** What the peer holds and has moved since the app started. */
+  public record Traffic(long used, long fragments, long received, long served) {}
+
+  public Traffic traffic() {
+    PeerRuntime p = peer;
+    return new Traffic(p.daemon().usedBytes(), p.store().fragmentCount(), p.store().bytesWritten(), p.daemon().servedBytes());
+  }
+
+  Activity activity() {
+    return activity;
   }
 
   /** The space donated now. */

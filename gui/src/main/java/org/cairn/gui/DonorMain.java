@@ -5,16 +5,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import javax.swing.JLabel;
-import javax.swing.JOptionPane;
-import javax.swing.JPanel;
-import javax.swing.JPasswordField;
-import javax.swing.JTextField;
 import javax.swing.SwingUtilities;
 import org.cairn.core.config.ByteSize;
 import picocli.CommandLine;
@@ -168,13 +162,16 @@ public final class DonorMain implements Callable<Integer> {
               donor.setQuota(ByteSize.parse(w[1]));
               reply("ok quota " + donor.quota());
             }
+            case "settings" -> reply(settings(ui, w));
+            case "activity" -> reply(activity(donor, ui));
             case "quit" -> {
               reply("ok quit");
               quit.run();
               return;
             }
             case "" -> { }
-            default -> reply("error unknown command '" + w[0] + "' (pause, resume, status, quota SIZE, quit)");
+            default -> reply("error unknown command '" + w[0] + "' (pause, resume, status, quota SIZE, settings KEY=VALUE..., activity,"
+                + " quit)");
           }
         } catch (Exception e) {
           reply("error " + e.getMessage());
@@ -185,45 +182,72 @@ public final class DonorMain implements Callable<Integer> {
     }
   }
 
+  /**
+   * {@code settings KEY=VALUE ...}: opens the Settings dialog, types each value into the field of that
+   * name ({@link SettingsDialog#FIELDS}) and presses Save, as a user would; answers with what the dialog says.
+   */
+  private static String settings(DonorUi ui, String[] w) throws Exception {
+    if (ui == null) {
+      return "error settings: no dialog without a tray or window (--headless)";
+    }
+    SettingsDialog[] d = new SettingsDialog[1];
+    SwingUtilities.invokeAndWait(() -> d[0] = ui.openSettings());
+    if (d[0] == null) {
+      return "error settings: no settings file (started with peer flags)";
+    }
+    java.util.concurrent.CompletableFuture<String> outcome = new java.util.concurrent.CompletableFuture<>();
+    SwingUtilities.invokeAndWait(() -> {
+      for (int i = 1; i < w.length; i++) {
+        int eq = w[i].indexOf('=');
+        javax.swing.text.JTextComponent f = eq < 0 ? null : d[0].field(w[i].substring(0, eq));
+        if (f == null) {
+          outcome.complete("no field '" + w[i] + "'");
+          return;
+        }
+        f.setText(w[i].substring(eq + 1));
+      }
+      d[0].save().thenAccept(outcome::complete);
+    });
+    String problem = outcome.get(60, java.util.concurrent.TimeUnit.SECONDS);
+    if (problem == null) {
+      return "ok settings saved";
+    }
+    SwingUtilities.invokeAndWait(() -> { }); // the dialog has shown the problem
+    String shown = d[0].message();
+    SwingUtilities.invokeAndWait(d[0]::dispose);
+    return "error settings " + (shown.isBlank() ? problem : shown);
+  }
+
+  /** {@code activity}: opens the activity window and answers with its totals and its last ten events, oldest first. */
+  private static String activity(Donor donor, DonorUi ui) throws Exception {
+    if (ui == null) {
+      return "error activity: no window (--headless)";
+    }
+    ActivityView[] v = new ActivityView[1];
+    SwingUtilities.invokeAndWait(() -> v[0] = ui.openActivity());
+    java.util.List<Activity.Event> events = donor.activity().events();
+    java.util.List<String> last = events.subList(Math.max(0, events.size() - 10), events.size()).stream().map(Activity.Event::what)
+        .toList();
+    return "activity " + v[0].eventsShown() + " events; " + v[0].totals() + "; latest: " + String.join(" | ", last);
+  }
+
   private static synchronized void reply(String s) {
     System.out.println(s);
     System.out.flush();
   }
 
-  /** First run: asks for the tracker, the token and a quota, and saves them. False if the user cancels. */
+  /**
+   * First run: the settings dialog with first-run values (it shows the data directory and listen
+   * address it will use, and checks the token with the tracker before saving). False if cancelled.
+   */
   private static boolean firstRun(Path file) throws Exception {
-    Path data = Path.of(System.getProperty("user.home"), ".local", "share", "cairn", "donor");
-    Files.createDirectories(data);
-    long free = Files.getFileStore(data).getUsableSpace();
-    long suggested = Math.max(1L << 30, (free / 10) >> 30 << 30); // a tenth of the free space, whole GiB, at least 1 GiB
-    JTextField tracker = new JTextField("http://", 30);
-    JPasswordField token = new JPasswordField(30);
-    JTextField quota = new JTextField(ByteSize.format(suggested).replace(" ", ""), 10);
-    JPanel p = new JPanel(new java.awt.GridLayout(0, 1, 2, 2));
-    p.add(new JLabel("Tracker URL (from the grid's operator):"));
-    p.add(tracker);
-    p.add(new JLabel("Grid token:"));
-    p.add(token);
-    p.add(new JLabel("Disk space to donate (" + ByteSize.format(free) + " free; suggested a tenth):"));
-    p.add(quota);
-    int[] choice = new int[1];
-    SwingUtilities.invokeAndWait(() -> choice[0] = JOptionPane.showConfirmDialog(null, p, "Cairn donor: first run",
-        JOptionPane.OK_CANCEL_OPTION, JOptionPane.QUESTION_MESSAGE));
-    if (choice[0] != JOptionPane.OK_OPTION) {
-      return false;
-    }
-    ByteSize.parse(quota.getText().trim()); // a bad size fails here, before anything is saved
-    Path tokenFile = file.resolveSibling("donor-token");
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.writeString(tokenFile, new String(token.getPassword()).trim() + "\n", StandardCharsets.UTF_8);
-    try {
-      Files.setPosixFilePermissions(tokenFile, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system
-    }
-    String host = java.net.InetAddress.getLocalHost().getHostAddress();
-    Donor.Settings.write(file, "tracker: \"" + tracker.getText().trim() + "\"\ntoken-file: \"" + tokenFile + "\"\ndata: \"" + data
-        + "\"\nquota: \"" + quota.getText().trim() + "\"\nlisten: \"0.0.0.0:7700\"\nadvertise: \"" + host + "\"\n");
-    return true;
+    DonorSettings initial = SettingsDialog.firstRun(file);
+    SettingsDialog[] d = new SettingsDialog[1];
+    SwingUtilities.invokeAndWait(() -> d[0] = SettingsDialog.open("Cairn donor: first run", initial, "",
+        DonorRules.Settings.parse(0.8, "60s", "", ""), (s, token) -> {
+          s.save(file, token);
+          return null;
+        }));
+    return d[0].closed().get();
   }
 }

@@ -41,7 +41,7 @@ public final class DonorRules {
     }
   }
 
-  private final Settings settings;
+  private volatile Settings settings;
   private final DoubleSupplier cpuLoad;
   private final LongSupplier uploadedBytes;
   private boolean busy;
@@ -69,8 +69,16 @@ public final class DonorRules {
     return settings;
   }
 
+  /** New rules from now on (the settings dialog); the busy hysteresis starts again. */
+  public synchronized void update(Settings s) {
+    settings = java.util.Objects.requireNonNull(s);
+    busy = false;
+    crossedAt = -1;
+  }
+
   /** Why the donor is BUSY now, or null. Call periodically (every few seconds). */
   public synchronized String evaluate(ZonedDateTime now, long nanoTime) {
+    Settings settings = this.settings;
     java.time.LocalDate today = now.toLocalDate();
     long uploaded = uploadedBytes.getAsLong();
     if (!today.equals(day)) {

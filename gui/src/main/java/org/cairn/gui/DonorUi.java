@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The donor's face: a tray icon whose colour shows the state, with the menu status line, Pause /
- * Resume, Set quota…, Open status page, Settings…, Quit. Where no tray exists (or with --window) a
+ * Resume, Set quota…, Open status page, Settings… (the settings dialog), Activity… (the activity window), Quit. Where no tray exists (or with --window) a
  * small window with the same controls. Everything runs on the Swing event thread; the menu items
  * and the window's buttons call the same actions as the test hook.
  */
@@ -85,7 +85,9 @@ final class DonorUi {
     MenuItem page = new MenuItem("Open status page");
     page.addActionListener(e -> openStatusPage());
     MenuItem settings = new MenuItem("Settings…");
-    settings.addActionListener(e -> showSettings());
+    settings.addActionListener(e -> openSettings());
+    MenuItem activityItem = new MenuItem("Activity…");
+    activityItem.addActionListener(e -> openActivity());
     MenuItem exit = new MenuItem("Quit");
     exit.addActionListener(e -> quit.run());
     menu.add(status);
@@ -94,6 +96,7 @@ final class DonorUi {
     menu.add(quota);
     menu.add(page);
     menu.add(settings);
+    menu.add(activityItem);
     menu.addSeparator();
     menu.add(exit);
     icon = new TrayIcon(image("DOWN", 24), "Cairn donor", menu);
@@ -120,7 +123,11 @@ final class DonorUi {
     JButton page = new JButton("Open status page");
     page.addActionListener(e -> openStatusPage());
     JButton settings = new JButton("Settings…");
-    settings.addActionListener(e -> showSettings());
+    settings.setName("settingsButton");
+    settings.addActionListener(e -> openSettings());
+    JButton activityButton = new JButton("Activity…");
+    activityButton.setName("activityButton");
+    activityButton.addActionListener(e -> openActivity());
     JButton exit = new JButton("Quit");
     exit.addActionListener(e -> quit.run());
     JPanel buttons = new JPanel(new GridLayout(1, 0, 4, 4));
@@ -128,6 +135,7 @@ final class DonorUi {
     buttons.add(quota);
     buttons.add(page);
     buttons.add(settings);
+    buttons.add(activityButton);
     buttons.add(exit);
     JPanel top = new JPanel(new FlowLayout(FlowLayout.LEFT));
     top.add(windowStatus);
@@ -142,7 +150,8 @@ final class DonorUi {
   void refresh() {
     String state = donor.displayState();
     String line = donor.statusLine();
-    String tip = "Cairn donor: " + line + "\n" + Donor.explain(state);
+    // a tray tooltip is one line on most desktops: no line break, and the explanation last (it may be clipped)
+    String tip = "Cairn donor: " + line + ". " + Donor.explain(state);
     if (icon != null) {
       if (!state.equals(shownState)) {
         icon.setImage(image(state, 24));
@@ -201,15 +210,30 @@ final class DonorUi {
     JOptionPane.showMessageDialog(null, "The grid's status page is at\n" + page, "Cairn donor", JOptionPane.INFORMATION_MESSAGE);
   }
 
-  private void showSettings() {
-    DonorRules.Settings r = donor.rules();
-    String text = "Tracker: " + donor.config().tracker() + "\nData directory: " + donor.config().dataDir() + "\nQuota: "
-        + ByteSize.format(donor.quota()) + "\nPeer id: " + donor.daemon().id() + "\n\nRules: busy above "
-        + Math.round(r.busyCpu() * 100) + " % CPU for " + r.busyAfter().toSeconds() + " s; donation hours "
-        + (r.from() == null ? "always" : r.from() + "-" + r.to()) + "; daily upload cap "
-        + (r.dailyUploadCap() == 0 ? "none" : ByteSize.format(r.dailyUploadCap())) + "\n\nSettings file: "
-        + (donor.settingsFile() == null ? "(none: started with flags)" : donor.settingsFile());
-    JOptionPane.showMessageDialog(null, text, "Cairn donor settings", JOptionPane.INFORMATION_MESSAGE);
+  /** Opens the settings dialog (on the event thread); with peer flags instead of a settings file, says what is in force. */
+  SettingsDialog openSettings() {
+    if (donor.settingsFile() == null) {
+      JOptionPane.showMessageDialog(null, "Started with peer flags (tracker " + donor.config().tracker() + ", data "
+          + donor.config().dataDir() + "): settings are edited in a settings file; start cairn-donor without peer flags to use one.",
+          "Cairn donor settings", JOptionPane.INFORMATION_MESSAGE);
+      return null;
+    }
+    try {
+      DonorSettings current = donor.settings();
+      return SettingsDialog.open("Cairn donor settings", current, current.token(), donor.rules(), (s, token) -> {
+        String problem = donor.reconfigure(s, token);
+        SwingUtilities.invokeLater(this::refresh);
+        return problem;
+      });
+    } catch (java.io.IOException e) {
+      JOptionPane.showMessageDialog(null, "Could not read the settings: " + e.getMessage(), "Cairn donor", JOptionPane.ERROR_MESSAGE);
+      return null;
+    }
+  }
+
+  /** Opens the activity window (on the event thread). */
+  ActivityView openActivity() {
+    return ActivityView.open(donor);
   }
 
   void dispose() {

@@ -238,6 +238,62 @@ class DonorTrayIT {
     assertThat(Files.readString(root.resolve("quota.err"))).containsOnlyOnce("quota 2147483648 bytes (was 1073741824)");
   }
 
+  /**
+   * Issue #22's settings dialog under the X server: a donor whose saved token is wrong (CONNECTING),
+   * the dialog refusing another wrong token with the tracker's answer and saving nothing, then the
+   * right token, a new quota and donation hours that exclude now: saved, the peer registers, the
+   * tracker hears the quota and sees it BUSY (outside its hours); the activity window lists it all.
+   */
+  @Test
+  void theSettingsDialog_checksTheToken_savesAndAppliesSettingsAndRules() throws Exception {
+    Path tokenFile = root.resolve("donor-token");
+    String wrong = "ctk1_1234567890abcdef_" + "A".repeat(43);
+    Files.writeString(tokenFile, wrong + "\n");
+    Path settings = root.resolve("donor.yaml");
+    Files.writeString(settings, "tracker: \"" + grid.trackerUrl() + "\"\ntoken-file: \"" + tokenFile + "\"\ndata: \""
+        + root.resolve("dialog") + "\"\nquota: \"1GiB\"\nlisten: \"127.0.0.1:0\"\nmin-free: \"0\"\nheartbeat-interval: \"1s\"\n");
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-jar",
+        MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--window", "--settings", settings.toString(), "--control-stdin",
+        "--busy-cpu", "1").redirectError(root.resolve("dialog.err").toFile());
+    pb.environment().put("DISPLAY", display);
+    Process p = pb.start();
+    processes.add(p);
+    java.io.BufferedReader replies = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
+        StandardCharsets.UTF_8));
+    java.io.Writer commands = new java.io.OutputStreamWriter(p.getOutputStream(), StandardCharsets.UTF_8);
+    assertThat(replies.readLine()).startsWith("cairn-donor ");
+    assertThat(replies.readLine()).isEqualTo("cairn-donor: showing a window");
+    assertThat(grid.peers()).as("a wrong token does not register").isEmpty();
+
+    commands.write("settings token=ctk1_fedcba0987654321_" + "B".repeat(43) + "\n");
+    commands.flush();
+    assertThat(replies.readLine()).startsWith("error settings Not saved: ").contains("refused the token (401)");
+    assertThat(Files.readString(tokenFile).trim()).as("nothing saved").isEqualTo(wrong);
+
+    java.time.LocalTime now = java.time.LocalTime.now();
+    String hours = String.format("%02d:00-%02d:00", (now.getHour() + 2) % 24, (now.getHour() + 3) % 24);
+    commands.write("settings token=" + grid.token() + " quota=3GiB hours=" + hours + " cap=5GiB\n");
+    commands.flush();
+    assertThat(replies.readLine()).isEqualTo("ok settings saved");
+    assertThat(Files.readString(tokenFile).trim()).isEqualTo(grid.token());
+    assertThat(Files.readString(settings)).contains("quota: \"3GiB\"").contains("donor-hours: \"" + hours + "\"")
+        .contains("donor-daily-upload-cap: \"5GiB\"").doesNotContain(grid.token());
+    MiniGrid.await("the donor registered with the new token, its quota and BUSY outside its hours", Duration.ofSeconds(60),
+        () -> donorAtTracker() != null && donorAtTracker().get("quotaBytes").asLong() == 3L << 30
+            && "BUSY".equals(donorAtTracker().get("state").asText()),
+        () -> grid.peers() + "\n" + Files.readString(root.resolve("dialog.err")));
+
+    commands.write("activity\n");
+    commands.flush();
+    String activity = replies.readLine();
+    assertThat(activity).startsWith("activity ").contains("holding").contains("settings saved; the peer started again")
+        .contains("outside donation hours " + hours);
+    screenshot("donor-activity.png");
+    commands.write("quit\n");
+    commands.flush();
+    assertThat(replies.readLine()).isEqualTo("ok quit");
+  }
+
   private static int freePort() throws IOException {
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
       return s.getLocalPort();

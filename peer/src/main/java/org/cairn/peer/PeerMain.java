@@ -235,6 +235,9 @@ public final class PeerMain implements Callable<Integer> {
     return file.getOrDefault(key, fallback);
   }
 
+  /** Keys the peer leaves to the donor app that runs it (cairn-donor's rules: donor-hours, donor-busy-cpu, ...). */
+  public static final String DONOR_PREFIX = "donor-";
+
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
       "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
       "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate",
@@ -261,6 +264,9 @@ public final class PeerMain implements Callable<Integer> {
     }
     Map<String, String> out = new HashMap<>();
     for (Map.Entry<String, String> e : read.entrySet()) {
+      if (e.getKey().startsWith(DONOR_PREFIX)) {
+        continue; // the donor app's own settings (its rules), in the same file
+      }
       if (!KEYS.contains(e.getKey())) {
         throw new CommandLine.ParameterException(cl, "unknown setting '" + e.getKey() + "' in " + file + "; known: " + KEYS);
       }

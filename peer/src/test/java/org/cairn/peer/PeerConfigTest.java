@@ -67,6 +67,9 @@ class PeerConfigTest {
     assertThatThrownBy(() -> parse("--data", dir.toString())).hasMessageContaining("missing required settings: --tracker, --token-file, --quota");
     Path yaml = Files.writeString(dir.resolve("bad.yaml"), "quota: 1GiB\ncolour: blue\n");
     assertThatThrownBy(() -> parse(concat(base, "--config", yaml.toString()))).hasMessageContaining("unknown setting 'colour'");
+    Path donorYaml = Files.writeString(dir.resolve("donor.yaml"), "quota: 3GiB\ndonor-hours: 08:00-18:00\ndonor-busy-cpu: 0.5\n");
+    assertThat(parse(concat(base, "--config", donorYaml.toString())).quotaBytes()).as("the donor app's keys are left to it")
+        .isEqualTo(3L << 30);
     Path yaml2 = Files.writeString(dir.resolve("bad2.yaml"), "quota: 1GiB\nmax-clients: many\n");
     assertThatThrownBy(() -> parse(concat(base, "--config", yaml2.toString()))).hasMessageContaining("max-clients must be a number, was 'many'");
     Path shortToken = Files.writeString(dir.resolve("short"), "abc\n");
