@@ -14,9 +14,9 @@ import javax.swing.table.DefaultTableModel;
 import org.cairn.core.config.ByteSize;
 
 /**
- * The donor's activity window (BOINC Manager's transfers and notices): what this computer holds and
- * has moved for the grid since the app started, and the donor's events, newest first, refreshed
- * every second.
+ * The donor's activity window (BOINC Manager's transfers, notices and statistics): what this computer
+ * holds and has moved for the grid since the peer started, the donor's events newest first, and the
+ * usage by day (kept across restarts), refreshed every second.
  */
 final class ActivityView {
   private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
@@ -24,6 +24,12 @@ final class ActivityView {
   private final JFrame frame = new JFrame("Cairn donor activity");
   private final JLabel totals = new JLabel(" ");
   private final DefaultTableModel rows = new DefaultTableModel(new Object[] {"When", "What"}, 0) {
+    @Override
+    public boolean isCellEditable(int row, int column) {
+      return false;
+    }
+  };
+  private final DefaultTableModel days = new DefaultTableModel(new Object[] {"Day", "Received", "Served", "Most held"}, 0) {
     @Override
     public boolean isCellEditable(int row, int column) {
       return false;
@@ -42,8 +48,13 @@ final class ActivityView {
     table.setName("events");
     table.getColumnModel().getColumn(0).setPreferredWidth(150);
     table.getColumnModel().getColumn(1).setPreferredWidth(520);
+    JTable usage = new JTable(days);
+    usage.setName("usage");
+    javax.swing.JTabbedPane tabs = new javax.swing.JTabbedPane();
+    tabs.addTab("Events", new JScrollPane(table));
+    tabs.addTab("Usage by day", new JScrollPane(usage));
     frame.getContentPane().add(totals, BorderLayout.NORTH);
-    frame.getContentPane().add(new JScrollPane(table), BorderLayout.CENTER);
+    frame.getContentPane().add(tabs, BorderLayout.CENTER);
     frame.setSize(720, 360);
     frame.setLocation(60, 60);
     timer = new Timer(1000, e -> refresh());
@@ -70,6 +81,10 @@ final class ActivityView {
     return totals.getText();
   }
 
+  int daysShown() {
+    return days.getRowCount();
+  }
+
   int eventsShown() {
     return rows.getRowCount();
   }
@@ -78,6 +93,10 @@ final class ActivityView {
     Donor.Traffic t = donor.traffic();
     totals.setText(String.format(java.util.Locale.ROOT, "%s — holding %s in %d pieces; since start: received %s, served %s",
         donor.displayState(), ByteSize.format(t.used()), t.fragments(), ByteSize.format(t.received()), ByteSize.format(t.served())));
+    days.setRowCount(0);
+    for (Usage.Day d : donor.usage().days()) {
+      days.addRow(new Object[] {d.date(), ByteSize.format(d.received()), ByteSize.format(d.served()), ByteSize.format(d.held())});
+    }
     List<Activity.Event> events = donor.activity().events();
     if (events.size() != shown) {
       rows.setRowCount(0);

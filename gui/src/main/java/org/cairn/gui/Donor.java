@@ -36,6 +36,8 @@ public final class Donor implements Closeable {
   });
   private final DonorRules.Settings flagRules;
   private final Activity activity = new Activity();
+  private final Usage usage;
+  private int samples;
   private volatile PeerRuntime peer;
   private volatile String ruleReason;
   private volatile boolean paused;
@@ -45,6 +47,7 @@ public final class Donor implements Closeable {
     this.peerArgs = peerArgs;
     this.settingsFile = settingsFile;
     this.flagRules = rules;
+    this.usage = new Usage(settingsFile == null ? null : settingsFile.resolveSibling("donor-usage.json"));
     this.rules = new DonorRules(DonorSettings.load(settingsFile).rules(rules), DonorRules::systemCpuLoad,
         () -> peer == null ? 0 : peer.daemon().servedBytes());
     this.peer = PeerRuntime.start(org.cairn.peer.PeerMain.parse(peerArgs.toArray(String[]::new)));
@@ -63,13 +66,18 @@ public final class Donor implements Closeable {
       PeerRuntime p = peer;
       if (p != null) {
         p.daemon().setBusyReason(why);
+        Traffic t = traffic();
+        usage.sample(java.time.LocalDate.now(), t.received(), t.served(), t.used());
+        if (++samples % 30 == 0) {
+          usage.save();
+        }
         String state = displayState();
         if (!state.equals(shownState)) {
           activity.add((shownState == null ? "state " + state : "state " + shownState + " -> " + state) + ": " + explain(state));
           shownState = state;
         }
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | IOException e) {
       LOG.error("donor rules failed", e);
     }
   }
@@ -200,6 +208,10 @@ public final class Donor implements Closeable {
     return activity;
   }
 
+  Usage usage() {
+    return usage;
+  }
+
   /** The space donated now. */
   public long quota() {
     return peer.daemon().quotaBytes();
@@ -247,6 +259,11 @@ public final class Donor implements Closeable {
   @Override
   public void close() {
     ticker.shutdownNow();
+    try {
+      usage.save();
+    } catch (IOException e) {
+      LOG.warn("could not save the usage history: {}", e.getMessage());
+    }
     PeerRuntime p = peer;
     if (p != null) {
       p.close();

@@ -228,7 +228,11 @@ public final class DonorMain implements Callable<Integer> {
     java.util.List<Activity.Event> events = donor.activity().events();
     java.util.List<String> last = events.subList(Math.max(0, events.size() - 10), events.size()).stream().map(Activity.Event::what)
         .toList();
-    return "activity " + v[0].eventsShown() + " events; " + v[0].totals() + "; latest: " + String.join(" | ", last);
+    java.util.List<Usage.Day> days = donor.usage().days();
+    String today = days.isEmpty() ? "no usage yet" : "today " + days.get(0).date() + " received " + days.get(0).received() + " B, served "
+        + days.get(0).served() + " B";
+    return "activity " + v[0].eventsShown() + " events, " + v[0].daysShown() + " days; " + v[0].totals() + "; " + today + "; latest: "
+        + String.join(" | ", last);
   }
 
   private static synchronized void reply(String s) {

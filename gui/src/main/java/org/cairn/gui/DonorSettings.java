@@ -27,7 +27,8 @@ final class DonorSettings {
   static final String HOURS = "donor-hours";
   static final String CAP = "donor-daily-upload-cap";
   /** Keys whose change needs the peer started again (a quota change does not). */
-  static final java.util.List<String> RESTART_KEYS = java.util.List.of("tracker", "token-file", "data", "listen", "advertise");
+  static final java.util.List<String> RESTART_KEYS = java.util.List.of("tracker", "token-file", "data", "listen", "advertise",
+      "bandwidth-cap");
 
   private final Map<String, String> values;
 
@@ -93,6 +94,9 @@ final class DonorSettings {
         return "the quota must be more than 0";
       }
       HostPort.parse(get("listen").isEmpty() ? "127.0.0.1:0" : get("listen"));
+      if (!get("bandwidth-cap").isEmpty()) {
+        ByteSize.parse(get("bandwidth-cap"));
+      }
       rules(DonorRules.Settings.parse(0.8, "60s", "", ""));
       return null;
     } catch (IllegalArgumentException e) {

@@ -20,9 +20,9 @@ import javax.swing.text.JTextComponent;
 /**
  * The donor's settings dialog (BOINC Manager's preferences): tracker and grid token (checked with the
  * tracker before anything is saved), donated space, data directory, listen address, and the donation
- * rules (busy CPU threshold, hours, daily upload cap). Save validates, checks the connection off the
- * event thread, then hands the settings to the {@link Saver}; a problem is shown in the dialog and
- * nothing is saved. Every field has a component name, so tests find it.
+ * rules (busy CPU threshold, hours, daily upload cap, network limit: the peer's bandwidth cap). Save
+ * validates, checks the connection off the event thread, then hands the settings to the {@link Saver};
+ * a problem is shown in the dialog and nothing is saved. Every field has a component name, so tests find it.
  */
 final class SettingsDialog {
   /** Saves and applies the settings; returns null, or what went wrong. */
@@ -40,7 +40,8 @@ final class SettingsDialog {
       {"busyPercent", "Busy above this CPU use, % (100: never)", null},
       {"busyAfter", "... for this long (e.g. 60s)", DonorSettings.BUSY_AFTER},
       {"hours", "Donate only between (e.g. 08:00-18:00; empty: always)", DonorSettings.HOURS},
-      {"cap", "Daily upload cap (e.g. 5GiB; empty: none)", DonorSettings.CAP}};
+      {"cap", "Daily upload cap (e.g. 5GiB; empty: none)", DonorSettings.CAP},
+      {"bandwidth", "Network limit, each direction, per second (e.g. 2MiB; empty: none)", "bandwidth-cap"}};
 
   private final JDialog dialog;
   private final Map<String, JTextComponent> fields = new LinkedHashMap<>();

@@ -286,7 +286,8 @@ class DonorTrayIT {
     commands.write("activity\n");
     commands.flush();
     String activity = replies.readLine();
-    assertThat(activity).startsWith("activity ").contains("holding").contains("settings saved; the peer started again")
+    assertThat(activity).startsWith("activity ").contains(" 1 days;").contains("holding").contains("today " + java.time.LocalDate.now())
+        .contains("settings saved; the peer started again")
         .contains("outside donation hours " + hours);
     screenshot("donor-activity.png");
     commands.write("quit\n");
