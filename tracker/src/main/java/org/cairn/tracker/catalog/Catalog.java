@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * does — an interrupted store leaves only unreferenced fragments on peers, which GC removes.
  *
  * Keys: VERSIONS  app 0x00 node 0x00 step (8 bytes, big-endian)  -> VersionRecord JSON
- *       CHUNKS    app 0x00 chunk id (32 bytes)                    -> ChunkRecord JSON
+ *       CHUNKS    app 0x00 chunk id (32 bytes)                    -> ChunkRecord (binary, ChunkRecord.encode; JSON before)
  * Names may not contain 0x00; the tracker serialises catalog changes (synchronized).
  */
 public final class Catalog {
@@ -166,7 +166,7 @@ public final class Catalog {
       for (int a = 0; a < apps.size() && !wanted; a++) {
         byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(apps.get(a), fk.chunkId()));
         if (v != null) {
-          if (JSON.readValue(v, ChunkRecord.class).assigns(peerId, fk.index(), fk.tag())) {
+          if (ChunkRecord.decode(v).assigns(peerId, fk.index(), fk.tag())) {
             wanted = true;
             break;
           }
@@ -466,7 +466,7 @@ public final class Catalog {
     List<String> out = new ArrayList<>();
     byte[] prefix = (app + "\u0000").getBytes(StandardCharsets.UTF_8);
     store.scan(TrackerStore.Family.CHUNKS, prefix, (key, value) -> {
-      ChunkRecord r = JSON.readValue(value, ChunkRecord.class);
+      ChunkRecord r = ChunkRecord.decode(value);
       if (r.redundancy() != null && Redundancy.parse(r.redundancy()).protectsAtLeast(atLeast)) {
         out.add(ChunkId.fromBytes(key, prefix.length).hex());
       }
@@ -526,7 +526,7 @@ public final class Catalog {
     store.scan(TrackerStore.Family.CHUNKS, new byte[0], (key, value) -> {
       int sep = key.length - ChunkId.LENGTH - 1;
       String app = new String(key, 0, sep, StandardCharsets.UTF_8);
-      visitor.visit(app, ChunkId.fromBytes(key, sep + 1), JSON.readValue(value, ChunkRecord.class));
+      visitor.visit(app, ChunkId.fromBytes(key, sep + 1), ChunkRecord.decode(value));
       return true;
     });
   }
@@ -534,7 +534,7 @@ public final class Catalog {
   /** The chunk-index entry of one chunk, or null. */
   public ChunkRecord chunk(String app, ChunkId id) throws IOException {
     byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, id));
-    return v == null ? null : JSON.readValue(v, ChunkRecord.class);
+    return v == null ? null : ChunkRecord.decode(v);
   }
 
   /**
@@ -547,7 +547,7 @@ public final class Catalog {
     if (r == null || index < 0 || index >= r.holders().size() || !java.util.Objects.equals(r.holders().get(index), expected)) {
       return false;
     }
-    store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), JSON.writeValueAsBytes(r.withHolder(index, peer)));
+    store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), r.withHolder(index, peer).encode());
     return true;
   }
 
@@ -567,7 +567,7 @@ public final class Catalog {
       for (String app : apps) {
         ChunkRecord r = chunk(app, fk.chunkId());
         if (r != null && r.assigns(peer, fk.index(), fk.tag())) {
-          store.put(TrackerStore.Family.CHUNKS, chunkKey(app, fk.chunkId()), JSON.writeValueAsBytes(r.withHolder(fk.index(), null)));
+          store.put(TrackerStore.Family.CHUNKS, chunkKey(app, fk.chunkId()), r.withHolder(fk.index(), null).encode());
           changed++;
         }
       }
@@ -587,7 +587,7 @@ public final class Catalog {
     byte[] start = cursor == null || cursor.isEmpty() ? new byte[0] : java.util.HexFormat.of().parseHex(cursor);
     store.scanAfter(TrackerStore.Family.CHUNKS, start, (key, value) -> {
       scanned[0]++;
-      ChunkRecord cr = JSON.readValue(value, ChunkRecord.class);
+      ChunkRecord cr = ChunkRecord.decode(value);
       ChunkId id = ChunkId.fromBytes(key, key.length - ChunkId.LENGTH);
       for (int i = 0; i < cr.holders().size(); i++) {
         if (peer.equals(cr.holders().get(i)) && cr.tag(i) != null) {

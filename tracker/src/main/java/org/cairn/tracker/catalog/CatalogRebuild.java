@@ -114,8 +114,8 @@ public final class CatalogRebuild {
         if (held < c.needed()) {
           unreadable++;
         }
-        b.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), JSON.writeValueAsBytes(new ChunkRecord(holders, c.storedBytes(), n,
-            c.redundancy(), c.client(), c.tags(), c.base())));
+        b.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), new ChunkRecord(holders, c.storedBytes(), n,
+            c.redundancy(), c.client(), c.tags(), c.base()).encode());
         chunks++;
         if (b.size() >= 10_000) {
           store.write(b);

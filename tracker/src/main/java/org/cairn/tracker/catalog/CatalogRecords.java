@@ -91,8 +91,8 @@ public final class CatalogRecords {
     }
     Batch batch = new Batch()
         .put(TrackerStore.Family.VERSIONS, key, JSON.writeValueAsBytes(v.withRecord(c.id().hex())))
-        .put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, c.id()), JSON.writeValueAsBytes(new ChunkRecord(
-            new java.util.ArrayList<>(c.holders()), c.storedBytes(), 1, r.spec(), null, new java.util.ArrayList<>(c.tags()), null)));
+        .put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, c.id()), new ChunkRecord(
+            new java.util.ArrayList<>(c.holders()), c.storedBytes(), 1, r.spec(), null, new java.util.ArrayList<>(c.tags()), null).encode());
     store.write(batch);
     LOG.debug("{}.{}.{}: catalog record {} on {}", app, node, step, c.id().shortHex(), c.holders());
     return true;

@@ -58,4 +58,126 @@ public record ChunkRecord(List<String> holders, long storedBytes, int refs, Stri
   public long fragmentBytes() {
     return holders.isEmpty() ? 0 : storedBytes / holders.size();
   }
+
+  /** The first byte of a record in its binary form; a record written before it is JSON and starts with '{'. */
+  static final byte BINARY = 1;
+
+  /**
+   * This record as the chunk index stores it: a version byte, then holders, stored bytes, references,
+   * redundancy, client, tags (4 bytes each when all are 8 hex digits) and base (its 32 bytes); strings
+   * as u16 length and UTF-8, 0xFFFF for none. About half the JSON's bytes, and no parser: a commit writes
+   * one per new chunk and the repair scan reads them all.
+   */
+  public byte[] encode() {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream(64 + 24 * holders.size());
+    java.io.DataOutputStream out = new java.io.DataOutputStream(bytes);
+    try {
+      if (holders.size() > 254 || tags != null && tags.size() > 254) {
+        throw new IllegalArgumentException("a chunk record of " + holders.size() + " holders");
+      }
+      out.writeByte(BINARY);
+      out.writeByte(holders.size());
+      for (String h : holders) {
+        string(out, h);
+      }
+      out.writeLong(storedBytes);
+      out.writeInt(refs);
+      string(out, redundancy);
+      string(out, client);
+      out.writeByte(tags == null ? 0xFF : tags.size());
+      if (tags != null) {
+        boolean hex = tags.stream().allMatch(t -> t != null && t.matches("[0-9a-f]{8}"));
+        out.writeBoolean(hex); // tags are 8 hex digits (Fragment.tag): 4 bytes each
+        for (String t : tags) {
+          if (hex) {
+            out.writeInt(Integer.parseUnsignedInt(t, 16));
+          } else {
+            string(out, t);
+          }
+        }
+      }
+      if (base != null && base.matches("[0-9a-f]{64}")) {
+        out.writeByte(1); // a chunk id: its 32 bytes
+        out.write(java.util.HexFormat.of().parseHex(base));
+      } else {
+        out.writeByte(base == null ? 0 : 2);
+        if (base != null) {
+          string(out, base);
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e); // a byte array does not fail
+    }
+    return bytes.toByteArray();
+  }
+
+  /** A record as {@link #encode} wrote it, or as JSON (records written before the binary form). */
+  public static ChunkRecord decode(byte[] value) throws java.io.IOException {
+    if (value.length > 0 && value[0] == '{') {
+      return org.cairn.core.api.TrackerHttp.JSON.readValue(value, ChunkRecord.class);
+    }
+    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(value));
+    try {
+      if (in.readByte() != BINARY) {
+        throw new java.io.IOException("a chunk record of an unknown form (first byte " + value[0] + ")");
+      }
+      int n = in.readUnsignedByte();
+      List<String> holders = new ArrayList<>(n);
+      for (int i = 0; i < n; i++) {
+        holders.add(string(in));
+      }
+      long stored = in.readLong();
+      int refs = in.readInt();
+      String redundancy = string(in);
+      String client = string(in);
+      int t = in.readUnsignedByte();
+      List<String> tags = null;
+      if (t != 0xFF) {
+        boolean hex = in.readBoolean();
+        tags = new ArrayList<>(t);
+        for (int i = 0; i < t; i++) {
+          tags.add(hex ? String.format("%08x", in.readInt()) : string(in));
+        }
+      }
+      int b = in.readUnsignedByte();
+      String base = switch (b) {
+        case 0 -> null;
+        case 1 -> java.util.HexFormat.of().formatHex(in.readNBytes(32));
+        case 2 -> string(in);
+        default -> throw new java.io.IOException("a chunk record with base form " + b);
+      };
+      if (b == 1 && base.length() != 64) {
+        throw new java.io.EOFException();
+      }
+      if (in.available() != 0) {
+        throw new java.io.IOException("a chunk record with " + in.available() + " bytes after its end");
+      }
+      return new ChunkRecord(holders, stored, refs, redundancy, client, tags, base);
+    } catch (java.io.EOFException e) {
+      throw new java.io.IOException("a truncated chunk record (" + value.length + " bytes)", e);
+    }
+  }
+
+  private static void string(java.io.DataOutputStream out, String s) throws java.io.IOException {
+    if (s == null) {
+      out.writeShort(0xFFFF);
+      return;
+    }
+    byte[] b = s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    if (b.length >= 0xFFFF) {
+      throw new IllegalArgumentException("a chunk record string of " + b.length + " bytes");
+    }
+    out.writeShort(b.length);
+    out.write(b);
+  }
+
+  private static String string(java.io.DataInputStream in) throws java.io.IOException {
+    int n = in.readUnsignedShort();
+    if (n == 0xFFFF) {
+      return null;
+    }
+    byte[] b = new byte[n];
+    in.readFully(b);
+    return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+  }
 }

@@ -161,7 +161,7 @@ final class ChunkRefs {
         return records.get(id);
       }
       byte[] v = store.get(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id));
-      ChunkRecord r = v == null ? null : JSON.readValue(v, ChunkRecord.class);
+      ChunkRecord r = v == null ? null : ChunkRecord.decode(v);
       records.put(id, r);
       return r;
     }
@@ -194,7 +194,7 @@ final class ChunkRefs {
         if (deleted.contains(e.getKey())) {
           batch.delete(TrackerStore.Family.CHUNKS, key);
         } else if (e.getValue() != null) {
-          batch.put(TrackerStore.Family.CHUNKS, key, JSON.writeValueAsBytes(e.getValue()));
+          batch.put(TrackerStore.Family.CHUNKS, key, e.getValue().encode());
         }
       }
     }

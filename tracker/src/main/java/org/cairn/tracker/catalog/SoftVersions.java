@@ -134,7 +134,7 @@ public final class SoftVersions {
         }
       }
       if (changed != c) {
-        batch.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), JSON.writeValueAsBytes(changed));
+        batch.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), changed.encode());
       }
     }
     return n;
