@@ -176,6 +176,11 @@ class MountIT {
     Files.createDirectory(dir.resolve("n1"));
     assertThat(run("cp", "/etc/hostname", dir.resolve("n1/small").toString())).isZero();
     assertThat(steps("n1")).containsExactly(1L);
+    // fusermount3 -u ends the foreground mount cleanly
+    assertThat(run(FUSERMOUNT.toString(), "-u", dir.toString())).isZero();
+    assertThat(mount.process().waitFor(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(mount.process().exitValue()).isZero();
+    assertThat(mount.stdout()).contains("unmounted " + dir);
   }
 
   /** A program with state in memory: a counter and a running hash of it, one line per tick. */

@@ -86,7 +86,7 @@ public record ChunkRecord(List<String> holders, long storedBytes, int refs, Stri
       string(out, client);
       out.writeByte(tags == null ? 0xFF : tags.size());
       if (tags != null) {
-        boolean hex = tags.stream().allMatch(t -> t != null && t.matches("[0-9a-f]{8}"));
+        boolean hex = tags.stream().allMatch(t -> lowerHex(t, 8));
         out.writeBoolean(hex); // tags are 8 hex digits (Fragment.tag): 4 bytes each
         for (String t : tags) {
           if (hex) {
@@ -96,9 +96,9 @@ public record ChunkRecord(List<String> holders, long storedBytes, int refs, Stri
           }
         }
       }
-      if (base != null && base.matches("[0-9a-f]{64}")) {
+      if (lowerHex(base, 64)) {
         out.writeByte(1); // a chunk id: its 32 bytes
-        out.write(java.util.HexFormat.of().parseHex(base));
+        out.write(HEX.parseHex(base));
       } else {
         out.writeByte(base == null ? 0 : 2);
         if (base != null) {
@@ -116,46 +116,63 @@ public record ChunkRecord(List<String> holders, long storedBytes, int refs, Stri
     if (value.length > 0 && value[0] == '{') {
       return org.cairn.core.api.TrackerHttp.JSON.readValue(value, ChunkRecord.class);
     }
-    java.io.DataInputStream in = new java.io.DataInputStream(new java.io.ByteArrayInputStream(value));
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(value);
     try {
-      if (in.readByte() != BINARY) {
+      if (in.get() != BINARY) {
         throw new java.io.IOException("a chunk record of an unknown form (first byte " + value[0] + ")");
       }
-      int n = in.readUnsignedByte();
+      int n = in.get() & 0xFF;
       List<String> holders = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
         holders.add(string(in));
       }
-      long stored = in.readLong();
-      int refs = in.readInt();
+      long stored = in.getLong();
+      int refs = in.getInt();
       String redundancy = string(in);
       String client = string(in);
-      int t = in.readUnsignedByte();
+      int t = in.get() & 0xFF;
       List<String> tags = null;
       if (t != 0xFF) {
-        boolean hex = in.readBoolean();
+        boolean hex = in.get() != 0;
         tags = new ArrayList<>(t);
         for (int i = 0; i < t; i++) {
-          tags.add(hex ? String.format("%08x", in.readInt()) : string(in));
+          tags.add(hex ? HEX.toHexDigits(in.getInt()) : string(in));
         }
       }
-      int b = in.readUnsignedByte();
-      String base = switch (b) {
-        case 0 -> null;
-        case 1 -> java.util.HexFormat.of().formatHex(in.readNBytes(32));
-        case 2 -> string(in);
-        default -> throw new java.io.IOException("a chunk record with base form " + b);
-      };
-      if (b == 1 && base.length() != 64) {
-        throw new java.io.EOFException();
+      int b = in.get() & 0xFF;
+      String base;
+      if (b == 0) {
+        base = null;
+      } else if (b == 1) {
+        base = HEX.formatHex(value, in.position(), in.position() + 32);
+        in.position(in.position() + 32);
+      } else if (b == 2) {
+        base = string(in);
+      } else {
+        throw new java.io.IOException("a chunk record with base form " + b);
       }
-      if (in.available() != 0) {
-        throw new java.io.IOException("a chunk record with " + in.available() + " bytes after its end");
+      if (in.hasRemaining()) {
+        throw new java.io.IOException("a chunk record with " + in.remaining() + " bytes after its end");
       }
       return new ChunkRecord(holders, stored, refs, redundancy, client, tags, base);
-    } catch (java.io.EOFException e) {
+    } catch (java.nio.BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
       throw new java.io.IOException("a truncated chunk record (" + value.length + " bytes)", e);
     }
+  }
+
+  private static final java.util.HexFormat HEX = java.util.HexFormat.of();
+
+  private static boolean lowerHex(String s, int length) {
+    if (s == null || s.length() != length) {
+      return false;
+    }
+    for (int i = 0; i < length; i++) {
+      char c = s.charAt(i);
+      if ((c < '0' || c > '9') && (c < 'a' || c > 'f')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static void string(java.io.DataOutputStream out, String s) throws java.io.IOException {
@@ -171,13 +188,16 @@ public record ChunkRecord(List<String> holders, long storedBytes, int refs, Stri
     out.write(b);
   }
 
-  private static String string(java.io.DataInputStream in) throws java.io.IOException {
-    int n = in.readUnsignedShort();
+  private static String string(java.nio.ByteBuffer in) {
+    int n = in.getShort() & 0xFFFF;
     if (n == 0xFFFF) {
       return null;
     }
-    byte[] b = new byte[n];
-    in.readFully(b);
-    return new String(b, java.nio.charset.StandardCharsets.UTF_8);
+    if (n > in.remaining()) {
+      throw new java.nio.BufferUnderflowException();
+    }
+    String s = new String(in.array(), in.position(), n, java.nio.charset.StandardCharsets.UTF_8);
+    in.position(in.position() + n);
+    return s;
   }
 }
