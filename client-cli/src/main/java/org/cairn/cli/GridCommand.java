@@ -35,6 +35,11 @@ final class GridCommand implements Callable<Integer> {
   @Option(names = "--heartbeat-interval", defaultValue = "1s", description = "Heartbeat interval (default: ${DEFAULT-VALUE}).")
   String heartbeat;
 
+  @Option(names = "--status-page", defaultValue = "token", paramLabel = "token|public|public-apps",
+      description = {"Who may see the status page: token (default) asks for the grid token; public shows anyone who",
+          "can reach the tracker a read-only summary (no app names); public-apps also shows apps, nodes and versions."})
+  String statusPage;
+
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
@@ -51,14 +56,20 @@ final class GridCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
           throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
+        if (!statusPage.equals("token") && !statusPage.equals("public") && !statusPage.equals("public-apps")) {
+          throw new CommandLine.ParameterException(spec.commandLine(), "--status-page must be token, public or public-apps, was '"
+              + statusPage + "'");
+        }
         String running = LocalGrid.running(dir.toAbsolutePath());
         if (running != null) {
           throw new IllegalStateException("a grid is already running in " + dir + " (tracker " + running + "); stop it first with"
               + " 'cairn grid down --dir " + dir + "'");
         }
-        LocalGrid grid = LocalGrid.start(dir.toAbsolutePath(), peers, q, hb);
+        LocalGrid grid = LocalGrid.start(dir.toAbsolutePath(), peers, q, hb, statusPage);
         out.println("tracker:    " + grid.trackerUrl());
-        out.println("status:     " + grid.trackerUrl() + "/ (the status page; sign in with the token in " + grid.tokenFile() + ")");
+        out.println("status:     " + grid.trackerUrl() + "/ (the status page; " + (statusPage.equals("token")
+            ? "sign in with the token in " + grid.tokenFile() + "; --status-page public opens it to anyone" : "open to anyone who can reach it")
+            + ")");
         out.println("token file: " + grid.tokenFile());
         out.println("peers:      " + grid.peers().size() + " (logs in " + grid.dir() + ")");
         out.println("try:        java -jar cairn.jar --tracker " + grid.trackerUrl() + " --token-file " + grid.tokenFile()

@@ -42,6 +42,12 @@ public final class LocalGrid implements Closeable {
 
   /** Starts a tracker and {@code peers} peers under {@code dir}; kills whatever started if anything fails. */
   public static LocalGrid start(Path dir, int peers, long quotaBytes, Duration heartbeat) throws IOException, InterruptedException {
+    return start(dir, peers, quotaBytes, heartbeat, "token");
+  }
+
+  /** As {@link #start(Path, int, long, Duration)}, with the tracker's {@code --status-page} (token, public or public-apps). */
+  public static LocalGrid start(Path dir, int peers, long quotaBytes, Duration heartbeat, String statusPage)
+      throws IOException, InterruptedException {
     Files.createDirectories(dir);
     Path tokenFile = dir.resolve("grid.token");
     if (!Files.exists(tokenFile)) {
@@ -50,7 +56,8 @@ public final class LocalGrid implements Closeable {
     LocalGrid grid = new LocalGrid(dir, tokenFile);
     try {
       Member tracker = grid.launch("tracker", "org.cairn.tracker.TrackerMain", List.of("--data", dir.resolve("tracker").toString(),
-          "--listen", "127.0.0.1:0", "--token-file", tokenFile.toString(), "--heartbeat-interval", heartbeat.toMillis() + "ms"));
+          "--listen", "127.0.0.1:0", "--token-file", tokenFile.toString(), "--heartbeat-interval", heartbeat.toMillis() + "ms",
+          "--status-page", statusPage));
       Matcher m = grid.awaitLine(tracker, TRACKER_URL);
       grid.trackerUrl = m.group(1);
       grid.members.set(0, new Member("tracker", "tracker", grid.trackerUrl, tracker.process()));

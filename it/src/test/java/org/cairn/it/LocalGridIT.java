@@ -123,4 +123,26 @@ class LocalGridIT {
     }
     assertThat(dir.resolve("grid.json")).doesNotExist();
   }
+
+  /** {@code grid up --status-page public}: the status page's read-only summary needs no token; by default it does. */
+  @Test
+  void gridUpCanOpenTheStatusPageToAnyone() throws Exception {
+    for (String mode : new String[] {"public", "token"}) {
+      Path dir = root.resolve("grid-" + mode);
+      Run up = cairn("grid", "up", "--dir", dir.toString(), "--peers", "1", "--status-page", mode);
+      assertThat(up.exit()).as(up.err()).isZero();
+      try {
+        Matcher url = Pattern.compile("tracker:\\s+(http://\\S+)").matcher(up.out());
+        assertThat(url.find()).as(up.out()).isTrue();
+        assertThat(up.out()).contains(mode.equals("public") ? "open to anyone who can reach it" : "--status-page public opens it");
+        java.net.http.HttpResponse<String> peers = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+            java.net.URI.create(url.group(1) + "/api/v1/peers")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(peers.statusCode()).as(peers.body()).isEqualTo(mode.equals("public") ? 200 : 401);
+      } finally {
+        assertThat(cairn("grid", "down", "--dir", dir.toString()).exit()).isZero();
+      }
+    }
+    assertThat(cairn("grid", "up", "--dir", root.resolve("x").toString(), "--status-page", "open").err())
+        .contains("--status-page must be token, public or public-apps, was 'open'");
+  }
 }
