@@ -15,6 +15,17 @@ import java.time.Duration;
 final class Dmtcp {
   private Dmtcp() {}
 
+  /** A program with state in memory: a counter and a running hash of it, one line per tick ({@code tick I ACC}). */
+  static final String COUNTER = String.join("\n",
+      "import time",
+      "i, acc = 0, 0",
+      "while i < 1000000:",
+      "    acc = (acc * 31 + i) % 1000000007",
+      "    print(f'tick {i} {acc}', flush=True)",
+      "    i += 1",
+      "    time.sleep(0.05)",
+      "");
+
   /** The directory holding dmtcp_launch and dmtcp_restart, or the test is skipped (or fails, in CI). */
   static Path bin() throws IOException, InterruptedException {
     String status = System.getenv("CAIRN_DMTCP_STATUS");

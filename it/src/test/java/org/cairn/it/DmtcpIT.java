@@ -25,24 +25,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DmtcpIT {
   private static final Pattern TICK = Pattern.compile("tick (\\d+) (\\d+)");
-  /** A program with state in memory: a counter and a running hash of it, one line per tick. */
-  private static final String PROGRAM = String.join("\n",
-      "import time",
-      "i, acc = 0, 0",
-      "while i < 1000000:",
-      "    acc = (acc * 31 + i) % 1000000007",
-      "    print(f'tick {i} {acc}', flush=True)",
-      "    i += 1",
-      "    time.sleep(0.05)",
-      "");
-
   @TempDir
   Path dir;
 
   @Test
   void aLaunchedJob_killedWithTwoPeers_restartsFromTheGridWhereItsCheckpointLeftOff() throws Exception {
     Path bin = Dmtcp.bin();
-    Path program = Files.writeString(dir.resolve("counter.py"), PROGRAM);
+    Path program = Files.writeString(dir.resolve("counter.py"), Dmtcp.COUNTER);
     Map<String, String> env = Map.of("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"));
     try (MiniGrid grid = new MiniGrid(Files.createDirectories(dir.resolve("grid")), Duration.ofMillis(500))) {
       grid.startTracker();

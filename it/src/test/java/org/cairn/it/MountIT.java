@@ -183,17 +183,6 @@ class MountIT {
     assertThat(mount.stdout()).contains("unmounted " + dir);
   }
 
-  /** A program with state in memory: a counter and a running hash of it, one line per tick. */
-  private static final String COUNTER = String.join("\n",
-      "import time",
-      "i, acc = 0, 0",
-      "while i < 1000000:",
-      "    acc = (acc * 31 + i) % 1000000007",
-      "    print(f'tick {i} {acc}', flush=True)",
-      "    i += 1",
-      "    time.sleep(0.05)",
-      "");
-
   /** stdchk's use: DMTCP writes its checkpoint straight into the mount, and dmtcp_restart reads it from NODE/latest/. */
   @Test
   void dmtcpCheckpointsIntoTheMountAndRestartsFromLatest() throws Exception {
@@ -201,7 +190,7 @@ class MountIT {
     startMount();
     Files.createDirectory(dir.resolve("n0"));
     Path staged = Files.createDirectory(dir.resolve("n0/.new-1"));
-    Path program = Files.writeString(root.resolve("counter.py"), COUNTER);
+    Path program = Files.writeString(root.resolve("counter.py"), Dmtcp.COUNTER);
     Path port = root.resolve("coordinator.port");
     Path out = root.resolve("job.out");
     Process job = dmtcp(bin, out, "dmtcp_launch", "--new-coordinator", "--coord-port", "0", "--port-file", port.toString(),
