@@ -43,8 +43,10 @@ public final class PeerConnection implements Closeable {
   private final Duration callTimeout;
   /** Tickets already presented on this connection (their grants hold here until they expire). */
   private final java.util.Set<org.cairn.core.security.Ticket> presented = ConcurrentHashMap.newKeySet();
+  /** Past this many remembered tickets, the expired ones are dropped before presenting more. */
+  static final int FORGET_FROM = 256;
 
-  private PeerConnection(String address, Channel channel, Duration callTimeout) {
+  PeerConnection(String address, Channel channel, Duration callTimeout) {
     this.address = address;
     this.channel = channel;
     this.callTimeout = callTimeout;
@@ -101,6 +103,11 @@ public final class PeerConnection implements Closeable {
    * peer answers in order; a refused ticket closes the connection, failing what follows).
    */
   public synchronized void present(java.util.Collection<org.cairn.core.security.Ticket> tickets) {
+    if (presented.size() > FORGET_FROM) {
+      // a resident client (agent, mount) keeps its connections for days: expired grants are forgotten
+      long now = System.currentTimeMillis();
+      presented.removeIf(t -> t.expiresAt() < now);
+    }
     for (org.cairn.core.security.Ticket t : tickets) {
       if (presented.add(t)) {
         call(FrameType.TICKET, io.netty.buffer.Unpooled.wrappedBuffer(t.encode())).whenComplete((f, e) -> {
@@ -110,6 +117,11 @@ public final class PeerConnection implements Closeable {
         });
       }
     }
+  }
+
+  /** How many presented tickets this connection remembers (tests). */
+  int rememberedTickets() {
+    return presented.size();
   }
 
   /** Sends a request (the payload's ownership passes to the connection) and returns its answer. */
