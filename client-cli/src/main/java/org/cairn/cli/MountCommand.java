@@ -84,6 +84,10 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
     if (!Files.isDirectory(dir)) {
       throw new CommandLine.ParameterException(cl, dir + ": " + (Files.exists(dir) ? "not a directory" : "no such directory"));
     }
+    String noFuse = fuseMissing();
+    if (noFuse != null) {
+      throw new IOException(noFuse);
+    }
     boolean temporary = cacheDir == null;
     Path cache = temporary ? Files.createTempDirectory("cairn-mount-") : Files.createDirectories(cacheDir);
     ExecutorService workers = Executors.newCachedThreadPool(daemon());
@@ -95,10 +99,6 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
           Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, crypto, Chunking.DEFAULT)
           .withSoft(write.equals("soft"));
       MountedGrid mounted = new MountedGrid(grid, target.app, options, root.keys());
-      String fuseOk = fuseMissing();
-      if (fuseOk != null) {
-        throw new IOException(fuseOk);
-      }
       CairnFs fs;
       try {
         fs = new CairnFs(mounted, cache, workers, () -> {
