@@ -91,6 +91,8 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
     boolean temporary = cacheDir == null;
     Path cache = temporary ? Files.createTempDirectory("cairn-mount-") : Files.createDirectories(cacheDir);
     ExecutorService workers = Executors.newCachedThreadPool(daemon());
+    // SIGTERM: the hook unmounts, then waits until this command has closed the grid and removed its cache
+    CountDownLatch finished = new CountDownLatch(1);
     try (Grid grid = GridAccess.open(root, cl)) {
       ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
       String client = StoreCommand.clientId();
@@ -108,21 +110,16 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
       } catch (LinkageError | RuntimeException e) {
         throw new IOException("cannot load libfuse 2 (" + e.getMessage() + "); Debian: apt-get install libfuse2 fuse3", e);
       }
-      CountDownLatch unmounted = new CountDownLatch(1);
       Thread hook = new Thread(() -> {
         unmount(dir);
         try {
-          unmounted.await(10, TimeUnit.SECONDS);
+          finished.await(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
       }, "cairn-unmount");
       Runtime.getRuntime().addShutdownHook(hook);
-      try {
-        fs.mount(dir, true, false, fuseOptions(dir));
-      } finally {
-        unmounted.countDown();
-      }
+      fs.mount(dir, true, false, fuseOptions(dir));
       try {
         Runtime.getRuntime().removeShutdownHook(hook);
       } catch (IllegalStateException shuttingDown) {
@@ -133,8 +130,12 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
       return 0;
     } finally {
       workers.shutdownNow();
-      if (temporary) {
-        org.apache.commons.io.file.PathUtils.deleteDirectory(cache);
+      try {
+        if (temporary) {
+          org.apache.commons.io.file.PathUtils.deleteDirectory(cache);
+        }
+      } finally {
+        finished.countDown();
       }
     }
   }

@@ -57,7 +57,8 @@ class MountIT {
   }
 
   private void startMount() throws Exception {
-    mount = grid.startCli("mount", Map.of(), "mount", "--app", "heat", dir.toString());
+    mount = grid.startCli("mount", Map.of(), "mount", "--app", "heat", "--cache-dir", root.resolve("mount-cache").toString(),
+        dir.toString());
     MiniGrid.await("the mount", Duration.ofSeconds(30), () -> mount.stdout().contains("mounted heat at " + dir) && mounted(),
         () -> mount.stderr());
   }

@@ -11,7 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * The mount's local directories under its cache directory: {@code staging/NODE/.new-STEP/} holds a
  * directory checkpoint being written (stored as one version when renamed to {@code STEP}), and
  * {@code versions/NODE/STEP/} a directory version fetched on first access and kept until it is
- * deleted or the mount ends. Names come from the kernel's path components, never {@code ..}.
+ * deleted or the mount ends (a mount starting on a --cache-dir removes the copies an earlier one
+ * left; staged directories stay). Names come from the kernel's path components, never {@code ..}.
  */
 final class LocalTrees {
   private final Path staging;
@@ -21,7 +22,13 @@ final class LocalTrees {
 
   LocalTrees(Path cacheDir, MountGrid grid) throws IOException {
     this.staging = Files.createDirectories(cacheDir.resolve("staging"));
-    this.versions = Files.createDirectories(cacheDir.resolve("versions"));
+    Path fetched = cacheDir.resolve("versions");
+    if (Files.exists(fetched)) {
+      // fetched copies are a cache of this mount's life (a version may have been deleted since); staged
+      // directories are the user's writes and stay
+      org.apache.commons.io.file.PathUtils.deleteDirectory(fetched);
+    }
+    this.versions = Files.createDirectories(fetched);
     this.grid = grid;
   }
 
