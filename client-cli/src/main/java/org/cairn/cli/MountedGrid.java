@@ -10,7 +10,6 @@ import org.cairn.client.Grid;
 import org.cairn.client.Storer;
 import org.cairn.client.mount.MountGrid;
 import org.cairn.core.api.LocatedVersion;
-import org.cairn.core.api.PeerView;
 import org.cairn.core.api.VersionRow;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.crypto.ChunkCrypto;
@@ -69,14 +68,7 @@ final class MountedGrid implements MountGrid {
 
   @Override
   public Space space() throws IOException {
-    long total = 0;
-    long free = 0;
-    for (PeerView p : grid.peerList()) {
-      if (!"DOWN".equals(p.state())) {
-        total += p.freeBytes() + p.usedBytes();
-        free += p.freeBytes();
-      }
-    }
-    return new Space(total, free);
+    LiveCapacity live = LiveCapacity.of(grid.peerList());
+    return new Space(live.donated(), live.free());
   }
 }

@@ -34,17 +34,13 @@ final class StatusCommand implements Callable<Integer> {
       List<AppSummary> apps = grid.apps();
       DurabilityView durability = grid.durability();
       Map<String, Integer> byState = new TreeMap<>();
-      long quota = 0;
-      long used = 0;
-      long free = 0;
       for (PeerView p : peers) {
         byState.merge(p.state(), 1, Integer::sum);
-        if (!"DOWN".equals(p.state())) {
-          quota += p.quotaBytes();
-          used += p.usedBytes();
-          free += p.freeBytes();
-        }
       }
+      LiveCapacity live = LiveCapacity.of(peers);
+      long quota = live.donated();
+      long used = live.used();
+      long free = live.free();
       int versions = 0;
       int nodes = 0;
       for (AppSummary a : apps) {
