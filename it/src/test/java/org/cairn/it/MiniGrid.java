@@ -65,6 +65,11 @@ public final class MiniGrid implements Closeable {
     return tokenFile;
   }
 
+  /** Rewrites the grid's token file to pin the CA whose SHA-256 is {@code pin} (an https:// tracker's). */
+  void pinCa(String pin) throws IOException {
+    Files.writeString(tokenFile, token + "#sha256:" + pin + "\n");
+  }
+
   public String trackerUrl() {
     return trackerUrl;
   }

@@ -27,7 +27,8 @@ final class TrackerGroup {
   private final String peers;
   private final MiniGrid.Node[] members;
   private final String[] extraArgs;
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private final boolean tls;
+  private final HttpClient http;
 
   TrackerGroup(MiniGrid grid, int size, String... extraArgs) throws IOException {
     this.grid = grid;
@@ -40,6 +41,18 @@ final class TrackerGroup {
     }
     peers = String.join(",", ids);
     members = new MiniGrid.Node[size];
+    tls = List.of(extraArgs).contains("--tls");
+    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+    if (tls) { // the members' CA, as the grid's token pins it
+      b.sslContext(org.cairn.core.security.PinnedTrust.context(org.cairn.core.security.GridToken.readFile(grid.tokenFile()).caPin()
+          .orElseThrow(() -> new IllegalStateException("a group with --tls needs a token file that pins its CA"))));
+    }
+    http = b.build();
+  }
+
+  /** The address member {@code i} replicates the log on (its Raft port). */
+  String raftAddress(int i) {
+    return peers.split(",")[i].substring(peers.split(",")[i].indexOf('=') + 1);
   }
 
   static String id(int i) {
@@ -80,7 +93,7 @@ final class TrackerGroup {
   }
 
   String url(int i) {
-    return "http://127.0.0.1:" + httpPorts[i];
+    return (tls ? "https" : "http") + "://127.0.0.1:" + httpPorts[i];
   }
 
   String urls() {

@@ -31,7 +31,7 @@ public final class Tracker implements Closeable {
     TrackerServices svc = null;
     try {
       svc = new TrackerServices(config, clock, store);
-      server = new HttpApiServer(config.listen(), svc.api(), svc.ca() == null ? null : tls(config, svc.ca()));
+      server = new HttpApiServer(config.listen(), svc.api(), svc.ca() == null ? null : org.cairn.tracker.tls.HttpsContext.of(svc.ca(), config.dataDir()));
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (svc != null) {
         svc.close();
@@ -53,19 +53,6 @@ public final class Tracker implements Closeable {
   /** The URL the API is served at, as peers and clients write it. */
   public String url(String host) {
     return (tls ? "https://" : "http://") + host + ":" + server.port();
-  }
-
-  /**
-   * The server's TLS context: the tracker's CA (made at the first start with TLS) and a fresh server
-   * certificate; through OpenSSL (BoringSSL, netty-tcnative) where the platform has it, else the JDK.
-   */
-  static io.netty.handler.ssl.SslContext tls(TrackerConfig config, org.cairn.tracker.tls.TrackerCa ca) throws IOException {
-    io.netty.handler.ssl.SslProvider provider = io.netty.handler.ssl.OpenSsl.isAvailable() ? io.netty.handler.ssl.SslProvider.OPENSSL
-        : io.netty.handler.ssl.SslProvider.JDK;
-    LOG.info("TLS through {}; CA pin sha256:{} (in {}; token create appends it to tokens)", provider == io.netty.handler.ssl.SslProvider.OPENSSL
-        ? "OpenSSL (" + io.netty.handler.ssl.OpenSsl.versionString() + ")" : "the JDK", ca.pin(), config.dataDir().resolve("ca.sha256"));
-    return io.netty.handler.ssl.SslContextBuilder.forServer(ca.serverKey(), ca.chain()).sslProvider(provider)
-        .protocols("TLSv1.3", "TLSv1.2").build();
   }
 
   public Membership membership() {

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
         "Without --token-file, the first start writes an admin token to DATA/admin.token (mode 0600);",
         "'token create' makes client and donor tokens (the tracker may be running).",
         "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."},
-    subcommands = {TokenCommand.class, BackupCommand.class, RecoverCommand.class})
+    subcommands = {TokenCommand.class, CaCommand.class, BackupCommand.class, RecoverCommand.class})
 public final class TrackerMain implements Callable<Integer> {
   @Option(names = "--data", paramLabel = "DIR", description = "Directory for the tracker's database (required).")
   Path data;
@@ -61,6 +61,12 @@ public final class TrackerMain implements Callable<Integer> {
       "first start in DATA/tls; its SHA-256 pin goes in DATA/ca.sha256 and on every token 'token create' prints),",
       "so peers and clients pin it from their token with no certificate step."})
   boolean tls;
+
+  @Option(names = "--tls-ca", paramLabel = "DIR",
+      description = {"With --tls: use the CA in DIR (from 'cairn-tracker ca create --out DIR') instead of making one; a tracker",
+          "group needs it, every member started with the same DIR (copied to each), so tokens pin every member",
+          "and the members' Raft traffic runs over mutual TLS. Copied into DATA/tls at the first start."})
+  Path tlsCa;
 
   @Option(names = "--status-page", defaultValue = "token", paramLabel = "token|public|public-apps",
       description = {"Who may see the status page at /: token (default) asks for a token;",
@@ -164,6 +170,12 @@ public final class TrackerMain implements Callable<Integer> {
     if (!List.of("public", "public-apps", "token").contains(statusPage)) {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--status-page must be token, public or public-apps, was '" + statusPage + "'");
+    }
+    if (tlsCa != null) {
+      if (!tls) {
+        throw new CommandLine.ParameterException(new CommandLine(this), "--tls-ca DIR goes with --tls");
+      }
+      org.cairn.tracker.tls.TrackerCa.adopt(data, tlsCa);
     }
     if (peers != null || id != null) {
       return member(config);

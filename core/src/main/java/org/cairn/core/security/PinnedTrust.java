@@ -17,21 +17,30 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * Trust in one CA, named by the SHA-256 of its certificate (the {@code #sha256:} pin a token
  * carries): a server is trusted when it presents a certificate signed by the pinned CA, with the CA
  * in its chain. Nothing else is trusted, not even the JDK's public CAs, and no certificate step is
- * needed beside the token (kubeadm's {@code --discovery-token-ca-cert-hash}). Host names are not
- * checked: only the tracker holds the CA's key, so a certificate it signed identifies the tracker
- * whatever address a peer or client reached it by.
+ * needed beside the token (kubeadm's {@code --discovery-token-ca-cert-hash}). The CA signs two kinds
+ * of server certificate, and each side accepts only its own: the tracker's ({@value #TRACKER}) on the
+ * control plane, whatever address it was reached by (only trackers hold the CA's key), and a peer's
+ * ({@value #PEER_PREFIX}ID, for the host it advertised) on the data plane, where the host must match, so
+ * no donor's certificate passes for the tracker and no donor passes for another.
  */
 public final class PinnedTrust extends X509ExtendedTrustManager {
+  /** The subject of a tracker's HTTPS certificate. */
+  public static final String TRACKER = "CN=Cairn tracker";
+  /** How the subject of a peer's data-plane certificate starts (then the peer's id). */
+  public static final String PEER_PREFIX = "CN=Cairn peer ";
+
   private final String pin;
   private final boolean checkHost;
 
+  /** Trust for the control plane: a tracker's certificate from the pinned CA. */
   public PinnedTrust(String sha256Hex) {
     this(sha256Hex, false);
   }
 
   /**
-   * @param checkHost also require the server certificate to name the host connected to (the data
-   *     plane: every peer holds a certificate from the same CA, so a peer must not pass for another)
+   * @param checkHost the data plane: require a peer's certificate that names the host connected to
+   *     (every peer holds a certificate from the same CA, so a peer must not pass for another); else
+   *     the control plane: require the tracker's certificate
    */
   public PinnedTrust(String sha256Hex, boolean checkHost) {
     this.checkHost = checkHost;
@@ -85,19 +94,36 @@ public final class PinnedTrust extends X509ExtendedTrustManager {
     }
   }
 
+  /** {@link #check} and the kind of certificate this side accepts (the tracker's, or a peer's). */
+  public void checkRole(X509Certificate[] chain) throws CertificateException {
+    check(chain);
+    String subject = chain[0].getSubjectX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253);
+    if (checkHost ? !subject.startsWith(PEER_PREFIX) || subject.indexOf(',') >= 0 || subject.indexOf('+') >= 0
+        : !subject.equals(TRACKER)) {
+      throw new CertificateException("the server's certificate is for '" + subject + "', not for " + (checkHost ? "a peer" : "the tracker")
+          + " (from the pinned CA, but " + (checkHost ? "not a donor's" : "a donor's or another member's") + ")");
+    }
+  }
+
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType) throws CertificateException {
-    check(chain);
+    checkRole(chain);
+    if (checkHost) {
+      throw new CertificateException("no host to check the peer's certificate against");
+    }
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, Socket socket) throws CertificateException {
-    check(chain);
+    checkRole(chain);
+    if (checkHost) {
+      requireNames(chain[0], socket == null || socket.getInetAddress() == null ? null : socket.getInetAddress().getHostAddress());
+    }
   }
 
   @Override
   public void checkServerTrusted(X509Certificate[] chain, String authType, SSLEngine engine) throws CertificateException {
-    check(chain);
+    checkRole(chain);
     if (checkHost) {
       requireNames(chain[0], engine.getPeerHost());
     }

@@ -33,6 +33,7 @@ import org.cairn.tracker.TrackerServices;
 import org.cairn.tracker.api.HttpApiServer;
 import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
+import org.cairn.tracker.tls.TrackerCa;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,9 +76,10 @@ public final class TrackerMember implements Closeable {
   private boolean closed;
 
   public TrackerMember(TrackerConfig config, GroupSpec spec, Clock clock) throws IOException, InterruptedException {
-    if (config.tls()) {
-      throw new IllegalArgumentException("--tls with --peers is not supported yet (each member would make its own CA);"
-          + " run the group's API behind a TLS proxy, or one tracker with --tls");
+    if (config.tls() && !Files.exists(config.dataDir().resolve("tls").resolve(TrackerCa.KEY_FILE))) {
+      throw new IllegalArgumentException("--tls with --peers needs the group's CA on every member (one CA, so tokens pin every"
+          + " member and members trust each other): make it once with 'cairn-tracker ca create --out DIR', copy DIR to each"
+          + " member and start each with --tls --tls-ca DIR");
     }
     this.config = config;
     this.spec = spec;
@@ -86,7 +88,12 @@ public final class TrackerMember implements Closeable {
     RaftServer srv = null;
     HttpApiServer api = null;
     try {
-      srv = RaftServer.newBuilder().setServerId(RaftPeerId.valueOf(spec.self()))
+      TrackerCa ca = config.tls() ? TrackerCa.open(config.dataDir(), config.listen().host()) : null;
+      RaftServer.Builder builder = RaftServer.newBuilder();
+      if (ca != null) {
+        builder.setParameters(RaftTls.parameters(ca, spec));
+      }
+      srv = builder.setServerId(RaftPeerId.valueOf(spec.self()))
           .setStateMachine(new TrackerStateMachine(store, config.dataDir()))
           .setProperties(properties(config.dataDir().resolve("raft"), spec.members().get(spec.self()), spec.snapshotEvery()))
           .setGroup(RaftGroup.valueOf(GROUP, peers(spec)))
@@ -97,7 +104,7 @@ public final class TrackerMember implements Closeable {
       replicator = new RaftReplicator(srv, RaftPeerId.valueOf(spec.self()), GROUP, Duration.ofSeconds(10));
       store.replicateThrough(replicator);
       front = new GroupFront(this::view);
-      api = new HttpApiServer(config.listen(), front, null);
+      api = new HttpApiServer(config.listen(), front, ca == null ? null : org.cairn.tracker.tls.HttpsContext.of(ca, config.dataDir()));
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (srv != null) {
         srv.close();
@@ -107,15 +114,16 @@ public final class TrackerMember implements Closeable {
     }
     server = srv;
     http = api;
-    url = "http://" + config.listen().host() + ":" + http.port();
+    url = (config.tls() ? "https://" : "http://") + config.listen().host() + ":" + http.port();
     watcher = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "tracker-leadership");
       t.setDaemon(true);
       return t;
     });
     watcher.scheduleWithFixedDelay(this::checkRole, 100, 100, TimeUnit.MILLISECONDS);
-    LOG.info("tracker {} of group {} serving {} (replicating on {}; election timeout {}-{} ms)", spec.self(),
-        String.join(",", spec.members().keySet()), url, spec.members().get(spec.self()), ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
+    LOG.info("tracker {} of group {} serving {} (replicating on {}{}; election timeout {}-{} ms)", spec.self(),
+        String.join(",", spec.members().keySet()), url, spec.members().get(spec.self()),
+        config.tls() ? " over mutual TLS with the group's CA" : " in plain text: members must share a trusted network", ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
         ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
   }
 

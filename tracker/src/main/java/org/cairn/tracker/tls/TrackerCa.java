@@ -54,6 +54,8 @@ import org.cairn.core.security.PinnedTrust;
 public final class TrackerCa implements org.cairn.tracker.api.PeerCertifier {
   private static final String SIGNATURE = "SHA256withECDSA";
   private static final SecureRandom RANDOM = new SecureRandom();
+  public static final String KEY_FILE = "ca.key";
+  public static final String CERT_FILE = "ca.crt";
 
   private final PrivateKey caKey;
   private final PrivateKey serverKey;
@@ -95,29 +97,16 @@ public final class TrackerCa implements org.cairn.tracker.api.PeerCertifier {
   public static TrackerCa open(Path data, String host) throws IOException {
     try {
       Path dir = data.resolve("tls");
-      Files.createDirectories(dir);
-      Path keyFile = dir.resolve("ca.key");
-      Path certFile = dir.resolve("ca.crt");
-      PrivateKey caKey;
-      X509Certificate ca;
-      if (Files.exists(keyFile) && Files.exists(certFile)) {
-        caKey = readKey(keyFile);
-        ca = readCert(certFile);
-      } else {
-        KeyPair pair = newKeyPair();
-        ca = sign(new JcaX509v3CertificateBuilder(name("Cairn grid CA"), serial(), notBefore(), after(Duration.ofDays(3650)),
-            name("Cairn grid CA"), pair.getPublic())
-            .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
-            .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign)), pair.getPrivate());
-        caKey = pair.getPrivate();
-        writeSecret(keyFile, pem("PRIVATE KEY", caKey.getEncoded()));
-        writeAtomically(certFile, pem("CERTIFICATE", ca.getEncoded()));
+      if (!Files.exists(dir.resolve(KEY_FILE)) || !Files.exists(dir.resolve(CERT_FILE))) {
+        create(dir);
       }
+      PrivateKey caKey = Pem.readKey(dir.resolve(KEY_FILE));
+      X509Certificate ca = Pem.readCert(dir.resolve(CERT_FILE));
       String pin = PinnedTrust.fingerprint(ca);
-      writeAtomically(data.resolve("ca.sha256"), pin + "\n");
+      Pem.writeAtomically(data.resolve("ca.sha256"), pin + "\n");
       KeyPair server = newKeyPair();
       X509Certificate leaf = sign(new JcaX509v3CertificateBuilder(ca, serial(), notBefore(), after(Duration.ofDays(365)),
-          name("Cairn tracker"), server.getPublic())
+          new X500Name(PinnedTrust.TRACKER), server.getPublic())
           .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
           .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
           .addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth))
@@ -126,6 +115,98 @@ public final class TrackerCa implements org.cairn.tracker.api.PeerCertifier {
     } catch (GeneralSecurityException | OperatorCreationException e) {
       throw new IOException("cannot make the tracker's TLS certificates in " + data + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * Makes a new CA in {@code dir} ({@value #KEY_FILE} mode 0600, {@value #CERT_FILE}, ten years) and
+   * returns its pin; refuses if {@code dir} already holds one.
+   */
+  public static String create(Path dir) throws IOException {
+    try {
+      Files.createDirectories(dir);
+      if (Files.exists(dir.resolve(KEY_FILE)) || Files.exists(dir.resolve(CERT_FILE))) {
+        throw new IOException(dir + " already holds a CA (" + KEY_FILE + ", " + CERT_FILE + "); it is not replaced");
+      }
+      KeyPair pair = newKeyPair();
+      X509Certificate ca = sign(new JcaX509v3CertificateBuilder(name("Cairn grid CA"), serial(), notBefore(),
+          after(Duration.ofDays(3650)), name("Cairn grid CA"), pair.getPublic())
+          .addExtension(Extension.basicConstraints, true, new BasicConstraints(0))
+          .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign)), pair.getPrivate());
+      Pem.writeSecret(dir.resolve(KEY_FILE), Pem.pem("PRIVATE KEY", pair.getPrivate().getEncoded()));
+      Pem.writeAtomically(dir.resolve(CERT_FILE), Pem.pem("CERTIFICATE", ca.getEncoded()));
+      return PinnedTrust.fingerprint(ca);
+    } catch (GeneralSecurityException | OperatorCreationException e) {
+      throw new IOException("cannot make a CA in " + dir + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * {@code --tls-ca DIR}: makes the CA in {@code from} (from {@code cairn-tracker ca create}) this
+   * tracker's, copying it into {@code DATA/tls}; a data directory that already holds another CA is
+   * refused (its tokens pin that one). Returns the CA's pin.
+   */
+  public static String adopt(Path data, Path from) throws IOException {
+    try {
+      PrivateKey key = Pem.readKey(from.resolve(KEY_FILE));
+      X509Certificate ca = Pem.readCert(from.resolve(CERT_FILE));
+      if (!matches(key, ca)) {
+        throw new IOException(from.resolve(KEY_FILE) + " is not the key of " + from.resolve(CERT_FILE));
+      }
+      Path dir = data.resolve("tls");
+      String pin = PinnedTrust.fingerprint(ca);
+      if (Files.exists(dir.resolve(CERT_FILE))) {
+        String held = PinnedTrust.fingerprint(Pem.readCert(dir.resolve(CERT_FILE)));
+        if (!held.equals(pin)) {
+          throw new IOException(dir + " holds another CA (sha256:" + held.substring(0, 12) + "…) than --tls-ca " + from + " (sha256:"
+              + pin.substring(0, 12) + "…); tokens handed out pin the one in " + dir + ": remove it only if no token pins it");
+        }
+        return pin;
+      }
+      Files.createDirectories(dir);
+      Pem.writeSecret(dir.resolve(KEY_FILE), Pem.pem("PRIVATE KEY", key.getEncoded()));
+      Pem.writeAtomically(dir.resolve(CERT_FILE), Pem.pem("CERTIFICATE", ca.getEncoded()));
+      return pin;
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IOException("--tls-ca " + from + " has no " + e.getFile() + " (make the group's CA with 'cairn-tracker ca create --out DIR')", e);
+    } catch (GeneralSecurityException | IllegalArgumentException e) {
+      throw new IOException("--tls-ca " + from + " holds no usable CA: " + e.getMessage(), e);
+    }
+  }
+
+  private static boolean matches(PrivateKey key, X509Certificate cert) throws GeneralSecurityException {
+    java.security.Signature s = java.security.Signature.getInstance(SIGNATURE);
+    byte[] probe = "cairn-ca-probe".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+    s.initSign(key);
+    s.update(probe);
+    byte[] sig = s.sign();
+    s.initVerify(cert.getPublicKey());
+    s.update(probe);
+    return s.verify(sig);
+  }
+
+  /**
+   * A tracker group member's certificate for its Raft traffic (one year): subject
+   * {@value MemberTrust#PREFIX}ID, for both ends of a mutually authenticated connection, naming the
+   * host the group reaches it at (and this machine's names and addresses).
+   */
+  public MemberKeys member(String id, String host) throws IOException {
+    try {
+      KeyPair pair = newKeyPair();
+      X509Certificate cert = sign(new JcaX509v3CertificateBuilder(chain[1], serial(), notBefore(), after(Duration.ofDays(365)),
+          new X500Name(MemberTrust.PREFIX + id), pair.getPublic())
+          .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
+          .addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature))
+          .addExtension(Extension.extendedKeyUsage, false,
+              new ExtendedKeyUsage(new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth}))
+          .addExtension(Extension.subjectAlternativeName, false, altNames(host)), caKey);
+      return new MemberKeys(pair.getPrivate(), new X509Certificate[] {cert, chain[1]});
+    } catch (GeneralSecurityException | OperatorCreationException e) {
+      throw new IOException("cannot make member " + id + "'s certificate: " + e.getMessage(), e);
+    }
+  }
+
+  /** A key and its certificate chain (the certificate, then the CA's). */
+  public record MemberKeys(PrivateKey key, X509Certificate[] chain) {
   }
 
   public PrivateKey serverKey() {
@@ -194,42 +275,4 @@ public final class TrackerCa implements org.cairn.tracker.api.PeerCertifier {
     return Date.from(Instant.now().plus(d));
   }
 
-  private static String pem(String type, byte[] der) {
-    return "-----BEGIN " + type + "-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
-        + "\n-----END " + type + "-----\n";
-  }
-
-  private static byte[] unpem(Path f) throws IOException {
-    String text = Files.readString(f, StandardCharsets.US_ASCII).replaceAll("-----[A-Z ]+-----", "").replaceAll("\\s", "");
-    return Base64.getDecoder().decode(text);
-  }
-
-  private static PrivateKey readKey(Path f) throws IOException, GeneralSecurityException {
-    return KeyFactory.getInstance("EC").generatePrivate(new PKCS8EncodedKeySpec(unpem(f)));
-  }
-
-  private static X509Certificate readCert(Path f) throws IOException, GeneralSecurityException {
-    return (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(new java.io.ByteArrayInputStream(unpem(f)));
-  }
-
-  private static void writeSecret(Path f, String text) throws IOException {
-    Path tmp = Files.createTempFile(f.getParent(), f.getFileName().toString(), ".tmp",
-        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-    try {
-      Files.writeString(tmp, text, StandardCharsets.US_ASCII);
-      Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-  }
-
-  private static void writeAtomically(Path f, String text) throws IOException {
-    Path tmp = Files.createTempFile(f.getParent(), f.getFileName().toString(), ".tmp");
-    try {
-      Files.writeString(tmp, text, StandardCharsets.US_ASCII);
-      Files.move(tmp, f, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
-  }
 }
