@@ -647,13 +647,10 @@ public final class Catalog {
     return out;
   }
 
+  /** The node's greatest step (0 if it has none): steps are positive and big-endian in the key, so one seek finds it. */
   long latestStep(String app, String node) throws IOException {
-    long[] latest = {0};
-    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
-      latest[0] = Math.max(latest[0], ByteBuffer.wrap(key, key.length - 8, 8).getLong());
-      return true;
-    });
-    return latest[0];
+    byte[] key = store.lastKey(TrackerStore.Family.VERSIONS, prefix(app, node), 8);
+    return key == null || key.length != prefix(app, node).length + 8 ? 0 : Math.max(0, ByteBuffer.wrap(key, key.length - 8, 8).getLong());
   }
 
   private static Manifest stepped(Manifest m, long step) {

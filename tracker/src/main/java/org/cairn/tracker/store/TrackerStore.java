@@ -314,6 +314,26 @@ public final class TrackerStore implements Closeable {
     }
   }
 
+  /**
+   * The greatest key that starts with {@code prefix} and is at most {@code prefix.length + tail} bytes
+   * long, or null: one seek, no values read (a node's latest step without reading its versions).
+   */
+  public byte[] lastKey(Family f, byte[] prefix, int tail) throws IOException {
+    byte[] upper = Arrays.copyOf(prefix, prefix.length + tail);
+    Arrays.fill(upper, prefix.length, upper.length, (byte) 0xFF);
+    Handles h = use();
+    try (RocksIterator it = h.db().newIterator(h.of(f))) {
+      it.seekForPrev(upper);
+      byte[] key = it.isValid() ? it.key() : null;
+      it.status();
+      return key != null && key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length) ? key : null;
+    } catch (RocksDBException e) {
+      throw new IOException("seeking in " + f + " failed: " + e.getMessage(), e);
+    } finally {
+      done();
+    }
+  }
+
   /** Visits entries with keys strictly after {@code after} (empty: from the first), in key order. */
   public void scanAfter(Family f, byte[] after, EntryVisitor visitor) throws IOException {
     Handles h = use();
