@@ -3,26 +3,35 @@
 # writes within 5 s"): start t1..t3, then ROUNDS times SIGKILL the leader, time until another member
 # commits an authorised write (POST /api/v1/policy, one log entry), restart the
 # killed member. Prints one line per round and the worst.
-#   ./mvnw -B -q -DskipTests package && it/tools/tracker-group/failover.sh [ROUNDS]
+#   ./mvnw -B -q -DskipTests package && [TLS=1] it/tools/tracker-group/failover.sh [ROUNDS]   (TLS=1: --tls --tls-ca, HTTPS)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 ROUNDS=${1:-5}
 DIR=$(mktemp -d /tmp/cairn-failover.XXXXXX)
 trap 'pkill -f "cairn-tracker.jar --data $DIR" || true' EXIT
 head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43 | sed 's/^/ctk1_0000000000000000_/' > "$DIR/token"
+BEARER=$(cat "$DIR/token")
 PEERS="t1=127.0.0.1:19711,t2=127.0.0.1:19712,t3=127.0.0.1:19713"
+SCHEME=http
+TLS_ARGS=()
+if [ "${TLS:-0}" = 1 ]; then
+  PIN=$(java -jar tracker/target/cairn-tracker.jar ca create --out "$DIR/ca" 2>/dev/null)
+  sed -i "s/\$/#sha256:$PIN/" "$DIR/token"
+  SCHEME=https
+  TLS_ARGS=(--tls --tls-ca "$DIR/ca")
+fi
 start() { # member number
   java -jar tracker/target/cairn-tracker.jar --data "$DIR/t$1" --listen 127.0.0.1:1970$1 --token-file "$DIR/token" \
-    --peers "$PEERS" --id "t$1" >> "$DIR/t$1.log" 2>&1 &
+    --peers "$PEERS" --id "t$1" "${TLS_ARGS[@]}" >> "$DIR/t$1.log" 2>&1 &
 }
 leader() {
   for i in 1 2 3; do
-    curl -s -m 1 127.0.0.1:1970$i/api/v1/cluster 2>/dev/null | python3 -c 'import sys,json; print(json.load(sys.stdin)["leader"])' 2>/dev/null && return
+    curl -ks -m 1 $SCHEME://127.0.0.1:1970$i/api/v1/cluster 2>/dev/null | python3 -c 'import sys,json; print(json.load(sys.stdin)["leader"])' 2>/dev/null && return
   done
 }
 writes() { # member number: 0 if it commits a write
-  [ "$(curl -s -m 2 -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $(cat "$DIR/token")" \
-    -H 'Content-Type: application/json' -d '{"app":"failover-probe","folder":"keep-all"}' 127.0.0.1:1970$1/api/v1/policy)" = 200 ]
+  [ "$(curl -ks -m 2 -o /dev/null -w '%{http_code}' -X POST -H "Authorization: Bearer $BEARER" \
+    -H 'Content-Type: application/json' -d '{"app":"failover-probe","folder":"keep-all"}' $SCHEME://127.0.0.1:1970$1/api/v1/policy)" = 200 ]
 }
 for i in 1 2 3; do start $i; done
 until L=$(leader) && [ -n "$L" ] && writes "${L#t}"; do sleep 0.2; done
