@@ -10,16 +10,9 @@ RUNS=${1:-3}
 VERSIONS=${2:-200}
 DIR=$(mktemp -d /tmp/cairn-commits.XXXXXX)
 trap 'pkill -f "cairn-tracker.jar --data $DIR" || true' EXIT
-head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43 | sed 's/^/ctk1_0000000000000000_/' > "$DIR/token"
+# shellcheck source=group-env.sh
+. it/tools/tracker-group/group-env.sh
 PEERS="t1=127.0.0.1:19721,t2=127.0.0.1:19722,t3=127.0.0.1:19723"
-SCHEME=http
-TLS_ARGS=()
-if [ "${TLS:-0}" = 1 ]; then
-  PIN=$(java -jar "${TRACKER_JAR:-tracker/target/cairn-tracker.jar}" ca create --out "$DIR/ca" 2>/dev/null)
-  sed -i "s/\$/#sha256:$PIN/" "$DIR/token"
-  SCHEME=https
-  TLS_ARGS=(--tls --tls-ca "$DIR/ca")
-fi
 for i in 1 2 3; do
   # shellcheck disable=SC2086
   java ${TRACKER_JAVA_OPTS:-} -jar "${TRACKER_JAR:-tracker/target/cairn-tracker.jar}" --data "$DIR/t$i" --listen 127.0.0.1:1973$i --token-file "$DIR/token" \

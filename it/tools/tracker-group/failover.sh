@@ -9,17 +9,9 @@ cd "$(dirname "$0")/../../.."
 ROUNDS=${1:-5}
 DIR=$(mktemp -d /tmp/cairn-failover.XXXXXX)
 trap 'pkill -f "cairn-tracker.jar --data $DIR" || true' EXIT
-head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43 | sed 's/^/ctk1_0000000000000000_/' > "$DIR/token"
-BEARER=$(cat "$DIR/token")
+# shellcheck source=group-env.sh
+. it/tools/tracker-group/group-env.sh
 PEERS="t1=127.0.0.1:19711,t2=127.0.0.1:19712,t3=127.0.0.1:19713"
-SCHEME=http
-TLS_ARGS=()
-if [ "${TLS:-0}" = 1 ]; then
-  PIN=$(java -jar tracker/target/cairn-tracker.jar ca create --out "$DIR/ca" 2>/dev/null)
-  sed -i "s/\$/#sha256:$PIN/" "$DIR/token"
-  SCHEME=https
-  TLS_ARGS=(--tls --tls-ca "$DIR/ca")
-fi
 start() { # member number
   java -jar tracker/target/cairn-tracker.jar --data "$DIR/t$1" --listen 127.0.0.1:1970$1 --token-file "$DIR/token" \
     --peers "$PEERS" --id "t$1" "${TLS_ARGS[@]}" >> "$DIR/t$1.log" 2>&1 &

@@ -9,17 +9,9 @@ SECONDS_=${1:-30}
 PEERS=${PEERS:-2000}
 DIR=$(mktemp -d /tmp/cairn-hb.XXXXXX)
 trap 'pkill -f "cairn-tracker.jar --data $DIR" || true' EXIT
-head -c 32 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=' | head -c 43 | sed 's/^/ctk1_0000000000000000_/' > "$DIR/token"
-BEARER=$(cat "$DIR/token")
+# shellcheck source=group-env.sh
+. it/tools/tracker-group/group-env.sh
 MEMBERS="t1=127.0.0.1:19821,t2=127.0.0.1:19822,t3=127.0.0.1:19823"
-SCHEME=http
-TLS_ARGS=()
-if [ "${TLS:-0}" = 1 ]; then
-  PIN=$(java -jar tracker/target/cairn-tracker.jar ca create --out "$DIR/ca" 2>/dev/null)
-  sed -i "s/\$/#sha256:$PIN/" "$DIR/token"
-  SCHEME=https
-  TLS_ARGS=(--tls --tls-ca "$DIR/ca")
-fi
 for i in 1 2 3; do
   java -jar tracker/target/cairn-tracker.jar --data "$DIR/t$i" --listen 127.0.0.1:1983$i --token-file "$DIR/token" \
     --peers "$MEMBERS" --id "t$i" "${TLS_ARGS[@]}" >> "$DIR/t$i.log" 2>&1 &
