@@ -649,8 +649,9 @@ public final class Catalog {
 
   /** The node's greatest step (0 if it has none): steps are positive and big-endian in the key, so one seek finds it. */
   long latestStep(String app, String node) throws IOException {
-    byte[] key = store.lastKey(TrackerStore.Family.VERSIONS, prefix(app, node), 8);
-    return key == null || key.length != prefix(app, node).length + 8 ? 0 : Math.max(0, ByteBuffer.wrap(key, key.length - 8, 8).getLong());
+    byte[] prefix = prefix(app, node);
+    byte[] key = store.lastKey(TrackerStore.Family.VERSIONS, prefix, 8);
+    return key == null || key.length != prefix.length + 8 ? 0 : Math.max(0, ByteBuffer.wrap(key, prefix.length, 8).getLong());
   }
 
   private static Manifest stepped(Manifest m, long step) {
