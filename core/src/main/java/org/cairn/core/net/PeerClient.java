@@ -34,7 +34,7 @@ public final class PeerClient implements Closeable {
   private final Map<String, CompletableFuture<PeerConnection>> pool = new ConcurrentHashMap<>();
   private volatile boolean closed;
   /** Tickets to present to each address (by data address), pruned as they expire. */
-  private final Map<String, java.util.Set<org.cairn.core.security.Ticket>> tickets = new ConcurrentHashMap<>();
+  private final Map<String, TicketBook> tickets = new ConcurrentHashMap<>();
 
   public PeerClient(EventLoopGroup group, GridToken token, Duration timeout) {
     this.group = group;
@@ -88,17 +88,14 @@ public final class PeerClient implements Closeable {
    * preceded, once per connection, by those not yet presented there.
    */
   public void addTickets(String address, java.util.Collection<org.cairn.core.security.Ticket> granted) {
-    long now = System.currentTimeMillis();
-    java.util.Set<org.cairn.core.security.Ticket> set = tickets.computeIfAbsent(address, a -> ConcurrentHashMap.newKeySet());
-    set.removeIf(t -> t.expiresAt() <= now);
-    set.addAll(granted);
+    tickets.computeIfAbsent(address, a -> new TicketBook()).add(granted, System.currentTimeMillis());
   }
 
   /** Presents on {@code conn} the tickets for {@code address} it has not seen; call before sending requests on it directly. */
   public PeerConnection presentTickets(String address, PeerConnection conn) {
-    java.util.Set<org.cairn.core.security.Ticket> held = tickets.get(address);
-    if (held != null && !held.isEmpty()) {
-      conn.present(held);
+    TicketBook book = tickets.get(address);
+    if (book != null) {
+      conn.present(book);
     }
     return conn;
   }

@@ -41,10 +41,8 @@ public final class PeerConnection implements Closeable {
   private final Map<Integer, CompletableFuture<Frame>> pending = new ConcurrentHashMap<>();
   private final AtomicInteger nextId = new AtomicInteger(1);
   private final Duration callTimeout;
-  /** Tickets already presented on this connection (their grants hold here until they expire). */
-  private final java.util.Set<org.cairn.core.security.Ticket> presented = ConcurrentHashMap.newKeySet();
-  /** Past this many remembered tickets, the expired ones are dropped before presenting more. */
-  static final int FORGET_FROM = 256;
+  /** The number of the last ticket of its peer's {@link TicketBook} presented here (grants hold until they expire). */
+  private long presentedUpTo;
 
   PeerConnection(String address, Channel channel, Duration callTimeout) {
     this.address = address;
@@ -99,30 +97,25 @@ public final class PeerConnection implements Closeable {
   }
 
   /**
-   * Presents the tickets not yet presented here, ahead of any request sent after this returns (the
-   * peer answers in order; a refused ticket closes the connection, failing what follows).
+   * Presents the tickets of {@code book} not yet presented here, ahead of any request sent after this
+   * returns (the peer answers in order; a refused ticket closes the connection, failing what follows).
+   * Costs nothing when there is nothing new, however many tickets the book holds.
    */
-  public synchronized void present(java.util.Collection<org.cairn.core.security.Ticket> tickets) {
-    if (presented.size() > FORGET_FROM) {
-      // a resident client (agent, mount) keeps its connections for days: expired grants are forgotten
-      long now = System.currentTimeMillis();
-      presented.removeIf(t -> t.expiresAt() < now);
+  public synchronized void present(TicketBook book) {
+    if (book.lastSeq() <= presentedUpTo) {
+      return;
     }
-    for (org.cairn.core.security.Ticket t : tickets) {
-      if (presented.add(t)) {
-        call(FrameType.TICKET, io.netty.buffer.Unpooled.wrappedBuffer(t.encode())).whenComplete((f, e) -> {
-          if (f != null) {
-            f.release();
-          }
-        });
-      }
+    long upTo = book.lastSeq();
+    for (org.cairn.core.security.Ticket t : book.after(presentedUpTo)) {
+      call(FrameType.TICKET, io.netty.buffer.Unpooled.wrappedBuffer(t.encode())).whenComplete((f, e) -> {
+        if (f != null) {
+          f.release();
+        }
+      });
     }
+    presentedUpTo = Math.max(presentedUpTo, upTo);
   }
 
-  /** How many presented tickets this connection remembers (tests). */
-  int rememberedTickets() {
-    return presented.size();
-  }
 
   /** Sends a request (the payload's ownership passes to the connection) and returns its answer. */
   public CompletableFuture<Frame> call(FrameType type, ByteBuf payload) {

@@ -19,21 +19,45 @@ class PresentedTicketsTest {
   }
 
   @Test
-  void aLongLivedConnectionForgetsExpiredTicketsButNotLiveOnes() {
+  void aConnectionPresentsEachTicketOnceAndOnlyTheNewOnesAfterwards() {
     EmbeddedChannel channel = new EmbeddedChannel();
     PeerConnection c = new PeerConnection("127.0.0.1:1", channel, Duration.ofSeconds(5));
-    long past = System.currentTimeMillis() - 1000;
-    long future = System.currentTimeMillis() + 3_600_000;
-    List<Ticket> old = new ArrayList<>();
-    for (int i = 0; i < PeerConnection.FORGET_FROM + 50; i++) {
-      old.add(ticket(i, i % 2 == 0 ? past : future));
+    long now = System.currentTimeMillis();
+    long future = now + 3_600_000;
+    TicketBook book = new TicketBook();
+    List<Ticket> first = new ArrayList<>();
+    for (int i = 0; i < 300; i++) {
+      first.add(ticket(i, future));
     }
-    c.present(old);
-    assertThat(c.rememberedTickets()).isEqualTo(PeerConnection.FORGET_FROM + 50);
-    int sent = channel.outboundMessages().size();
-    c.present(List.of(ticket(1, future))); // remembered and live: not sent again
-    assertThat(channel.outboundMessages().size()).isEqualTo(sent);
-    assertThat(c.rememberedTickets()).as("the expired half forgotten").isEqualTo((PeerConnection.FORGET_FROM + 50) / 2);
+    book.add(first, now);
+    c.present(book);
+    assertThat(channel.outboundMessages()).hasSize(300);
+    c.present(book);
+    assertThat(channel.outboundMessages()).as("nothing new: nothing sent").hasSize(300);
+    book.add(List.of(ticket(1, future), ticket(300, future)), now); // one repeated grant, one new
+    c.present(book);
+    assertThat(channel.outboundMessages()).as("only the new ticket").hasSize(301);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void expiredTicketsAreDroppedAndNotPresentedToANewConnection() {
+    long now = System.currentTimeMillis();
+    TicketBook book = new TicketBook();
+    List<Ticket> granted = new ArrayList<>();
+    for (int i = 0; i < 100; i++) {
+      granted.add(ticket(i, now + (i % 2 == 0 ? 1_000 : 3_600_000)));
+    }
+    book.add(granted, now);
+    assertThat(book.size()).isEqualTo(100);
+    long seenByOld = book.lastSeq();
+    book.add(List.of(ticket(500, now + 3_600_000)), now + 2_000); // the even half has expired by then
+    assertThat(book.size()).as("the expired half forgotten").isEqualTo(51);
+    assertThat(book.after(seenByOld)).containsExactly(ticket(500, now + 3_600_000));
+
+    EmbeddedChannel channel = new EmbeddedChannel();
+    new PeerConnection("127.0.0.1:1", channel, Duration.ofSeconds(5)).present(book);
+    assertThat(channel.outboundMessages()).as("a new connection gets every live ticket").hasSize(51);
     channel.finishAndReleaseAll();
   }
 }
