@@ -23,7 +23,10 @@ import org.cairn.core.protocol.Refusal;
  * slot. At most IN_FLIGHT PUTs per slot are outstanding; pieces that arrive meanwhile queue and
  * leave together in the next PUT (up to maxBatchBytes), so a host that takes long to fsync receives
  * larger batches, one fsync each, instead of a queue of small ones: group commit driven from the
- * client. An idle slot sends a piece at once, so a small store is not delayed.
+ * client. A slot also lingers (LINGER_MILLIS, as Kafka's linger.ms): a piece waits until its slot has
+ * LINGER_BYTES queued or it has waited that long, so a checkpoint of small compressed pieces (a
+ * successor's: ~20 KB each) reaches a donor in a few PUTs, not one PUT and two syncs per piece
+ * (measured: 50 KB per durable write without it). A store ends at most LINGER_MILLIS later.
  *
  * A batch that is refused or fails is resent whole to the slot's replacement (only the pieces that
  * were not acknowledged: FALCON §3.3 step 6). When no alternate is left the slot fails, and every
@@ -36,6 +39,8 @@ import org.cairn.core.protocol.Refusal;
 final class PieceWriter {
   static final int IN_FLIGHT = Integer.getInteger("cairn.store.putsInFlight", 2);
   static final int DEFAULT_BATCH_BYTES = 4 << 20;
+  static final long LINGER_MILLIS = Long.getLong("cairn.store.lingerMillis", 20);
+  static final long LINGER_BYTES = Long.getLong("cairn.store.lingerBytes", 1 << 20);
 
   /** Bytes acknowledged and busy nanoseconds, per host. */
   static final class Traffic {
@@ -45,6 +50,13 @@ final class PieceWriter {
 
   private final HostSet hosts;
   private final Executor io;
+  /** Wakes lingering slots (does no I/O itself: the PUTs go to each store's io executor); shared by the process's stores. */
+  private static final java.util.concurrent.ScheduledExecutorService TIMER = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "cairn-linger");
+    t.setDaemon(true);
+    return t;
+  });
+  private final long lingerNanos;
   private final int maxBatchBytes;
   private final Slot[] slots;
   private final Map<String, Traffic> traffic = new HashMap<>();
@@ -54,16 +66,13 @@ final class PieceWriter {
 
   /**
    * @param io runs connects and resends, which may block, away from the event loop
+   * @param soft pieces go as PUT_SOFT: acknowledged before they are durable
    */
-  PieceWriter(HostSet hosts, Executor io, int maxBatchBytes) {
-    this(hosts, io, maxBatchBytes, false);
-  }
-
-  /** With {@code soft}, pieces go as PUT_SOFT: acknowledged before they are durable. */
   PieceWriter(HostSet hosts, Executor io, int maxBatchBytes, boolean soft) {
     this.soft = soft;
     this.hosts = hosts;
     this.io = io;
+    this.lingerNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
     this.maxBatchBytes = maxBatchBytes;
     this.slots = new Slot[hosts.size()];
     for (int i = 0; i < slots.length; i++) {
@@ -114,12 +123,14 @@ final class PieceWriter {
     }
   }
 
-  private record Piece(Fragment fragment, CompletableFuture<String> done) {}
+  private record Piece(Fragment fragment, CompletableFuture<String> done, long queuedAt) {}
 
   private final class Slot {
     private final int index;
     private final ArrayDeque<Piece> queue = new ArrayDeque<>();
     private int inFlight;
+    private long queuedBytes;
+    private boolean timerSet;
     private long busySince;
     private IOException failed;
 
@@ -135,7 +146,8 @@ final class PieceWriter {
           done.completeExceptionally(failed);
           return done;
         }
-        queue.add(new Piece(f, done));
+        queue.add(new Piece(f, done, System.nanoTime()));
+        queuedBytes += f.serializedSize();
         batch = nextBatch();
       }
       if (batch != null) {
@@ -144,10 +156,43 @@ final class PieceWriter {
       return done;
     }
 
-    /** Takes the next batch if a PUT may start now; must hold the lock. */
+    /** Sends what lingered its time (on the timer's thread: the PUT itself goes to the io executor). */
+    private void lingered() {
+      List<Piece> batch;
+      synchronized (this) {
+        timerSet = false;
+        batch = nextBatch();
+      }
+      if (batch != null) {
+        try {
+          io.execute(() -> put(hosts.slot(index), batch));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+          fail(batch, new IOException("the store ended before its pieces were sent", e)); // it failed meanwhile
+        }
+      }
+    }
+
+    /**
+     * Takes the next batch if a PUT may start now and the queue has lingered enough (else arms the
+     * timer for its oldest piece); must hold the lock.
+     */
     private List<Piece> nextBatch() {
       if (inFlight >= IN_FLIGHT || queue.isEmpty()) {
         return null;
+      }
+      long waited = System.nanoTime() - queue.peek().queuedAt();
+      if (queuedBytes < LINGER_BYTES && waited < lingerNanos) {
+        if (!timerSet) {
+          try {
+            TIMER.schedule(this::lingered, lingerNanos - waited, java.util.concurrent.TimeUnit.NANOSECONDS);
+            timerSet = true;
+            return null;
+          } catch (java.util.concurrent.RejectedExecutionException e) {
+            // the process is ending: send now
+          }
+        } else {
+          return null;
+        }
       }
       List<Piece> batch = new ArrayList<>();
       long bytes = 0;
@@ -155,6 +200,7 @@ final class PieceWriter {
           && (batch.isEmpty() || bytes + queue.peek().fragment().serializedSize() <= maxBatchBytes)) {
         Piece p = queue.poll();
         bytes += p.fragment().serializedSize();
+        queuedBytes -= p.fragment().serializedSize();
         batch.add(p);
       }
       if (inFlight++ == 0) {
@@ -255,6 +301,7 @@ final class PieceWriter {
         inFlight--;
         dropped = new ArrayList<>(queue);
         queue.clear();
+        queuedBytes = 0;
       }
       for (Piece p : batch) {
         p.done().completeExceptionally(e);

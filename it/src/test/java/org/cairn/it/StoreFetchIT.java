@@ -88,6 +88,38 @@ class StoreFetchIT {
     assertThat(out).hasBinaryContent(second);
   }
 
+  /**
+   * A successor's pieces are small (its changed chunks compress well): the client lingers so that they
+   * reach each donor in batches, each one segment sync and one index sync, not a PUT per piece. Before
+   * the linger a store of such pieces made about two fragments per durable write.
+   */
+  @Test
+  void smallPiecesReachTheDonorsInBatches() throws Exception {
+    Path socket = root.resolve("agent.sock");
+    grid.startAgent("agent", socket); // a warm client produces pieces faster than a donor syncs them one PUT each
+    byte[] next = first;
+    for (int step = 0; step < 4; step++) {
+      Files.write(image, next);
+      MiniGrid.Cli store = grid.viaAgent(socket, "store", image.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:4+2",
+          "--chunk-size", "64KiB");
+      assertThat(store.exit()).as(store.stderr()).isZero();
+      next = MemoryImages.successor(next, 0.3, 11 + step);
+    }
+    long fragments = 0;
+    long writes = 0;
+    java.util.regex.Pattern said = java.util.regex.Pattern.compile("wrote (\\d+) fragments \\(\\d+ bytes\\) in (\\d+) durable writes");
+    for (MiniGrid.Node p : peers) {
+      p.stop();
+      java.util.regex.Matcher m = said.matcher(p.stdout() + p.stderr());
+      assertThat(m.find()).as("%s says what it wrote at its stop", p.peerId()).isTrue();
+      fragments += Long.parseLong(m.group(1));
+      writes += Long.parseLong(m.group(2));
+    }
+    assertThat(writes).isPositive();
+    System.out.printf("batching: %d fragments in %d durable writes%n", fragments, writes);
+    assertThat((double) fragments / writes).as("%d fragments in %d durable writes", fragments, writes).isGreaterThan(4.0);
+  }
+
   @Test
   void fetch_survivesKPeersKilledAndRefusesCleanlyBeyondK() throws Exception {
     assertThat(grid.cli("store", image.toString(), "--app", "heat", "--node", "n2", "--redundancy", "code:4+2").exit()).isZero();
