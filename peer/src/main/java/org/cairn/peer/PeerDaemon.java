@@ -7,7 +7,6 @@ import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicReference;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.RegisterRequest;
@@ -16,7 +15,6 @@ import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.Refusal;
-import org.cairn.core.security.GridToken;
 import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.DiskLoad;
 import org.cairn.peer.load.LoadStateMachine;
@@ -59,19 +57,17 @@ public final class PeerDaemon implements Closeable, Admission {
   private final AtomicInteger activeClients = new AtomicInteger();
   private volatile boolean trackerReachable = true;
   private volatile boolean closed;
-  private final AtomicReference<GridToken> dataKey = new AtomicReference<>();
-  private final AtomicReference<org.cairn.core.security.TicketVerifier> tickets = new AtomicReference<>();
-  private final PeerTls tls;
+  private final GridKeys keys;
 
   /**
    * @param id this peer's id ({@link PeerIdentity})
    * @param tracker the tracker client, holding this peer's own credential once it has one
-   * @param tls the data plane's TLS material, or null on a plain grid
+   * @param keys the keys the tracker gave this peer (taken again from each registration answer)
    * @param peers the data-plane client repair uses (its key is updated on registration)
    * @param bad reports of this peer's bad fragments, sent with each heartbeat
    * @param scheduler runs the heartbeat (and what else the runtime schedules on it)
    */
-  PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, PeerTls tls, PeerClient peers,
+  PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, GridKeys keys, PeerClient peers,
       BadFragmentReports bad, ScheduledExecutorService scheduler) throws IOException {
     this.config = config;
     this.quotaBytes = config.quotaBytes();
@@ -79,13 +75,10 @@ public final class PeerDaemon implements Closeable, Admission {
     this.store = store;
     this.id = id;
     this.tracker = tracker;
-    this.tls = tls;
+    this.keys = keys;
     this.peers = peers;
     this.bad = bad;
     this.scheduler = scheduler;
-    dataKey.set(PeerCredential.read(config.dataDir(), PeerCredential.DATA_KEY)); // serve before the tracker answers
-    String ticketKey = PeerCredential.readText(config.dataDir(), PeerCredential.TICKET_KEY);
-    tickets.set(ticketKey == null ? null : org.cairn.core.security.TicketVerifier.ofBase64(ticketKey));
     this.disk = DiskLoad.forDataDir(config.dataDir());
     this.ownIo = new OwnIoLoad(store::ioBytes, config.ioCapacity());
     this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
@@ -122,61 +115,6 @@ public final class PeerDaemon implements Closeable, Admission {
   private void reportBad() {
     if (registered.get()) {
       bad.report();
-    }
-  }
-
-  /** The data server's TLS context: null on a plain grid (see {@link #tlsRequired()}), else null until certified. */
-  public io.netty.handler.ssl.SslContext tlsContext() {
-    return tls == null ? null : tls.server();
-  }
-
-  /** Whether the data plane is TLS (the tracker is reached over https with a pinned CA). */
-  public boolean tlsRequired() {
-    return tls != null;
-  }
-
-  /** The grid's data-plane key, once a registration gave it (null before: the data server refuses connections). */
-  public GridToken dataKey() {
-    return dataKey.get();
-  }
-
-  /** The tracker's ticket key, once known (null before: GET, HAS and PUT are refused). */
-  public org.cairn.core.security.TicketVerifier ticketVerifier() {
-    return tickets.get();
-  }
-
-  /**
-   * Takes what a registration answer carries: the data-plane key (a tracker older than roles sends
-   * none, and its data plane takes the grid token) and, when this peer joined with an enrollment
-   * token, its own credential, kept in the data directory for every later call and restart.
-   */
-  private void adoptCredentials(HeartbeatResponse r) throws IOException {
-    // the ticket key first: a connection the data key lets in must find it
-    if (r.ticketKey() != null) {
-      org.cairn.core.security.TicketVerifier old = tickets.get();
-      if (old == null || !old.holds(r.ticketKey())) {
-        tickets.set(org.cairn.core.security.TicketVerifier.ofBase64(r.ticketKey()));
-        PeerCredential.writeText(config.dataDir(), PeerCredential.TICKET_KEY, r.ticketKey());
-      }
-    }
-    GridToken key = r.dataKey() != null ? GridToken.of(r.dataKey()) : config.token();
-    dataKey.set(key);
-    peers.useKey(key);
-    if (r.dataKey() != null) {
-      PeerCredential.write(config.dataDir(), PeerCredential.DATA_KEY, key);
-    }
-    if (tls != null && r.certificate() != null) {
-      boolean first = tls.server() == null;
-      tls.adopt(r.certificate(), r.caCertificate());
-      if (first) {
-        LOG.info("data plane: TLS through {} with a certificate from the tracker's CA", org.cairn.core.net.DataTls.describe());
-      }
-    }
-    if (r.credential() != null) {
-      GridToken own = GridToken.of(r.credential());
-      PeerCredential.write(config.dataDir(), PeerCredential.CREDENTIAL, own);
-      tracker.useToken(own);
-      LOG.info("joined the grid; this peer's own credential is in {}", PeerCredential.file(config.dataDir()));
     }
   }
 
@@ -384,8 +322,8 @@ public final class PeerDaemon implements Closeable, Admission {
       if (!registered.get()) {
         long sentQuota = quotaBytes;
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            sentQuota, store.fragmentCount(), paused.get(), VERSION, tls == null ? null : tls.publicKey()));
-        adoptCredentials(r);
+            sentQuota, store.fragmentCount(), paused.get(), VERSION, keys.tlsPublicKey()));
+        keys.adopt(r, peers, tracker);
         registered.set(sentQuota == quotaBytes); // a quota set during the call is sent by the next tick
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
         heartbeats.adopt(r.heartbeatIntervalMillis());

@@ -126,7 +126,8 @@ public final class PeerRuntime implements Closeable {
         p.peers.useTls(tls.caPin());
       }
       BadFragmentReports bad = new BadFragmentReports(tracker, id);
-      PeerDaemon daemon = p.add(new PeerDaemon(config, clock, p.store, id, tracker, tls, p.peers, bad, p.scheduler));
+      GridKeys keys = new GridKeys(config.dataDir(), config.token(), tls); // read before the data server serves
+      PeerDaemon daemon = p.add(new PeerDaemon(config, clock, p.store, id, tracker, keys, p.peers, bad, p.scheduler));
       p.daemon = daemon;
       p.repair = p.add(new RepairWorker(id, tracker, p.store, p.peers, config.repairThreads(), new Throttle(config.repairRate()),
           Duration.ofSeconds(10), () -> daemon.registered() && !daemon.paused() && daemon.state() == HostState.RUNNING));
@@ -138,8 +139,8 @@ public final class PeerRuntime implements Closeable {
         daemon.reportBadSoon();
       });
       InventoryGc gc = new InventoryGc(p.store, tracker, id, bad, clock, config.gcGrace());
-      p.server = p.add(new DataServer(config.listen(), daemon::dataKey, daemon.tlsRequired() ? daemon::tlsContext : null, p.store,
-          daemon, config.bandwidthCap(), new TicketGate(daemon::ticketVerifier, daemon::id, clock)));
+      p.server = p.add(new DataServer(config.listen(), keys::dataKey, keys.tlsRequired() ? keys::tlsContext : null, p.store,
+          daemon, config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock)));
       daemon.start(p.server.port());
       long every = config.gcInterval().toMillis();
       p.scheduler.scheduleWithFixedDelay(() -> {
