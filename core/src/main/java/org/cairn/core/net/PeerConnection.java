@@ -105,15 +105,15 @@ public final class PeerConnection implements Closeable {
     if (book.lastSeq() <= presentedUpTo) {
       return;
     }
-    long upTo = book.lastSeq();
-    for (org.cairn.core.security.Ticket t : book.after(presentedUpTo)) {
+    TicketBook.Page page = book.after(presentedUpTo); // the tickets and their last number, taken together
+    for (org.cairn.core.security.Ticket t : page.tickets()) {
       call(FrameType.TICKET, io.netty.buffer.Unpooled.wrappedBuffer(t.encode())).whenComplete((f, e) -> {
         if (f != null) {
           f.release();
         }
       });
     }
-    presentedUpTo = Math.max(presentedUpTo, upTo);
+    presentedUpTo = Math.max(presentedUpTo, page.upTo());
   }
 
 

@@ -16,6 +16,9 @@ import org.cairn.core.security.Ticket;
 public final class TicketBook {
   private record Entry(long seq, Ticket ticket) {}
 
+  /** Tickets to present, oldest first, and the number of the last ticket added when they were taken. */
+  public record Page(List<Ticket> tickets, long upTo) {}
+
   private final ArrayList<Entry> entries = new ArrayList<>(); // ascending seq
   private final Set<Ticket> held = new HashSet<>();
   private long lastSeq;
@@ -38,8 +41,8 @@ public final class TicketBook {
     return lastSeq;
   }
 
-  /** The held tickets numbered after {@code seq}, oldest first. */
-  public synchronized List<Ticket> after(long seq) {
+  /** The held tickets numbered after {@code seq}, oldest first, with the number they bring a reader up to. */
+  public synchronized Page after(long seq) {
     int lo = 0;
     int hi = entries.size();
     while (lo < hi) { // first entry with a number above seq
@@ -54,7 +57,7 @@ public final class TicketBook {
     for (int i = lo; i < entries.size(); i++) {
       out.add(entries.get(i).ticket());
     }
-    return out;
+    return new Page(out, lastSeq);
   }
 
   /** How many tickets are held (tests). */

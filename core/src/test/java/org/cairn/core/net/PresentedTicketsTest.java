@@ -53,7 +53,8 @@ class PresentedTicketsTest {
     long seenByOld = book.lastSeq();
     book.add(List.of(ticket(500, now + 3_600_000)), now + 2_000); // the even half has expired by then
     assertThat(book.size()).as("the expired half forgotten").isEqualTo(51);
-    assertThat(book.after(seenByOld)).containsExactly(ticket(500, now + 3_600_000));
+    assertThat(book.after(seenByOld).tickets()).containsExactly(ticket(500, now + 3_600_000));
+    assertThat(book.after(seenByOld).upTo()).isEqualTo(book.lastSeq());
 
     EmbeddedChannel channel = new EmbeddedChannel();
     new PeerConnection("127.0.0.1:1", channel, Duration.ofSeconds(5)).present(book);
