@@ -2,7 +2,6 @@ package org.cairn.peer;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -70,7 +69,7 @@ public final class PeerDaemon implements Closeable, Admission {
   PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, GridKeys keys, PeerClient peers,
       BadFragmentReports bad, ScheduledExecutorService scheduler) throws IOException {
     this.config = config;
-    this.quotaBytes = config.quotaBytes();
+    this.space = new DonatedSpace(store, config.dataDir(), config.quotaBytes(), config.minFreeBytes());
     this.clock = clock;
     this.store = store;
     this.id = id;
@@ -92,7 +91,7 @@ public final class PeerDaemon implements Closeable, Admission {
     }
     this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
-        store.diskBytes(), quotaBytes);
+        store.diskBytes(), space.quotaBytes());
   }
 
   /** Called when a heartbeat answer says the tracker has repair work queued for this peer. */
@@ -140,8 +139,8 @@ public final class PeerDaemon implements Closeable, Admission {
     if (store.outOfSpace() != null) {
       return Refusal.DISK;
     }
-    if (store.diskBytes() + bytes > quotaBytes) {
-      store.requestDeadSpaceCompaction(deadSpaceAllowance());
+    if (space.overQuotaWith(bytes)) {
+      store.requestDeadSpaceCompaction(space.deadSpaceAllowance());
       return Refusal.QUOTA;
     }
     if (freeBytes() < bytes) {
@@ -194,19 +193,15 @@ public final class PeerDaemon implements Closeable, Admission {
   private HostState lastState = HostState.RUNNING;
   private String lastOutOfSpace;
   private final java.util.concurrent.atomic.AtomicLong servedBytes = new java.util.concurrent.atomic.AtomicLong();
-  /** The space donated; the donor app changes it while the peer runs ({@link #setQuota}). */
-  private volatile long quotaBytes;
+  /** The space donated; the donor app changes the quota while the peer runs ({@link #setQuota}). */
+  private final DonatedSpace space;
 
   /**
    * Donates {@code bytes} from now on, without a restart: the peer registers again with the new quota
    * (same id, same address), so nothing is repaired and no client loses its connection.
    */
   public void setQuota(long bytes) {
-    if (bytes <= 0) {
-      throw new IllegalArgumentException("quota must be positive");
-    }
-    long before = quotaBytes;
-    quotaBytes = bytes;
+    long before = space.setQuota(bytes);
     if (before != bytes) {
       LOG.info("quota {} bytes (was {})", bytes, before);
       registered.set(false); // the registration carries the quota
@@ -217,7 +212,7 @@ public final class PeerDaemon implements Closeable, Admission {
   }
 
   public long quotaBytes() {
-    return quotaBytes;
+    return space.quotaBytes();
   }
 
   /**
@@ -251,48 +246,17 @@ public final class PeerDaemon implements Closeable, Admission {
 
   /** Bytes the peer may still accept: the tighter of the quota and the disk's free space less the reserve. */
   public long freeBytes() {
-    if (store.outOfSpace() != null) {
-      return 0; // the tracker places nothing here until writes work again
-    }
-    // the quota counts the segment files, dead space included: that is what the donor's disk holds
-    long byQuota = quotaBytes - store.diskBytes();
-    long byDisk;
-    try {
-      byDisk = dataFileStore().getUsableSpace() - config.minFreeBytes();
-    } catch (IOException e) {
-      byDisk = 0;
-    }
-    return Math.max(0, Math.min(byQuota, byDisk));
+    return space.freeBytes();
   }
-
-  /**
-   * The file system of the data directory, looked up once: {@code Files.getFileStore} reads the
-   * mount table on every call, which cost a tenth of a PUT's CPU when it ran per PUT
-   * (docs/benchmarks.md); {@code getUsableSpace} on the kept store is one statvfs.
-   */
-  private java.nio.file.FileStore dataFileStore() throws IOException {
-    java.nio.file.FileStore fs = dataFileStore;
-    if (fs == null) {
-      fs = Files.getFileStore(config.dataDir());
-      dataFileStore = fs;
-    }
-    return fs;
-  }
-
-  private volatile java.nio.file.FileStore dataFileStore;
 
   /** Bytes of stored fragments. */
   public long usedBytes() {
     return store.usedBytes();
   }
 
-  /**
-   * Dead space (bytes of deleted fragments still in segment files) the peer lets stand before it
-   * compacts for it: a tenth of the quota, at least one segment. Segments less than half live are
-   * compacted anyway as fragments die; this bounds the rest, so the files stay within the quota.
-   */
+  /** Dead space the peer lets stand before it compacts for it ({@link DonatedSpace#deadSpaceAllowance}). */
   long deadSpaceAllowance() {
-    return Math.max(quotaBytes / 10, 64L << 20);
+    return space.deadSpaceAllowance();
   }
 
   private void tick() {
@@ -320,11 +284,11 @@ public final class PeerDaemon implements Closeable, Admission {
         lastState = state;
       }
       if (!registered.get()) {
-        long sentQuota = quotaBytes;
+        long sentQuota = space.quotaBytes();
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
             sentQuota, store.fragmentCount(), paused.get(), VERSION, keys.tlsPublicKey()));
         keys.adopt(r, peers, tracker);
-        registered.set(sentQuota == quotaBytes); // a quota set during the call is sent by the next tick
+        registered.set(sentQuota == space.quotaBytes()); // a quota set during the call is sent by the next tick
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
         heartbeats.adopt(r.heartbeatIntervalMillis());
         if (r.repairQueued() > 0) {
