@@ -15,9 +15,7 @@ import org.cairn.core.availability.HostState;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.Refusal;
 import org.cairn.peer.heartbeat.HeartbeatSchedule;
-import org.cairn.peer.load.DiskLoad;
-import org.cairn.peer.load.LoadStateMachine;
-import org.cairn.peer.load.OwnIoLoad;
+import org.cairn.peer.load.HostLoad;
 import org.cairn.peer.gc.BadFragmentReports;
 import org.cairn.peer.server.Admission;
 import org.cairn.peer.store.FragmentStore;
@@ -41,9 +39,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private final FragmentStore store;
   private volatile String address;
   private final TrackerClient tracker;
-  private final DiskLoad disk;
-  private final OwnIoLoad ownIo;
-  private final LoadStateMachine load;
+  private final HostLoad load;
   private final ScheduledExecutorService scheduler;
   private final HeartbeatSchedule heartbeats;
   /** The data plane to other peers: takes the data-plane key when a registration brings it. */
@@ -62,14 +58,17 @@ public final class PeerDaemon implements Closeable, Admission {
    * @param id this peer's id ({@link PeerIdentity})
    * @param tracker the tracker client, holding this peer's own credential once it has one
    * @param keys the keys the tracker gave this peer (taken again from each registration answer)
+   * @param space the space donated, against which PUTs are admitted
+   * @param load the host's load, sampled each heartbeat
    * @param peers the data-plane client repair uses (its key is updated on registration)
    * @param bad reports of this peer's bad fragments, sent with each heartbeat
    * @param scheduler runs the heartbeat (and what else the runtime schedules on it)
    */
-  PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, GridKeys keys, PeerClient peers,
-      BadFragmentReports bad, ScheduledExecutorService scheduler) throws IOException {
+  PeerDaemon(PeerConfig config, Clock clock, FragmentStore store, String id, TrackerClient tracker, GridKeys keys, DonatedSpace space,
+      HostLoad load, PeerClient peers, BadFragmentReports bad, ScheduledExecutorService scheduler) {
     this.config = config;
-    this.space = new DonatedSpace(store, config.dataDir(), config.quotaBytes(), config.minFreeBytes());
+    this.space = space;
+    this.load = load;
     this.clock = clock;
     this.store = store;
     this.id = id;
@@ -78,17 +77,7 @@ public final class PeerDaemon implements Closeable, Admission {
     this.peers = peers;
     this.bad = bad;
     this.scheduler = scheduler;
-    this.disk = DiskLoad.forDataDir(config.dataDir());
-    this.ownIo = new OwnIoLoad(store::ioBytes, config.ioCapacity());
-    this.load = new LoadStateMachine(config.tau1(), config.tau2(), config.maxClients(), 0.3);
     this.paused = new AtomicBoolean(config.paused());
-    if (!disk.available()) {
-      LOG.info("load monitor: the data directory is not on a block device in /proc/diskstats; using the peer's own I/O "
-          + "rate against a capacity of {} bytes/s (raised to the highest rate seen)", config.ioCapacity());
-    } else {
-      LOG.info("load monitor: watching device {} for {} (the peer's own I/O is not counted as load)", disk.device(),
-          config.dataDir());
-    }
     this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
         store.diskBytes(), space.quotaBytes());
@@ -262,7 +251,7 @@ public final class PeerDaemon implements Closeable, Admission {
   private void tick() {
     try {
       long now = clock.millis();
-      load.observe(disk.available() ? disk.sample(now) : ownIo.sample(now));
+      load.observe(now);
       String full = store.outOfSpace();
       if (full != null) {
         if (store.checkWritable()) {
@@ -274,13 +263,7 @@ public final class PeerDaemon implements Closeable, Admission {
       lastOutOfSpace = store.outOfSpace();
       HostState state = state();
       if (state != lastState) {
-        if (disk.available()) {
-          LOG.info("state {} -> {}: owner's disk load {}% (smoothed {}%), device busy {}% with Cairn's own I/O",
-              lastState, state, Math.round(disk.lastExternal() * 100), Math.round(load.load() * 100),
-              Math.round(disk.lastBusy() * 100));
-        } else {
-          LOG.info("state {} -> {}: load {}% (smoothed)", lastState, state, Math.round(load.load() * 100));
-        }
+        LOG.info("state {} -> {}: {}", lastState, state, load.describe());
         lastState = state;
       }
       if (!registered.get()) {

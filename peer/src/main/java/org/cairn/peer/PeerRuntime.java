@@ -17,6 +17,7 @@ import org.cairn.core.net.PeerClient;
 import org.cairn.core.security.GridToken;
 import org.cairn.peer.gc.BadFragmentReports;
 import org.cairn.peer.gc.InventoryGc;
+import org.cairn.peer.load.HostLoad;
 import org.cairn.peer.load.Throttle;
 import org.cairn.peer.repair.RepairWorker;
 import org.cairn.peer.scrub.Scrubber;
@@ -127,7 +128,10 @@ public final class PeerRuntime implements Closeable {
       }
       BadFragmentReports bad = new BadFragmentReports(tracker, id);
       GridKeys keys = new GridKeys(config.dataDir(), config.token(), tls); // read before the data server serves
-      PeerDaemon daemon = p.add(new PeerDaemon(config, clock, p.store, id, tracker, keys, p.peers, bad, p.scheduler));
+      DonatedSpace space = new DonatedSpace(p.store, config.dataDir(), config.quotaBytes(), config.minFreeBytes());
+      HostLoad load = HostLoad.forPeer(config.dataDir(), p.store::ioBytes, config.ioCapacity(), config.tau1(), config.tau2(),
+          config.maxClients());
+      PeerDaemon daemon = p.add(new PeerDaemon(config, clock, p.store, id, tracker, keys, space, load, p.peers, bad, p.scheduler));
       p.daemon = daemon;
       p.repair = p.add(new RepairWorker(id, tracker, p.store, p.peers, config.repairThreads(), new Throttle(config.repairRate()),
           Duration.ofSeconds(10), () -> daemon.registered() && !daemon.paused() && daemon.state() == HostState.RUNNING));
