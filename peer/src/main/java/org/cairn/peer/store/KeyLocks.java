@@ -14,6 +14,10 @@ import org.cairn.core.protocol.FragmentKey;
  * at once, waiting (without holding any) while another call holds one of them, so two calls that
  * share a key take turns and the store's accounting, which reads each key's old location, stays
  * exact. Calls with disjoint keys never wait for each other.
+ *
+ * Keys are taken in their natural order, and a call that meets a held key gives back what it took
+ * and wakes whoever met one of those meanwhile, before it waits: otherwise two calls wanting the same
+ * keys in opposite orders could each wait for the other's half-made claim forever (KeyLocksTest).
  */
 final class KeyLocks {
   /** A set of keys held by one call; release it in a finally block. */
@@ -37,21 +41,20 @@ final class KeyLocks {
 
   private final ConcurrentHashMap<FragmentKey, CompletableFuture<Void>> busy = new ConcurrentHashMap<>();
 
-  /** Claims every key (duplicates allowed), waiting while another claim holds one of them. */
+  /** Claims every key (duplicates allowed, any order), waiting while another claim holds one of them. */
   Claim claim(List<FragmentKey> keys) throws IOException {
-    CompletableFuture<Void> mine = new CompletableFuture<>();
+    List<FragmentKey> ordered = new ArrayList<>(new java.util.TreeSet<>(keys));
     while (true) {
+      CompletableFuture<Void> mine = new CompletableFuture<>();
       CompletableFuture<Void> other = null;
-      List<FragmentKey> claimed = new ArrayList<>(keys.size());
-      for (FragmentKey k : keys) {
+      List<FragmentKey> claimed = new ArrayList<>(ordered.size());
+      for (FragmentKey k : ordered) {
         CompletableFuture<Void> prev = busy.putIfAbsent(k, mine);
-        if (prev != null && prev != mine) {
+        if (prev != null) {
           other = prev;
           break;
         }
-        if (prev == null) {
-          claimed.add(k);
-        }
+        claimed.add(k);
       }
       if (other == null) {
         return new Claim(claimed, mine);
@@ -59,6 +62,7 @@ final class KeyLocks {
       for (FragmentKey k : claimed) {
         busy.remove(k, mine);
       }
+      mine.complete(null); // whoever met one of these keys meanwhile tries again
       try {
         other.get();
       } catch (InterruptedException e) {

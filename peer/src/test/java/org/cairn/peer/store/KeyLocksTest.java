@@ -47,4 +47,35 @@ class KeyLocksTest {
     }
     assertThat(locks.held()).isZero();
   }
+
+  /**
+   * Two calls wanting the same keys in opposite orders: each could claim its first key, meet the
+   * other's, back off and wait for the other's claim, which never came to be (a deadlock seen in a
+   * peer's concurrent PUTs). Claims now take keys in one order and wake their waiters when they back off.
+   */
+  @Test
+  void claimsOfTheSameKeysInOppositeOrders_neverWaitForEachOtherForever() throws Exception {
+    KeyLocks locks = new KeyLocks();
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+    try {
+      List<java.util.concurrent.Future<?>> done = new java.util.ArrayList<>();
+      for (int t = 0; t < 4; t++) {
+        List<FragmentKey> keys = t % 2 == 0 ? List.of(key(1), key(2), key(3)) : List.of(key(3), key(2), key(1));
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < 20_000; i++) {
+            try (KeyLocks.Claim c = locks.claim(keys)) {
+              assertThat(c).isNotNull();
+            }
+          }
+          return null;
+        }));
+      }
+      for (java.util.concurrent.Future<?> f : done) {
+        f.get(60, TimeUnit.SECONDS); // a deadlock fails here
+      }
+      assertThat(locks.held()).isZero();
+    } finally {
+      pool.shutdownNow();
+    }
+  }
 }
