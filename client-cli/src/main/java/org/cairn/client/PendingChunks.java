@@ -22,7 +22,11 @@ import org.slf4j.LoggerFactory;
  * long the store takes; the answer carries the WRITE tickets the store's hosts ask for before they
  * take the chunk's pieces. Chunks that arrive while a call is out go together in the next call. The
  * tracker keeps sessions in memory: when an answer says it knows fewer chunks than were named (it
- * restarted), the whole list is named again. A call the tracker does not answer is retried every
+ * restarted), the whole list is named again. A store that names nothing new calls anyway once no
+ * call has been answered for {@link #QUIET} ({@link #refresh}, every second), so a tracker that
+ * restarted while no call was out hears the list within a few seconds, well inside its GC hold
+ * (a store whose chunks were all named before the restart otherwise went unheard until its next
+ * keep-alive, past a short hold: its first pieces were collected). A call the tracker does not answer is retried every
  * second for {@code patience} (a tracker restart pauses the store; the restarted tracker counts every
  * chunk as pending for its GC hold, 60 s by default); then the chunk's store fails. A refusal
  * (403, 400) fails at once.
@@ -44,6 +48,10 @@ final class PendingChunks {
   private volatile boolean warned;
   /** The last call failed: the tracker may be restarting and may forget what it was told. */
   private volatile boolean unsure;
+  /** Longest silence before {@link #refresh} calls (the tracker may have restarted meanwhile). */
+  static final java.time.Duration QUIET = java.time.Duration.ofSeconds(2);
+  /** When a call was last answered (System.nanoTime). */
+  private volatile long lastAnswered = System.nanoTime();
 
   /** @param hosts the peer ids the store may send pieces to (its slots and alternates) */
   PendingChunks(TrackerClient tracker, PeerClient peers, Supplier<List<String>> hosts, String session, Executor io, Duration patience) {
@@ -84,11 +92,12 @@ final class PendingChunks {
   }
 
   /**
-   * After a failed call, calls again (every second, from the store's scheduler), so a restarted
-   * tracker is told the whole list within a second of coming back, well inside its GC hold.
+   * Calls again (every second, from the store's scheduler) after a failed call, or once no call has
+   * been answered for {@link #QUIET}: a restarted tracker is told the whole list within seconds of
+   * coming back, well inside its GC hold.
    */
-  void retryIfFailed() {
-    if (unsure) {
+  void refresh() {
+    if (unsure || System.nanoTime() - lastAnswered > QUIET.toNanos()) {
       keepAlive();
     }
   }
@@ -162,6 +171,7 @@ final class PendingChunks {
       LOG.info("the tracker knew {} of this store's {} chunks (it restarted?); naming them again", known, all.size());
       post(all);
     }
+    lastAnswered = System.nanoTime();
     if (unsure) {
       unsure = false;
       LOG.info("the tracker is reachable again; it knows every chunk of this store");

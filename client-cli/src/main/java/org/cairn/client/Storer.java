@@ -193,8 +193,7 @@ public final class Storer {
     // chunks are named to the tracker before their pieces leave, so GC spares them until the commit
     PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), io,
         o.commitTimeout().multipliedBy(2));
-    mabw.scheduleAtFixedRate(pending::keepAlive, 30, 30, TimeUnit.SECONDS);
-    mabw.scheduleWithFixedDelay(pending::retryIfFailed, 1, 1, TimeUnit.SECONDS);
+    mabw.scheduleWithFixedDelay(pending::refresh, 1, 1, TimeUnit.SECONDS); // retries, and a call after 2 s of silence
     boolean versionCommitted = false;
     boolean recordLater = false;
     // Dedup: the chunk ids the app holds coded at least as strongly as this store asks, fetched once.

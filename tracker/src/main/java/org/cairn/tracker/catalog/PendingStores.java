@@ -23,14 +23,14 @@ import org.slf4j.LoggerFactory;
  * In memory only: a tracker restart forgets pending chunks. So for HOLD after a start every chunk
  * counts as pending (GC finds no garbage): a client whose store was in flight names all its chunks
  * again on its first call that reaches the restarted tracker (it retries every second while the
- * tracker is away, and calls every 30 s anyway). Without the hold the peers' grace period alone
+ * tracker is away, and after 2 s without a call anyway). Without the hold the peers' grace period alone
  * would protect those pieces, and a short grace lost them (seen in CI with a 2 s grace).
  */
 public final class PendingStores {
   private static final Logger LOG = LoggerFactory.getLogger(PendingStores.class);
-  /** A session the client has not touched for this long is dropped. Clients refresh every 30 s. */
+  /** A session the client has not touched for this long is dropped. Clients call after 2 s of silence. */
   public static final Duration EXPIRY = Duration.ofMinutes(2);
-  /** Default hold after a start: twice the clients' keep-alive period. */
+  /** Default hold after a start: far more than the clients' 2 s between calls. */
   public static final Duration DEFAULT_HOLD = Duration.ofSeconds(60);
   /** Chunks one session may name (a 16 TiB image of 1 MiB chunks). */
   static final int MAX_CHUNKS = 16 << 20;
