@@ -19,11 +19,12 @@ CAIRN="$ROOT/client-cli/target/cairn"
 secs() { echo "scale=2; $1 / $TCK" | bc; }
 grid_up 8GiB
 export CAIRN_KEY_DIR=$W/keys
+C=(--tracker "$URL" --token-file "$W/client")
 n=0
 for img in "$@"; do
   [ "$n" -lt "${GRID_WARM:-3}" ] || break
-  n=$((n + 1)); "$CAIRN" --tracker "$URL" --token-file "$W/client" store "$img" --app grid-warmup --node n > /dev/null 2>&1
-  "$CAIRN" --tracker "$URL" --token-file "$W/client" fetch --app grid-warmup --node n -o "$W/warm.out" > /dev/null 2>&1
+  n=$((n + 1)); "$CAIRN" "${C[@]}" store "$img" --app grid-warmup --node n > /dev/null 2> "$W/warm.err" || { cat "$W/warm.err" >&2; exit 1; }
+  "$CAIRN" "${C[@]}" fetch --app grid-warmup --node n -o "$W/warm.out" > /dev/null 2> "$W/warm.err" || { cat "$W/warm.err" >&2; exit 1; }
 done
 rm -f "$W/warm.out"
 agent_up
@@ -41,7 +42,6 @@ run() { # run IMAGE WAY OP COMMAND...
   printf "%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\n" "$img" "$way" "$op" "$e" "$(echo "$u + $s" | bc)" "$(secs $((a1 - a0)))" \
     "$(secs $((p1 - p0)))" "$(secs $((t1 - t0)))"
 }
-C=(--tracker "$URL" --token-file "$W/client")
 n=0
 for img in "$@"; do
   n=$((n + 1))

@@ -82,23 +82,19 @@ final class PendingChunks {
     return done;
   }
 
-  /** Keeps the session open while the store runs without new chunks (the tracker drops it after 2 min of silence). */
-  void keepAlive() {
-    try {
-      call(List.of());
-    } catch (IOException | RuntimeException e) {
-      failed(e);
-    }
-  }
-
   /**
    * Calls again (every second, from the store's scheduler) after a failed call, or once no call has
-   * been answered for {@link #QUIET}: a restarted tracker is told the whole list within seconds of
-   * coming back, well inside its GC hold.
+   * been answered for {@link #QUIET}: the session stays open while the store names nothing new (the
+   * tracker drops it after 2 min of silence), and a restarted tracker is told the whole list within
+   * seconds of coming back, well inside its GC hold.
    */
   void refresh() {
     if (unsure || System.nanoTime() - lastAnswered > QUIET.toNanos()) {
-      keepAlive();
+      try {
+        call(List.of());
+      } catch (IOException | RuntimeException e) {
+        failed(e);
+      }
     }
   }
 

@@ -23,10 +23,10 @@ import org.cairn.core.protocol.Refusal;
  * slot. At most IN_FLIGHT PUTs per slot are outstanding; pieces that arrive meanwhile queue and
  * leave together in the next PUT (up to maxBatchBytes), so a host that takes long to fsync receives
  * larger batches, one fsync each, instead of a queue of small ones: group commit driven from the
- * client. A slot also lingers (LINGER_MILLIS, as Kafka's linger.ms): a piece waits until its slot has
+ * client. A slot also lingers (LINGER_NANOS, as Kafka's linger.ms): a piece waits until its slot has
  * LINGER_BYTES queued or it has waited that long, so a checkpoint of small compressed pieces (a
  * successor's: ~20 KB each) reaches a donor in a few PUTs, not one PUT and two syncs per piece
- * (measured: 50 KB per durable write without it). A store ends at most LINGER_MILLIS later.
+ * (measured: 50 KB per durable write without it). A store ends at most the linger later.
  *
  * A batch that is refused or fails is resent whole to the slot's replacement (only the pieces that
  * were not acknowledged: FALCON §3.3 step 6). When no alternate is left the slot fails, and every
@@ -39,7 +39,7 @@ import org.cairn.core.protocol.Refusal;
 final class PieceWriter {
   static final int IN_FLIGHT = Integer.getInteger("cairn.store.putsInFlight", 2);
   static final int DEFAULT_BATCH_BYTES = 4 << 20;
-  static final long LINGER_MILLIS = Long.getLong("cairn.store.lingerMillis", 20);
+  static final long LINGER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Long.getLong("cairn.store.lingerMillis", 20));
   static final long LINGER_BYTES = Long.getLong("cairn.store.lingerBytes", 1 << 20);
 
   /** Bytes acknowledged and busy nanoseconds, per host. */
@@ -56,7 +56,6 @@ final class PieceWriter {
     t.setDaemon(true);
     return t;
   });
-  private final long lingerNanos;
   private final int maxBatchBytes;
   private final Slot[] slots;
   private final Map<String, Traffic> traffic = new HashMap<>();
@@ -72,7 +71,6 @@ final class PieceWriter {
     this.soft = soft;
     this.hosts = hosts;
     this.io = io;
-    this.lingerNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(LINGER_MILLIS);
     this.maxBatchBytes = maxBatchBytes;
     this.slots = new Slot[hosts.size()];
     for (int i = 0; i < slots.length; i++) {
@@ -181,18 +179,12 @@ final class PieceWriter {
         return null;
       }
       long waited = System.nanoTime() - queue.peek().queuedAt();
-      if (queuedBytes < LINGER_BYTES && waited < lingerNanos) {
+      if (queuedBytes < LINGER_BYTES && waited < LINGER_NANOS) {
         if (!timerSet) {
-          try {
-            TIMER.schedule(this::lingered, lingerNanos - waited, java.util.concurrent.TimeUnit.NANOSECONDS);
-            timerSet = true;
-            return null;
-          } catch (java.util.concurrent.RejectedExecutionException e) {
-            // the process is ending: send now
-          }
-        } else {
-          return null;
+          TIMER.schedule(this::lingered, LINGER_NANOS - waited, java.util.concurrent.TimeUnit.NANOSECONDS);
+          timerSet = true;
         }
+        return null;
       }
       List<Piece> batch = new ArrayList<>();
       long bytes = 0;

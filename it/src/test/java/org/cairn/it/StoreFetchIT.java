@@ -116,7 +116,6 @@ class StoreFetchIT {
       writes += Long.parseLong(m.group(2));
     }
     assertThat(writes).isPositive();
-    System.out.printf("batching: %d fragments in %d durable writes%n", fragments, writes);
     assertThat((double) fragments / writes).as("%d fragments in %d durable writes", fragments, writes).isGreaterThan(4.0);
   }
 
