@@ -31,7 +31,8 @@ import org.cairn.core.security.GridToken;
  * An authenticated data-plane connection to one peer. Requests are pipelined: each gets a request
  * id and a future completed by the answer with that id (the peer answers in order). The caller owns
  * (and releases) answer frames. If the connection closes, every pending call fails with an
- * {@link IOException} naming the peer.
+ * {@link IOException} naming the peer. Every frame is written from the channel's event loop queue, in
+ * the order the calls were made, whichever thread makes them.
  */
 public final class PeerConnection implements Closeable {
   private static final FrameEncoder ENCODER = new FrameEncoder();
@@ -125,22 +126,35 @@ public final class PeerConnection implements Closeable {
     if (!channel.isActive()) {
       pending.remove(id);
       payload.release();
-      answer.completeExceptionally(new IOException("connection to peer " + address + " is closed"));
+      answer.completeExceptionally(new ConnectionLostException("connection to peer " + address + " is closed"));
       return answer;
     }
-    channel.writeAndFlush(new Frame(type, id, payload)).addListener(f -> {
-      if (!f.isSuccess()) {
-        CompletableFuture<Frame> p = pending.remove(id);
-        if (p != null) {
-          p.completeExceptionally(new IOException("sending to peer " + address + " failed: " + f.cause().getMessage(), f.cause()));
+    // Always through the event loop's queue, even from the loop itself: a write made on the loop would
+    // otherwise go out ahead of the writes other threads queued before it, such as the tickets this
+    // request needs (the peer refuses a request without its ticket and closes the connection).
+    Frame request = new Frame(type, id, payload);
+    try {
+      channel.eventLoop().execute(() -> channel.writeAndFlush(request).addListener(f -> {
+        if (!f.isSuccess()) {
+          failPending(id, new ConnectionLostException("sending to peer " + address + " failed: " + f.cause().getMessage(), f.cause()));
         }
-      }
-    });
+      }));
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      payload.release();
+      failPending(id, new ConnectionLostException("connection to peer " + address + " is closed (its event loop has stopped)", e));
+    }
     return answer.orTimeout(callTimeout.toMillis(), TimeUnit.MILLISECONDS).whenComplete((frame, error) -> {
       if (error != null) {
         pending.remove(id);
       }
     });
+  }
+
+  private void failPending(int id, IOException e) {
+    CompletableFuture<Frame> p = pending.remove(id);
+    if (p != null) {
+      p.completeExceptionally(e);
+    }
   }
 
   @Override
@@ -193,8 +207,8 @@ public final class PeerConnection implements Closeable {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-      IOException closed = new IOException("connection to peer " + address + " closed");
-      ready.completeExceptionally(closed);
+      ready.completeExceptionally(new IOException("connection to peer " + address + " closed"));
+      ConnectionLostException closed = new ConnectionLostException("connection to peer " + address + " closed");
       if (connection != null) {
         for (Integer id : connection.pending.keySet()) {
           CompletableFuture<Frame> p = connection.pending.remove(id);

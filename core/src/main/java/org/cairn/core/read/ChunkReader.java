@@ -144,6 +144,8 @@ public final class ChunkReader {
     private final LocatedChunk chunk;
     private final ChunkId id;
     private final Fragment[] got;
+    /** Pieces asked a second time after their connection failed. */
+    private final boolean[] retried;
     private final List<Integer> order = new ArrayList<>();
     private final List<String> problems = new ArrayList<>();
     /** The caller's future; dropped once completed, so that answers still out do not keep the pieces alive. */
@@ -164,6 +166,7 @@ public final class ChunkReader {
       this.chunk = chunk;
       this.id = chunk.chunkId();
       this.got = new Fragment[chunk.pieces()];
+      this.retried = new boolean[chunk.pieces()];
       this.needed = chunk.needed();
     }
 
@@ -253,13 +256,21 @@ public final class ChunkReader {
     private void answered(int i, LocatedChunk.Holder h, FragmentKey key, PieceReply reply, Throwable error) {
       List<Integer> toAsk = new ArrayList<>();
       boolean hedge = false;
+      boolean again = false;
       synchronized (this) {
         if (over) {
           return; // decoded or given up: a late answer is dropped
         }
         outstanding--;
-        if (error != null) {
-          Throwable e = error.getCause() != null && error instanceof java.util.concurrent.CompletionException ? error.getCause() : error;
+        Throwable e = error != null && error.getCause() != null && error instanceof java.util.concurrent.CompletionException
+            ? error.getCause() : error;
+        if (e instanceof org.cairn.core.net.ConnectionLostException && !retried[i]) {
+          // the connection failed or closed under the request (not the peer's answer): ask again once, on a
+          // new connection, before counting the holder out
+          retried[i] = true;
+          outstanding++;
+          again = true;
+        } else if (error != null) {
           problems.add("piece " + i + " from " + h.id() + ": " + (e.getMessage() == null ? e.toString() : e.getMessage()));
         } else if (reply instanceof PieceReply.Found found) {
           Fragment f = found.fragment();
@@ -301,6 +312,9 @@ public final class ChunkReader {
       }
       if (complete()) {
         return;
+      }
+      if (again) {
+        ask(i);
       }
       for (int j : toAsk) {
         ask(j);

@@ -2,7 +2,27 @@ package org.cairn.core.net;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.netty.bootstrap.Bootstrap;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.embedded.EmbeddedChannel;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.channel.socket.nio.NioSocketChannel;
+import java.net.InetSocketAddress;
+import java.util.Collections;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.cairn.core.protocol.Frame;
+import org.cairn.core.protocol.FrameDecoder;
+import org.cairn.core.protocol.FrameEncoder;
+import org.cairn.core.protocol.FrameType;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,11 +51,14 @@ class PresentedTicketsTest {
     }
     book.add(first, now);
     c.present(book);
+    channel.runPendingTasks();
     assertThat(channel.outboundMessages()).hasSize(300);
     c.present(book);
+    channel.runPendingTasks();
     assertThat(channel.outboundMessages()).as("nothing new: nothing sent").hasSize(300);
     book.add(List.of(ticket(1, future), ticket(300, future)), now); // one repeated grant, one new
     c.present(book);
+    channel.runPendingTasks();
     assertThat(channel.outboundMessages()).as("only the new ticket").hasSize(301);
     channel.finishAndReleaseAll();
   }
@@ -58,7 +81,64 @@ class PresentedTicketsTest {
 
     EmbeddedChannel channel = new EmbeddedChannel();
     new PeerConnection("127.0.0.1:1", channel, Duration.ofSeconds(5)).present(book);
+    channel.runPendingTasks();
     assertThat(channel.outboundMessages()).as("a new connection gets every live ticket").hasSize(51);
     channel.finishAndReleaseAll();
+  }
+
+  /*
+   * A chunk read started on the event loop (a continuation of an earlier answer) sent its GET at once,
+   * ahead of the ticket another thread had presented just before: the peer refused the GET and closed
+   * the connection, and a restart lost a third holder (DmtcpIT, once in CI).
+   */
+  @Test
+  void aRequestMadeOnTheEventLoopFollowsTheTicketsAnotherThreadPresentedBefore() throws Exception {
+    NioEventLoopGroup serverGroup = new NioEventLoopGroup(1);
+    NioEventLoopGroup clientGroup = new NioEventLoopGroup(1);
+    try {
+      List<FrameType> seen = Collections.synchronizedList(new ArrayList<>());
+      CountDownLatch two = new CountDownLatch(2);
+      Channel server = new ServerBootstrap().group(serverGroup).channel(NioServerSocketChannel.class)
+          .childHandler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel ch) {
+              ch.pipeline().addLast(new FrameDecoder()).addLast(new SimpleChannelInboundHandler<Frame>() {
+                @Override
+                protected void channelRead0(ChannelHandlerContext ctx, Frame frame) {
+                  seen.add(frame.type());
+                  two.countDown();
+                }
+              });
+            }
+          }).bind("127.0.0.1", 0).sync().channel();
+      Channel ch = new Bootstrap().group(clientGroup).channel(NioSocketChannel.class)
+          .handler(new ChannelInitializer<SocketChannel>() {
+            @Override
+            protected void initChannel(SocketChannel c) {
+              c.pipeline().addLast(new FrameEncoder());
+            }
+          }).connect(server.localAddress()).sync().channel();
+      PeerConnection c = new PeerConnection(((InetSocketAddress) server.localAddress()).toString(), ch, Duration.ofSeconds(5));
+      TicketBook book = new TicketBook();
+      CountDownLatch presented = new CountDownLatch(1);
+      Future<?> onLoop = ch.eventLoop().submit(() -> {
+        presented.await();
+        c.present(book); // nothing new for this connection: the other thread presented it
+        c.call(FrameType.GET, Unpooled.wrappedBuffer(new byte[] {1}));
+        return null;
+      });
+      long now = System.currentTimeMillis();
+      book.add(List.of(ticket(7, now + 3_600_000)), now);
+      c.present(book); // from this thread, while the loop is busy with the task above
+      presented.countDown();
+      onLoop.get(5, TimeUnit.SECONDS);
+      assertThat(two.await(5, TimeUnit.SECONDS)).as("both frames arrived").isTrue();
+      assertThat(seen).containsExactly(FrameType.TICKET, FrameType.GET);
+      ch.close().sync();
+      server.close().sync();
+    } finally {
+      serverGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+      clientGroup.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
   }
 }

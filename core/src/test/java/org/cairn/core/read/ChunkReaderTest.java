@@ -38,7 +38,7 @@ class ChunkReaderTest {
   }
 
   /** A grid in a map: holder address -> what it answers for each piece index. */
-  private static final class Holders implements ChunkReader.PieceSource {
+  private static class Holders implements ChunkReader.PieceSource {
     final Map<Integer, PieceReply> answers = new HashMap<>();
     final List<Integer> asked = Collections.synchronizedList(new ArrayList<>());
     final Map<Integer, CompletableFuture<PieceReply>> held = new HashMap<>();
@@ -104,6 +104,34 @@ class ChunkReaderTest {
       assertThat(p.needed()).as(mode.name()).isEqualTo(4);
       assertThat(p.enough()).as(mode + ": " + p.describe()).isTrue();
       assertThat(p.decode()).isEqualTo(data);
+    }
+  }
+
+  @Test
+  void aPieceWhoseConnectionWasLost_isAskedAgainOnce_whileAnUnreachableHolderIsNot() throws Exception {
+    // code:4+2 with two holders down: the read needs every other piece, so one lost connection must not lose it
+    Fragment[] pieces = encode("code:4+2");
+    for (ChunkReader.Mode mode : new ChunkReader.Mode[] {ChunkReader.Mode.ALL, ChunkReader.Mode.FIRST_M, ChunkReader.Mode.HEDGED}) {
+      Holders h = new Holders() {
+        int lost;
+
+        @Override
+        public CompletableFuture<PieceReply> get(LocatedChunk.Holder holder, FragmentKey key) {
+          if (key.index() == 5 && lost++ == 0) {
+            asked.add(key.index());
+            return CompletableFuture.failedFuture(new org.cairn.core.net.ConnectionLostException("connection to peer x is closed"));
+          }
+          return super.get(holder, key);
+        }
+      };
+      for (int i = 2; i < pieces.length; i++) {
+        h.answers.put(i, new PieceReply.Found(pieces[i]));
+      }
+      ChunkReader.Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, "code:4+2", pieces)).get(5, TimeUnit.SECONDS);
+      assertThat(p.enough()).as(mode + ": " + p.describe()).isTrue();
+      assertThat(p.decode()).isEqualTo(data);
+      assertThat(Collections.frequency(h.asked, 5)).as(mode + ": the lost piece asked twice").isEqualTo(2);
+      assertThat(Collections.frequency(h.asked, 0)).as(mode + ": an unreachable holder asked once").isEqualTo(1);
     }
   }
 
