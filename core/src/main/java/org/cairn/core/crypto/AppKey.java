@@ -57,6 +57,7 @@ public final class AppKey {
   private final KeysetHandle stream;
   private final KeysetHandle daead;
   private final PrfSet prf;
+  private final IdPrf idPrf;
   private final String fingerprint;
 
   private AppKey(String app, Instant created, KeysetHandle ids, KeysetHandle stream, KeysetHandle daead)
@@ -67,6 +68,7 @@ public final class AppKey {
     this.stream = stream;
     this.daead = daead;
     this.prf = ids.getPrimitive(RegistryConfiguration.get(), PrfSet.class);
+    this.idPrf = IdPrf.of(ids, prf);
     byte[] label = ("cairn-key-fingerprint/2:" + stream.getPrimary().getId() + ":" + daead.getPrimary().getId())
         .getBytes(StandardCharsets.US_ASCII);
     this.fingerprint = HexFormat.of().formatHex(prf.computePrimary(label, 8));
@@ -162,9 +164,9 @@ public final class AppKey {
         case NONE:
           return ChunkCrypto.PLAIN;
         case AES_GCM:
-          return new KeyedChunks(encryption, fingerprint, prf, TinkSealer.of(stream.getPrimitive(RegistryConfiguration.get(), StreamingAead.class)));
+          return new KeyedChunks(encryption, fingerprint, idPrf, TinkSealer.of(stream.getPrimitive(RegistryConfiguration.get(), StreamingAead.class)));
         case AES_SIV:
-          return new KeyedChunks(encryption, fingerprint, prf,
+          return new KeyedChunks(encryption, fingerprint, idPrf,
               TinkSealer.of(daead.getPrimitive(RegistryConfiguration.get(), DeterministicAead.class)));
         default:
           throw new IllegalArgumentException("no sealing for " + encryption);

@@ -1,6 +1,5 @@
 package org.cairn.core.crypto;
 
-import com.google.crypto.tink.prf.PrfSet;
 import java.security.GeneralSecurityException;
 import java.util.Arrays;
 import org.cairn.core.CorruptDataException;
@@ -14,10 +13,10 @@ import org.cairn.core.hash.ChunkId;
 final class KeyedChunks implements ChunkCrypto {
   private final Encryption encryption;
   private final String fingerprint;
-  private final PrfSet prf;
+  private final IdPrf prf;
   private final TinkSealer sealer;
 
-  KeyedChunks(Encryption encryption, String fingerprint, PrfSet prf, TinkSealer sealer) {
+  KeyedChunks(Encryption encryption, String fingerprint, IdPrf prf, TinkSealer sealer) {
     this.encryption = encryption;
     this.fingerprint = fingerprint;
     this.prf = prf;
@@ -36,11 +35,7 @@ final class KeyedChunks implements ChunkCrypto {
 
   @Override
   public ChunkId id(byte[] data, int offset, int length) {
-    try {
-      return ChunkId.fromBytes(prf.computePrimary(exact(data, offset, length), ChunkId.LENGTH));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("keyed chunk id failed: " + e.getMessage(), e);
-    }
+    return prf.id(data, offset, length);
   }
 
   @Override

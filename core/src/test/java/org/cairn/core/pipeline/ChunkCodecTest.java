@@ -17,6 +17,25 @@ class ChunkCodecTest {
   private final ChunkCodec codec = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2"));
 
   @Test
+  void anAllZeroChunksId_isTheHashOfItsZeros_andOneByteOffZeroIsHashedAsItIs() throws Exception {
+    org.cairn.core.crypto.ChunkCrypto keyed = org.cairn.core.crypto.AppKey.generate("z", java.time.Instant.EPOCH)
+        .crypto(org.cairn.core.crypto.Encryption.AES_GCM);
+    for (org.cairn.core.crypto.ChunkCrypto crypto : new org.cairn.core.crypto.ChunkCrypto[] {org.cairn.core.crypto.ChunkCrypto.PLAIN, keyed}) {
+      ChunkCodec c = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2"), crypto);
+      byte[] pooled = new byte[1 << 20]; // a pooled buffer larger than the chunk
+      for (int length : new int[] {1 << 20, 300_001, 4096, 1}) {
+        java.util.Arrays.fill(pooled, (byte) 0);
+        ChunkId zero = c.id(pooled, length);
+        assertThat(zero).as("%d zeros", length).isEqualTo(crypto.id(new byte[length], 0, length));
+        assertThat(c.id(pooled, length)).as("again, from the cache").isEqualTo(zero);
+        pooled[length - 1] = 7; // past the first 64 KiB block when the chunk is larger
+        assertThat(c.id(pooled, length)).as("%d bytes, the last not zero", length)
+            .isEqualTo(crypto.id(java.util.Arrays.copyOf(pooled, length), 0, length)).isNotEqualTo(zero);
+      }
+    }
+  }
+
+  @Test
   void fragments_doNotShareTheCompressorsScratch_whenTheThreadEncodesTheNextChunk() throws CorruptDataException {
     // the codec compresses into a per-thread scratch buffer; every spec must leave earlier fragments intact
     for (String compression : new String[] {"zstd", "auto", "none"}) {
