@@ -19,10 +19,20 @@ import picocli.CommandLine.Option;
         "Cairn stores checkpoints of long-running jobs on the spare disks of a desktop grid.",
         "",
         "Exit codes: 0 success, 1 operation failed, 2 usage error."
-    },
-    subcommands = {StoreCommand.class, FetchCommand.class, VersionsCommand.class, LsCommand.class, RmCommand.class,
-        StatusCommand.class, VerifyCommand.class, WaitCommand.class, PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class, KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class, CommandLine.HelpCommand.class})
+    })
 public final class CairnCli {
+  /**
+   * The commands, in the order the help lists them. They are added to the command line when it is
+   * built, and only the one named when a command line names one: picocli builds a command's model
+   * by reflection, and building all eighteen was a third of a one-shot command's CPU.
+   */
+  static final java.util.List<Class<?>> COMMANDS = java.util.List.of(StoreCommand.class, FetchCommand.class,
+      VersionsCommand.class, LsCommand.class, RmCommand.class, StatusCommand.class, VerifyCommand.class, WaitCommand.class,
+      PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class,
+      KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
+      CommandLine.HelpCommand.class);
+  /** The root's options that take a value (the next argument is theirs, never a command's name). */
+  private static final java.util.Set<String> VALUED = java.util.Set.of("--tracker", "--token-file", "--key-dir", "--agent");
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,
       description = {"Tracker URL, e.g. http://127.0.0.1:7600 (env CAIRN_TRACKER); for a tracker group, its members' URLs",
@@ -81,13 +91,13 @@ public final class CairnCli {
 
   /** Runs the command line and returns the exit code (for tests and embedding). */
   public static int run(String... args) {
-    CommandLine cli = commandLine();
+    CommandLine cli = commandLine(Session.local(), args);
     return cli.execute(globalJson(cli, args));
   }
 
   /** Runs the command line in {@code session} (an agent serving a thin client), its output on the session's streams. */
   static int run(Session session, String... args) {
-    CommandLine cli = commandLine(session);
+    CommandLine cli = commandLine(session, args);
     java.io.PrintWriter out = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stdout(), java.nio.charset.StandardCharsets.UTF_8), true);
     java.io.PrintWriter err = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stderr(), java.nio.charset.StandardCharsets.UTF_8), true);
     cli.setOut(out);
@@ -136,9 +146,20 @@ public final class CairnCli {
   }
 
   static CommandLine commandLine(Session session) {
+    return commandLine(session, null);
+  }
+
+  /** The command line for {@code args}: with only the command they name, or every command when they name none (help, typos). */
+  static CommandLine commandLine(Session session, String[] given) {
     CairnCli root = new CairnCli();
     root.session = session;
     CommandLine cli = new CommandLine(root);
+    Class<?> named = given == null ? null : named(given);
+    for (Class<?> c : COMMANDS) {
+      if (named == null || c == named) {
+        cli.addSubcommand(c); // before the handlers below, which apply to the subcommands present
+      }
+    }
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
       cmd.getErr().println("cairn: " + cmd.getCommandName() + " failed: " + message(e));
       return 1;
@@ -159,6 +180,25 @@ public final class CairnCli {
       return 2;
     });
     return cli;
+  }
+
+  /** The command {@code args} name (the first argument that is not the root's option or its value), or null for help. */
+  private static Class<?> named(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (VALUED.contains(a)) {
+        i++; // its value
+      } else if (!a.startsWith("-")) {
+        for (Class<?> c : COMMANDS) {
+          Command command = c.getAnnotation(Command.class);
+          if (c != CommandLine.HelpCommand.class && (command.name().equals(a) || java.util.Arrays.asList(command.aliases()).contains(a))) {
+            return c;
+          }
+        }
+        return null; // not a command's name: picocli says so, with suggestions from every command
+      }
+    }
+    return null;
   }
 
   /** "cairn store: unknown option '--ap' (did you mean --app?)" for the first option the command does not have, else null. */

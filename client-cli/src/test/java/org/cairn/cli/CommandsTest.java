@@ -56,6 +56,18 @@ class CommandsTest {
     }
   }
 
+  @Test
+  void aCommandLineHoldsOnlyTheCommandItNames_andEveryCommandWhenItNamesNone() {
+    assertThat(CairnCli.commandLine(Session.local(), new String[] {"--tracker", "http://t:1", "--token-file", "store", "versions",
+        "--app", "fetch"}).getSubcommands().keySet()).as("a root option's value is not the command").containsExactly("versions");
+    assertThat(CairnCli.commandLine(Session.local(), new String[] {"-q", "store", "f", "--app", "a"}).getSubcommands().keySet())
+        .containsExactly("store");
+    assertThat(CairnCli.commandLine(Session.local(), new String[] {"--help"}).getSubcommands().keySet())
+        .hasSize(CairnCli.COMMANDS.size()).contains("store", "fetch", "agent", "help");
+    assertThat(CairnCli.commandLine(Session.local(), new String[] {"stor"}).getSubcommands())
+        .as("a typo gets suggestions from every command").hasSize(CairnCli.COMMANDS.size());
+  }
+
   private Run cairn(String... args) {
     List<String> all = new ArrayList<>(List.of("--tracker", "http://127.0.0.1:" + tracker.port(), "--token-file", tokenFile.toString()));
     all.addAll(List.of(args));
