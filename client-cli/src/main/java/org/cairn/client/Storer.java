@@ -209,8 +209,9 @@ public final class Storer {
       int count = o.optimistic() ? r.dataFragments() : r.totalFragments();
       long perChunk = (long) o.chunking().maxChunk(o.chunkSize()) * r.totalFragments() / r.dataFragments() + 64L * r.totalFragments();
       int window = (int) Math.max(2L * o.threads(), Math.min(256, IN_FLIGHT_BYTES / perChunk));
+      // chunks being read and coded are bounded by the window; those awaiting their acknowledgements by the bytes of their pieces
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunking(), o.chunkSize(), o.threads(),
-          window);
+          window, IN_FLIGHT_BYTES);
       // chunks of memory are coded against the previous version's chunk at the same address (not for set parts)
       DeltaBases bases = o.delta() && o.set() == null
           ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), BaseCache.standard(), o.crypto(), peers, mabw) : null;

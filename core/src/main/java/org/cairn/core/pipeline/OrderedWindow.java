@@ -50,8 +50,8 @@ final class OrderedWindow<R> {
    * against the window until it completes.
    */
   void submitFuture(java.util.function.Supplier<? extends Future<R>> start) throws IOException {
-    while (inFlight.size() >= window) {
-      completeOldest();
+    while (inFlight.size() >= window || !inFlight.isEmpty() && inFlight.peekFirst().isDone()) {
+      completeOldest(); // results already in are handled at once (a failure stops the store early)
     }
     inFlight.addLast(start.get()); // started only once it has a place in the window
   }

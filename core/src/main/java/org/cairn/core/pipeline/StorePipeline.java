@@ -75,6 +75,10 @@ public final class StorePipeline {
   private final int threads;
   private final int window;
   private final Chunking chunking;
+  /** Chunks in the ordered window: read, being coded, or waiting for their pieces' acknowledgements. */
+  private final int ordered;
+  /** Bytes of pieces waiting for acknowledgement above which the reader waits (Long.MAX_VALUE: the window alone bounds them). */
+  private final long awaitingBytes;
 
   public StorePipeline(ChunkCodec codec, int chunkSize, int threads) {
     this(codec, chunkSize, threads, 2 * threads);
@@ -85,6 +89,29 @@ public final class StorePipeline {
   }
 
   public StorePipeline(ChunkCodec codec, Chunking chunking, int chunkSize, int threads, int window) {
+    this(codec, chunking, chunkSize, threads, window, window, Long.MAX_VALUE);
+  }
+
+  /**
+   * With at most {@code window} chunks read and not yet coded (their buffers), and chunks waiting for
+   * acknowledgements bounded by the bytes of their pieces ({@code awaitingBytes}) instead of by the
+   * window: an acknowledgement takes a durable write at the peers and the sink's linger, during which a
+   * window of a few dozen chunks (most of them deduplicated in a successor) would hold the reader back.
+   */
+  public StorePipeline(ChunkCodec codec, Chunking chunking, int chunkSize, int threads, int window, long awaitingBytes) {
+    this(codec, chunking, chunkSize, threads, window, (int) Math.min(MAX_ORDERED, 64L * window), awaitingBytes);
+  }
+
+  /** The most chunks the ordered window holds when acknowledgements are bounded by bytes. */
+  static final int MAX_ORDERED = 8192;
+
+  private StorePipeline(ChunkCodec codec, Chunking chunking, int chunkSize, int threads, int window, int ordered,
+      long awaitingBytes) {
+    if (awaitingBytes < 1) {
+      throw new IllegalArgumentException("bytes awaiting acknowledgement must be positive, was " + awaitingBytes);
+    }
+    this.ordered = ordered;
+    this.awaitingBytes = awaitingBytes;
     this.codec = Objects.requireNonNull(codec, "codec");
     this.chunking = Objects.requireNonNull(chunking, "chunking");
     this.chunkSize = ChunkSize.validate(chunkSize);
@@ -115,14 +142,20 @@ public final class StorePipeline {
     Objects.requireNonNull(sink, "sink");
     // window in flight + one being filled + one per worker finishing: the pool never runs dry
     BufferPool pool = new BufferPool(chunking.maxChunk(chunkSize), window + threads + 1);
-    Chunker chunker = chunking.chunker(in, chunkSize, pool::take);
+    // a chunk's buffer is out from its read until it is identified or coded: at most `window` of them
+    java.util.concurrent.Semaphore buffersOut = new java.util.concurrent.Semaphore(window);
+    Chunker chunker = chunking.chunker(in, chunkSize, () -> {
+      buffersOut.acquireUninterruptibly();
+      return pool.take();
+    });
     Set<ChunkId> seen = ConcurrentHashMap.newKeySet();
     Result result = new Result();
     ExecutorService workers = Pools.workers("store", threads);
-    OrderedWindow<Outcome> stage = new OrderedWindow<>(workers, window, result::add);
+    OrderedWindow<Outcome> stage = new OrderedWindow<>(workers, ordered, result::add);
+    Awaiting awaiting = new Awaiting(awaitingBytes);
     try {
       Chunk c;
-      while ((c = chunker.next()) != null) {
+      while (awaiting.waitBelowLimit() && (c = chunker.next()) != null) {
         Chunk chunk = c;
         // id and dedup on a worker; a new chunk then waits for its base's read (if any) without holding a worker
         stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> identify(chunk, dedup, seen), workers)
@@ -135,7 +168,7 @@ public final class StorePipeline {
                   : bases.baseFor(known.ref().id(), chunk.address(), chunk.length()).exceptionally(e -> null);
               java.util.function.Function<ChunkCodec.Base, Processed> encoding = b -> {
                 try {
-                  return encode(chunk, known.ref(), b, bases, sink);
+                  return encode(chunk, known.ref(), b, bases, sink, awaiting);
                 } catch (IOException e) {
                   throw new java.io.UncheckedIOException(e);
                 }
@@ -143,7 +176,10 @@ public final class StorePipeline {
               // no base to wait for (most chunks): encode on this worker, as before; else once the base is read
               return base.isDone() ? base.thenApply(encoding) : base.thenApplyAsync(encoding, workers);
             })
-            .whenComplete((p, e) -> pool.give(chunk.data()))
+            .whenComplete((p, e) -> {
+              pool.give(chunk.data());
+              buffersOut.release();
+            })
             .thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
       }
       stage.drain();
@@ -169,25 +205,81 @@ public final class StorePipeline {
     }
   }
 
-  private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, BaseSource bases, AsyncFragmentSink sink)
-      throws IOException {
+  private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, BaseSource bases, AsyncFragmentSink sink,
+      Awaiting awaiting) throws IOException {
     Fragment[] fragments = codec.encode(ref.id(), c.data(), c.length(), base);
     if (c.address() >= 0 && fragments[0].compression() != org.cairn.core.compress.CompressionType.DELTA) {
       bases.codedPlainly(ref.id(), c.address(), c.data(), c.length());
     }
-    CompletableFuture<?> acked = sink.store(c.index(), fragments);
-    return new Processed(new Outcome(ref, fragments), Objects.requireNonNull(acked, "sink future"));
+    Outcome outcome = new Outcome(ref, fragments);
+    awaiting.add(outcome.storedBytes);
+    CompletableFuture<?> acked;
+    try {
+      acked = Objects.requireNonNull(sink.store(c.index(), fragments), "sink future");
+    } catch (IOException | RuntimeException e) {
+      awaiting.release(outcome.storedBytes);
+      throw e;
+    }
+    acked.whenComplete((x, e) -> awaiting.release(outcome.storedBytes));
+    return new Processed(outcome, acked);
   }
 
   private record Processed(Outcome outcome, CompletableFuture<?> acked) {}
 
+  /** A chunk's place in the map and, for a new chunk, the sizes of what was sent (not the pieces: the window keeps outcomes). */
   private static final class Outcome {
     final ChunkRef ref;
-    final Fragment[] fragments;
+    final boolean sent;
+    final long encodedLength;
+    final boolean delta;
+    final long storedBytes;
 
     Outcome(ChunkRef ref, Fragment[] fragments) {
       this.ref = ref;
-      this.fragments = fragments;
+      this.sent = fragments != null;
+      long stored = 0;
+      if (fragments != null) {
+        for (Fragment f : fragments) {
+          stored += f.serializedSize();
+        }
+      }
+      this.encodedLength = fragments == null ? 0 : fragments[0].encodedLength();
+      this.delta = fragments != null && fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA;
+      this.storedBytes = stored;
+    }
+  }
+
+  /** Bytes of pieces sent and not yet acknowledged; the reader waits while they are over the limit. */
+  private static final class Awaiting {
+    private final long limit;
+    private long bytes;
+
+    Awaiting(long limit) {
+      this.limit = limit;
+    }
+
+    synchronized void add(long n) {
+      bytes += n;
+    }
+
+    synchronized void release(long n) {
+      bytes -= n;
+      if (bytes < limit) {
+        notifyAll();
+      }
+    }
+
+    /** Returns once under the limit (true), or false if interrupted. */
+    synchronized boolean waitBelowLimit() {
+      while (bytes >= limit) {
+        try {
+          wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IllegalStateException("interrupted while pieces await acknowledgement", e);
+        }
+      }
+      return true;
     }
   }
 
@@ -204,14 +296,12 @@ public final class StorePipeline {
     private void add(Outcome o) {
       chunks.add(o.ref);
       bytesIn += o.ref.length();
-      if (o.fragments != null) {
+      if (o.sent) {
         newChunks++;
         newBytes += o.ref.length();
-        encodedBytes += o.fragments[0].encodedLength();
-        deltaChunks += o.fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA ? 1 : 0;
-        for (Fragment f : o.fragments) {
-          storedBytes += f.serializedSize();
-        }
+        encodedBytes += o.encodedLength;
+        deltaChunks += o.delta ? 1 : 0;
+        storedBytes += o.storedBytes;
       }
     }
 

@@ -270,6 +270,49 @@ class PipelineTest {
   }
 
   @Test
+  void withAByteBound_chunksAwaitingAcknowledgementAreBoundedByTheirPiecesBytes_notByTheWindow() throws Exception {
+    byte[] image = new byte[4 * 1024 * 1024];
+    new java.util.Random(23).nextBytes(image); // every chunk new and incompressible: 64 chunks of 64 KiB
+    MemoryGrid grid = new MemoryGrid();
+    java.util.concurrent.ScheduledExecutorService acker = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+    java.util.concurrent.atomic.AtomicLong unackedBytes = new java.util.concurrent.atomic.AtomicLong();
+    java.util.concurrent.atomic.AtomicLong maxUnackedBytes = new java.util.concurrent.atomic.AtomicLong();
+    AtomicInteger unacked = new AtomicInteger();
+    AtomicInteger maxUnacked = new AtomicInteger();
+    try {
+      int window = 4;
+      long pieces = CHUNK * 5L / 3 + 5 * 200; // one chunk's pieces, headers included (code:3+2)
+      long limit = 12 * pieces;
+      StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:3+2")),
+          org.cairn.core.chunk.Chunking.FIXED, CHUNK, 2, window, limit);
+      StorePipeline.Result r = store.storeAsync(new ByteArrayInputStream(image), grid, (index, fragments) -> {
+        long bytes = 0;
+        for (Fragment f : fragments) {
+          bytes += f.serializedSize();
+        }
+        long b = bytes;
+        maxUnackedBytes.accumulateAndGet(unackedBytes.addAndGet(b), Math::max);
+        maxUnacked.accumulateAndGet(unacked.incrementAndGet(), Math::max);
+        CompletableFuture<Void> ack = new CompletableFuture<>();
+        acker.schedule(() -> { // a slow acknowledgement: a durable write and a linger at the peers
+          grid.store(index, fragments);
+          unackedBytes.addAndGet(-b);
+          unacked.decrementAndGet();
+          ack.complete(null);
+        }, 30, java.util.concurrent.TimeUnit.MILLISECONDS);
+        return ack;
+      });
+      assertThat(r.newChunks()).isEqualTo(image.length / CHUNK);
+      assertThat(grid.chunksReceived.get()).isEqualTo(image.length / CHUNK);
+      assertThat(maxUnacked.get()).as("more chunks await acknowledgement than the window holds").isGreaterThan(2 * window);
+      // the reader stops once the limit is reached; chunks already read or being coded (window + workers) may still follow
+      assertThat(maxUnackedBytes.get()).isLessThanOrEqualTo(limit + (window + 2) * pieces);
+    } finally {
+      acker.shutdownNow();
+    }
+  }
+
+  @Test
   void asyncSinkAndSource_keepTheWindowOfUnacknowledgedChunks_andRoundTrip() throws Exception {
     byte[] image = new byte[3 * 1024 * 1024];
     new java.util.Random(17).nextBytes(image); // every chunk unique
