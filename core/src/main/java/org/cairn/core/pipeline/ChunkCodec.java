@@ -20,23 +20,6 @@ import org.cairn.core.hash.ChunkId;
  * verify and repair all use it.
  */
 public final class ChunkCodec {
-  /** Whether a slice is all zeros, compared a block at a time against a shared zero block. */
-  static final class Zeros {
-    private static final byte[] BLOCK = new byte[64 << 10];
-
-    private Zeros() {}
-
-    static boolean all(byte[] data, int offset, int length) {
-      for (int at = offset, end = offset + length; at < end; at += BLOCK.length) {
-        int n = Math.min(BLOCK.length, end - at);
-        if (java.util.Arrays.mismatch(data, at, at + n, BLOCK, 0, n) >= 0) {
-          return false;
-        }
-      }
-      return true;
-    }
-  }
-
   private final Compressor compressor;
   private final Redundancy redundancy;
   private final ChunkCrypto crypto;

@@ -152,7 +152,7 @@ public final class StorePipeline {
     Result result = new Result();
     ExecutorService workers = Pools.workers("store", threads);
     OrderedWindow<Outcome> stage = new OrderedWindow<>(workers, ordered, result::add);
-    Awaiting awaiting = new Awaiting(awaitingBytes);
+    AwaitingBytes awaiting = new AwaitingBytes(awaitingBytes);
     try {
       Chunk c;
       while (awaiting.waitBelowLimit() && (c = chunker.next()) != null) {
@@ -206,7 +206,7 @@ public final class StorePipeline {
   }
 
   private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, BaseSource bases, AsyncFragmentSink sink,
-      Awaiting awaiting) throws IOException {
+      AwaitingBytes awaiting) throws IOException {
     Fragment[] fragments = codec.encode(ref.id(), c.data(), c.length(), base);
     if (c.address() >= 0 && fragments[0].compression() != org.cairn.core.compress.CompressionType.DELTA) {
       bases.codedPlainly(ref.id(), c.address(), c.data(), c.length());
@@ -246,40 +246,6 @@ public final class StorePipeline {
       this.encodedLength = fragments == null ? 0 : fragments[0].encodedLength();
       this.delta = fragments != null && fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA;
       this.storedBytes = stored;
-    }
-  }
-
-  /** Bytes of pieces sent and not yet acknowledged; the reader waits while they are over the limit. */
-  private static final class Awaiting {
-    private final long limit;
-    private long bytes;
-
-    Awaiting(long limit) {
-      this.limit = limit;
-    }
-
-    synchronized void add(long n) {
-      bytes += n;
-    }
-
-    synchronized void release(long n) {
-      bytes -= n;
-      if (bytes < limit) {
-        notifyAll();
-      }
-    }
-
-    /** Returns once under the limit (true), or false if interrupted. */
-    synchronized boolean waitBelowLimit() {
-      while (bytes >= limit) {
-        try {
-          wait();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted while pieces await acknowledgement", e);
-        }
-      }
-      return true;
     }
   }
 
