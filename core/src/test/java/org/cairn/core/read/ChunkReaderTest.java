@@ -84,7 +84,7 @@ class ChunkReaderTest {
   void firstM_readsExactlyTheChunksOwnM_andDecodes() throws Exception {
     Fragment[] pieces = encode("code:4+2");
     Holders h = serving(pieces);
-    ChunkReader.Pieces p = reader(h, ChunkReader.Mode.FIRST_M, new BadPieceLog()).read(located(id, "code:4+2", pieces)).get(5, TimeUnit.SECONDS);
+    Pieces p = reader(h, ChunkReader.Mode.FIRST_M, new BadPieceLog()).read(located(id, "code:4+2", pieces)).get(5, TimeUnit.SECONDS);
     assertThat(p.needed()).isEqualTo(4);
     assertThat(p.enough()).isTrue();
     assertThat(h.asked).hasSize(4);
@@ -100,7 +100,7 @@ class ChunkReaderTest {
     h.answers.remove(3);
     for (ChunkReader.Mode mode : new ChunkReader.Mode[] {ChunkReader.Mode.ALL, ChunkReader.Mode.FIRST_M, ChunkReader.Mode.HEDGED}) {
       h.asked.clear();
-      ChunkReader.Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, "code:3+2", pieces)).get(5, TimeUnit.SECONDS);
+      Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, "code:3+2", pieces)).get(5, TimeUnit.SECONDS);
       assertThat(p.needed()).as(mode.name()).isEqualTo(4);
       assertThat(p.enough()).as(mode + ": " + p.describe()).isTrue();
       assertThat(p.decode()).isEqualTo(data);
@@ -127,7 +127,7 @@ class ChunkReaderTest {
       for (int i = 2; i < pieces.length; i++) {
         h.answers.put(i, new PieceReply.Found(pieces[i]));
       }
-      ChunkReader.Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, "code:4+2", pieces)).get(5, TimeUnit.SECONDS);
+      Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, "code:4+2", pieces)).get(5, TimeUnit.SECONDS);
       assertThat(p.enough()).as(mode + ": " + p.describe()).isTrue();
       assertThat(p.decode()).isEqualTo(data);
       assertThat(Collections.frequency(h.asked, 5)).as(mode + ": the lost piece asked twice").isEqualTo(2);
@@ -139,7 +139,7 @@ class ChunkReaderTest {
   void firstM_asksUnloadedHoldersBeforeLoadedOrBusyOnes() throws Exception {
     Fragment[] pieces = encode("code:2+2");
     Holders h = serving(pieces);
-    ChunkReader.Pieces p = reader(h, ChunkReader.Mode.FIRST_M, new BadPieceLog())
+    Pieces p = reader(h, ChunkReader.Mode.FIRST_M, new BadPieceLog())
         .read(located(id, "code:2+2", pieces, HostState.BUSY, HostState.LOADED, HostState.RUNNING, HostState.RUNNING))
         .get(5, TimeUnit.SECONDS);
     assertThat(p.decode()).isEqualTo(data);
@@ -151,7 +151,7 @@ class ChunkReaderTest {
     Fragment[] pieces = encode("code:4+2");
     Holders h = serving(pieces);
     LocatedChunk c = located(id, "code:4+2", pieces, HostState.DOWN, HostState.DOWN, HostState.RUNNING, HostState.DOWN);
-    ChunkReader.Pieces p = reader(h, ChunkReader.Mode.ALL, new BadPieceLog()).read(c).get(5, TimeUnit.SECONDS);
+    Pieces p = reader(h, ChunkReader.Mode.ALL, new BadPieceLog()).read(c).get(5, TimeUnit.SECONDS);
     assertThat(h.asked).doesNotContain(0, 1, 3);
     assertThat(p.enough()).isFalse();
     assertThat(p.good()).isEqualTo(3);
@@ -165,7 +165,7 @@ class ChunkReaderTest {
     h.answers.put(0, new PieceReply.Missing("not held"));
     h.answers.put(1, new PieceReply.Corrupt("crc mismatch"));
     BadPieceLog bad = new BadPieceLog();
-    ChunkReader.Pieces p = reader(h, ChunkReader.Mode.FIRST_M, bad).read(located(id, "code:3+2", pieces)).get(5, TimeUnit.SECONDS);
+    Pieces p = reader(h, ChunkReader.Mode.FIRST_M, bad).read(located(id, "code:3+2", pieces)).get(5, TimeUnit.SECONDS);
     assertThat(p.enough()).isTrue();
     assertThat(p.decode()).isEqualTo(data);
     assertThat(h.asked).containsExactlyInAnyOrder(0, 1, 2, 3, 4);
@@ -176,7 +176,7 @@ class ChunkReaderTest {
   void every_awaitsAllLiveHolders() throws Exception {
     Fragment[] pieces = encode("replicate:3");
     Holders h = serving(pieces);
-    ChunkReader.Pieces p = reader(h, ChunkReader.Mode.EVERY, new BadPieceLog()).read(located(id, "replicate:3", pieces)).get(5, TimeUnit.SECONDS);
+    Pieces p = reader(h, ChunkReader.Mode.EVERY, new BadPieceLog()).read(located(id, "replicate:3", pieces)).get(5, TimeUnit.SECONDS);
     assertThat(p.needed()).isEqualTo(1);
     assertThat(p.good()).isEqualTo(3);
     assertThat(p.asked()).isEqualTo(3);
@@ -191,7 +191,7 @@ class ChunkReaderTest {
     CompletableFuture<PieceReply> slow = new CompletableFuture<>();
     h.held.put(2, slow);
     ChunkReader r = reader(h, ChunkReader.Mode.ALL, new BadPieceLog());
-    ChunkReader.Pieces p = r.read(located(id, "code:2+1", pieces)).get(5, TimeUnit.SECONDS);
+    Pieces p = r.read(located(id, "code:2+1", pieces)).get(5, TimeUnit.SECONDS);
     assertThat(p.enough()).isTrue();
     java.lang.ref.WeakReference<Fragment> piece = new java.lang.ref.WeakReference<>(p.fragments()[0]);
     p = null;
@@ -214,7 +214,7 @@ class ChunkReaderTest {
     h.held.put(1, new CompletableFuture<>()); // never answers
     h.held.put(2, new CompletableFuture<>());
     ChunkReader r = new ChunkReader(h, ChunkReader.Mode.ALL, Duration.ofMillis(200), timer, new BadPieceLog());
-    ChunkReader.Pieces p = r.read(located(id, "code:2+1", pieces)).get(5, TimeUnit.SECONDS);
+    Pieces p = r.read(located(id, "code:2+1", pieces)).get(5, TimeUnit.SECONDS);
     assertThat(p.enough()).isFalse();
     assertThat(p.problems()).anyMatch(s -> s.contains("did not answer within 200 ms"));
   }
@@ -244,7 +244,7 @@ class ChunkReaderTest {
       ChunkReader.Mode mode = ChunkReader.Mode.values()[random.nextInt(ChunkReader.Mode.values().length)];
       // the index may disagree with the pieces; the pieces win
       String indexCoding = random.nextInt(4) == 0 ? "code:3+2" : coding;
-      ChunkReader.Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, indexCoding, pieces, states)).get(5, TimeUnit.SECONDS);
+      Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, indexCoding, pieces, states)).get(5, TimeUnit.SECONDS);
       assertThat(p.enough()).as("round %d: %s, %s, %d served: %s", round, coding, mode, served, p.describe()).isEqualTo(served >= m);
       if (p.enough()) {
         assertThat(p.decode()).isEqualTo(data);

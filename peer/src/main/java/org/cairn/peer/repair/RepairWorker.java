@@ -172,7 +172,7 @@ public final class RepairWorker implements Closeable {
       org.cairn.core.read.Tickets.present(peers, job.tickets()); // READ on the sources, WRITE on the targets
       LocatedChunk chunk = located(job);
       ChunkId id = chunk.chunkId();
-      ChunkReader.Pieces pieces = gather(chunk);
+      org.cairn.core.read.Pieces pieces = gather(chunk);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
       Fragment[] rebuilt = ChunkCodec.rebuild(id, pieces.fragments(), indices);
       for (int j = 0; j < rebuilt.length; j++) {
@@ -244,8 +244,8 @@ public final class RepairWorker implements Closeable {
   }
 
   /** Reads m verified pieces through the one read path; pieces found bad are reported for repair. */
-  private ChunkReader.Pieces gather(LocatedChunk chunk) throws IOException, InterruptedException {
-    ChunkReader.Pieces pieces;
+  private org.cairn.core.read.Pieces gather(LocatedChunk chunk) throws IOException, InterruptedException {
+    org.cairn.core.read.Pieces pieces;
     try {
       pieces = reader.read(chunk).get();
     } catch (ExecutionException e) {
