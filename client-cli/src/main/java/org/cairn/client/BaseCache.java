@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * directory only its user can read (the host already holds the checkpoints' plaintext). A file is
  * written only from the bytes whose id the store computed, and used only if its CRC32C holds, so a
  * damaged file is a miss, never a wrong base (checking the id again would cost a hash of every base).
- * Bounded: past the budget the oldest files go.
+ * Bounded: past the budget the oldest files go, checked when a process first uses the cache and
+ * after every eighth of the budget it writes.
  *
  * Where: -Dcairn.baseCache, else $CAIRN_BASE_CACHE, else $XDG_CACHE_HOME/cairn/bases, else
  * ~/.cache/cairn/bases; "off" disables it. Budget: -Dcairn.baseCacheBytes (default 4 GiB).
@@ -56,7 +57,29 @@ final class BaseCache {
       dir = (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache")).resolve("cairn")
           .resolve("bases");
     }
-    return new BaseCache(dir, Long.getLong("cairn.baseCacheBytes", DEFAULT_BUDGET));
+    BaseCache cache = new BaseCache(dir, Long.getLong("cairn.baseCacheBytes", DEFAULT_BUDGET));
+    if (Files.isDirectory(dir) && TRIMMED.add(dir.toAbsolutePath().normalize())) {
+      cache.startupTrim = cache.trimInBackground();
+    }
+    return cache;
+  }
+
+  /**
+   * Directories this process has trimmed once. A process trims after writing an eighth of the budget
+   * itself, which a one-shot {@code cairn store} never does: without a trim when a process first uses
+   * the cache, hosts storing without an agent grew it without bound (33 GB against a 4 GiB budget on
+   * a benchmark machine).
+   */
+  private static final java.util.Set<Path> TRIMMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** The trim {@link #standard} started (null if none); tests wait for it. */
+  volatile Thread startupTrim;
+
+  /** Trims on a daemon thread, off the store's path (a process that exits first leaves the rest to the next). */
+  Thread trimInBackground() {
+    Thread t = new Thread(this::trim, "cairn-base-cache-trim");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   /** Makes the directory, readable by this user only, if it is not there yet. */

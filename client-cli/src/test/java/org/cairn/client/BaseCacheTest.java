@@ -63,6 +63,46 @@ class BaseCacheTest {
   }
 
   @Test
+  void aProcessThatWritesLittle_stillTrimsACacheOverItsBudget_whenItFirstUsesIt() throws Exception {
+    // earlier processes (one-shot stores) left 6 x 100 KB; this one, with a 250 KB budget, trims them at its first use
+    Path shared = Files.createDirectories(dir.resolve("shared"));
+    for (int i = 0; i < 6; i++) {
+      byte[] c = bytes(40 + i, 100_000);
+      new BaseCache(shared, Long.MAX_VALUE).put(ChunkId.of(c), c, c.length);
+      Files.setLastModifiedTime(shared.resolve(ChunkId.of(c).hex()), FileTime.fromMillis(1_000_000L * (i + 1)));
+    }
+    String where = System.getProperty("cairn.baseCache");
+    String budget = System.getProperty("cairn.baseCacheBytes");
+    try {
+      System.setProperty("cairn.baseCache", shared.toString());
+      System.setProperty("cairn.baseCacheBytes", "250000");
+      BaseCache cache = BaseCache.standard();
+      assertThat(cache.startupTrim).as("a trim started at first use").isNotNull();
+      cache.startupTrim.join(10_000);
+      long total = 0;
+      try (var files = Files.list(shared)) {
+        for (Path f : (Iterable<Path>) files::iterator) {
+          total += Files.size(f);
+        }
+      }
+      assertThat(total).isLessThanOrEqualTo(250_000);
+      assertThat(shared.resolve(ChunkId.of(bytes(45, 100_000)).hex())).as("the newest stays").exists();
+      assertThat(BaseCache.standard().startupTrim).as("once per process and directory").isNull();
+    } finally {
+      restore("cairn.baseCache", where);
+      restore("cairn.baseCacheBytes", budget);
+    }
+  }
+
+  private static void restore(String key, String value) {
+    if (value == null) {
+      System.clearProperty(key);
+    } else {
+      System.setProperty(key, value);
+    }
+  }
+
+  @Test
   void standard_canBeTurnedOff_orMoved() throws Exception {
     String before = System.getProperty("cairn.baseCache");
     try {
