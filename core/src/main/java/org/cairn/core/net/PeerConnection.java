@@ -106,7 +106,7 @@ public final class PeerConnection implements Closeable {
     if (book.lastSeq() <= presentedUpTo) {
       return;
     }
-    TicketBook.Page page = book.after(presentedUpTo); // the tickets and their last number, taken together
+    TicketBook.Page page = book.after(presentedUpTo, System.currentTimeMillis()); // the tickets and their last number, together
     for (org.cairn.core.security.Ticket t : page.tickets()) {
       call(FrameType.TICKET, io.netty.buffer.Unpooled.wrappedBuffer(t.encode())).whenComplete((f, e) -> {
         if (f != null) {

@@ -11,7 +11,8 @@ import org.cairn.core.security.Ticket;
  * The tickets the tracker granted for one peer, numbered in the order they arrived. A connection to
  * that peer remembers the number of the last ticket it presented and sends only those after it, so a
  * request costs nothing for the tickets already presented however many a resident client (agent,
- * mount) holds. Expired tickets are dropped as new ones arrive; the numbers of the others stay.
+ * mount) holds. Expired tickets are dropped as new ones arrive, and never presented (a connection
+ * opened long after the last grant would otherwise present them, and the peer would close it).
  */
 public final class TicketBook {
   private record Entry(long seq, Ticket ticket) {}
@@ -19,15 +20,27 @@ public final class TicketBook {
   /** Tickets to present, oldest first, and the number of the last ticket added when they were taken. */
   public record Page(List<Ticket> tickets, long upTo) {}
 
+  /**
+   * A ticket this close to its expiry is not presented: a peer refuses an expired ticket and closes the
+   * connection, failing every request on it (and clocks differ a little between hosts).
+   */
+  static final long MARGIN_MILLIS = 5_000;
+  /** Expired tickets are dropped at most this often (a pass is a scan of every ticket held). */
+  static final long PRUNE_EVERY_MILLIS = 1_000;
+
   private final ArrayList<Entry> entries = new ArrayList<>(); // ascending seq
   private final Set<Ticket> held = new HashSet<>();
   private long lastSeq;
+  private long nextPrune;
 
-  /** Adds the tickets not held yet (a grant repeated by the tracker is kept once) and drops expired ones. */
+  /** Adds the tickets not held yet (a grant repeated by the tracker is kept once) and drops expired ones now and then. */
   public synchronized void add(Collection<Ticket> granted, long nowMillis) {
-    if (entries.removeIf(e -> e.ticket().expiresAt() <= nowMillis)) {
-      held.clear();
-      entries.forEach(e -> held.add(e.ticket()));
+    if (nowMillis >= nextPrune) {
+      nextPrune = nowMillis + PRUNE_EVERY_MILLIS;
+      if (entries.removeIf(e -> e.ticket().expiresAt() <= nowMillis)) {
+        held.clear();
+        entries.forEach(e -> held.add(e.ticket()));
+      }
     }
     for (Ticket t : granted) {
       if (t.expiresAt() > nowMillis && held.add(t)) {
@@ -41,8 +54,11 @@ public final class TicketBook {
     return lastSeq;
   }
 
-  /** The held tickets numbered after {@code seq}, oldest first, with the number they bring a reader up to. */
-  public synchronized Page after(long seq) {
+  /**
+   * The held tickets numbered after {@code seq} that are still good at {@code nowMillis} (by more than
+   * {@link #MARGIN_MILLIS}), oldest first, with the number they bring a reader up to.
+   */
+  public synchronized Page after(long seq, long nowMillis) {
     int lo = 0;
     int hi = entries.size();
     while (lo < hi) { // first entry with a number above seq
@@ -55,7 +71,10 @@ public final class TicketBook {
     }
     List<Ticket> out = new ArrayList<>(entries.size() - lo);
     for (int i = lo; i < entries.size(); i++) {
-      out.add(entries.get(i).ticket());
+      Ticket t = entries.get(i).ticket();
+      if (t.expiresAt() > nowMillis + MARGIN_MILLIS) {
+        out.add(t);
+      }
     }
     return new Page(out, lastSeq);
   }

@@ -76,13 +76,30 @@ class PresentedTicketsTest {
     long seenByOld = book.lastSeq();
     book.add(List.of(ticket(500, now + 3_600_000)), now + 2_000); // the even half has expired by then
     assertThat(book.size()).as("the expired half forgotten").isEqualTo(51);
-    assertThat(book.after(seenByOld).tickets()).containsExactly(ticket(500, now + 3_600_000));
-    assertThat(book.after(seenByOld).upTo()).isEqualTo(book.lastSeq());
+    assertThat(book.after(seenByOld, now + 2_000).tickets()).containsExactly(ticket(500, now + 3_600_000));
+    assertThat(book.after(seenByOld, now + 2_000).upTo()).isEqualTo(book.lastSeq());
 
     EmbeddedChannel channel = new EmbeddedChannel();
     new PeerConnection("127.0.0.1:1", channel, Duration.ofSeconds(5)).present(book);
     channel.runPendingTasks();
     assertThat(channel.outboundMessages()).as("a new connection gets every live ticket").hasSize(51);
+    channel.finishAndReleaseAll();
+  }
+
+  @Test
+  void ticketsThatExpiredSinceTheLastGrant_areNotPresentedToAConnectionOpenedLater() {
+    // a peer refuses an expired ticket and closes the connection: a resident client that reconnects long after
+    // its last grant for that peer must not present what has expired meanwhile (nor what is about to)
+    long now = System.currentTimeMillis();
+    TicketBook book = new TicketBook();
+    book.add(List.of(ticket(1, now + 60_000), ticket(2, now + 3_600_000), ticket(3, now + 2_000)), now);
+    assertThat(book.size()).as("nothing had expired when they were granted").isEqualTo(3);
+    assertThat(book.after(0, now + 120_000).tickets()).as("two minutes later, with no grant since")
+        .containsExactly(ticket(2, now + 3_600_000));
+    EmbeddedChannel channel = new EmbeddedChannel();
+    new PeerConnection("127.0.0.1:1", channel, Duration.ofSeconds(5)).present(book);
+    channel.runPendingTasks();
+    assertThat(channel.outboundMessages()).as("ticket 3 is within the margin of its expiry").hasSize(2);
     channel.finishAndReleaseAll();
   }
 
