@@ -23,6 +23,7 @@ import org.cairn.core.net.PeerClient;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.read.BadPieceLog;
 import org.cairn.core.read.ChunkReader;
+import org.cairn.core.read.Pieces;
 import org.cairn.core.read.Health;
 import org.cairn.core.read.PieceCensus;
 
@@ -82,7 +83,7 @@ public final class Verifier {
       ChunkReader reader = new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.EVERY, peers.timeout().multipliedBy(6),
           timer, bad);
       Semaphore window = new Semaphore(Math.max(1, threads) * 4); // chunks read at once: bounded memory
-      Map<ChunkId, CompletableFuture<org.cairn.core.read.Pieces>> reads = new LinkedHashMap<>();
+      Map<ChunkId, CompletableFuture<Pieces>> reads = new LinkedHashMap<>();
       // a base is verified as a chunk of the version; the copy a chunk coded against it is decoded with is
       // read again from m holders, hedged (bounded memory: it is dropped once used)
       org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(
@@ -98,8 +99,8 @@ public final class Verifier {
           reads.put(c.chunkId(), reader.read(c).thenApplyAsync(p -> consistent(p, crypto, bases, problems), decoders)
               .whenComplete((p, e) -> window.release()));
         }
-        for (Map.Entry<ChunkId, CompletableFuture<org.cairn.core.read.Pieces>> e : reads.entrySet()) {
-          org.cairn.core.read.Pieces p = e.getValue().get();
+        for (Map.Entry<ChunkId, CompletableFuture<Pieces>> e : reads.entrySet()) {
+          Pieces p = e.getValue().get();
           good.put(e.getKey(), p.good());
           needed.put(e.getKey(), p.needed());
           checked += p.asked();
@@ -148,7 +149,7 @@ public final class Verifier {
   }
 
   /** With every good piece in hand, they must agree and decode to the chunk's id; otherwise none counts. */
-  private static org.cairn.core.read.Pieces consistent(org.cairn.core.read.Pieces p, ChunkCrypto crypto, ChunkCodec.Bases bases, List<String> problems) {
+  private static Pieces consistent(Pieces p, ChunkCrypto crypto, ChunkCodec.Bases bases, List<String> problems) {
     if (!p.enough()) {
       return p; // too few pieces: lost, whatever they hold
     }
@@ -161,12 +162,12 @@ public final class Verifier {
       return p;
     } catch (IOException e) {
       problems.add("chunk " + p.id().shortHex() + " does not decode: " + e.getMessage());
-      return new org.cairn.core.read.Pieces(p.id(), p.needed(), p.fragments(), 0, p.asked(), p.problems());
+      return new Pieces(p.id(), p.needed(), p.fragments(), 0, p.asked(), p.problems());
     }
   }
 
   /** True if the chunk is sealed and {@code crypto} cannot open it (no key at hand). */
-  private static boolean sealedWithout(org.cairn.core.read.Pieces p, ChunkCrypto crypto) {
+  private static boolean sealedWithout(Pieces p, ChunkCrypto crypto) {
     for (org.cairn.core.fragment.Fragment f : p.fragments()) {
       if (f != null) {
         return f.encryption().encrypted() && f.encryption() != crypto.encryption();

@@ -51,8 +51,7 @@ abstract class IdPrf {
 
     @Override
     byte[] compute(byte[] data, int offset, int length) throws GeneralSecurityException {
-      byte[] exact = offset == 0 && length == data.length ? data : Arrays.copyOfRange(data, offset, offset + length);
-      return prf.computePrimary(exact, ChunkId.LENGTH);
+      return prf.computePrimary(KeyedChunks.exact(data, offset, length), ChunkId.LENGTH);
     }
   }
 

@@ -58,7 +58,7 @@ final class KeyedChunks implements ChunkCrypto {
   }
 
   /** Tink takes whole arrays: the chunk itself when it fills its buffer, else a copy. */
-  private static byte[] exact(byte[] data, int offset, int length) {
+  static byte[] exact(byte[] data, int offset, int length) {
     return offset == 0 && length == data.length ? data : Arrays.copyOfRange(data, offset, offset + length);
   }
 }

@@ -23,16 +23,15 @@ final class AwaitingBytes {
     }
   }
 
-  /** Returns (true) once under the limit; an interrupt fails the store. */
-  synchronized boolean waitBelowLimit() {
+  /** Returns once under the limit. */
+  synchronized void waitBelowLimit() throws java.io.InterruptedIOException {
     while (bytes >= limit) {
       try {
         wait();
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted while pieces await acknowledgement", e);
+        throw new java.io.InterruptedIOException("interrupted while pieces await acknowledgement");
       }
     }
-    return true;
   }
 }

@@ -145,7 +145,12 @@ public final class StorePipeline {
     // a chunk's buffer is out from its read until it is identified or coded: at most `window` of them
     java.util.concurrent.Semaphore buffersOut = new java.util.concurrent.Semaphore(window);
     Chunker chunker = chunking.chunker(in, chunkSize, () -> {
-      buffersOut.acquireUninterruptibly();
+      try {
+        buffersOut.acquire();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.UncheckedIOException(new java.io.InterruptedIOException("interrupted while chunks are coded"));
+      }
       return pool.take();
     });
     Set<ChunkId> seen = ConcurrentHashMap.newKeySet();
@@ -155,7 +160,7 @@ public final class StorePipeline {
     AwaitingBytes awaiting = new AwaitingBytes(awaitingBytes);
     try {
       Chunk c;
-      while (awaiting.waitBelowLimit() && (c = chunker.next()) != null) {
+      while ((c = next(chunker, awaiting)) != null) {
         Chunk chunk = c;
         // id and dedup on a worker; a new chunk then waits for its base's read (if any) without holding a worker
         stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> identify(chunk, dedup, seen), workers)
@@ -190,6 +195,12 @@ public final class StorePipeline {
       Pools.shutdown(workers);
     }
     return result;
+  }
+
+  /** The next chunk of the image (null at its end), read once the pieces awaiting acknowledgement are under their limit. */
+  private static Chunk next(Chunker chunker, AwaitingBytes awaiting) throws IOException {
+    awaiting.waitBelowLimit();
+    return chunker.next();
   }
 
   /** A chunk's ref, and whether it is new to the grid and to this image (else it is referenced, not sent). */

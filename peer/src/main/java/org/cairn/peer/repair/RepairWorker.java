@@ -37,6 +37,7 @@ import org.cairn.core.protocol.PieceReply;
 import org.cairn.core.protocol.PutReply;
 import org.cairn.core.read.BadPieceLog;
 import org.cairn.core.read.ChunkReader;
+import org.cairn.core.read.Pieces;
 import org.cairn.peer.load.Throttle;
 import org.cairn.peer.store.FragmentStore;
 import org.slf4j.Logger;
@@ -172,7 +173,7 @@ public final class RepairWorker implements Closeable {
       org.cairn.core.read.Tickets.present(peers, job.tickets()); // READ on the sources, WRITE on the targets
       LocatedChunk chunk = located(job);
       ChunkId id = chunk.chunkId();
-      org.cairn.core.read.Pieces pieces = gather(chunk);
+      Pieces pieces = gather(chunk);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
       Fragment[] rebuilt = ChunkCodec.rebuild(id, pieces.fragments(), indices);
       for (int j = 0; j < rebuilt.length; j++) {
@@ -244,8 +245,8 @@ public final class RepairWorker implements Closeable {
   }
 
   /** Reads m verified pieces through the one read path; pieces found bad are reported for repair. */
-  private org.cairn.core.read.Pieces gather(LocatedChunk chunk) throws IOException, InterruptedException {
-    org.cairn.core.read.Pieces pieces;
+  private Pieces gather(LocatedChunk chunk) throws IOException, InterruptedException {
+    Pieces pieces;
     try {
       pieces = reader.read(chunk).get();
     } catch (ExecutionException e) {
