@@ -236,7 +236,7 @@ public final class Storer {
               sentBytes.addAndGet(fragments[i].serializedSize());
             }
           }
-          ChunkId base = fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA
+          ChunkId base = fragments[0].compression().delta()
               ? bases.baseOf(fragments[0].chunkId()) : null;
           sent.add(new CommitRequest.NewChunk(fragments[0].chunkId().hex(), java.util.Arrays.asList(holders),
               java.util.Arrays.asList(tags), bytes, r.spec(), base == null ? null : base.hex()));

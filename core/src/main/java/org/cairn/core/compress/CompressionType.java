@@ -15,8 +15,16 @@ public enum CompressionType {
   NONE(0),
   ZSTD(1),
   GZIP(2),
-  /** zstd against a base chunk ({@link DeltaCodec}); decoding needs the base, so only {@code ChunkCodec} decodes it. */
-  DELTA(3);
+  /**
+   * zstd with a base chunk as its dictionary ({@link DeltaCodec}); decoding needs the base, so only
+   * {@code ChunkCodec} decodes it. Written by builds before 2026-11-26; read by every build.
+   */
+  DELTA(3),
+  /**
+   * The chunk XORed page by page with its base where they share words, then zstd ({@link DeltaCodec});
+   * decoding needs the base, so only {@code ChunkCodec} decodes it. What stores write since 2026-11-26.
+   */
+  PAGE_DELTA(4);
 
   private static final ThreadLocal<ZstdDecompressCtx> ZSTD_DCTX = ThreadLocal.withInitial(ZstdDecompressCtx::new);
 
@@ -28,6 +36,11 @@ public enum CompressionType {
 
   public int id() {
     return id;
+  }
+
+  /** Whether the payload was coded against a base chunk (it names the base; decoding needs it). */
+  public boolean delta() {
+    return this == DELTA || this == PAGE_DELTA;
   }
 
   public static CompressionType fromId(int id) throws CorruptDataException {
@@ -93,6 +106,7 @@ public enum CompressionType {
         }
       }
       case DELTA:
+      case PAGE_DELTA:
         throw new CorruptDataException("a delta payload decodes only against its base chunk");
       default:
         throw new AssertionError(this);

@@ -19,7 +19,7 @@ import org.cairn.core.hash.ChunkId;
  *  0     4    magic "CRNF"
  *  4     1    format version (1: plaintext; 2: encrypted)
  *  5     1    codec id (0 replicate, 1 Reed-Solomon, 2 Cauchy)
- *  6     1    compression id (0 none, 1 zstd, 2 gzip)
+ *  6     1    compression id (0 none, 1 zstd, 2 gzip, 3 delta against a base as dictionary, 4 page delta)
  *  7     1    fragment index, 0..n-1
  *  8     1    m - 1 (data fragments; stored minus one so 256 fits)
  *  9     1    k (parity fragments)

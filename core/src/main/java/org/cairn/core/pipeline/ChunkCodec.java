@@ -78,12 +78,6 @@ public final class ChunkCodec {
     byte[] plaintext(ChunkId id) throws IOException;
   }
 
-  /**
-   * zstd's level 1 (its fast strategy) finds few matches in a 256 KiB base; level 3 finds them all
-   * at about twice level 1's CPU (a Python heap's changed chunks: 14.6 MB of deltas at level 1, 1.0 MB
-   * at level 3, against 28.7 MB compressed plainly; docs/chunk-size.md).
-   */
-  static final int DELTA_MIN_LEVEL = 3;
   /** A delta is kept when it is at most this share of the chunk's plain compressed size. */
   static final double DELTA_KEEP = 0.9;
   /** A delta this small against the raw chunk is kept without compressing the chunk plainly to compare. */
@@ -96,7 +90,7 @@ public final class ChunkCodec {
 
   /**
    * As {@link #encode(ChunkId, byte[], int)}; with a {@code base}, the chunk is compressed against it
-   * when that is smaller ({@code CompressionType.DELTA}, the base named inside the payload) and
+   * when that is smaller ({@code CompressionType.PAGE_DELTA}, the base named inside the payload) and
    * plainly otherwise. The fragments' compression says which.
    */
   public Fragment[] encode(ChunkId id, byte[] data, int length, Base base) {
@@ -118,11 +112,12 @@ public final class ChunkCodec {
   }
 
   private Compressed compressed(byte[] data, int length, Base base) {
-    int level = compressor.deltaLevel() <= 0 ? 0 : Math.max(DELTA_MIN_LEVEL, compressor.deltaLevel());
-    if (base == null || level <= 0 || base.id() == null || !DeltaCodec.usable(base.data(), base.data().length)) {
+    int level = compressor.deltaLevel();
+    Compressed delta = base == null || level <= 0 || base.id() == null ? null
+        : DeltaCodec.encodePagesTransient(base.id(), base.data(), data, length, level);
+    if (delta == null) {
       return compressor.compressTransient(data, 0, length);
     }
-    Compressed delta = DeltaCodec.encodeTransient(base.id(), base.data(), data, 0, length, level);
     if ((long) delta.length() * DELTA_CLEAR_WIN <= length) {
       return delta;
     }
@@ -221,12 +216,12 @@ public final class ChunkCodec {
       encoded = crypto.open(expected, encoded);
       ids = crypto;
     }
-    if (first.compression() == CompressionType.DELTA) {
+    if (first.compression().delta()) {
       ChunkId baseId = DeltaCodec.baseOf(encoded, 0, encoded.length);
       if (baseId.equals(expected)) {
         throw new CorruptDataException("chunk " + expected.shortHex() + " names itself as its base");
       }
-      DeltaCodec.decode(encoded, 0, encoded.length, bases.plaintext(baseId), dst, first.chunkLength());
+      DeltaCodec.decode(first.compression(), encoded, 0, encoded.length, bases.plaintext(baseId), dst, first.chunkLength());
     } else {
       first.compression().decompress(encoded, 0, encoded.length, dst, first.chunkLength());
     }
@@ -254,7 +249,7 @@ public final class ChunkCodec {
   public static Fragment[] rebuild(ChunkId expected, Fragment[] fragments, int[] indices) throws CorruptDataException {
     Fragment first = firstOf(expected, fragments);
     byte[] encoded = decodeEncoded(expected, first, fragments);
-    boolean opaque = first.encryption().encrypted() || first.compression() == CompressionType.DELTA;
+    boolean opaque = first.encryption().encrypted() || first.compression().delta();
     if (!opaque) {
       byte[] chunk = new byte[first.chunkLength()];
       first.compression().decompress(encoded, 0, encoded.length, chunk, first.chunkLength());

@@ -219,7 +219,7 @@ public final class StorePipeline {
   private Processed encode(Chunk c, ChunkRef ref, ChunkCodec.Base base, BaseSource bases, AsyncFragmentSink sink,
       AwaitingBytes awaiting) throws IOException {
     Fragment[] fragments = codec.encode(ref.id(), c.data(), c.length(), base);
-    if (c.address() >= 0 && fragments[0].compression() != org.cairn.core.compress.CompressionType.DELTA) {
+    if (c.address() >= 0 && !fragments[0].compression().delta()) {
       bases.codedPlainly(ref.id(), c.address(), c.data(), c.length());
     }
     Outcome outcome = new Outcome(ref, fragments);
@@ -255,7 +255,7 @@ public final class StorePipeline {
         }
       }
       this.encodedLength = fragments == null ? 0 : fragments[0].encodedLength();
-      this.delta = fragments != null && fragments[0].compression() == org.cairn.core.compress.CompressionType.DELTA;
+      this.delta = fragments != null && fragments[0].compression().delta();
       this.storedBytes = stored;
     }
   }

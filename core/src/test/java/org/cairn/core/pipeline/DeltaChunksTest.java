@@ -43,8 +43,8 @@ class DeltaChunksTest {
     ChunkId id = c.id(next, next.length);
     Fragment[] plain = c.encode(id, next, next.length);
     Fragment[] delta = c.encode(id, next, next.length, new ChunkCodec.Base(baseId, base));
-    assertThat(delta[0].compression()).isEqualTo(CompressionType.DELTA);
-    assertThat(plain[0].compression()).isNotEqualTo(CompressionType.DELTA);
+    assertThat(delta[0].compression()).isEqualTo(CompressionType.PAGE_DELTA);
+    assertThat(plain[0].compression().delta()).isFalse();
     assertThat(encoded(delta)).as("a delta against the previous chunk").isLessThan(encoded(plain) / 4);
 
     Map<ChunkId, byte[]> bases = Map.of(baseId, base);
@@ -72,23 +72,66 @@ class DeltaChunksTest {
   }
 
   @Test
-  void anUnrelatedBase_aDictionaryLookalike_orNoCompression_leaveTheChunkCodedPlainly() {
+  void anUnrelatedBase_orNoCompression_leaveTheChunkCodedPlainly() {
     byte[] unrelated = new byte[base.length];
     new Random(9).nextBytes(unrelated);
     ChunkCodec c = codec("auto", ChunkCrypto.PLAIN);
     ChunkId id = c.id(next, next.length);
-    assertThat(c.encode(id, next, next.length, new ChunkCodec.Base(ChunkId.of(unrelated), unrelated))[0].compression())
-        .isNotEqualTo(CompressionType.DELTA);
-    byte[] magic = base.clone();
-    magic[0] = 0x37;
-    magic[1] = (byte) 0xA4;
-    magic[2] = 0x30;
-    magic[3] = (byte) 0xEC; // zstd's dictionary magic: it would not be read as raw content
-    assertThat(c.encode(id, next, next.length, new ChunkCodec.Base(ChunkId.of(magic), magic))[0].compression())
-        .isNotEqualTo(CompressionType.DELTA);
+    assertThat(c.encode(id, next, next.length, new ChunkCodec.Base(ChunkId.of(unrelated), unrelated))[0].compression().delta())
+        .isFalse();
     ChunkCodec none = codec("none", ChunkCrypto.PLAIN);
     assertThat(none.encode(id, next, next.length, new ChunkCodec.Base(ChunkId.of(base), base))[0].compression())
         .isEqualTo(CompressionType.NONE);
+  }
+
+  @Test
+  void aBaseShorterOrLongerThanTheChunk_codesTheSharedPages_andAPartialLastPage() throws IOException {
+    ChunkCodec c = codec("auto", ChunkCrypto.PLAIN);
+    byte[] grown = Arrays.copyOf(next, next.length + 5000); // the area grew: a page and a bit with no base
+    new Random(3).nextBytes(grown);
+    System.arraycopy(next, 0, grown, 0, next.length);
+    byte[] shortBase = Arrays.copyOf(base, base.length - 100); // the last page of the chunk is longer than the base's
+    for (byte[][] pair : new byte[][][] {{grown, base}, {next, shortBase}}) {
+      byte[] chunk = pair[0];
+      byte[] b = pair[1];
+      ChunkId baseId = c.id(b, b.length);
+      ChunkId id = c.id(chunk, chunk.length);
+      Fragment[] delta = c.encode(id, chunk, chunk.length, new ChunkCodec.Base(baseId, b));
+      assertThat(delta[0].compression()).isEqualTo(CompressionType.PAGE_DELTA);
+      assertThat(ChunkCodec.decode(id, delta, ChunkCrypto.PLAIN, Map.of(baseId, b)::get)).isEqualTo(chunk);
+    }
+  }
+
+  @Test
+  void chunksCodedByEarlierBuilds_againstTheBaseAsDictionary_stillDecode() throws IOException {
+    ChunkId baseId = ChunkId.of(base);
+    ChunkId id = ChunkId.of(next);
+    org.cairn.core.compress.Compressed old = org.cairn.core.compress.DeltaCodec.encodeTransient(baseId, base, next, 0,
+        next.length, 3);
+    Redundancy r = Redundancy.parse("code:4+2");
+    byte[][] pieces = r.encode(old.data(), 0, old.length());
+    Fragment[] f = new Fragment[pieces.length];
+    for (int i = 0; i < pieces.length; i++) {
+      f[i] = Fragment.create(id, r.codec(), CompressionType.DELTA, i, 4, 2, next.length, old.length(), pieces[i]);
+    }
+    assertThat(ChunkCodec.decode(id, f, ChunkCrypto.PLAIN, Map.of(baseId, base)::get)).isEqualTo(next);
+    assertThat(ChunkCodec.rebuild(id, new Fragment[] {null, f[1], f[2], f[3], f[4], null}, new int[] {0})[0].tag())
+        .isEqualTo(f[0].tag());
+  }
+
+  @Test
+  void aPageMapNamingPagesBeyondTheBase_isCorrupt_notDecoded() {
+    byte[] chunk = next;
+    ChunkId baseId = ChunkId.of(base);
+    org.cairn.core.compress.Compressed d = org.cairn.core.compress.DeltaCodec.encodePagesTransient(baseId, base, chunk,
+        chunk.length, 1);
+    byte[] payload = Arrays.copyOf(d.data(), d.length());
+    byte[] shortBase = Arrays.copyOf(base, 4096);
+    java.nio.ByteBuffer.wrap(payload, ChunkId.LENGTH, 4).putInt(shortBase.length); // the recorded length agrees with it
+    assertThatThrownBy(() -> org.cairn.core.compress.DeltaCodec.decode(CompressionType.PAGE_DELTA, payload, 0, payload.length,
+        shortBase, new byte[chunk.length], chunk.length)).isInstanceOf(CorruptDataException.class).hasMessageContaining("beyond its base");
+    assertThatThrownBy(() -> org.cairn.core.compress.DeltaCodec.decode(CompressionType.PAGE_DELTA, payload, 0, 40, base,
+        new byte[chunk.length], chunk.length)).isInstanceOf(CorruptDataException.class);
   }
 
   @Test
@@ -116,7 +159,7 @@ class DeltaChunksTest {
     ChunkId baseId = c.id(base, base.length);
     ChunkId id = c.id(next, next.length);
     Fragment[] delta = c.encode(id, next, next.length, new ChunkCodec.Base(baseId, base));
-    assertThat(delta[0].compression()).isEqualTo(CompressionType.DELTA);
+    assertThat(delta[0].compression()).isEqualTo(CompressionType.PAGE_DELTA);
     assertThat(delta[0].encryption()).isEqualTo(Encryption.AES_GCM);
     byte[] all = new byte[0];
     for (Fragment f : delta) {
