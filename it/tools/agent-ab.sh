@@ -4,7 +4,7 @@
 # this checkout's; both warmed by WARM rounds first, then ROUNDS rounds in which each stores the series
 # into its own app (A first, then B) and fetches the last image. The thin client is this checkout's
 # launcher for both. Per command: wall s, the serving agent's CPU ticks, the peers' CPU ticks.
-#   OLD_JAR=/tmp/old/client-cli/target/cairn.jar [ROUNDS=3] [WARM=1] it/tools/agent-ab.sh IMAGE...
+#   OLD_JAR=/tmp/old/client-cli/target/cairn.jar [OLD_JAVA_OPTS=...] [ROUNDS=3] [WARM=1] it/tools/agent-ab.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 2 ] && [ -n "${OLD_JAR:-}" ] || { echo "usage: OLD_JAR=JAR $0 IMAGE IMAGE..." >&2; exit 2; }
@@ -17,7 +17,7 @@ C="$ROOT/client-cli/target/cairn"
 grid_up 8GiB
 agent_up # B: this checkout's agent on $W/agent.sock
 B=$AGENT
-java -jar "$OLD_JAR" --tracker "$URL" --token-file "$W/client" agent --socket "$W/old.sock" > "$W/old.out" 2> "$W/old.err" &
+java ${OLD_JAVA_OPTS:-} -jar "$OLD_JAR" --tracker "$URL" --token-file "$W/client" agent --socket "$W/old.sock" > "$W/old.out" 2> "$W/old.err" &
 A=$!; PIDS+=($A)
 for _ in $(seq 900); do grep -q "warmed up" "$W/old.err" 2>/dev/null && break; sleep 0.1; done
 series() { # series LABEL ROUND PRINT

@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's JIT warm-up: runs the chunk path (keyed id, zstd, sealing, Reed-Solomon encode, and
- * decode back) over generated memory-image chunks with a throw-away key, so the first checkpoint a
+ * The agent's JIT warm-up: runs the chunk path (keyed id, zstd or a page delta against a base,
+ * sealing, Reed-Solomon encode, and decode back) over generated memory-image chunks with a throw-away key, so the first checkpoint a
  * job hands over runs compiled code instead of paying the compilers (measured: a fresh agent's first
  * stores spent about a third of their CPU in C2). Nothing leaves the process.
  */
@@ -44,12 +44,15 @@ final class Warmup {
       byte[] chunk = Arrays.copyOfRange(image, off, off + size);
       chunk[done % size] ^= (byte) done; // a new chunk each time, as a successor checkpoint's
       ChunkId id = codec.id(chunk, chunk.length);
-      Fragment[] pieces = codec.encode(id, chunk, chunk.length);
+      // every other chunk is coded against its unchanged self, as a successor checkpoint's changed chunks are
+      byte[] previous = done % 4 < 2 ? null : Arrays.copyOfRange(image, off, off + size);
+      ChunkCodec.Base base = previous == null ? null : new ChunkCodec.Base(codec.id(previous, size), previous);
+      Fragment[] pieces = codec.encode(id, chunk, chunk.length, base);
       int m = codec.redundancy().dataFragments();
       Fragment[] firstM = Arrays.copyOfRange(pieces, pieces.length - m, pieces.length); // parity included: decoding works
       try {
-        check += ChunkCodec.decode(id, firstM, codec.crypto()).length;
-      } catch (org.cairn.core.CorruptDataException e) {
+        check += ChunkCodec.decode(id, firstM, codec.crypto(), baseId -> previous).length;
+      } catch (java.io.IOException e) {
         throw new IllegalStateException("warm-up decode failed: " + e.getMessage(), e);
       }
       done++;

@@ -118,6 +118,10 @@ public final class Fetcher {
             return pieces.fragments();
           });
       }, out);
+      if (bases.foundHere() + bases.readFromGrid() > 0) {
+        LOG.debug("fetch {}.{}: {} bases found on this host, {} read from the grid", manifest.app(), manifest.node(),
+            bases.foundHere(), bases.readFromGrid());
+      }
       return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9);
     } finally {
       bad.flush(tracker, "client fetch");

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.List;
 import java.util.Random;
+import java.util.stream.Collectors;
 import org.cairn.core.hash.ChunkId;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,6 +23,22 @@ class BaseCacheTest {
     return b;
   }
 
+  private List<Path> packs(Path in) throws Exception {
+    try (var files = Files.list(in)) {
+      return files.filter(p -> p.toString().endsWith(BaseCache.PACK_SUFFIX)).sorted().collect(Collectors.toList());
+    }
+  }
+
+  private static long total(Path in) throws Exception {
+    long total = 0;
+    try (var files = Files.list(in)) {
+      for (Path p : (Iterable<Path>) files::iterator) {
+        total += Files.size(p);
+      }
+    }
+    return total;
+  }
+
   @Test
   void keepsAndGivesBack_onlyWhatIsIntact() throws Exception {
     BaseCache cache = new BaseCache(dir, 1 << 20);
@@ -28,48 +46,93 @@ class BaseCacheTest {
     ChunkId id = ChunkId.of(chunk);
     assertThat(cache.get(id)).isNull();
     cache.put(id, java.util.Arrays.copyOf(chunk, chunk.length + 100), chunk.length); // a pooled buffer, longer than the chunk
+    byte[] other = bytes(2, 5_000);
+    cache.put(ChunkId.of(other), other, other.length);
     assertThat(cache.get(id)).isEqualTo(chunk);
+    assertThat(new BaseCache(dir, 1 << 20).get(id)).as("another process finds it").isEqualTo(chunk);
 
-    Path f = dir.resolve(id.hex());
-    byte[] file = Files.readAllBytes(f);
+    Path pack = packs(dir).get(0);
+    byte[] file = Files.readAllBytes(pack);
     file[1234] ^= 1;
-    Files.write(f, file);
-    assertThat(cache.get(id)).as("a damaged file is never a base").isNull();
-    assertThat(f).doesNotExist();
-    Files.write(f, new byte[] {1, 2});
-    assertThat(cache.get(id)).isNull();
+    Files.write(pack, file);
+    assertThat(cache.get(id)).as("a damaged record is never a base").isNull();
+    assertThat(new BaseCache(dir, 1 << 20).get(id)).isNull();
+    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(other))).as("the records after it are intact").isEqualTo(other);
   }
 
   @Test
-  void staysWithinItsBudget_droppingTheOldestFirst() throws Exception {
-    BaseCache cache = new BaseCache(dir, 300_000);
+  void aTornRecord_isAMiss_andWhatAnotherProcessAppendsLater_isFound() throws Exception {
+    BaseCache writer = new BaseCache(dir, 1 << 20);
+    byte[] a = bytes(4, 30_000);
+    writer.put(ChunkId.of(a), a, a.length);
+    Path pack = packs(dir).get(0);
+    long whole = Files.size(pack);
+    byte[] b = bytes(5, 30_000);
+    writer.put(ChunkId.of(b), b, b.length);
+    byte[] full = Files.readAllBytes(pack);
+    Files.write(pack, java.util.Arrays.copyOf(full, (int) whole + 1000)); // b's record cut short (its writer died, or is writing)
+    BaseCache reader = new BaseCache(dir, 1 << 20);
+    assertThat(reader.get(ChunkId.of(a))).isEqualTo(a);
+    assertThat(reader.get(ChunkId.of(b))).isNull();
+    Files.write(pack, full); // the record completed
+    BaseCache later = new BaseCache(dir, 1 << 20);
+    assertThat(later.get(ChunkId.of(b))).isEqualTo(b);
+  }
+
+  @Test
+  void aPackRemovedUnderItsWriter_isNotWrittenOnUnseen() throws Exception {
+    BaseCache cache = new BaseCache(dir, 1 << 20);
+    byte[] a = bytes(6, 10_000);
+    cache.put(ChunkId.of(a), a, a.length);
+    Files.delete(packs(dir).get(0)); // another process's trim, or a user cleaning the cache
+    assertThat(cache.get(ChunkId.of(a))).isNull();
+    byte[] b = bytes(7, 10_000);
+    cache.put(ChunkId.of(b), b, b.length);
+    assertThat(packs(dir)).hasSize(1);
+    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(b))).isEqualTo(b);
+  }
+
+  @Test
+  void staysWithinItsBudget_droppingTheOldestPacksFirst_andTheEarlierLayoutsFiles() throws Exception {
+    Path legacy = dir.resolve(ChunkId.of(bytes(99, 10)).hex());
+    Files.write(legacy, new byte[5000]);
+    Path unrelated = dir.resolve("notes.txt");
+    Files.write(unrelated, new byte[5000]);
     ChunkId[] ids = new ChunkId[6];
     for (int i = 0; i < ids.length; i++) {
+      BaseCache process = new BaseCache(dir, Long.MAX_VALUE); // one pack per process
       byte[] c = bytes(10 + i, 100_000);
       ids[i] = ChunkId.of(c);
-      cache.put(ids[i], c, c.length);
-      Files.setLastModifiedTime(dir.resolve(ids[i].hex()), FileTime.fromMillis(1_000_000L * (i + 1)));
+      process.put(ids[i], c, c.length);
+      Path newest = packs(dir).stream().filter(p -> {
+        try {
+          return Files.getLastModifiedTime(p).toMillis() > 100_000_000L;
+        } catch (java.io.IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }).findFirst().orElseThrow();
+      Files.setLastModifiedTime(newest, FileTime.fromMillis(1_000_000L * (i + 1)));
     }
+    BaseCache cache = new BaseCache(dir, 310_000);
     cache.trim();
-    long total = 0;
-    try (var files = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) files::iterator) {
-        total += Files.size(p);
-      }
-    }
-    assertThat(total).isLessThanOrEqualTo(300_000);
+    assertThat(legacy).doesNotExist();
+    assertThat(unrelated).as("nothing but packs and the earlier layout's files").exists();
+    assertThat(total(dir) - Files.size(unrelated)).isLessThanOrEqualTo(310_000);
     assertThat(cache.get(ids[5])).as("the newest stays").isNotNull();
     assertThat(cache.get(ids[0])).as("the oldest goes").isNull();
   }
 
   @Test
   void aProcessThatWritesLittle_stillTrimsACacheOverItsBudget_whenItFirstUsesIt() throws Exception {
-    // earlier processes (one-shot stores) left 6 x 100 KB; this one, with a 250 KB budget, trims them at its first use
+    // earlier processes (one-shot stores) left 6 packs of 100 KB; this one, with a 250 KB budget, trims them at its first use
     Path shared = Files.createDirectories(dir.resolve("shared"));
     for (int i = 0; i < 6; i++) {
       byte[] c = bytes(40 + i, 100_000);
       new BaseCache(shared, Long.MAX_VALUE).put(ChunkId.of(c), c, c.length);
-      Files.setLastModifiedTime(shared.resolve(ChunkId.of(c).hex()), FileTime.fromMillis(1_000_000L * (i + 1)));
+    }
+    List<Path> written = packs(shared);
+    for (int i = 0; i < written.size(); i++) {
+      Files.setLastModifiedTime(written.get(i), FileTime.fromMillis(1_000_000L * (i + 1)));
     }
     String where = System.getProperty("cairn.baseCache");
     String budget = System.getProperty("cairn.baseCacheBytes");
@@ -79,15 +142,9 @@ class BaseCacheTest {
       BaseCache cache = BaseCache.standard();
       assertThat(cache.startupTrim).as("a trim started at first use").isNotNull();
       cache.startupTrim.join(10_000);
-      long total = 0;
-      try (var files = Files.list(shared)) {
-        for (Path f : (Iterable<Path>) files::iterator) {
-          total += Files.size(f);
-        }
-      }
-      assertThat(total).isLessThanOrEqualTo(250_000);
-      assertThat(shared.resolve(ChunkId.of(bytes(45, 100_000)).hex())).as("the newest stays").exists();
-      assertThat(BaseCache.standard().startupTrim).as("once per process and directory").isNull();
+      assertThat(total(shared)).isLessThanOrEqualTo(250_000);
+      assertThat(written.get(5)).as("the newest stays").exists();
+      assertThat(BaseCache.standard()).as("one cache per process and directory").isSameAs(cache);
     } finally {
       restore("cairn.baseCache", where);
       restore("cairn.baseCacheBytes", budget);

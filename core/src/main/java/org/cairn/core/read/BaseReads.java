@@ -25,6 +25,8 @@ public final class BaseReads implements ChunkCodec.Bases {
   private final ChunkCrypto crypto;
   private volatile Function<ChunkId, byte[]> local = id -> null;
   private final Map<ChunkId, CompletableFuture<byte[]>> reads = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger foundHere = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger readFromGrid = new java.util.concurrent.atomic.AtomicInteger();
 
   /**
    * Bases located by {@code locate} (a located version's chunks), opened with {@code crypto} and
@@ -63,8 +65,10 @@ public final class BaseReads implements ChunkCodec.Bases {
   public CompletableFuture<byte[]> readOnce(ChunkId base) {
     byte[] here = local.apply(base);
     if (here != null) {
+      foundHere.incrementAndGet();
       return CompletableFuture.completedFuture(here);
     }
+    readFromGrid.incrementAndGet();
     return reader.read(locate.apply(base)).thenApply(p -> {
       try {
         if (!p.enough()) {
@@ -75,6 +79,16 @@ public final class BaseReads implements ChunkCodec.Bases {
         throw new java.util.concurrent.CompletionException(e);
       }
     });
+  }
+
+  /** Bases found on this host so far. */
+  public int foundHere() {
+    return foundHere.get();
+  }
+
+  /** Bases read from the grid so far. */
+  public int readFromGrid() {
+    return readFromGrid.get();
   }
 
   @Override
