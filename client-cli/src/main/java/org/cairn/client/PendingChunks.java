@@ -43,6 +43,8 @@ final class PendingChunks {
   private final List<ChunkId> queued = new ArrayList<>();
   /** Every chunk named so far (what a restarted tracker is told again). */
   private final List<ChunkId> named = new ArrayList<>();
+  /** Each chunk's naming, by id: a chunk is named once however often it is registered (guarded by this). */
+  private final java.util.Map<ChunkId, CompletableFuture<Void>> registered = new java.util.HashMap<>();
   private List<CompletableFuture<Void>> waiting = new ArrayList<>();
   private boolean calling;
   private volatile boolean warned;
@@ -50,8 +52,14 @@ final class PendingChunks {
   private volatile boolean unsure;
   /** Longest silence before {@link #refresh} calls (the tracker may have restarted meanwhile). */
   static final java.time.Duration QUIET = java.time.Duration.ofSeconds(2);
+  /**
+   * How long a call waits for more chunks once one is registered with no call out. Chunks are
+   * registered when their id is known, before they are coded, so the wait is mostly hidden.
+   */
+  static final long LINGER_MILLIS = Long.getLong("cairn.store.nameLingerMillis", 20);
   /** When a call was last answered (System.nanoTime). */
   private volatile long lastAnswered = System.nanoTime();
+  private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
 
   /** @param hosts the peer ids the store may send pieces to (its slots and alternates) */
   PendingChunks(TrackerClient tracker, PeerClient peers, Supplier<List<String>> hosts, String session, Executor io, Duration patience) {
@@ -67,10 +75,19 @@ final class PendingChunks {
     return session;
   }
 
-  /** Completes once the tracker has named the chunk and its tickets are with the peer client; fails if it would not. */
+  /**
+   * Completes once the tracker has named the chunk and its tickets are with the peer client; fails if
+   * it would not. A chunk registered again gets its first registration's future.
+   */
   CompletableFuture<Void> register(ChunkId id) {
-    CompletableFuture<Void> done = new CompletableFuture<>();
+    CompletableFuture<Void> done;
     synchronized (this) {
+      CompletableFuture<Void> earlier = registered.get(id);
+      if (earlier != null) {
+        return earlier; // named (or being named) already
+      }
+      done = new CompletableFuture<>();
+      registered.put(id, done);
       queued.add(id);
       waiting.add(done);
       if (calling) {
@@ -108,6 +125,13 @@ final class PendingChunks {
   }
 
   private void drain() {
+    if (LINGER_MILLIS > 0) {
+      try {
+        Thread.sleep(LINGER_MILLIS); // the chunks identified meanwhile go in the same call
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
     while (true) {
       List<ChunkId> ids;
       List<CompletableFuture<Void>> done;
@@ -182,7 +206,13 @@ final class PendingChunks {
     }
   }
 
+  /** Calls made so far (each names the chunks queued meanwhile). */
+  int calls() {
+    return calls.get();
+  }
+
   private int post(List<ChunkId> ids) throws IOException {
+    calls.incrementAndGet();
     PendingRequest.Answer a = tracker.pending(session, ids, ids.isEmpty() ? List.of() : hosts.get());
     Tickets.present(peers, a.tickets());
     return a.pending();
