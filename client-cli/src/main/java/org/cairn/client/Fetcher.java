@@ -53,7 +53,7 @@ public final class Fetcher {
     }
 
     public static Options defaults() {
-      return new Options(Runtime.getRuntime().availableProcessors(), ChunkReader.Mode.ALL, 0);
+      return new Options(Runtime.getRuntime().availableProcessors(), ChunkReader.Mode.HEDGED, 0);
     }
   }
 
