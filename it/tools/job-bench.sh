@@ -6,6 +6,7 @@
 # (from /proc, during the command and 1 s after). Then the latest image is fetched each way.
 # GRID_WARM (default 3): stores and fetches of the images under another app first, one process each, so the
 # tracker and peers have served before, as a grid that has run for a while has (0: a grid started just now).
+# AGENT_WARM (default 0): the same for the agent, in rounds of the whole series (see below).
 #   ./mvnw -B -q -DskipTests package && it/tools/job-bench.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,6 +29,15 @@ for img in "$@"; do
 done
 rm -f "$W/warm.out"
 agent_up
+# AGENT_WARM (default 0): rounds of the whole series stored (and its last image fetched) through the agent under other
+# apps first, as an agent that has served a job for a while has (0: an agent started just before the job)
+for r in $(seq "${AGENT_WARM:-0}"); do
+  for img in "$@"; do
+    CAIRN_AGENT_SOCKET=$W/agent.sock "$CAIRN" store "$img" --app agent-warmup-$r --node n > /dev/null 2> "$W/warm.err" || { cat "$W/warm.err" >&2; exit 1; }
+  done
+  CAIRN_AGENT_SOCKET=$W/agent.sock "$CAIRN" fetch --app agent-warmup-$r --node n -o "$W/warm.out" > /dev/null 2> "$W/warm.err" || { cat "$W/warm.err" >&2; exit 1; }
+done
+rm -f "$W/warm.out"
 borg init --encryption none "$W/borg" > /dev/null 2>&1
 
 printf "image\tway\top\twall_s\tcmd_cpu_s\tagent_cpu_s\tpeers_cpu_s\ttracker_cpu_s\n"
