@@ -53,8 +53,9 @@ final class PendingChunks {
   /** Longest silence before {@link #refresh} calls (the tracker may have restarted meanwhile). */
   static final java.time.Duration QUIET = java.time.Duration.ofSeconds(2);
   /**
-   * How long a call waits for more chunks once one is registered with no call out. Chunks are
-   * registered when their id is known, before they are coded, so the wait is mostly hidden.
+   * How long a call waits for more chunks once one is registered with no call out, and the least
+   * time between the starts of two calls. Chunks are registered when their id is known, before they
+   * are coded, so the wait is mostly hidden.
    */
   static final long LINGER_MILLIS = Long.getLong("cairn.store.nameLingerMillis", 20);
   /** When a call was last answered (System.nanoTime). */
@@ -125,14 +126,18 @@ final class PendingChunks {
   }
 
   private void drain() {
-    if (LINGER_MILLIS > 0) {
-      try {
-        Thread.sleep(LINGER_MILLIS); // the chunks identified meanwhile go in the same call
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
+    long lastCall = System.nanoTime();
     while (true) {
+      // calls start at least LINGER_MILLIS apart: the chunks identified meanwhile go in the same call
+      long wait = lastCall + LINGER_MILLIS * 1_000_000L - System.nanoTime();
+      if (wait > 0) {
+        try {
+          Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+      lastCall = System.nanoTime();
       List<ChunkId> ids;
       List<CompletableFuture<Void>> done;
       synchronized (this) {
