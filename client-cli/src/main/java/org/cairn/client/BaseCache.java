@@ -1,22 +1,17 @@
 package org.cairn.client;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
-import java.util.zip.CRC32C;
+import org.cairn.core.CorruptDataException;
+import org.cairn.core.compress.CompressionType;
+import org.cairn.core.crypto.ChunkCrypto;
+import org.cairn.core.crypto.Encryption;
+import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.pipeline.ChunkCodec;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,17 +23,20 @@ import org.slf4j.LoggerFactory;
  * PACK_BYTES), as records
  *
  *   offset size field
- *    0     4   magic "CRNB"
+ *    0     4   magic: "CRNB" the chunk's plaintext follows, "CRNC" its coded payload
  *    4    32   chunk id
  *   36     4   length n (big-endian)
- *   40     n   the chunk's bytes
+ *   40     n   CRNB: the chunk's bytes; CRNC: compression id (1), encryption id (1), chunk length (4),
+ *              then the payload as its pieces carry it (compressed, sealed when the app encrypts)
  *   40+n   4   CRC32C of bytes 0 .. 40+n
  *
- * under a directory only its user can read (the host already holds the checkpoints' plaintext). A
- * process indexes the packs' record headers when it first needs a base (and again on a miss, at most
- * once a second, to find what other processes wrote meanwhile). A record is written only from the
- * bytes whose id the store computed, and used only if its CRC32C holds, so a damaged or torn record
- * is a miss, never a wrong base (checking the id again would cost a hash of every base). Until
+ * under a directory only its user can read (the host already holds the checkpoints' plaintext); the
+ * packs are {@link BasePacks}. A store keeps the chunks it coded plainly as coded records (40 % of
+ * their plaintext for memory images: the kernel's copy into the page cache was most of a record's
+ * cost), opened with the app's key (the AEAD tag, over the id, proves them) and decompressed when
+ * read; a base read from the grid is kept as plaintext. A record is written only from the bytes
+ * whose id the store computed, and used only if its CRC32C holds, so a damaged or torn record is a
+ * miss, never a wrong base (checking the id again would cost a hash of every base). Until
  * 2026-11-26 each chunk was a file of its own: creating them (inode allocation in a directory of
  * recently deleted files) cost more than writing their bytes; such files are removed by the trim.
  * Bounded: past the budget the oldest packs go, checked when a process first uses the cache and
@@ -50,38 +48,17 @@ import org.slf4j.LoggerFactory;
 final class BaseCache {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCache.class);
   static final long DEFAULT_BUDGET = 4L << 30;
-  /** A writer starts a new pack past this size, so the trim drops the oldest bytes in steps of at most this much. */
-  static final long PACK_BYTES = 64L << 20;
-  static final String PACK_SUFFIX = ".pack";
-  private static final int MAGIC = 0x43524E42; // "CRNB"
-  /**
-   * A pack's name (when it was started, by which process, a random tag). The trim removes nothing
-   * else but the earlier layout's files, so a cache pointed at a directory by mistake loses nothing.
-   */
-  private static final java.util.regex.Pattern PACK_NAME = java.util.regex.Pattern.compile("\\d+-\\d+-[0-9a-f]+\\.pack");
-  /** A file of the one-file-per-chunk layout (a chunk id, or one being written). */
-  private static final java.util.regex.Pattern LEGACY_NAME = java.util.regex.Pattern.compile("[0-9a-f]{64}(\\.tmp-[0-9a-f-]+)?");
-  private static final int HEAD = 4 + ChunkId.LENGTH + 4;
-  private static final int MAX_CHUNK = 256 << 20;
+  private static final int MAGIC = 0x43524E42; // "CRNB": a plaintext record
+  private static final int MAGIC_CODED = 0x43524E43; // "CRNC": a coded record (compressed, maybe sealed)
+  /** A coded record's bytes before its payload: compression id, encryption id, chunk length. */
+  private static final int CODED_HEAD = 1 + 1 + 4;
 
-  private final Path dir;
   private final long budget;
-  private final AtomicLong written = new AtomicLong();
-  /** Where each indexed chunk's bytes are. */
-  private final Map<ChunkId, Location> index = new ConcurrentHashMap<>();
-  /** How far each pack has been indexed (a pack another process is writing grows). */
-  private final Map<Path, Long> indexed = new ConcurrentHashMap<>();
-  private volatile long lastScan = Long.MIN_VALUE;
-  /** This process's pack being written, and where its next record goes (guarded by this). */
-  private FileChannel pack;
-  private Path packPath;
-  private long packEnd;
-
-  private record Location(Path pack, long offset, int length) {}
+  private final BasePacks packs;
 
   BaseCache(Path dir, long budget) {
-    this.dir = dir;
     this.budget = budget;
+    this.packs = new BasePacks(dir, budget, java.util.Set.of(MAGIC, MAGIC_CODED));
   }
 
   /**
@@ -135,219 +112,88 @@ final class BaseCache {
     return t;
   }
 
-  /** Makes the directory, readable by this user only, if it is not there yet. */
-  private void ensureDir() throws IOException {
-    if (!Files.isDirectory(dir)) {
-      Files.createDirectories(dir.getParent());
-      try {
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } catch (java.nio.file.FileAlreadyExistsException e) {
-        // another store made it meanwhile
-      }
+  /**
+   * The chunk's plaintext if an intact record of it is here; null otherwise. A coded record is opened
+   * with {@code crypto} (its AEAD tag, over the id, proves the bytes) and decompressed.
+   */
+  byte[] get(ChunkId id, ChunkCrypto crypto) {
+    BasePacks.Found found = packs.read(id);
+    if (found == null) {
+      return null;
+    }
+    if (found.magic() == MAGIC) {
+      return found.data();
+    }
+    try {
+      return open(id, found.data(), crypto);
+    } catch (CorruptDataException | RuntimeException e) {
+      return null; // not this caller's key (the record stays for its own app), or damaged past its CRC
     }
   }
 
-  /** The chunk's plaintext if an intact record of it is here; null otherwise. */
-  byte[] get(ChunkId id) {
-    Location at = index.get(id);
-    if (at == null && scan()) {
-      at = index.get(id);
+  /** A coded record's plaintext: compression id, encryption id, chunk length, then the coded payload. */
+  private static byte[] open(ChunkId id, byte[] record, ChunkCrypto crypto) throws CorruptDataException {
+    if (record.length < CODED_HEAD) {
+      throw new CorruptDataException("coded record of " + record.length + " bytes");
     }
-    if (at == null) {
-      return null;
+    CompressionType compression = CompressionType.fromId(record[0]);
+    Encryption encryption = Encryption.fromId(record[1]);
+    int length = ByteBuffer.wrap(record, 2, 4).getInt();
+    if (compression.delta() || length < 0 || length > BasePacks.MAX_CHUNK) {
+      throw new CorruptDataException("coded record of chunk " + id.shortHex() + " is not a plain chunk");
     }
-    byte[] data = new byte[at.length()];
-    ByteBuffer head = ByteBuffer.allocate(HEAD);
-    ByteBuffer crc = ByteBuffer.allocate(4);
-    try (FileChannel ch = FileChannel.open(at.pack(), StandardOpenOption.READ)) {
-      ch.position(at.offset() - HEAD);
-      ByteBuffer[] parts = {head, ByteBuffer.wrap(data), crc};
-      long want = HEAD + data.length + 4L;
-      for (long got = 0; got < want; ) {
-        long n = ch.read(parts);
-        if (n < 0) {
-          break;
-        }
-        got += n;
+    byte[] payload = java.util.Arrays.copyOfRange(record, CODED_HEAD, record.length);
+    if (encryption.encrypted()) {
+      if (crypto == null || crypto.encryption() != encryption) {
+        throw new CorruptDataException("chunk " + id.shortHex() + " is sealed with another key or scheme");
       }
-      if (!crc.hasRemaining() && head.getInt(0) == MAGIC && ChunkId.fromBytes(head.array(), 4).equals(id)
-          && head.getInt(4 + ChunkId.LENGTH) == data.length) {
-        CRC32C c = new CRC32C();
-        c.update(head.array(), 0, HEAD);
-        c.update(data, 0, data.length);
-        if ((int) c.getValue() == crc.getInt(0)) {
-          return data;
-        }
-      }
-      index.remove(id, at); // damaged: never a base
-    } catch (NoSuchFileException e) {
-      forget(at.pack()); // trimmed by another process
-    } catch (IOException | RuntimeException e) {
-      index.remove(id, at); // a miss
+      payload = crypto.open(id, payload);
     }
-    return null;
+    return compression.decompress(payload, 0, payload.length, length);
   }
 
   /** Keeps {@code data[0, length)} as chunk {@code id}; failures only cost a later read from the grid. */
   void put(ChunkId id, byte[] data, int length) {
-    if (lastScan == Long.MIN_VALUE) {
-      scan(); // what earlier processes kept is not written again
-    }
-    if (index.containsKey(id)) {
+    if (packs.known(id)) {
       return;
     }
-    ByteBuffer head = ByteBuffer.allocate(HEAD).putInt(MAGIC);
-    id.copyTo(head.array(), 4);
-    head.putInt(4 + ChunkId.LENGTH, length).position(0);
-    CRC32C c = new CRC32C();
-    c.update(head.array(), 0, HEAD);
-    c.update(data, 0, length);
-    ByteBuffer crc = ByteBuffer.allocate(4).putInt(0, (int) c.getValue());
-    synchronized (this) {
-      try {
-        if (pack != null && !Files.exists(packPath)) {
-          forget(packPath); // removed under this writer (another process's trim, a user's cleanup): its records are gone
-          closePack();
-        }
-        if (pack == null || packEnd >= PACK_BYTES) {
-          startPack();
-        }
-        long at = packEnd;
-        ByteBuffer[] parts = {head, ByteBuffer.wrap(data, 0, length), crc};
-        long want = HEAD + length + 4L;
-        for (long put = 0; put < want; ) {
-          put += pack.write(parts);
-        }
-        packEnd += want;
-        indexed.put(packPath, packEnd);
-        index.putIfAbsent(id, new Location(packPath, at + HEAD, length));
-      } catch (IOException | UnsupportedOperationException e) {
-        LOG.debug("base cache: {} not kept: {}", id.shortHex(), e.getMessage());
-        closePack(); // the next chunk starts a new pack after whatever this one left
-        return;
-      }
-    }
-    if (written.addAndGet(length) > budget / 8) {
-      written.set(0);
-      trim();
-    }
-  }
-
-  private void startPack() throws IOException {
-    closePack();
-    ensureDir();
-    packPath = dir.resolve(System.currentTimeMillis() + "-" + ProcessHandle.current().pid() + "-"
-        + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong()) + PACK_SUFFIX);
-    pack = FileChannel.open(packPath, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    packEnd = 0;
-  }
-
-  private void closePack() {
-    if (pack != null) {
-      try {
-        pack.close();
-      } catch (IOException e) {
-        LOG.debug("base cache: closing {}: {}", packPath, e.getMessage());
-      }
-      pack = null;
-    }
+    packs.append(MAGIC, id, ByteBuffer.wrap(data, 0, length));
   }
 
   /**
-   * Indexes what the packs hold beyond what was indexed before (at most once a second); true if it looked.
-   * A record whose header is cut short or whose length runs past the pack's end stops the pack's
-   * scan there (a writer may be appending it); a header without the magic ends it for good.
+   * Keeps chunk {@code id} as its coded payload (compressed, sealed when the app encrypts: for memory
+   * images 40 % of the plaintext, and the kernel's copy into the page cache is most of what a record
+   * costs), rebuilt from {@code fragments}, the chunk's pieces as a store made them.
    */
-  private boolean scan() {
-    long now = System.nanoTime();
-    if (lastScan != Long.MIN_VALUE && now - lastScan < 1_000_000_000L) {
-      return false;
-    }
-    lastScan = now;
-    List<Path> packs = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> PACK_NAME.matcher(p.getFileName().toString()).matches()).forEach(packs::add);
-    } catch (IOException e) {
-      return true;
-    }
-    ByteBuffer head = ByteBuffer.allocate(HEAD);
-    for (Path p : packs) {
-      long pos = indexed.getOrDefault(p, 0L);
-      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-        long size = ch.size();
-        while (pos >= 0 && pos + HEAD + 4 <= size) {
-          head.clear();
-          while (head.hasRemaining() && ch.read(head, pos + head.position()) > 0) {
-            // reads the header
-          }
-          int n = head.getInt(4 + ChunkId.LENGTH);
-          if (head.hasRemaining() || head.getInt(0) != MAGIC || n < 0 || n > MAX_CHUNK) {
-            pos = -1; // not a record: nothing after it is trusted
-          } else if (pos + HEAD + n + 4 > size) {
-            break;
-          } else {
-            index.putIfAbsent(ChunkId.fromBytes(head.array(), 4), new Location(p, pos + HEAD, n));
-            pos += HEAD + n + 4;
-          }
-        }
-        indexed.put(p, pos < 0 ? Long.MAX_VALUE : pos);
-      } catch (IOException e) {
-        forget(p);
-      }
-    }
-    return true;
-  }
-
-  private void forget(Path pack) {
-    indexed.remove(pack);
-    index.values().removeIf(l -> l.pack().equals(pack));
-  }
-
-  /**
-   * Removes the oldest packs until the cache is within its budget (never the one this process is
-   * writing), and every file of the earlier one-file-per-chunk layout.
-   */
-  synchronized void trim() {
-    List<Path> packs = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        if (PACK_NAME.matcher(name).matches()) {
-          packs.add(p);
-        } else if (LEGACY_NAME.matcher(name).matches()) {
-          Files.deleteIfExists(p);
-        }
-      }
-    } catch (IOException e) {
+  void putCoded(ChunkId id, Fragment[] fragments) {
+    if (packs.known(id)) {
       return;
     }
-    long total = 0;
-    List<long[]> info = new ArrayList<>();
-    for (int i = 0; i < packs.size(); i++) {
-      try {
-        long size = Files.size(packs.get(i));
-        total += size;
-        info.add(new long[] {Files.getLastModifiedTime(packs.get(i)).toMillis(), size, i});
-      } catch (IOException e) {
-        // gone meanwhile
-      }
-    }
-    info.sort(Comparator.comparingLong(a -> a[0]));
-    for (long[] a : info) {
-      if (total <= budget) {
+    Fragment first = null;
+    for (Fragment f : fragments) {
+      if (f != null) {
+        first = f;
         break;
       }
-      Path p = packs.get((int) a[2]);
-      if (p.equals(packPath) && pack != null) {
-        continue;
-      }
-      try {
-        Files.deleteIfExists(p);
-        forget(p);
-        total -= a[1];
-      } catch (IOException e) {
-        // try the next
-      }
     }
+    if (first == null || first.compression().delta()) {
+      return;
+    }
+    byte[] payload;
+    try {
+      payload = ChunkCodec.codedPayload(id, fragments);
+    } catch (CorruptDataException e) {
+      LOG.debug("base cache: {} not kept: {}", id.shortHex(), e.getMessage());
+      return;
+    }
+    ByteBuffer meta = ByteBuffer.allocate(CODED_HEAD).put((byte) first.compression().id()).put((byte) first.encryption().id())
+        .putInt(first.chunkLength());
+    meta.flip();
+    packs.append(MAGIC_CODED, id, meta, ByteBuffer.wrap(payload));
+  }
+
+  /** Removes the oldest packs until the cache is within its budget (see {@link BasePacks#trim}). */
+  void trim() {
+    packs.trim();
   }
 }

@@ -92,7 +92,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
           timer, new BadPieceLog());
       reads = new BaseReads(reader, previous::chunk, crypto);
       if (cache != null) {
-        reads.withLocal(cache::get);
+        reads.withLocal(base -> cache.get(base, crypto));
       }
     }
     return keys;
@@ -120,9 +120,9 @@ final class DeltaBases implements StorePipeline.BaseSource {
   }
 
   @Override
-  public void codedPlainly(ChunkId id, long address, byte[] data, int length) {
+  public void codedPlainly(ChunkId id, long address, byte[] data, int length, org.cairn.core.fragment.Fragment[] fragments) {
     if (cache != null) {
-      cache.put(id, data, length);
+      cache.putCoded(id, fragments);
     }
   }
 

@@ -100,7 +100,7 @@ public final class Fetcher {
       org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(baseReader, located::chunk, crypto);
       BaseCache cache = BaseCache.standard();
       if (cache != null) {
-        bases.withLocal(cache::get);
+        bases.withLocal(base -> cache.get(base, crypto));
       }
       FetchPipeline pipeline = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto, bases);
       long size = pipeline.fetchAsync(manifest.chunks(), (index, ref) -> {

@@ -8,7 +8,12 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.crypto.ChunkCrypto;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.pipeline.ChunkCodec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +30,7 @@ class BaseCacheTest {
 
   private List<Path> packs(Path in) throws Exception {
     try (var files = Files.list(in)) {
-      return files.filter(p -> p.toString().endsWith(BaseCache.PACK_SUFFIX)).sorted().collect(Collectors.toList());
+      return files.filter(p -> p.toString().endsWith(BasePacks.PACK_SUFFIX)).sorted().collect(Collectors.toList());
     }
   }
 
@@ -44,20 +49,43 @@ class BaseCacheTest {
     BaseCache cache = new BaseCache(dir, 1 << 20);
     byte[] chunk = bytes(1, 70_000);
     ChunkId id = ChunkId.of(chunk);
-    assertThat(cache.get(id)).isNull();
+    assertThat(cache.get(id, null)).isNull();
     cache.put(id, java.util.Arrays.copyOf(chunk, chunk.length + 100), chunk.length); // a pooled buffer, longer than the chunk
     byte[] other = bytes(2, 5_000);
     cache.put(ChunkId.of(other), other, other.length);
-    assertThat(cache.get(id)).isEqualTo(chunk);
-    assertThat(new BaseCache(dir, 1 << 20).get(id)).as("another process finds it").isEqualTo(chunk);
+    assertThat(cache.get(id, null)).isEqualTo(chunk);
+    assertThat(new BaseCache(dir, 1 << 20).get(id, null)).as("another process finds it").isEqualTo(chunk);
 
     Path pack = packs(dir).get(0);
     byte[] file = Files.readAllBytes(pack);
     file[1234] ^= 1;
     Files.write(pack, file);
-    assertThat(cache.get(id)).as("a damaged record is never a base").isNull();
-    assertThat(new BaseCache(dir, 1 << 20).get(id)).isNull();
-    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(other))).as("the records after it are intact").isEqualTo(other);
+    assertThat(cache.get(id, null)).as("a damaged record is never a base").isNull();
+    assertThat(new BaseCache(dir, 1 << 20).get(id, null)).isNull();
+    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(other), null)).as("the records after it are intact").isEqualTo(other);
+  }
+
+  @Test
+  void aChunkKeptAsItsCodedPayload_comesBackAsPlaintext_openedWithItsAppsKeyOnly() throws Exception {
+    byte[] chunk = org.cairn.core.bench.MemoryImages.image(8, 200_000);
+    ChunkCrypto sealed = org.cairn.core.crypto.AppKey.generate("heat", java.time.Instant.parse("2026-01-01T00:00:00Z"))
+        .crypto(org.cairn.core.crypto.Encryption.AES_GCM);
+    ChunkCrypto other = org.cairn.core.crypto.AppKey.generate("heat", java.time.Instant.parse("2026-01-01T00:00:00Z"))
+        .crypto(org.cairn.core.crypto.Encryption.AES_GCM);
+    BaseCache cache = new BaseCache(dir, 1 << 20);
+    for (ChunkCrypto crypto : new ChunkCrypto[] {ChunkCrypto.PLAIN, sealed}) {
+      ChunkCodec codec = new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:3+2"), crypto);
+      ChunkId id = codec.id(chunk, chunk.length);
+      Fragment[] pieces = codec.encode(id, chunk, chunk.length);
+      cache.putCoded(id, pieces);
+      assertThat(cache.get(id, crypto)).isEqualTo(chunk);
+      assertThat(new BaseCache(dir, 1 << 20).get(id, crypto)).as("another process").isEqualTo(chunk);
+      if (crypto == sealed) {
+        assertThat(new BaseCache(dir, 1 << 20).get(id, other)).as("another key opens nothing").isNull();
+        assertThat(new BaseCache(dir, 1 << 20).get(id, ChunkCrypto.PLAIN)).isNull();
+      }
+    }
+    assertThat(total(dir)).as("kept compressed").isLessThan(2L * chunk.length);
   }
 
   @Test
@@ -72,11 +100,11 @@ class BaseCacheTest {
     byte[] full = Files.readAllBytes(pack);
     Files.write(pack, java.util.Arrays.copyOf(full, (int) whole + 1000)); // b's record cut short (its writer died, or is writing)
     BaseCache reader = new BaseCache(dir, 1 << 20);
-    assertThat(reader.get(ChunkId.of(a))).isEqualTo(a);
-    assertThat(reader.get(ChunkId.of(b))).isNull();
+    assertThat(reader.get(ChunkId.of(a), null)).isEqualTo(a);
+    assertThat(reader.get(ChunkId.of(b), null)).isNull();
     Files.write(pack, full); // the record completed
     BaseCache later = new BaseCache(dir, 1 << 20);
-    assertThat(later.get(ChunkId.of(b))).isEqualTo(b);
+    assertThat(later.get(ChunkId.of(b), null)).isEqualTo(b);
   }
 
   @Test
@@ -85,11 +113,11 @@ class BaseCacheTest {
     byte[] a = bytes(6, 10_000);
     cache.put(ChunkId.of(a), a, a.length);
     Files.delete(packs(dir).get(0)); // another process's trim, or a user cleaning the cache
-    assertThat(cache.get(ChunkId.of(a))).isNull();
+    assertThat(cache.get(ChunkId.of(a), null)).isNull();
     byte[] b = bytes(7, 10_000);
     cache.put(ChunkId.of(b), b, b.length);
     assertThat(packs(dir)).hasSize(1);
-    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(b))).isEqualTo(b);
+    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(b), null)).isEqualTo(b);
   }
 
   @Test
@@ -118,8 +146,8 @@ class BaseCacheTest {
     assertThat(legacy).doesNotExist();
     assertThat(unrelated).as("nothing but packs and the earlier layout's files").exists();
     assertThat(total(dir) - Files.size(unrelated)).isLessThanOrEqualTo(310_000);
-    assertThat(cache.get(ids[5])).as("the newest stays").isNotNull();
-    assertThat(cache.get(ids[0])).as("the oldest goes").isNull();
+    assertThat(cache.get(ids[5], null)).as("the newest stays").isNotNull();
+    assertThat(cache.get(ids[0], null)).as("the oldest goes").isNull();
   }
 
   @Test
@@ -173,7 +201,7 @@ class BaseCacheTest {
       assertThat(dir.resolve("moved")).isDirectory();
       assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(dir.resolve("moved"))))
           .isEqualTo("rwx------");
-      assertThat(moved.get(ChunkId.of(c))).isEqualTo(c);
+      assertThat(moved.get(ChunkId.of(c), null)).isEqualTo(c);
     } finally {
       if (before == null) {
         System.clearProperty("cairn.baseCache");

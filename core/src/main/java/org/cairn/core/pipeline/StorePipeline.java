@@ -50,11 +50,11 @@ public final class StorePipeline {
     CompletableFuture<ChunkCodec.Base> baseFor(ChunkId id, long address, int length);
 
     /**
-     * New chunk {@code id} at memory {@code address}, {@code data[0, length)}, was coded plainly: the
-     * next version's chunk at that address may be coded against it. Called from worker threads
-     * before the buffer is reused.
+     * New chunk {@code id} at memory {@code address}, {@code data[0, length)}, was coded plainly into
+     * {@code fragments}: the next version's chunk at that address may be coded against it. Called
+     * from worker threads before the buffer is reused.
      */
-    default void codedPlainly(ChunkId id, long address, byte[] data, int length) {}
+    default void codedPlainly(ChunkId id, long address, byte[] data, int length, Fragment[] fragments) {}
   }
 
   /** Receives the fragments of each new chunk. Called from worker threads; may block (backpressure). */
@@ -220,7 +220,7 @@ public final class StorePipeline {
       AwaitingBytes awaiting) throws IOException {
     Fragment[] fragments = codec.encode(ref.id(), c.data(), c.length(), base);
     if (c.address() >= 0 && !fragments[0].compression().delta()) {
-      bases.codedPlainly(ref.id(), c.address(), c.data(), c.length());
+      bases.codedPlainly(ref.id(), c.address(), c.data(), c.length(), fragments);
     }
     Outcome outcome = new Outcome(ref, fragments);
     awaiting.add(outcome.storedBytes);
