@@ -216,7 +216,8 @@ public final class Storer {
       DeltaBases bases = o.delta() && o.set() == null
           ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), BaseCache.standard(), o.crypto(), peers, mabw) : null;
       // a new chunk is named to the tracker as soon as its id is known, so the call runs while the chunk is
-      // coded and names the chunks identified meanwhile with it (named when its pieces are ready: 2.6-5 per call)
+      // coded and takes the chunks identified meanwhile with it (named once its pieces were ready, a DMTCP
+      // first image took 104-204 calls for 541 chunks; now 53-57, calls starting >= 20 ms apart)
       StorePipeline.DedupIndex dedup = id -> {
         if (held.contains(id)) {
           return true;
