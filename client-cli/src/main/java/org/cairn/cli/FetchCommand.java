@@ -286,6 +286,7 @@ final class FetchCommand implements Callable<Integer> {
       m.put("kind", res.kind());
       m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
       m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
+      m.put("chunksFromThisHost", res.chunksFromThisHost());
       out.println(Json.MAPPER.writeValueAsString(m));
     } else if (!dataOnStdout) {
       out.printf(Locale.ROOT, "fetched %s.%s.%d: %s in %.1f s (%s/s) to %s%n", res.app(), res.node(), res.step(),

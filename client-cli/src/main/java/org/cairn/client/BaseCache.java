@@ -12,6 +12,7 @@ import org.cairn.core.crypto.Encryption;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.FetchPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -117,12 +118,22 @@ final class BaseCache {
    * with {@code crypto} (its AEAD tag, over the id, proves the bytes) and decompressed.
    */
   byte[] get(ChunkId id, ChunkCrypto crypto) {
+    FetchPipeline.Local found = find(id, crypto);
+    return found == null ? null : found.bytes();
+  }
+
+  /**
+   * As {@link #get}, saying whether the plaintext was sealed over the chunk's id (opened with the app's
+   * key, so proven) or only had its record's CRC32C checked (a plaintext record, a plainly coded chunk of
+   * an app that does not encrypt).
+   */
+  FetchPipeline.Local find(ChunkId id, ChunkCrypto crypto) {
     BasePacks.Found found = packs.read(id);
     if (found == null) {
       return null;
     }
     if (found.magic() == MAGIC) {
-      return found.data();
+      return new FetchPipeline.Local(found.data(), false);
     }
     try {
       return open(id, found.data(), crypto);
@@ -132,7 +143,7 @@ final class BaseCache {
   }
 
   /** A coded record's plaintext: compression id, encryption id, chunk length, then the coded payload. */
-  private static byte[] open(ChunkId id, byte[] record, ChunkCrypto crypto) throws CorruptDataException {
+  private static FetchPipeline.Local open(ChunkId id, byte[] record, ChunkCrypto crypto) throws CorruptDataException {
     if (record.length < CODED_HEAD) {
       throw new CorruptDataException("coded record of " + record.length + " bytes");
     }
@@ -142,14 +153,14 @@ final class BaseCache {
     if (compression.delta() || length < 0 || length > BasePacks.MAX_CHUNK) {
       throw new CorruptDataException("coded record of chunk " + id.shortHex() + " is not a plain chunk");
     }
-    byte[] payload = java.util.Arrays.copyOfRange(record, CODED_HEAD, record.length);
-    if (encryption.encrypted()) {
-      if (crypto == null || crypto.encryption() != encryption) {
-        throw new CorruptDataException("chunk " + id.shortHex() + " is sealed with another key or scheme");
-      }
-      payload = crypto.open(id, payload);
+    if (!encryption.encrypted()) {
+      return new FetchPipeline.Local(compression.decompress(record, CODED_HEAD, record.length - CODED_HEAD, length), false);
     }
-    return compression.decompress(payload, 0, payload.length, length);
+    if (crypto == null || crypto.encryption() != encryption) {
+      throw new CorruptDataException("chunk " + id.shortHex() + " is sealed with another key or scheme");
+    }
+    byte[] payload = crypto.open(id, java.util.Arrays.copyOfRange(record, CODED_HEAD, record.length));
+    return new FetchPipeline.Local(compression.decompress(payload, 0, payload.length, length), true);
   }
 
   /** Keeps {@code data[0, length)} as chunk {@code id}; failures only cost a later read from the grid. */

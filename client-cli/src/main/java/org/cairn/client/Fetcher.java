@@ -32,8 +32,11 @@ public final class Fetcher {
   /** Chunks fetched ahead of the writer are bounded by about this many bytes (pieces plus decoded chunks). */
   static final long IN_FLIGHT_BYTES = 64L << 20;
 
-  /** What a fetch did. */
-  public record Result(String app, String node, long step, long size, String kind, double seconds) {}
+  /**
+   * What a fetch did; {@code chunksFromThisHost}: distinct chunks read from this host's disk (its base
+   * cache: chunks it stored or read before) rather than from the donors.
+   */
+  public record Result(String app, String node, long step, long size, String kind, double seconds, int chunksFromThisHost) {}
 
   /**
    * How to fetch: worker threads, how pieces are asked for, and chunks fetched ahead of the writer
@@ -103,6 +106,10 @@ public final class Fetcher {
         bases.withLocal(base -> cache.get(base, crypto));
       }
       FetchPipeline pipeline = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto, bases);
+      if (cache != null) {
+        // a chunk this host stored or read before comes from its disk (checked against its id), the rest from the grid
+        pipeline.withLocal(ref -> cache.find(ref.id(), crypto));
+      }
       long size = pipeline.fetchAsync(manifest.chunks(), (index, ref) -> {
         // a chunk coded against a base goes to decoding once its base is read too, so no decoder waits for a read
         LocatedChunk chunk = located.chunk(ref.id());
@@ -118,11 +125,11 @@ public final class Fetcher {
             return pieces.fragments();
           });
       }, out);
-      if (bases.foundHere() + bases.readFromGrid() > 0) {
-        LOG.debug("fetch {}.{}: {} bases found on this host, {} read from the grid", manifest.app(), manifest.node(),
-            bases.foundHere(), bases.readFromGrid());
-      }
-      return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9);
+      LOG.debug("fetch {}.{}: {} chunks found on this host ({} there did not match their id); bases: {} found on this host, "
+          + "{} read from the grid", manifest.app(), manifest.node(), pipeline.foundHere(), pipeline.refusedHere(),
+          bases.foundHere(), bases.readFromGrid());
+      return new Result(manifest.app(), manifest.node(), manifest.step(), size, manifest.kind(), (System.nanoTime() - start) / 1e9,
+          pipeline.foundHere());
     } finally {
       bad.flush(tracker, "client fetch");
     }

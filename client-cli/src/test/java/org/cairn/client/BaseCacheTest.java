@@ -54,6 +54,7 @@ class BaseCacheTest {
     byte[] other = bytes(2, 5_000);
     cache.put(ChunkId.of(other), other, other.length);
     assertThat(cache.get(id, null)).isEqualTo(chunk);
+    assertThat(cache.find(id, null).sealed()).as("a plaintext record proves nothing but its CRC").isFalse();
     assertThat(new BaseCache(dir, 1 << 20).get(id, null)).as("another process finds it").isEqualTo(chunk);
 
     Path pack = packs(dir).get(0);
@@ -80,6 +81,7 @@ class BaseCacheTest {
       cache.putCoded(id, pieces);
       assertThat(cache.get(id, crypto)).isEqualTo(chunk);
       assertThat(new BaseCache(dir, 1 << 20).get(id, crypto)).as("another process").isEqualTo(chunk);
+      assertThat(cache.find(id, crypto).sealed()).as("proven by its seal (a fetch need not hash it again)").isEqualTo(crypto == sealed);
       if (crypto == sealed) {
         assertThat(new BaseCache(dir, 1 << 20).get(id, other)).as("another key opens nothing").isNull();
         assertThat(new BaseCache(dir, 1 << 20).get(id, ChunkCrypto.PLAIN)).isNull();

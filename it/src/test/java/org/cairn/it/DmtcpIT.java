@@ -58,6 +58,7 @@ class DmtcpIT {
 
       peers.get(0).kill();
       peers.get(1).kill();
+      grid.forgetBases(); // restarted as on another host: every chunk from the donors
       MiniGrid.Node restart = grid.startCli("restart", env, "dmtcp", "restart", "--app", "sim", "--node", "n0", "--interval", "1h",
           "--ckpt-dir", dir.resolve("ckpt2").toString());
       MiniGrid.await("the restarted program's output", Duration.ofMinutes(2), () -> ticks(restart.stdout()).size() >= 10,

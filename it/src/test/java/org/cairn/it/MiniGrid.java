@@ -214,7 +214,7 @@ public final class MiniGrid implements Closeable {
     return root.resolve("bases");
   }
 
-  /** Empties {@link #baseCache}: the next command reads every base it needs from the grid, as on another host. */
+  /** Empties {@link #baseCache}: the next command reads every chunk and base it needs from the grid, as on another host. */
   public void forgetBases() throws IOException {
     if (Files.isDirectory(baseCache())) {
       try (java.util.stream.Stream<Path> files = Files.list(baseCache())) {

@@ -32,8 +32,28 @@ public final class FetchPipeline {
     CompletableFuture<Fragment[]> fragments(long chunkIndex, ChunkRef ref);
   }
 
+  /**
+   * Chunks this host holds already (a restart where the job ran): a chunk's plaintext by its reference,
+   * or null. What it gives is used only if it has the reference's length and, unless it is
+   * {@linkplain Local#sealed sealed}, the reference's id; otherwise the chunk is read from the source.
+   */
+  public interface LocalChunks {
+    Local find(ChunkRef ref);
+  }
+
+  /**
+   * A chunk's plaintext found on this host; {@code sealed} when it was opened with the app's key from
+   * bytes sealed over the chunk's id (the AEAD tag proves them, as {@link ChunkCodec#decodeBase} trusts
+   * a seal), so its id is not computed again.
+   */
+  public record Local(byte[] bytes, boolean sealed) {
+  }
+
   private final int threads;
   private final int window;
+  private volatile LocalChunks local;
+  private final java.util.concurrent.atomic.AtomicInteger foundHere = new java.util.concurrent.atomic.AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicInteger refusedHere = new java.util.concurrent.atomic.AtomicInteger();
   private final long repeatCacheBytes;
   private final ChunkCrypto crypto;
   private final ChunkCodec.Bases bases;
@@ -66,6 +86,22 @@ public final class FetchPipeline {
     this.threads = threads;
     this.window = window;
     this.repeatCacheBytes = repeatCacheBytes;
+  }
+
+  /** Asks {@code local} for each chunk before the asynchronous source ({@link #fetchAsync}); returns this pipeline. */
+  public FetchPipeline withLocal(LocalChunks local) {
+    this.local = Objects.requireNonNull(local, "local");
+    return this;
+  }
+
+  /** Chunks {@link LocalChunks} gave that were used (one per first reference; later ones are copies). */
+  public int foundHere() {
+    return foundHere.get();
+  }
+
+  /** Chunks {@link LocalChunks} gave with another length or id (read from the source instead). */
+  public int refusedHere() {
+    return refusedHere.get();
   }
 
   /** Writes the image described by {@code chunks} to {@code out}; returns the bytes written. */
@@ -138,13 +174,11 @@ public final class FetchPipeline {
         }
         CompletableFuture<byte[]> publish = keep;
         if (async != null) {
-          stage.submitFuture(() -> async.fragments(index, ref).thenApplyAsync(f -> {
-            try {
-              return kept(rebuild(index, ref, f, buffers), publish);
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          }, workers).whenComplete((r, e) -> {
+          LocalChunks here = local;
+          stage.submitFuture(() -> (here == null ? fromSource(async, index, ref, buffers, workers)
+              : CompletableFuture.supplyAsync(() -> fromHere(here, ref), workers).thenCompose(found -> found != null
+                  ? CompletableFuture.completedFuture(found) : fromSource(async, index, ref, buffers, workers)))
+              .thenApply(chunk -> kept(chunk, publish)).whenComplete((r, e) -> {
             if (e != null && publish != null) {
               publish.completeExceptionally(e);
             }
@@ -170,6 +204,33 @@ public final class FetchPipeline {
       Pools.shutdown(workers);
     }
     return written[0];
+  }
+
+  private CompletableFuture<Rebuilt> fromSource(AsyncFragmentSource async, long index, ChunkRef ref, BufferPool buffers,
+      ExecutorService workers) {
+    return async.fragments(index, ref).thenApplyAsync(f -> {
+      try {
+        return rebuild(index, ref, f, buffers);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }, workers);
+  }
+
+  /** The chunk from {@code here} if it gives bytes of the reference's length and id (checked as decoding checks it). */
+  private Rebuilt fromHere(LocalChunks here, ChunkRef ref) {
+    Local found = here.find(ref);
+    if (found == null) {
+      return null;
+    }
+    byte[] bytes = found.bytes();
+    if (bytes.length != ref.length() || !found.sealed() && !(crypto.id(bytes, 0, bytes.length).equals(ref.id())
+        || crypto.encryption().encrypted() && ChunkCrypto.PLAIN.id(bytes, 0, bytes.length).equals(ref.id()))) {
+      refusedHere.incrementAndGet();
+      return null;
+    }
+    foundHere.incrementAndGet();
+    return new Rebuilt(bytes, bytes.length); // the writer offers it to the pool, which keeps it if it has the pool's size
   }
 
   /** Hands a copy of a decoded chunk to the later references waiting for it. */

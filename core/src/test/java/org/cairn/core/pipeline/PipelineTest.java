@@ -182,6 +182,41 @@ class PipelineTest {
   }
 
   @Test
+  void fetchAsync_takesChunksThisHostHolds_andReadsTheOthersAndAnyThatDoNotMatchTheirIdFromTheSource() throws Exception {
+    byte[] image = new byte[16 * CHUNK];
+    new java.util.Random(11).nextBytes(image);
+    MemoryGrid grid = new MemoryGrid();
+    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:1"), Redundancy.parse("code:3+2")), CHUNK, 2)
+        .store(new ByteArrayInputStream(image), grid, grid);
+    // this host holds chunks 0..7; 2 and 5 are damaged on its disk (a flipped byte, a truncated copy)
+    Map<ChunkId, byte[]> here = new ConcurrentHashMap<>();
+    for (int c = 0; c < 8; c++) {
+      here.put(r.chunks().get(c).id(), java.util.Arrays.copyOfRange(image, c * CHUNK, (c + 1) * CHUNK));
+    }
+    here.get(r.chunks().get(2).id())[100] ^= 1;
+    here.put(r.chunks().get(5).id(), java.util.Arrays.copyOf(here.get(r.chunks().get(5).id()), CHUNK - 1));
+    Map<ChunkId, AtomicInteger> asked = new ConcurrentHashMap<>();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    FetchPipeline fetch = new FetchPipeline(2, 4).withLocal(ref -> here.containsKey(ref.id()) ? new FetchPipeline.Local(here.get(ref.id()), false) : null);
+    fetch.fetchAsync(r.chunks(), (index, ref) -> {
+      asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return grid.fragments(index, ref);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    }, out);
+    assertThat(out.toByteArray()).isEqualTo(image);
+    assertThat(fetch.foundHere()).isEqualTo(6);
+    assertThat(fetch.refusedHere()).isEqualTo(2);
+    assertThat(asked.keySet()).as("read from the source: the chunks not here, and the two damaged ones")
+        .containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.of(2, 5, 8, 9, 10, 11, 12, 13, 14, 15)
+            .map(c -> r.chunks().get(c).id()).toList());
+  }
+
+  @Test
   void fetch_failsClearlyWhenTooFewFragmentsRemain() throws IOException {
     byte[] image = MemoryImages.image(9, 512 * 1024);
     MemoryGrid grid = new MemoryGrid();
