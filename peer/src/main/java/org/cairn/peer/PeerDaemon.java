@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.time.Clock;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.RegisterRequest;
@@ -13,7 +12,6 @@ import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.net.PeerClient;
-import org.cairn.core.protocol.Refusal;
 import org.cairn.peer.heartbeat.HeartbeatSchedule;
 import org.cairn.peer.load.HostLoad;
 import org.cairn.peer.gc.BadFragmentReports;
@@ -29,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * Heartbeats run at the interval the tracker's answers name (the local setting until the first
  * answer). The tracker being unreachable is logged and retried at the heartbeat interval, never fatal.
  */
-public final class PeerDaemon implements Closeable, Admission {
+public final class PeerDaemon implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(PeerDaemon.class);
   static final String VERSION = "0.1.0";
 
@@ -48,8 +46,8 @@ public final class PeerDaemon implements Closeable, Admission {
   /** Told when the tracker has repair work queued for this peer. */
   private volatile Runnable repairQueued = () -> { };
   private final AtomicBoolean registered = new AtomicBoolean();
-  private final AtomicBoolean paused;
-  private final AtomicInteger activeClients = new AtomicInteger();
+  /** Whether new pieces are taken now, and the state reported. */
+  private final DonorAdmission admission;
   private volatile boolean trackerReachable = true;
   private volatile boolean closed;
   private final GridKeys keys;
@@ -77,7 +75,7 @@ public final class PeerDaemon implements Closeable, Admission {
     this.peers = peers;
     this.bad = bad;
     this.scheduler = scheduler;
-    this.paused = new AtomicBoolean(config.paused());
+    this.admission = new DonorAdmission(store, space, load, config.paused());
     this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
     LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
         store.diskBytes(), space.quotaBytes());
@@ -113,39 +111,9 @@ public final class PeerDaemon implements Closeable, Admission {
     heartbeats.start();
   }
 
-  @Override
-  public Refusal admit(long bytes) {
-    if (paused.get()) {
-      return Refusal.PAUSED;
-    }
-    HostState s = state();
-    if (s == HostState.BUSY) {
-      return Refusal.BUSY;
-    }
-    if (s == HostState.FULL) {
-      return Refusal.FULL;
-    }
-    if (store.outOfSpace() != null) {
-      return Refusal.DISK;
-    }
-    if (space.overQuotaWith(bytes)) {
-      store.requestDeadSpaceCompaction(space.deadSpaceAllowance());
-      return Refusal.QUOTA;
-    }
-    if (freeBytes() < bytes) {
-      return Refusal.DISK;
-    }
-    return null;
-  }
-
-  @Override
-  public void writerStarted() {
-    activeClients.incrementAndGet();
-  }
-
-  @Override
-  public void writerFinished() {
-    activeClients.decrementAndGet();
+  /** What the data server asks before it takes a PUT, and tells of its writers and reads. */
+  Admission admission() {
+    return admission;
   }
 
   public String id() {
@@ -161,27 +129,21 @@ public final class PeerDaemon implements Closeable, Admission {
   }
 
   public void setPaused(boolean pause) {
-    if (paused.getAndSet(pause) != pause) {
-      LOG.info("donating {}", pause ? "paused: new fragments are refused, stored ones are still served" : "resumed");
+    if (admission.setPaused(pause)) {
       scheduler.execute(this::tick);
     }
   }
 
   public boolean paused() {
-    return paused.get();
+    return admission.paused();
   }
 
   public HostState state() {
-    if (busyReason != null) {
-      return HostState.BUSY;
-    }
-    return load.state(activeClients.get());
+    return admission.state();
   }
 
-  private volatile String busyReason;
   private HostState lastState = HostState.RUNNING;
   private String lastOutOfSpace;
-  private final java.util.concurrent.atomic.AtomicLong servedBytes = new java.util.concurrent.atomic.AtomicLong();
   /** The space donated; the donor app changes the quota while the peer runs ({@link #setQuota}). */
   private final DonatedSpace space;
 
@@ -209,28 +171,18 @@ public final class PeerDaemon implements Closeable, Admission {
    * refuses new fragments and repair work, but keeps serving reads. Null clears it.
    */
   public void setBusyReason(String reason) {
-    String before = busyReason;
-    busyReason = reason;
-    if (!java.util.Objects.equals(before, reason)) {
-      LOG.info(reason == null ? "donor rules: no longer busy" : "donor rules: BUSY ({})", reason);
-      if (!closed && address != null) {
-        scheduler.execute(this::tick);
-      }
+    if (admission.setBusyReason(reason) && !closed && address != null) {
+      scheduler.execute(this::tick);
     }
   }
 
   public String busyReason() {
-    return busyReason;
-  }
-
-  @Override
-  public void served(long bytes) {
-    servedBytes.addAndGet(bytes);
+    return admission.busyReason();
   }
 
   /** Bytes of fragments sent to readers since start (the donor's upload). */
   public long servedBytes() {
-    return servedBytes.get();
+    return admission.servedBytes();
   }
 
   /** Bytes the peer may still accept: the tighter of the quota and the disk's free space less the reserve. */
@@ -269,7 +221,7 @@ public final class PeerDaemon implements Closeable, Admission {
       if (!registered.get()) {
         long sentQuota = space.quotaBytes();
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            sentQuota, store.fragmentCount(), paused.get(), VERSION, keys.tlsPublicKey()));
+            sentQuota, store.fragmentCount(), paused(), VERSION, keys.tlsPublicKey()));
         keys.adopt(r, peers, tracker);
         registered.set(sentQuota == space.quotaBytes()); // a quota set during the call is sent by the next tick
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);
@@ -280,7 +232,7 @@ public final class PeerDaemon implements Closeable, Admission {
       } else {
         FragmentStore.SoftState soft = store.softState();
         HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
-            paused.get(), config.reportDiskRate() ? store.sampleWriteRate() : 0, Long.toHexString(soft.boot()), soft.durable(),
+            paused(), config.reportDiskRate() ? store.sampleWriteRate() : 0, Long.toHexString(soft.boot()), soft.durable(),
             store.bytesWritten(), servedBytes()));
         if (r == null) {
           LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
