@@ -119,7 +119,14 @@ final class BasePacks {
     if (lastScan == Long.MIN_VALUE) {
       scan(); // what earlier processes kept is not written again
     }
-    return index.containsKey(id);
+    Location at = index.get(id);
+    if (at != null && !Files.exists(at.pack())) {
+      synchronized (this) {
+        forget(at.pack()); // trimmed by another process, or removed by hand: kept again
+      }
+      return false;
+    }
+    return at != null;
   }
 
   /** Appends a record of chunk {@code id} to this process's pack; failures only cost a later miss. */

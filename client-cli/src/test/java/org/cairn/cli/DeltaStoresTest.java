@@ -108,6 +108,39 @@ class DeltaStoresTest {
     }
   }
 
+  @Test
+  void aRestartWhereTheJobRan_takesTheChunksItStoredFromThisHost_andTheOthersFromTheGrid() throws Exception {
+    byte[] heap = MemoryImages.image(51, 3 << 20);
+    Path v1 = Files.write(dir.resolve("v1.dmtcp"), dmtcp(new long[] {HEAP, ARENA}, heap, MemoryImages.image(52, 2 << 20)));
+    String keys = dir.resolve("keys").toString();
+    Path cache = dir.resolve("here");
+    String cacheBefore = System.getProperty("cairn.baseCache");
+    System.setProperty("cairn.baseCache", cache.toString());
+    try (InProcessGrid grid = new InProcessGrid(dir.resolve("grid"), 4)) {
+      InProcessGrid.Run s = grid.cairn("--key-dir", keys, "store", v1.toString(), "--app", "sim", "--node", "n1", "--redundancy",
+          "code:2+1");
+      assertThat(s.exit()).as(s.err()).isZero();
+      int chunks = JSON.readTree(grid.cairn("versions", "--app", "sim", "--node", "n1", "--json").out()).get(0).get("chunks").asInt();
+      Path out = dir.resolve("out");
+      InProcessGrid.Run here = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "n1", "-o", out.toString(), "--json");
+      assertThat(here.exit()).as(here.err()).isZero();
+      assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(v1));
+      assertThat(JSON.readTree(here.out()).get("chunksFromThisHost").asInt()).as("of %d chunks", chunks).isPositive();
+
+      System.setProperty("cairn.baseCache", dir.resolve("elsewhere").toString()); // a restart on another host
+      InProcessGrid.Run there = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "n1", "-o", out.toString(), "--json");
+      assertThat(there.exit()).as(there.err()).isZero();
+      assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(v1));
+      assertThat(JSON.readTree(there.out()).get("chunksFromThisHost").asInt()).isZero();
+    } finally {
+      if (cacheBefore == null) {
+        System.clearProperty("cairn.baseCache");
+      } else {
+        System.setProperty("cairn.baseCache", cacheBefore);
+      }
+    }
+  }
+
   private static byte[] dmtcp(long[] addresses, byte[]... areas) {
     return MemoryImages.dmtcp(addresses, areas);
   }

@@ -123,6 +123,17 @@ class BaseCacheTest {
   }
 
   @Test
+  void aChunkWhosePackWasRemoved_isKeptAgain_withoutBeingReadFirst() throws Exception {
+    BaseCache cache = new BaseCache(dir, 1 << 20);
+    byte[] a = bytes(8, 10_000);
+    cache.put(ChunkId.of(a), a, a.length);
+    Files.delete(packs(dir).get(0)); // another process's trim while this one (an agent, say) runs
+    cache.put(ChunkId.of(a), a, a.length); // the next store codes it again
+    assertThat(cache.get(ChunkId.of(a), null)).isEqualTo(a);
+    assertThat(new BaseCache(dir, 1 << 20).get(ChunkId.of(a), null)).as("another process").isEqualTo(a);
+  }
+
+  @Test
   void staysWithinItsBudget_droppingTheOldestPacksFirst_andTheEarlierLayoutsFiles() throws Exception {
     Path legacy = dir.resolve(ChunkId.of(bytes(99, 10)).hex());
     Files.write(legacy, new byte[5000]);

@@ -127,6 +127,20 @@ class PipelineTest {
     assertThat(out.toByteArray()).isEqualTo(image);
   }
 
+  /** The grid as an asynchronous source that counts the reads of each chunk in {@code asked}. */
+  private static FetchPipeline.AsyncFragmentSource counted(MemoryGrid grid, Map<ChunkId, AtomicInteger> asked) {
+    return (index, ref) -> {
+      asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
+      return CompletableFuture.supplyAsync(() -> {
+        try {
+          return grid.fragments(index, ref);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      });
+    };
+  }
+
   @ParameterizedTest(name = "async={0} cache={1}")
   @CsvSource({"false,67108864", "true,67108864", "false,0", "true,0", "true,65536"})
   void fetch_getsAChunkThatRecursOnce_whileItsCopiesFitTheCache(boolean async, long cacheBytes) throws Exception {
@@ -153,16 +167,7 @@ class PipelineTest {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     FetchPipeline fetch = new FetchPipeline(2, 4, cacheBytes);
     if (async) {
-      fetch.fetchAsync(r.chunks(), (index, ref) -> {
-        asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
-        return CompletableFuture.supplyAsync(() -> {
-          try {
-            return grid.fragments(index, ref);
-          } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-          }
-        });
-      }, out);
+      fetch.fetchAsync(r.chunks(), counted(grid, asked), out);
     } else {
       fetch.fetch(r.chunks(), (index, ref) -> {
         asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
@@ -197,17 +202,9 @@ class PipelineTest {
     here.put(r.chunks().get(5).id(), java.util.Arrays.copyOf(here.get(r.chunks().get(5).id()), CHUNK - 1));
     Map<ChunkId, AtomicInteger> asked = new ConcurrentHashMap<>();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FetchPipeline fetch = new FetchPipeline(2, 4).withLocal(ref -> here.containsKey(ref.id()) ? new FetchPipeline.Local(here.get(ref.id()), false) : null);
-    fetch.fetchAsync(r.chunks(), (index, ref) -> {
-      asked.computeIfAbsent(ref.id(), x -> new AtomicInteger()).incrementAndGet();
-      return CompletableFuture.supplyAsync(() -> {
-        try {
-          return grid.fragments(index, ref);
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      });
-    }, out);
+    FetchPipeline fetch = new FetchPipeline(2, 4)
+        .withLocal(ref -> here.containsKey(ref.id()) ? new FetchPipeline.Local(here.get(ref.id()), false) : null);
+    fetch.fetchAsync(r.chunks(), counted(grid, asked), out);
     assertThat(out.toByteArray()).isEqualTo(image);
     assertThat(fetch.foundHere()).isEqualTo(6);
     assertThat(fetch.refusedHere()).isEqualTo(2);
