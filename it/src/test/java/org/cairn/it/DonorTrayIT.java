@@ -197,7 +197,7 @@ class DonorTrayIT {
 
   @Test
   void headless_registersAsAPeer_exactlyAsTheContractRunsIt() throws Exception {
-    int port = freePort();
+    int port = Ports.free();
     Process p = startHeadless(headlessArgs("headless", port), ProcessBuilder.Redirect.to(root.resolve("headless.out").toFile()));
     MiniGrid.await("the headless donor registered", Duration.ofSeconds(60),
         () -> donorAtTracker() != null && donorAtTracker().get("address").asText().equals("127.0.0.1:" + port));
@@ -209,7 +209,7 @@ class DonorTrayIT {
 
   @Test
   void aNewQuota_reachesTheTracker_withoutTheDonorLeavingOrMoving() throws Exception {
-    int port = freePort();
+    int port = Ports.free();
     List<String> args = headlessArgs("quota", port);
     args.addAll(List.of("--control-stdin", "--heartbeat-interval", "1s"));
     Process p = startHeadless(args, ProcessBuilder.Redirect.PIPE);
@@ -293,12 +293,6 @@ class DonorTrayIT {
     commands.write("quit\n");
     commands.flush();
     assertThat(replies.readLine()).isEqualTo("ok quit");
-  }
-
-  private static int freePort() throws IOException {
-    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   /** The contract's headless donor command: data in ROOT/NAME, listening on {@code port}, a 1 GiB quota. */

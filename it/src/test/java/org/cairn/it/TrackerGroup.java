@@ -3,7 +3,6 @@ package org.cairn.it;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,8 +35,8 @@ final class TrackerGroup {
     httpPorts = new int[size];
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < size; i++) {
-      httpPorts[i] = freePort();
-      ids.add(id(i) + "=127.0.0.1:" + freePort());
+      httpPorts[i] = Ports.free();
+      ids.add(id(i) + "=127.0.0.1:" + Ports.free());
     }
     peers = String.join(",", ids);
     members = new MiniGrid.Node[size];
@@ -57,12 +56,6 @@ final class TrackerGroup {
 
   static String id(int i) {
     return "t" + (i + 1);
-  }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 
   /** Starts every member and waits until one leads and serves the grid. */
