@@ -186,6 +186,18 @@ public final class ChunkCodec {
   }
 
   /**
+   * What a fetch decodes with: as {@link #decode(ChunkId, Fragment[], byte[], ChunkCrypto, Bases)}, except
+   * that a sealed chunk coded on its own is not hashed again, as {@link #decodeBase}: its AEAD tag, over
+   * the id as associated data, proves these are the bytes the app sealed under that id. A chunk coded
+   * against a base is still checked against its id (its base came from elsewhere), as is every chunk of
+   * an app that does not encrypt; {@code cairn verify --read-data} checks every id.
+   */
+  public static int decodeTrustingSeal(ChunkId expected, Fragment[] fragments, byte[] dst, ChunkCrypto crypto, Bases bases)
+      throws IOException {
+    return decode(expected, fragments, dst, crypto, bases, true);
+  }
+
+  /**
    * A base for a store to code against ({@link #encode(ChunkId, byte[], int, Base)}): decoded as
    * {@link #decode(ChunkId, Fragment[], byte[], ChunkCrypto)} does, except that a sealed one is not
    * hashed again: its AEAD tag, over the id as associated data, already proves these are the bytes
@@ -225,7 +237,7 @@ public final class ChunkCodec {
     } else {
       first.compression().decompress(encoded, 0, encoded.length, dst, first.chunkLength());
     }
-    if (trustSeal && first.encryption().encrypted()) {
+    if (trustSeal && first.encryption().encrypted() && !first.compression().delta()) {
       return first.chunkLength();
     }
     ChunkId actual = ids.id(dst, 0, first.chunkLength());

@@ -247,7 +247,7 @@ public final class FetchPipeline {
     try {
       int length;
       try {
-        length = ChunkCodec.decode(ref.id(), fragments, buffer, crypto, bases);
+        length = ChunkCodec.decodeTrustingSeal(ref.id(), fragments, buffer, crypto, bases);
       } catch (CorruptDataException e) {
         throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
       }

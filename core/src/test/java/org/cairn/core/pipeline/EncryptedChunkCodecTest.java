@@ -96,6 +96,34 @@ class EncryptedChunkCodecTest {
   }
 
   @Test
+  void theFetchsDecode_takesTheSealAsProof_soAForgedPieceOrOneSealedForAnotherIdStillFails() throws Exception {
+    ChunkCodec c = codec("replicate:2", Encryption.AES_GCM);
+    ChunkCrypto key = KEY.crypto(Encryption.AES_GCM);
+    ChunkId id = c.id(chunk, chunk.length);
+    Fragment good = c.encode(id, chunk, chunk.length)[0];
+    byte[] out = new byte[chunk.length];
+    assertThat(ChunkCodec.decodeTrustingSeal(id, new Fragment[] {good, null}, out, key, ChunkCodec.Bases.NONE)).isEqualTo(chunk.length);
+    assertThat(out).isEqualTo(chunk);
+
+    byte[] payload = good.payload().clone();
+    payload[payload.length / 3] ^= 1;
+    Fragment forged = Fragment.create(id, good.codec(), good.compression(), good.encryption(), 0, 1, 1, good.chunkLength(),
+        good.encodedLength(), payload);
+    assertThatThrownBy(() -> ChunkCodec.decodeTrustingSeal(id, new Fragment[] {forged, null}, out, key, ChunkCodec.Bases.NONE))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not decrypt");
+
+    // another chunk's sealed payload presented under this id: the tag is over the id it was sealed for
+    byte[] other = chunk.clone();
+    other[0] ^= 1;
+    ChunkId otherId = c.id(other, other.length);
+    Fragment theirs = c.encode(otherId, other, other.length)[0];
+    Fragment relabelled = Fragment.create(id, theirs.codec(), theirs.compression(), theirs.encryption(), 0, 1, 1,
+        theirs.chunkLength(), theirs.encodedLength(), theirs.payload());
+    assertThatThrownBy(() -> ChunkCodec.decodeTrustingSeal(id, new Fragment[] {relabelled, null}, out, key, ChunkCodec.Bases.NONE))
+        .isInstanceOf(CorruptDataException.class);
+  }
+
+  @Test
   void rebuild_withoutTheKey_reproducesTheLostPiecesBitForBit() throws CorruptDataException {
     for (String spec : new String[] {"code:3+2", "cauchy:4+2", "replicate:3"}) {
       ChunkCodec c = codec(spec, Encryption.AES_GCM);
