@@ -163,6 +163,11 @@ final class BaseCache {
     return new FetchPipeline.Local(compression.decompress(payload, 0, payload.length, length), true);
   }
 
+  /** Whether a record of chunk {@code id} is indexed here (no I/O once the packs are indexed). */
+  boolean holds(ChunkId id) {
+    return packs.known(id);
+  }
+
   /** Keeps {@code data[0, length)} as chunk {@code id}; failures only cost a later read from the grid. */
   void put(ChunkId id, byte[] data, int length) {
     if (packs.known(id)) {

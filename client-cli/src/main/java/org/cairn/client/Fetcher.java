@@ -108,7 +108,17 @@ public final class Fetcher {
       FetchPipeline pipeline = new FetchPipeline(o.threads(), window, FetchPipeline.REPEAT_CACHE_BYTES, crypto, bases);
       if (cache != null) {
         // a chunk this host stored or read before comes from its disk (checked against its id), the rest from the grid
-        pipeline.withLocal(ref -> cache.find(ref.id(), crypto));
+        pipeline.withLocal(new FetchPipeline.LocalChunks() {
+          @Override
+          public FetchPipeline.Local find(ChunkRef ref) {
+            return cache.find(ref.id(), crypto);
+          }
+
+          @Override
+          public boolean mayHold(ChunkRef ref) {
+            return cache.holds(ref.id()); // a miss goes to the donors without waiting for a worker
+          }
+        });
       }
       long size = pipeline.fetchAsync(manifest.chunks(), (index, ref) -> {
         // a chunk coded against a base goes to decoding once its base is read too, so no decoder waits for a read

@@ -39,6 +39,14 @@ public final class FetchPipeline {
    */
   public interface LocalChunks {
     Local find(ChunkRef ref);
+
+    /**
+     * False when the chunk is surely not here (an index lookup, no I/O): it is then asked of the source
+     * at once instead of after a worker has looked for it.
+     */
+    default boolean mayHold(ChunkRef ref) {
+      return true;
+    }
   }
 
   /**
@@ -175,7 +183,7 @@ public final class FetchPipeline {
         CompletableFuture<byte[]> publish = keep;
         if (async != null) {
           LocalChunks here = local;
-          stage.submitFuture(() -> (here == null ? fromSource(async, index, ref, buffers, workers)
+          stage.submitFuture(() -> (here == null || !here.mayHold(ref) ? fromSource(async, index, ref, buffers, workers)
               : CompletableFuture.supplyAsync(() -> fromHere(here, ref), workers).thenCompose(found -> found != null
                   ? CompletableFuture.completedFuture(found) : fromSource(async, index, ref, buffers, workers)))
               .thenApply(chunk -> kept(chunk, publish)).whenComplete((r, e) -> {

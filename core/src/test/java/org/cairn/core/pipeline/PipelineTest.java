@@ -202,12 +202,24 @@ class PipelineTest {
     here.put(r.chunks().get(5).id(), java.util.Arrays.copyOf(here.get(r.chunks().get(5).id()), CHUNK - 1));
     Map<ChunkId, AtomicInteger> asked = new ConcurrentHashMap<>();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    FetchPipeline fetch = new FetchPipeline(2, 4)
-        .withLocal(ref -> here.containsKey(ref.id()) ? new FetchPipeline.Local(here.get(ref.id()), false) : null);
+    AtomicInteger looked = new AtomicInteger();
+    FetchPipeline fetch = new FetchPipeline(2, 4).withLocal(new FetchPipeline.LocalChunks() {
+      @Override
+      public FetchPipeline.Local find(org.cairn.core.manifest.ChunkRef ref) {
+        looked.incrementAndGet();
+        return new FetchPipeline.Local(here.get(ref.id()), false);
+      }
+
+      @Override
+      public boolean mayHold(org.cairn.core.manifest.ChunkRef ref) {
+        return here.containsKey(ref.id());
+      }
+    });
     fetch.fetchAsync(r.chunks(), counted(grid, asked), out);
     assertThat(out.toByteArray()).isEqualTo(image);
     assertThat(fetch.foundHere()).isEqualTo(6);
     assertThat(fetch.refusedHere()).isEqualTo(2);
+    assertThat(looked.get()).as("only chunks the index may hold are looked for").isEqualTo(8);
     assertThat(asked.keySet()).as("read from the source: the chunks not here, and the two damaged ones")
         .containsExactlyInAnyOrderElementsOf(java.util.stream.Stream.of(2, 5, 8, 9, 10, 11, 12, 13, 14, 15)
             .map(c -> r.chunks().get(c).id()).toList());
