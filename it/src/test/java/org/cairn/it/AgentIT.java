@@ -83,6 +83,15 @@ class AgentIT {
     assertThat(thinVersions).isEqualTo(localVersions);
     assertThat(thinVersions).hasSize(1);
 
+    // the launcher starts a thin command from cairn-thin.jar: no class of cairn.jar (Netty, Jackson, picocli) is loaded
+    Path classes = root.resolve("thin-classes.log");
+    MiniGrid.Cli listed = grid.viaAgentWith(java.util.Map.of("CAIRN_JAVA_OPTS", "-Xlog:class+load:file=" + classes), socket,
+        "versions", "--app", "heat", "--node", "r0");
+    assertThat(listed.exit()).as(listed.stderr()).isZero();
+    assertThat(listed.stdout()).contains("redundancy");
+    assertThat(Files.readAllLines(classes)).anyMatch(l -> l.contains("org.cairn.cli.agent.AgentClient "))
+        .noneMatch(l -> l.contains("/cairn.jar")).noneMatch(l -> l.contains("io.netty.") || l.contains("com.fasterxml."));
+
     MiniGrid.Cli verify = grid.viaAgent(socket, "verify", "--app", "heat", "--node", "r0", "--read-data");
     assertThat(verify.exit()).as(verify.stdout() + verify.stderr()).isZero();
 

@@ -197,9 +197,16 @@ public final class MiniGrid implements Closeable {
    * {@code CAIRN_AGENT_SOCKET=socket}: a thin command handed to the agent.
    */
   public Cli viaAgent(Path socket, String... args) throws IOException, InterruptedException {
+    return viaAgentWith(java.util.Map.of(), socket, args);
+  }
+
+  /** As {@link #viaAgent}, with more environment variables ({@code CAIRN_JAVA_OPTS}, say). */
+  public Cli viaAgentWith(java.util.Map<String, String> env, Path socket, String... args) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of("sh", jar("client-cli", "cairn").toString()));
     cmd.addAll(List.of(args));
-    return runCommand(cmd, null, "thin", java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString()));
+    java.util.Map<String, String> all = new java.util.HashMap<>(env);
+    all.put("CAIRN_AGENT_SOCKET", socket.toString());
+    return runCommand(cmd, null, "thin", all);
   }
 
   /** As {@link #viaAgent}, with standard output (data, say) going to {@code stdout} as bytes. */
