@@ -32,7 +32,7 @@ public interface Compressor {
   String DEFAULT_SPEC = "auto";
 
   /**
-   * Parses {@code none}, {@code zstd[:LEVEL]} (1–19, default 1), {@code gzip[:LEVEL]} (1–9, default 6)
+   * Parses {@code none}, {@code zstd[:LEVEL]} (-5..-1 or 1–19, default 1), {@code gzip[:LEVEL]} (1–9, default 6)
    * or {@code auto[:LEVEL][:MIN_SAVING%]} (zstd, stored raw when it saves less than MIN_SAVING, default 3 %).
    */
   static Compressor parse(String spec) {
@@ -73,6 +73,6 @@ public interface Compressor {
       throw new IllegalArgumentException("compression '" + spec + "': " + e.getMessage(), e);
     }
     throw new IllegalArgumentException(
-        "compression must be none, zstd[:1-19], gzip[:1-9] or auto[:LEVEL[:MIN%]], was '" + spec + "'");
+        "compression must be none, zstd[:LEVEL] (-5..-1, 1..19), gzip[:1-9] or auto[:LEVEL[:MIN%]], was '" + spec + "'");
   }
 }

@@ -10,15 +10,22 @@ import com.github.luben.zstd.ZstdCompressCtx;
  * made 1 MiB chunks G1 "humongous" objects and halved the pipeline's rate (docs/benchmarks.md).
  */
 final class ZstdCompressor implements Compressor {
+  /**
+   * Level 1. zstd's fast levels (-1 to -5, {@code --compression auto:-1}) compress the DMTCP series faster, but on the
+   * job's path level -1 measured within this machine's spread and kept 11 % more bytes (docs/benchmarks.md, "zstd's
+   * fast levels").
+   */
   static final int DEFAULT_LEVEL = 1;
+  /** The fastest level taken (zstd's negative levels trade ratio for speed; 0 would mean its default, 3). */
+  static final int MIN_LEVEL = -5;
 
   private final int level;
   private final ThreadLocal<ZstdCompressCtx> ctx;
   private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[0]);
 
   ZstdCompressor(int level) {
-    if (level < 1 || level > 19) {
-      throw new IllegalArgumentException("zstd level must be between 1 and 19, was " + level);
+    if (level == 0 || level < MIN_LEVEL || level > 19) {
+      throw new IllegalArgumentException("zstd level must be between " + MIN_LEVEL + " and -1 or between 1 and 19, was " + level);
     }
     this.level = level;
     this.ctx = ThreadLocal.withInitial(() -> {
@@ -29,9 +36,10 @@ final class ZstdCompressor implements Compressor {
     });
   }
 
+  /** Level 1 at least: XORed pages are mostly zeros, and a fast level left their deltas larger (more bytes to the donors). */
   @Override
   public int deltaLevel() {
-    return level;
+    return Math.max(level, 1);
   }
 
   @Override

@@ -45,9 +45,27 @@ class CompressorTest {
   }
 
   @Test
+  void fastLevelsRoundTripAndZeroIsRefused() throws Exception {
+    for (String spec : new String[] {"zstd:-1", "zstd:-5", "auto:-3:3%"}) {
+      Compressor c = Compressor.parse(spec);
+      assertThat(c.spec()).isEqualTo(spec);
+      Compressed out = c.compress(IMAGE, 0, IMAGE.length);
+      assertThat(out.type()).as(spec).isEqualTo(CompressionType.ZSTD);
+      assertThat(out.length()).as(spec).isLessThan(IMAGE.length);
+      assertThat(out.type().decompress(out.data(), 0, out.length(), IMAGE.length)).as(spec).isEqualTo(IMAGE);
+    }
+    // deltas (XORed pages against a base) stay at level 1 or above: 0 would mean "never against a base"
+    assertThat(Compressor.parse("auto:-1").deltaLevel()).isEqualTo(1);
+    assertThat(Compressor.parse("zstd:-3").deltaLevel()).isEqualTo(1);
+    assertThat(Compressor.parse("zstd:5").deltaLevel()).isEqualTo(5);
+    assertThatThrownBy(() -> Compressor.parse("zstd:0")).hasMessageContaining("was 0");
+    assertThatThrownBy(() -> Compressor.parse("zstd:-6")).hasMessageContaining("was -6");
+  }
+
+  @Test
   void parse_namesTheBadSpec() {
     assertThatThrownBy(() -> Compressor.parse("lz4")).hasMessageContaining("'lz4'");
-    assertThatThrownBy(() -> Compressor.parse("zstd:25")).hasMessageContaining("between 1 and 19, was 25");
+    assertThatThrownBy(() -> Compressor.parse("zstd:25")).hasMessageContaining("or between 1 and 19, was 25");
     assertThatThrownBy(() -> Compressor.parse("gzip:0")).hasMessageContaining("between 1 and 9, was 0");
   }
 
