@@ -136,7 +136,7 @@ final class PeerRoutes {
         requireMethod(method, "GET");
         known(id);
         int limit = (int) Math.max(1, Math.min(100_000, query.containsKey("limit") ? parseLong(query.get("limit"), "limit") : 10_000));
-        return json(200, catalog.assigned(id, query.get("after"), limit));
+        return json(200, catalog.holders().assigned(id, query.get("after"), limit));
       }
       case "bad":
         requireMethod(method, "POST");
@@ -168,7 +168,7 @@ final class PeerRoutes {
       keys.add(fragmentKey(k));
     }
     List<String> garbage = new ArrayList<>();
-    for (byte[] k : catalog.garbage(id, keys)) {
+    for (byte[] k : catalog.holders().garbage(id, keys)) {
       garbage.add(HexFormat.of().formatHex(k));
     }
     return json(200, new Inventory.Garbage(garbage));

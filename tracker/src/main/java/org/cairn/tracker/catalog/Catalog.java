@@ -15,13 +15,11 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.AppSummary;
-import org.cairn.core.api.AssignedPage;
 import org.cairn.core.api.VersionRow;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
-import org.cairn.core.protocol.FragmentKey;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
@@ -49,6 +47,7 @@ public final class Catalog {
   private final CheckpointSets sets;
   private final SoftVersions soft;
   private final ChunkRefs refs;
+  private final HolderIndex holders;
 
   public Catalog(TrackerStore store, Clock clock) {
     this(store, clock, new EventLog(clock, 100));
@@ -67,6 +66,7 @@ public final class Catalog {
     this.refs = new ChunkRefs(store);
     this.sets = new CheckpointSets(this, store, clock, events);
     this.soft = new SoftVersions(this, store, events);
+    this.holders = new HolderIndex(this, store, pending);
   }
 
   /** Versions written soft whose pieces are not all durable yet. */
@@ -82,6 +82,11 @@ public final class Catalog {
   /** Checkpoint sets whose parts are not all committed yet. */
   public CheckpointSets sets() {
     return sets;
+  }
+
+  /** The chunk index as donors and repair use it: who holds which fragment. */
+  public HolderIndex holders() {
+    return holders;
   }
 
   /** Stores in flight, whose chunks GC spares until they commit. */
@@ -144,39 +149,6 @@ public final class Catalog {
       }
     }
     return deleted;
-  }
-
-  /**
-   * Inventory GC (stdchk §IV.A): which of a peer's fragments no chunk-index entry assigns to it and
-   * no store in flight has named ({@link PendingStores}).
-   * Keys are 37-byte fragment keys (chunk id + index + tag).
-   */
-  public List<byte[]> garbage(String peerId, List<byte[]> keys) throws IOException {
-    List<String> apps = new ArrayList<>();
-    for (AppSummary a : appSummaries()) {
-      apps.add(a.app());
-    }
-    List<byte[]> out = new ArrayList<>();
-    for (byte[] key : keys) {
-      if (key.length != FragmentKey.SIZE) {
-        throw new IllegalArgumentException("fragment keys are " + FragmentKey.SIZE + " bytes, got " + key.length);
-      }
-      FragmentKey fk = FragmentKey.fromBytes(key);
-      boolean wanted = pending.pending(fk.chunkId());
-      for (int a = 0; a < apps.size() && !wanted; a++) {
-        byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(apps.get(a), fk.chunkId()));
-        if (v != null) {
-          if (ChunkRecord.decode(v).assigns(peerId, fk.index(), fk.tag())) {
-            wanted = true;
-            break;
-          }
-        }
-      }
-      if (!wanted) {
-        out.add(key);
-      }
-    }
-    return out;
   }
 
   /** Every chunk id held for the app (a client fetches these once per store instead of asking per chunk). */
@@ -516,91 +488,10 @@ public final class Catalog {
     return new VersionEntries(r, withBases(app, ChunkRefs.references(r.manifests()).keySet()));
   }
 
-  /** One chunk-index entry, as a scan sees it. */
-  public interface ChunkVisitor {
-    void visit(String app, ChunkId id, ChunkRecord record) throws IOException;
-  }
-
-  /** Visits every chunk of every app (the repair planner's scan). */
-  public void forEachChunk(ChunkVisitor visitor) throws IOException {
-    store.scan(TrackerStore.Family.CHUNKS, new byte[0], (key, value) -> {
-      int sep = key.length - ChunkId.LENGTH - 1;
-      String app = new String(key, 0, sep, StandardCharsets.UTF_8);
-      visitor.visit(app, ChunkId.fromBytes(key, sep + 1), ChunkRecord.decode(value));
-      return true;
-    });
-  }
-
   /** The chunk-index entry of one chunk, or null. */
   public ChunkRecord chunk(String app, ChunkId id) throws IOException {
     byte[] v = store.get(TrackerStore.Family.CHUNKS, chunkKey(app, id));
     return v == null ? null : ChunkRecord.decode(v);
-  }
-
-  /**
-   * Repair's commit: fragment {@code index} of the chunk (with the same tag) is now held by {@code peer}, if the entry
-   * still names {@code expected} there (compare and set: a chunk deleted or repaired meanwhile is
-   * left alone, and the new fragment becomes garbage for GC).
-   */
-  public synchronized boolean reassign(String app, ChunkId id, int index, String expected, String peer) throws IOException {
-    ChunkRecord r = chunk(app, id);
-    if (r == null || index < 0 || index >= r.holders().size() || !java.util.Objects.equals(r.holders().get(index), expected)) {
-      return false;
-    }
-    store.put(TrackerStore.Family.CHUNKS, chunkKey(app, id), r.withHolder(index, peer).encode());
-    return true;
-  }
-
-  /**
-   * Bad or lost fragments of one peer, as 37-byte fragment keys: every entry (of any app) that says
-   * {@code peer} holds that fragment (chunk, index and tag) forgets it, so repair rebuilds it elsewhere.
-   * Returns how many entries changed.
-   */
-  public synchronized int dropHolder(String peer, List<byte[]> keys) throws IOException {
-    List<String> apps = new ArrayList<>();
-    for (AppSummary a : appSummaries()) {
-      apps.add(a.app());
-    }
-    int changed = 0;
-    for (byte[] key : keys) {
-      FragmentKey fk = FragmentKey.fromBytes(key);
-      for (String app : apps) {
-        ChunkRecord r = chunk(app, fk.chunkId());
-        if (r != null && r.assigns(peer, fk.index(), fk.tag())) {
-          store.put(TrackerStore.Family.CHUNKS, chunkKey(app, fk.chunkId()), r.withHolder(fk.index(), null).encode());
-          changed++;
-        }
-      }
-    }
-    return changed;
-  }
-
-  /**
-   * A page of the fragments the index assigns to {@code peer} (for the peer's audit of what it should
-   * hold): 37-byte fragment keys as hex, and the cursor to continue after (null at the end). Scans
-   * the chunk index from {@code cursor}; at most {@code limit} keys, and at most 100,000 entries per call.
-   */
-  public AssignedPage assigned(String peer, String cursor, int limit) throws IOException {
-    List<String> keys = new ArrayList<>();
-    String[] next = {null};
-    int[] scanned = {0};
-    byte[] start = cursor == null || cursor.isEmpty() ? new byte[0] : java.util.HexFormat.of().parseHex(cursor);
-    store.scanAfter(TrackerStore.Family.CHUNKS, start, (key, value) -> {
-      scanned[0]++;
-      ChunkRecord cr = ChunkRecord.decode(value);
-      ChunkId id = ChunkId.fromBytes(key, key.length - ChunkId.LENGTH);
-      for (int i = 0; i < cr.holders().size(); i++) {
-        if (peer.equals(cr.holders().get(i)) && cr.tag(i) != null) {
-          keys.add(java.util.HexFormat.of().formatHex(new FragmentKey(id, i, FragmentKey.parseTag(cr.tag(i))).toBytes()));
-        }
-      }
-      if (keys.size() >= limit || scanned[0] >= 100_000) {
-        next[0] = java.util.HexFormat.of().formatHex(key);
-        return false;
-      }
-      return true;
-    });
-    return new AssignedPage(keys, next[0]);
   }
 
   /** A version and the distinct chunks it references. */

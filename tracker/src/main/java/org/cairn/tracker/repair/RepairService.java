@@ -124,7 +124,7 @@ public final class RepairService {
     StallReasons stalls = new StallReasons(peers, now);
     Map<String, Integer> targetLoad = jobs.targetLoad();
     Map<String, String> latestCoding = new HashMap<>(); // app/chunk -> its own coding, for latest versions
-    catalog.forEachChunk((app, id, r) -> {
+    catalog.holders().forEachChunk((app, id, r) -> {
       String k = key(app, id);
       if (latestKeys.contains(k)) {
         latestCoding.put(k, r.redundancy());
@@ -287,7 +287,7 @@ public final class RepairService {
               id.shortHex(), t.peer(), o.id());
           continue;
         }
-        if (catalog.reassign(job.app(), id, t.index(), f.expected().get(t.index()), t.peer())) {
+        if (catalog.holders().reassign(job.app(), id, t.index(), f.expected().get(t.index()), t.peer())) {
           placed++;
           placedPeers.add(t.peer());
           repairedFragments++;
@@ -323,7 +323,7 @@ public final class RepairService {
    * {@code reporter} is who noticed. Returns how many index entries changed.
    */
   public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
-    int n = catalog.dropHolder(peerId, new ArrayList<>(fragments.keySet()));
+    int n = catalog.holders().dropHolder(peerId, new ArrayList<>(fragments.keySet()));
     for (Map.Entry<byte[], String> f : fragments.entrySet()) {
       ChunkId id = ChunkId.fromBytes(f.getKey(), 0);
       int index = f.getKey()[ChunkId.LENGTH] & 0xFF;
