@@ -27,17 +27,15 @@ public final class ThinTraining {
   private ThinTraining() {}
 
   public static void main(String[] args) throws Exception {
-    // what the entry point asks before it hands a command over
-    if (System.getenv("CAIRN_THIN_TRAINING_UNSET") != null || System.console() != null) {
-      System.err.println("thin training: a console");
-    }
+    // what the entry point asks before it hands a command over: the environment, and whether a terminal is attached
+    boolean terminal = System.getenv("CAIRN_AGENT_SOCKET") != null && System.console() != null;
     Path dir = Files.createTempDirectory("cairn-thin-training");
     Path socket = dir.resolve("agent.sock");
     try (ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       server.bind(UnixDomainSocketAddress.of(socket));
       Thread agent = new Thread(() -> answer(server), "stand-in-agent");
       agent.start();
-      AgentClient.Outcome o = AgentClient.run(socket, List.of("versions", "--app", "training", "--node", "n"), false);
+      AgentClient.Outcome o = AgentClient.run(socket, List.of("versions", "--app", "training", "--node", "n"), terminal);
       agent.join();
       if (!(o instanceof AgentClient.Exited e) || e.code() != 0) {
         throw new IllegalStateException("the thin training command did not run: " + o);
