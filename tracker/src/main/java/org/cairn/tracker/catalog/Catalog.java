@@ -66,7 +66,7 @@ public final class Catalog {
     this.refs = new ChunkRefs(store);
     this.sets = new CheckpointSets(this, store, clock, events);
     this.soft = new SoftVersions(this, store, events);
-    this.holders = new HolderIndex(this, store, pending);
+    this.holders = new HolderIndex(this, store);
   }
 
   /** Versions written soft whose pieces are not all durable yet. */

@@ -19,12 +19,19 @@ import org.cairn.tracker.store.TrackerStore;
 public final class HolderIndex {
   private final Catalog catalog;
   private final TrackerStore store;
-  private final PendingStores pending;
 
-  HolderIndex(Catalog catalog, TrackerStore store, PendingStores pending) {
+  HolderIndex(Catalog catalog, TrackerStore store) {
     this.catalog = catalog;
     this.store = store;
-    this.pending = pending;
+  }
+
+  /** Every app's name: a chunk is indexed per app, so a fragment key is looked up under each. */
+  private List<String> apps() throws IOException {
+    List<String> apps = new ArrayList<>();
+    for (AppSummary a : catalog.appSummaries()) {
+      apps.add(a.app());
+    }
+    return apps;
   }
 
   /**
@@ -33,25 +40,17 @@ public final class HolderIndex {
    * Keys are 37-byte fragment keys (chunk id + index + tag).
    */
   public List<byte[]> garbage(String peerId, List<byte[]> keys) throws IOException {
-    List<String> apps = new ArrayList<>();
-    for (AppSummary a : catalog.appSummaries()) {
-      apps.add(a.app());
-    }
+    List<String> apps = apps();
     List<byte[]> out = new ArrayList<>();
     for (byte[] key : keys) {
       if (key.length != FragmentKey.SIZE) {
         throw new IllegalArgumentException("fragment keys are " + FragmentKey.SIZE + " bytes, got " + key.length);
       }
       FragmentKey fk = FragmentKey.fromBytes(key);
-      boolean wanted = pending.pending(fk.chunkId());
+      boolean wanted = catalog.pending().pending(fk.chunkId());
       for (int a = 0; a < apps.size() && !wanted; a++) {
-        byte[] v = store.get(TrackerStore.Family.CHUNKS, Catalog.chunkKey(apps.get(a), fk.chunkId()));
-        if (v != null) {
-          if (ChunkRecord.decode(v).assigns(peerId, fk.index(), fk.tag())) {
-            wanted = true;
-            break;
-          }
-        }
+        ChunkRecord r = catalog.chunk(apps.get(a), fk.chunkId());
+        wanted = r != null && r.assigns(peerId, fk.index(), fk.tag());
       }
       if (!wanted) {
         out.add(key);
@@ -99,10 +98,7 @@ public final class HolderIndex {
   public int dropHolder(String peer, List<byte[]> keys) throws IOException {
     int changed = 0;
     synchronized (catalog) {
-      List<String> apps = new ArrayList<>();
-      for (AppSummary a : catalog.appSummaries()) {
-        apps.add(a.app());
-      }
+      List<String> apps = apps();
       for (byte[] key : keys) {
         FragmentKey fk = FragmentKey.fromBytes(key);
         for (String app : apps) {
