@@ -77,8 +77,8 @@ public final class PeerDaemon implements Closeable {
     this.scheduler = scheduler;
     this.admission = new DonorAdmission(store, space, load, config.paused());
     this.heartbeats = new HeartbeatSchedule(scheduler, this::tick, config.heartbeatInterval());
-    LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota", store.fragmentCount(), store.usedBytes(),
-        store.diskBytes(), space.quotaBytes());
+    LOG.info("fragment store: {} fragments, {} bytes ({} on disk) of a {} byte quota; durable writes {}", store.fragmentCount(),
+        store.usedBytes(), store.diskBytes(), space.quotaBytes(), store.writeMode());
   }
 
   /** Called when a heartbeat answer says the tracker has repair work queued for this peer. */

@@ -91,15 +91,19 @@ final class Compactor implements AutoCloseable {
   /**
    * Compacts sealed segments, the ones with the most dead space first, until the dead space is at
    * most {@code maxDeadBytes} or only the active segment is left. Returns the number compacted.
+   * Only segments sealed when it starts are taken: the ones its copies fill have dead bytes of their
+   * own (direct writes pad each batch to a block), and taking them too would never end.
    */
   int compactDeadSpace(long maxDeadBytes) throws IOException {
     int done = 0;
     Set<Integer> tried = new HashSet<>();
+    Set<Integer> sealed = log.ids();
+    sealed.remove(log.activeId());
     while (!closing && log.totalBytes() - live.bytes() > maxDeadBytes) {
       int active = log.activeId();
       int worst = -1;
       long worstDead = 0;
-      for (int id : log.ids()) {
+      for (int id : sealed) {
         long size = log.size(id);
         long dead = size - live.inSegment(id);
         if (id != active && size > 0 && dead > worstDead && !tried.contains(id) && !running.contains(id)) {

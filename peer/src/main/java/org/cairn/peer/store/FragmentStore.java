@@ -146,6 +146,11 @@ public final class FragmentStore implements Closeable {
     return live.bytes();
   }
 
+  /** How durable writes reach the disk (direct I/O or the page cache), for the log. */
+  public String writeMode() {
+    return log.writeMode();
+  }
+
   public long fragmentCount() {
     return live.count();
   }

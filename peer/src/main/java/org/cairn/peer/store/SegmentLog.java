@@ -32,6 +32,10 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * which fragment, and it is written only after the bytes are durable. A crash between the two, or a
  * failed write, leaves unreferenced bytes, which count as dead space until the segment is
  * compacted. Every open starts a new active segment, so a torn tail is never appended to.
+ *
+ * Durable appends bypass the page cache where the file system allows it (DirectAppender): each
+ * starts at a block boundary and is padded to the next, so a segment has dead bytes between
+ * batches. Soft writes (left in the page cache for a later sync) stay buffered.
  */
 final class SegmentLog implements Closeable {
   /** Where a fragment's bytes are: segment, offset, length. 16 bytes as an index value. */
@@ -63,6 +67,8 @@ final class SegmentLog implements Closeable {
     final Path path;
     /** Replaced when an interrupted thread's I/O closed it (FileChannel I/O is interruptible). */
     volatile FileChannel channel;
+    /** The active segment's O_DIRECT channel (null when buffered, or once rolled); used under the append lock. */
+    FileChannel direct;
     /** Bytes written (appends reserve ranges under the append lock). */
     volatile long size;
     /** Bytes known durable. */
@@ -119,13 +125,16 @@ final class SegmentLog implements Closeable {
 
   private final Path dir;
   private final long segmentBytes;
+  /** Null: every write goes through the page cache. */
+  private final DirectAppender directAppender;
   private final Map<Integer, Segment> segments = new ConcurrentHashMap<>();
   private final ReentrantLock appendLock = new ReentrantLock();
   private volatile Segment active;
 
-  private SegmentLog(Path dir, long segmentBytes) {
+  private SegmentLog(Path dir, long segmentBytes, DirectAppender directAppender) {
     this.dir = dir;
     this.segmentBytes = segmentBytes;
+    this.directAppender = directAppender;
   }
 
   /** Opens the segments in {@code dir} (created if missing) and starts a new active segment. */
@@ -134,7 +143,7 @@ final class SegmentLog implements Closeable {
       throw new IllegalArgumentException("segments must be at least 1 MiB, was " + segmentBytes);
     }
     Files.createDirectories(dir);
-    SegmentLog log = new SegmentLog(dir, segmentBytes);
+    SegmentLog log = new SegmentLog(dir, segmentBytes, DirectAppender.probe(dir));
     int last = 0;
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.seg")) {
       for (Path p : files) {
@@ -163,6 +172,14 @@ final class SegmentLog implements Closeable {
     Path p = dir.resolve(String.format("%08d.seg", id));
     FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     Segment s = new Segment(id, p, ch, 0);
+    if (directAppender != null) {
+      try {
+        s.direct = directAppender.open(p);
+      } catch (IOException e) {
+        ch.close();
+        throw e;
+      }
+    }
     segments.put(id, s);
     syncDirectory();
     return s;
@@ -176,9 +193,9 @@ final class SegmentLog implements Closeable {
 
   /**
    * Appends the values (each one's readable bytes; their indices are not changed), contiguous in one
-   * segment, with one gathering write, and returns once they are durable. Direct buffers go to the
-   * kernel as they are (no copy on the Java side). On failure (a full disk) nothing is referenced
-   * and the segment is cut back to where it was.
+   * segment, and returns once they are durable: through O_DIRECT from an aligned copy where the
+   * file system allows it, otherwise one gathering write from the buffers as they are. On failure (a
+   * full disk) nothing is referenced and the segment is cut back to where it was.
    */
   List<Location> append(List<ByteBuf> values) throws IOException {
     return append(values, true);
@@ -195,43 +212,30 @@ final class SegmentLog implements Closeable {
     }
     Segment seg;
     long start;
+    long end;
     appendLock.lock();
     try {
       seg = active;
-      if (seg.size > 0 && seg.size + total > segmentBytes) {
+      boolean direct = durable && seg.direct != null;
+      if (seg.size > 0 && (direct ? directAppender.align(seg.size) : seg.size) + total > segmentBytes) {
         seg = roll();
+        direct = durable && seg.direct != null;
       }
-      start = seg.size;
-      long end = start + total;
-      Segment target = seg;
-      try {
-        target.io(ch -> {
-          List<ByteBuffer> parts = new ArrayList<>(values.size());
-          for (ByteBuf v : values) {
-            java.util.Collections.addAll(parts, v.nioBuffers(v.readerIndex(), v.readableBytes()));
-          }
-          ByteBuffer[] bufs = parts.toArray(new ByteBuffer[0]);
-          // only appends (under this lock) use the channel's position; reads are positional
-          ch.position(start);
-          while (ch.position() < end) {
-            ch.write(bufs);
-          }
-          return null;
-        });
-      } catch (IOException e) {
-        try {
-          target.io(ch -> ch.truncate(start));
-        } catch (IOException suppressed) {
-          e.addSuppressed(suppressed);
-        }
-        throw e;
+      if (direct) {
+        start = directAppender.align(seg.size);
+        end = appendDirect(seg, start, values);
+        seg.size = end;
+      } else {
+        start = seg.size;
+        end = start + total;
+        appendBuffered(seg, start, end, values);
+        seg.size = end;
       }
-      seg.size = end;
     } finally {
       appendLock.unlock();
     }
     if (durable) {
-      sync(seg, start + total);
+      sync(seg, end);
     }
     List<Location> out = new ArrayList<>(values.size());
     long pos = start;
@@ -240,6 +244,67 @@ final class SegmentLog implements Closeable {
       pos += v.readableBytes();
     }
     return out;
+  }
+
+  /** One gathering write through the page cache; call with the append lock held. */
+  private static void appendBuffered(Segment seg, long start, long end, List<ByteBuf> values) throws IOException {
+    try {
+      seg.io(ch -> {
+        List<ByteBuffer> parts = new ArrayList<>(values.size());
+        for (ByteBuf v : values) {
+          java.util.Collections.addAll(parts, v.nioBuffers(v.readerIndex(), v.readableBytes()));
+        }
+        ByteBuffer[] bufs = parts.toArray(new ByteBuffer[0]);
+        // only appends (under this lock) use the channel's position; reads are positional
+        ch.position(start);
+        while (ch.position() < end) {
+          ch.write(bufs);
+        }
+        return null;
+      });
+    } catch (IOException e) {
+      try {
+        seg.io(ch -> ch.truncate(start));
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /**
+   * The values from {@code start} (a block boundary) through the segment's O_DIRECT channel, padded
+   * to the next boundary; returns the padded end. Call with the append lock held. On failure the
+   * file is cut back to the segment's size before the call.
+   */
+  private long appendDirect(Segment seg, long start, List<ByteBuf> values) throws IOException {
+    long before = seg.size;
+    try {
+      return directAppender.write(seg.direct, start, values);
+    } catch (IOException e) {
+      if (e instanceof java.nio.channels.ClosedByInterruptException) {
+        // the interrupt closed the direct channel: open it again for the next append
+        try {
+          seg.direct = directAppender.open(seg.path);
+        } catch (IOException suppressed) {
+          e.addSuppressed(suppressed);
+          seg.direct = null; // the next appends go through the page cache
+        }
+      }
+      try {
+        seg.io(ch -> ch.truncate(before));
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /** How durable appends reach the disk, for the peer's log. */
+  String writeMode() {
+    return directAppender == null
+        ? "through the page cache (the file system refuses O_DIRECT)"
+        : "direct I/O (O_DIRECT, " + directAppender.blockSize() + "-byte blocks)";
   }
 
   /** Makes everything appended so far durable, in every segment that has unsynced bytes (soft writes). */
@@ -260,9 +325,23 @@ final class SegmentLog implements Closeable {
 
   /** Starts the next segment; call with the append lock held. The old one stays open for reads and pending syncs. */
   private Segment roll() throws IOException {
+    Segment old = active;
     Segment next = create(active.id + 1);
     active = next;
+    closeDirect(old);
     return next;
+  }
+
+  private static void closeDirect(Segment seg) {
+    FileChannel d = seg.direct;
+    seg.direct = null;
+    if (d != null) {
+      try {
+        d.close();
+      } catch (IOException e) {
+        // every write through it has returned; syncs use the other channel
+      }
+    }
   }
 
   /** Makes the segment durable up to {@code end}; one fdatasync serves every writer waiting meanwhile. */
@@ -369,6 +448,14 @@ final class SegmentLog implements Closeable {
 
   @Override
   public void close() {
+    appendLock.lock();
+    try {
+      for (Segment s : segments.values()) {
+        closeDirect(s);
+      }
+    } finally {
+      appendLock.unlock();
+    }
     for (Segment s : segments.values()) {
       s.closing = true;
       try {
