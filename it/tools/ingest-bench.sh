@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Peers' CPU per GB of pieces ingested (#19 target <= 1.5 CPU-s/GB, pessimistic writes): a local grid
-# (tracker + 6 peers started as a donor starts them, `java -jar cairn-peer.jar` with its defaults),
+# (tracker + 6 peers started as a donor starts them, `peer/target/cairn-peer` with its defaults; PEER_JAR=peer/target/cairn-peer.jar
+# for the jar with the JVM's default flags),
 # a warmed `cairn agent`, WARM stores of random data to warm the peers, then ROUNDS stores of SIZE
 # random MiB each through the agent (default settings: encrypted). Per store: wall s, the peers' CPU-s
 # (from /proc, during the store and 1 s after), the version's stored bytes (`versions --json`: the

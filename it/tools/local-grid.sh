@@ -7,7 +7,8 @@ sys_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum +
 cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
 
 # grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS and TRACKER_JAVA_OPTS add JVM flags.
-# PEER_JAR runs another build of the peer (an A/B comparison).
+# Peers start through peer/target/cairn-peer (the donor's launcher); PEER_JAR runs `java -jar PEER_JAR` instead (another
+# build, or the jar with the JVM's default flags: an A/B comparison).
 grid_up() {
   local quota=$1 i
   # shellcheck disable=SC2086
@@ -19,9 +20,14 @@ grid_up() {
   java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
   PEERS=()
   for i in 1 2 3 4 5 6; do
-    # shellcheck disable=SC2086
-    java ${PEER_JAVA_OPTS:-} -jar "${PEER_JAR:-$ROOT/peer/target/cairn-peer.jar}" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
-      --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
+    if [ -n "${PEER_JAR:-}" ]; then
+      # shellcheck disable=SC2086
+      java ${PEER_JAVA_OPTS:-} -jar "$PEER_JAR" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+        --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
+    else # as a donor starts it: the launcher, with its flags
+      CAIRN_PEER_JAVA_OPTS=${PEER_JAVA_OPTS:-} "$ROOT/peer/target/cairn-peer" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+        --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
+    fi
     PIDS+=($!); PEERS+=($!)
   done
   until [ "$(grep -l "serving on" "$W"/p*.out 2>/dev/null | wc -l)" = 6 ]; do sleep 0.2; done

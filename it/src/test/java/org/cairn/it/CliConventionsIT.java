@@ -80,6 +80,33 @@ class CliConventionsIT {
     assertThat(recover.err().get(0)).startsWith("cairn-tracker: Missing required options").contains("--from-peers").contains("--data");
   }
 
+  /** A launcher script the build made (peer/target/cairn-peer, ...), run with this JVM as JAVA_HOME. */
+  private Run launch(Path script, Map<String, String> env, String... args) throws Exception {
+    List<String> cmd = new ArrayList<>(List.of(script.toString()));
+    cmd.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile())
+        .redirectOutput(root.resolve("out").toFile()).redirectError(root.resolve("err").toFile());
+    pb.environment().keySet().removeIf(k -> k.startsWith("CAIRN_"));
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    assertThat(p.waitFor(2, TimeUnit.MINUTES)).as(script + " finished").isTrue();
+    return new Run(p.exitValue(), Files.readString(root.resolve("out")), Files.readAllLines(root.resolve("err")));
+  }
+
+  @Test
+  void donorLaunchers_runTheJarsWithThePeersJitAndGcFlags() throws Exception {
+    Path peerLauncher = MiniGrid.jar("peer", "cairn-peer.jar").resolveSibling("cairn-peer");
+    Run peer = launch(peerLauncher, Map.of("CAIRN_PEER_JAVA_OPTS", "-XX:+PrintCommandLineFlags"), "--data", root.resolve("p").toString());
+    assertThat(peer.exit()).isEqualTo(2);
+    assertThat(peer.out()).contains("-XX:TieredStopAtLevel=1").contains("-XX:+UseSerialGC");
+    assertThat(peer.err()).containsExactly("cairn-peer: missing required settings: --tracker, --token-file, --quota",
+        "Try 'cairn-peer --help' for more information.");
+    Run donor = launch(MiniGrid.jar("gui", "cairn-donor.jar").resolveSibling("cairn-donor"), Map.of(), "--help");
+    assertThat(donor.exit()).as(String.join("\n", donor.err())).isZero();
+    assertThat(donor.out()).startsWith("Usage: cairn-donor");
+  }
+
   @Test
   void tokenFileFromTheEnvironment_andJsonBeforeOrAfterTheCommand() throws Exception {
     try (MiniGrid grid = new MiniGrid(Files.createDirectories(root.resolve("grid")), Duration.ofSeconds(1))) {
