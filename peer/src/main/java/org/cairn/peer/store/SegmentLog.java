@@ -127,6 +127,8 @@ final class SegmentLog implements Closeable {
   private final long segmentBytes;
   /** Null: every write goes through the page cache. */
   private final DirectAppender directAppender;
+  /** Why direct writes stopped (a write the file system refused), or null. */
+  private volatile String directRefused;
   private final Map<Integer, Segment> segments = new ConcurrentHashMap<>();
   private final ReentrantLock appendLock = new ReentrantLock();
   private volatile Segment active;
@@ -172,7 +174,7 @@ final class SegmentLog implements Closeable {
     Path p = dir.resolve(String.format("%08d.seg", id));
     FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     Segment s = new Segment(id, p, ch, 0);
-    if (directAppender != null) {
+    if (directAppender != null && directRefused == null) {
       try {
         s.direct = directAppender.open(p);
       } catch (IOException e) {
@@ -221,16 +223,17 @@ final class SegmentLog implements Closeable {
         seg = roll();
         direct = durable && seg.direct != null;
       }
-      if (direct) {
-        start = directAppender.align(seg.size);
-        end = appendDirect(seg, start, values);
-        seg.size = end;
+      long directStart = direct ? directAppender.align(seg.size) : -1;
+      long directEnd = direct ? appendDirectUnlessRefused(seg, directStart, values) : -1;
+      if (directEnd >= 0) {
+        start = directStart;
+        end = directEnd;
       } else {
         start = seg.size;
         end = start + total;
         appendBuffered(seg, start, end, values);
-        seg.size = end;
       }
+      seg.size = end;
     } finally {
       appendLock.unlock();
     }
@@ -273,6 +276,25 @@ final class SegmentLog implements Closeable {
   }
 
   /**
+   * {@link #appendDirect}, or -1 (nothing written) if the file system refuses the write though it
+   * took the probe: the log then writes through the page cache from now on.
+   */
+  private long appendDirectUnlessRefused(Segment seg, long start, List<ByteBuf> values) throws IOException {
+    try {
+      return appendDirect(seg, start, values);
+    } catch (IOException e) {
+      if (e.getMessage() == null || !e.getMessage().contains("Invalid argument")) {
+        throw e;
+      }
+      directRefused = e.getMessage();
+      closeDirect(seg);
+      org.slf4j.LoggerFactory.getLogger(SegmentLog.class)
+          .warn("the file system refused a direct write ({}): durable writes go through the page cache from now on", e.getMessage());
+      return -1;
+    }
+  }
+
+  /**
    * The values from {@code start} (a block boundary) through the segment's O_DIRECT channel, padded
    * to the next boundary; returns the padded end. Call with the append lock held. On failure the
    * file is cut back to the segment's size before the call.
@@ -302,8 +324,11 @@ final class SegmentLog implements Closeable {
 
   /** How durable appends reach the disk, for the peer's log. */
   String writeMode() {
+    if (directRefused != null) {
+      return "through the page cache (a direct write was refused: " + directRefused + ")";
+    }
     return directAppender == null
-        ? "through the page cache (the file system refuses O_DIRECT)"
+        ? "through the page cache (the file system refuses O_DIRECT, or -Dcairn.peer.directIo=false)"
         : "direct I/O (O_DIRECT, " + directAppender.blockSize() + "-byte blocks)";
   }
 
