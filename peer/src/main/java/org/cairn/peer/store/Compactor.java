@@ -100,13 +100,12 @@ final class Compactor implements AutoCloseable {
     Set<Integer> sealed = log.ids();
     sealed.remove(log.activeId());
     while (!closing && log.totalBytes() - live.bytes() > maxDeadBytes) {
-      int active = log.activeId();
       int worst = -1;
       long worstDead = 0;
       for (int id : sealed) {
         long size = log.size(id);
         long dead = size - live.inSegment(id);
-        if (id != active && size > 0 && dead > worstDead && !tried.contains(id) && !running.contains(id)) {
+        if (size > 0 && dead > worstDead && !tried.contains(id) && !running.contains(id)) {
           worst = id;
           worstDead = dead;
         }
