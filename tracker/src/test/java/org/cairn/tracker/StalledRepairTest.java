@@ -192,6 +192,52 @@ class StalledRepairTest {
     assertThat(jobs.get(0).get("targets").get(0).get("peer").asText()).isEqualTo("q7");
   }
 
+  @Test
+  void scan_skipsTheWalkWhileAHealthyGridIsUnchanged_andWalksAgainWhenAPeerGoesOrAVersionCommits() throws IOException {
+    peers("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+    store4plus2("s1", "s2", "s3", "s4", "s5", "s6");
+    assertThat(durability().get("healthy").asLong()).isEqualTo(1);
+    long walked = repair.walks();
+    for (int i = 0; i < 5; i++) { // heartbeats that change nothing the scan reads
+      clock.advance(Duration.ofSeconds(1));
+      beat("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+      assertThat(durability().get("healthy").asLong()).isEqualTo(1);
+    }
+    assertThat(repair.walks()).as("nothing changed on a healthy grid").isEqualTo(walked);
+
+    commit("n2", "code:4+2", 600, List.of(ChunkId.of(new byte[] {7}).hex())); // holders q1..q6 are unknown
+    JsonNode d = durability();
+    assertThat(repair.walks()).isEqualTo(walked + 1);
+    assertThat(d.get("chunks").asLong()).isEqualTo(2);
+    assertThat(d.get("lost").asLong()).as("the new chunk's holders are not members").isEqualTo(1);
+    durability();
+    assertThat(repair.walks()).as("an unhealthy grid is walked at every scan").isEqualTo(walked + 2);
+  }
+
+  @Test
+  void scan_walksAgainWhenAHolderGoesDown_andAtLeastEveryThirtyIntervals() throws IOException {
+    peers("RUNNING", "d1", "d2", "d3", "d4", "d5", "d6");
+    store4plus2("d1", "d2", "d3", "d4", "d5", "d6");
+    durability();
+    long walked = repair.walks();
+    clock.advance(Duration.ofSeconds(4)); // d6 stops heartbeating: DOWN after the 3 s timeout
+    beat("RUNNING", "d1", "d2", "d3", "d4", "d5");
+    assertThat(durability().get("degraded").asLong()).isEqualTo(1);
+    assertThat(repair.walks()).isEqualTo(walked + 1);
+
+    beat("RUNNING", "d6"); // back within the grace period: healthy again
+    assertThat(durability().get("healthy").asLong()).isEqualTo(1);
+    walked = repair.walks();
+    clock.advance(Duration.ofSeconds(RepairService.UNCHANGED_SCANS_SKIPPED - 1)); // the interval is 1 s here
+    beat("RUNNING", "d1", "d2", "d3", "d4", "d5", "d6");
+    durability();
+    assertThat(repair.walks()).isEqualTo(walked);
+    clock.advance(Duration.ofSeconds(1));
+    beat("RUNNING", "d1", "d2", "d3", "d4", "d5", "d6");
+    durability();
+    assertThat(repair.walks()).as("walked again after 30 scan intervals").isEqualTo(walked + 1);
+  }
+
   private JsonNode durability() throws IOException {
     repair.scan();
     return call(200, "GET", "/api/v1/durability", null);

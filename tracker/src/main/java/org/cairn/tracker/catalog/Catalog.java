@@ -85,6 +85,11 @@ public final class Catalog {
   }
 
   /** The chunk index as donors and repair use it: who holds which fragment. */
+  /** Changes whenever a version or a chunk record is written (the repair scan skips when it has not). */
+  public long changeCount() {
+    return store.writes(TrackerStore.Family.VERSIONS) + store.writes(TrackerStore.Family.CHUNKS);
+  }
+
   public HolderIndex holders() {
     return holders;
   }

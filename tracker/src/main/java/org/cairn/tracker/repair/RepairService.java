@@ -70,7 +70,17 @@ public final class RepairService {
   /** Counts from the last scan. */
   public record Snapshot(long scannedAt, long chunks, long healthy, long degraded, long lost, int queued,
       List<DurabilityView.Latest> latest, long neededBytes, Map<String, String> unhealthy, List<DurabilityView.Stalled> stalled,
-      long backlogBytes) {}
+      long backlogBytes) {
+    Snapshot at(long when) {
+      return new Snapshot(when, chunks, healthy, degraded, lost, queued, latest, neededBytes, unhealthy, stalled, backlogBytes);
+    }
+  }
+
+  /**
+   * A healthy grid whose catalog and DOWN set have not changed is not walked again for this many
+   * scan intervals (a healthy chunk can only become unhealthy through one of those two).
+   */
+  public static final int UNCHANGED_SCANS_SKIPPED = 30;
 
 
   /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
@@ -91,6 +101,11 @@ public final class RepairService {
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
+  /** What the last full scan read: the catalog's change count, which peers were DOWN, when, how many scans walked. */
+  private long scannedChanges = -1;
+  private Map<String, Boolean> scannedDown = Map.of();
+  private long walkedAt;
+  private long walks;
 
   public RepairService(Catalog catalog, Membership membership, PlacementService placement, EventLog events, Clock clock,
       Config config) {
@@ -111,6 +126,18 @@ public final class RepairService {
     long now = clock.millis();
     expireJobs(now);
     Map<String, PeerView> peers = peersById();
+    long changes = catalog.changeCount(); // read before the walk: a write during it makes the next scan walk again
+    Map<String, Boolean> down = new HashMap<>();
+    peers.forEach((id, v) -> down.put(id, HostState.DOWN.name().equals(v.state())));
+    if (stillHealthy(changes, down, now)) {
+      snapshot = snapshot.at(now);
+      rate.sample(now, repairedBytes);
+      return snapshot;
+    }
+    walks++;
+    walkedAt = now;
+    scannedChanges = changes;
+    scannedDown = down;
     Set<String> latestKeys = new HashSet<>();
     List<Catalog.VersionChunks> latest = catalog.latestVersions();
     for (Catalog.VersionChunks v : latest) {
@@ -179,6 +206,21 @@ public final class RepairService {
         stalls.list(), counts[5]);
     rate.sample(now, repairedBytes);
     return snapshot;
+  }
+
+  /**
+   * Whether the last scan's result still holds without walking the index: it found every chunk
+   * healthy with no repair queued or running, no version or chunk record was written since, no
+   * peer went DOWN or came back, and it walked less than {@link #UNCHANGED_SCANS_SKIPPED} intervals ago.
+   */
+  private boolean stillHealthy(long changes, Map<String, Boolean> down, long now) {
+    return snapshot.scannedAt() != 0 && changes == scannedChanges && down.equals(scannedDown) && snapshot.unhealthy().isEmpty()
+        && queue.isEmpty() && jobs.size() == 0 && now - walkedAt < UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis();
+  }
+
+  /** How many scans walked the chunk index (the others found nothing changed on a healthy grid). */
+  public synchronized long walks() {
+    return walks;
   }
 
   /** The durability API's answer. */
@@ -332,8 +374,7 @@ public final class RepairService {
       events.add("bad-fragment", peerId, "fragment " + index + " of chunk " + id.shortHex() + " reported by " + reporter + ": "
           + f.getValue());
     }
-    snapshot = new Snapshot(0, snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(), snapshot.queued(),
-        snapshot.latest(), snapshot.neededBytes(), snapshot.unhealthy(), snapshot.stalled(), snapshot.backlogBytes()); // rescan soon
+    snapshot = snapshot.at(0); // walk again at the next scan
     return n;
   }
 

@@ -57,6 +57,8 @@ public final class TrackerStore implements Closeable {
   private volatile Replicator replicator;
   /** Puts that may wait to be replicated together (heartbeat records in a group), newest value per key. */
   private final WaitingPuts soon = new WaitingPuts();
+  /** Writes applied to this member's database per family, since it opened ({@link #writes}). */
+  private final java.util.concurrent.atomic.AtomicLongArray writes = new java.util.concurrent.atomic.AtomicLongArray(Family.values().length);
 
 
 
@@ -126,6 +128,9 @@ public final class TrackerStore implements Closeable {
         handles = openHandles();
         throw new IOException("the snapshot in " + checkpoint + " does not open as the tracker's database; kept the old one", e);
       }
+      for (Family f : Family.values()) {
+        writes.incrementAndGet(f.ordinal()); // every family may have changed
+      }
       org.cairn.core.util.FileTrees.delete(aside);
     } finally {
       swap.writeLock().unlock();
@@ -149,6 +154,7 @@ public final class TrackerStore implements Closeable {
     Handles h = use();
     try {
       h.db().put(h.of(f), writeOptions, key, value);
+      writes.incrementAndGet(f.ordinal());
     } catch (RocksDBException e) {
       throw new IOException("writing " + f + " failed: " + e.getMessage(), e);
     } finally {
@@ -210,6 +216,7 @@ public final class TrackerStore implements Closeable {
     Handles h = use();
     try {
       h.db().delete(h.of(f), writeOptions, key);
+      writes.incrementAndGet(f.ordinal());
     } catch (RocksDBException e) {
       throw new IOException("deleting from " + f + " failed: " + e.getMessage(), e);
     } finally {
@@ -238,6 +245,14 @@ public final class TrackerStore implements Closeable {
     writeLocal(batch);
   }
 
+  /**
+   * How many writes this member's database has applied to {@code f} since it opened (a restored
+   * snapshot counts as one): equal counts mean the family has not changed in between.
+   */
+  public long writes(Family f) {
+    return writes.get(f.ordinal());
+  }
+
   /** The key under which {@link #applyReplicated} records the last log position applied. */
   public static final byte[] APPLIED = "applied".getBytes(StandardCharsets.UTF_8);
 
@@ -252,6 +267,9 @@ public final class TrackerStore implements Closeable {
         }
       }
       h.db().write(writeOptions, wb);
+      for (Batch.Op op : batch.ops) {
+        writes.incrementAndGet(op.family().ordinal());
+      }
     } catch (RocksDBException e) {
       throw new IOException("writing a batch of " + batch.ops.size() + " changes failed: " + e.getMessage(), e);
     } finally {
