@@ -6,13 +6,14 @@ TCK=$(getconf CLK_TCK)
 sys_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $15}' /proc/$p/stat))); done; echo "$sum"; }
 cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
 
-# grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS and TRACKER_JAVA_OPTS add JVM flags.
+# grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS and TRACKER_JAVA_OPTS add JVM flags;
+# TRACKER_JAR runs another build's tracker.
 # Peers start through peer/target/cairn-peer (the donor's launcher); PEER_JAR runs `java -jar PEER_JAR` instead (another
 # build, or the jar with the JVM's default flags: an A/B comparison).
 grid_up() {
   local quota=$1 i
   # shellcheck disable=SC2086
-  java ${TRACKER_JAVA_OPTS:-} -jar "$ROOT/tracker/target/cairn-tracker.jar" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
+  java ${TRACKER_JAVA_OPTS:-} -jar "${TRACKER_JAR:-$ROOT/tracker/target/cairn-tracker.jar}" --data "$W/tracker" --listen 127.0.0.1:0 > "$W/tracker.out" 2> "$W/tracker.err" &
   TRACKER=$!; PIDS+=($TRACKER)
   until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
   URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)

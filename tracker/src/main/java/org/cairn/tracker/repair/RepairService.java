@@ -10,12 +10,10 @@ import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.cairn.core.api.DurabilityView;
-import org.cairn.core.erasure.CodingSummary;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
@@ -83,15 +81,13 @@ public final class RepairService {
   public static final int UNCHANGED_SCANS_SKIPPED = 30;
 
 
-  /** A queued chunk; {@code blocked}: the scan found no target for it (tried after the others). */
-  private record Pending(String app, ChunkId id, int surplus, boolean latest, boolean blocked) {}
-
   private final Catalog catalog;
   private final Membership membership;
   private final PlacementService placement;
   private final EventLog events;
   private final Clock clock;
   private final Config config;
+  private final IndexWalk walk;
 
   private Deque<Pending> queue = new ArrayDeque<>();
   private final RepairJobs jobs = new RepairJobs();
@@ -115,6 +111,7 @@ public final class RepairService {
     this.events = events;
     this.clock = clock;
     this.config = config;
+    this.walk = new IndexWalk(catalog, membership, config.grace(), config.jobsPerPeer());
   }
 
   public Config config() {
@@ -138,72 +135,13 @@ public final class RepairService {
     walkedAt = now;
     scannedChanges = changes;
     scannedDown = down;
-    Set<String> latestKeys = new HashSet<>();
-    List<Catalog.VersionChunks> latest = catalog.latestVersions();
-    for (Catalog.VersionChunks v : latest) {
-      for (ChunkId id : v.chunks()) {
-        latestKeys.add(key(v.app(), id));
-      }
+    IndexWalk.Result w = walk.walk(peers, jobs, now);
+    queue = new ArrayDeque<>(w.queue());
+    if (w.lost() > snapshot.lost()) {
+      LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", w.lost());
     }
-    Map<String, String> unhealthy = new HashMap<>(); // app/chunk -> degraded or lost
-    long[] counts = new long[6]; // chunks, healthy, degraded, lost, bytes of all pieces, bytes of pieces to rebuild
-    List<Pending> pending = new ArrayList<>();
-    StallReasons stalls = new StallReasons(peers, now);
-    Map<String, Integer> targetLoad = jobs.targetLoad();
-    Map<String, String> latestCoding = new HashMap<>(); // app/chunk -> its own coding, for latest versions
-    catalog.holders().forEachChunk((app, id, r) -> {
-      String k = key(app, id);
-      if (latestKeys.contains(k)) {
-        latestCoding.put(k, r.redundancy());
-      }
-      ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
-      h.graced.forEach(stalls::grace);
-      counts[0]++;
-      counts[4] += r.storedBytes();
-      if (h.live == r.holders().size()) {
-        counts[1]++;
-      } else if (h.live >= r.needed()) {
-        counts[2]++;
-        unhealthy.put(k, "degraded");
-      } else {
-        counts[3]++;
-        unhealthy.put(k, "lost");
-        stalls.lost(r);
-      }
-      if (!h.missing.isEmpty() && h.live >= r.needed()) {
-        counts[5] += h.missing.size() * r.fragmentBytes();
-      }
-      if (!h.missing.isEmpty() && h.live >= r.needed() && !jobs.running(k)) {
-        boolean blocked = r.tags() == null || stalls.noTarget(r, exclusions(r, k, now, targetLoad));
-        if (r.tags() == null) {
-          stalls.untagged();
-        }
-        pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k), blocked));
-      }
-    });
-    // claim() tries only a few jobs per call, so chunks nobody can take now must not hide the others
-    pending.sort(Comparator.comparing(Pending::blocked).thenComparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
-    queue = new ArrayDeque<>(pending);
-    stalls.executors(queue.size());
-    List<DurabilityView.Latest> restorable = new ArrayList<>();
-    for (Catalog.VersionChunks v : latest) {
-      int lost = 0;
-      List<String> codings = new ArrayList<>(v.chunks().size());
-      for (ChunkId id : v.chunks()) {
-        if ("lost".equals(unhealthy.get(key(v.app(), id)))) {
-          lost++;
-        }
-        codings.add(latestCoding.get(key(v.app(), id)));
-      }
-      CodingSummary coding = CodingSummary.of(codings);
-      restorable.add(new DurabilityView.Latest(v.app(), v.node(), v.step(), v.chunks().size(), lost, lost == 0, coding.coding(),
-          coding.weakest()));
-    }
-    if (counts[3] > snapshot.lost()) {
-      LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", counts[3]);
-    }
-    snapshot = new Snapshot(now, counts[0], counts[1], counts[2], counts[3], queue.size(), restorable, counts[4], unhealthy,
-        stalls.list(), counts[5]);
+    snapshot = new Snapshot(now, w.chunks(), w.healthy(), w.degraded(), w.lost(), queue.size(), w.latest(), w.neededBytes(),
+        w.unhealthy(), w.stalled(), w.backlogBytes());
     rate.sample(now, repairedBytes);
     return snapshot;
   }
@@ -258,7 +196,7 @@ public final class RepairService {
     }
     String worst = "healthy";
     for (ChunkId id : chunks) {
-      String s = snapshot.unhealthy().get(key(app, id));
+      String s = snapshot.unhealthy().get(IndexWalk.key(app, id));
       if ("lost".equals(s)) {
         return "lost";
       }
@@ -291,7 +229,7 @@ public final class RepairService {
     for (Iterator<Pending> it = queue.iterator(); it.hasNext() && out.size() < room && tried < 4 * Math.max(1, room); ) {
       Pending p = it.next();
       tried++;
-      String k = key(p.app(), p.id());
+      String k = IndexWalk.key(p.app(), p.id());
       if (jobs.running(k) || jobs.avoided(k, peerId, now)) {
         continue;
       }
@@ -389,8 +327,8 @@ public final class RepairService {
     if (h.missing.isEmpty() || h.live < r.needed()) {
       return null;
     }
-    String k = key(p.app(), p.id());
-    Set<String> exclude = exclusions(r, k, now, jobs.targetLoad()).all();
+    String k = IndexWalk.key(p.app(), p.id());
+    Set<String> exclude = Exclusions.of(r, jobs.avoided(k, now), jobs.targetLoad(), config.jobsPerPeer()).all();
     List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
     if (chosen.isEmpty()) {
       return null;
@@ -416,10 +354,6 @@ public final class RepairService {
     return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
   }
 
-  private Exclusions exclusions(ChunkRecord r, String k, long now, Map<String, Integer> targetLoad) {
-    return Exclusions.of(r, jobs.avoided(k, now), targetLoad, config.jobsPerPeer());
-  }
-
   private static int preference(String state) {
     return switch (state) {
       case "RUNNING" -> 0;
@@ -443,9 +377,5 @@ public final class RepairService {
       out.put(v.id(), v);
     }
     return out;
-  }
-
-  private static String key(String app, ChunkId id) {
-    return app + "/" + id.hex();
   }
 }
