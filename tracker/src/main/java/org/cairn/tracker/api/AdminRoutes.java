@@ -143,7 +143,7 @@ final class AdminRoutes {
 
   Response apps(String method, Principal who) throws ApiException, IOException {
     requireMethod(method, "GET");
-    return json(200, catalog.appSummaries().stream().filter(a -> who.covers(a.app())).toList());
+    return json(200, catalog.reads().appSummaries().stream().filter(a -> who.covers(a.app())).toList());
   }
 
   /** The app an event is about (committed, deleted, repaired: its subject starts with the app), or null. */

@@ -39,6 +39,7 @@ import org.cairn.core.security.Ticket;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.TicketIssuer;
 import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.catalog.VersionReads;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.membership.Membership;
 
@@ -101,7 +102,7 @@ final class DataRoutes {
     if (id == null && method.equals("GET")) {
       requireApp(who, query.get("app"));
       String atLeast = query.get("atLeast");
-      return json(200, new HeldChunks(catalog.heldIds(required(query, "app"), atLeast == null ? null : Redundancy.parse(atLeast))));
+      return json(200, new HeldChunks(catalog.reads().heldIds(required(query, "app"), atLeast == null ? null : Redundancy.parse(atLeast))));
     }
     if (!"lookup".equals(id)) {
       throw new ApiException(404, "no such endpoint; use GET /api/v1/chunks?app=A or POST /api/v1/chunks/lookup");
@@ -117,7 +118,7 @@ final class DataRoutes {
     if (ids.size() > 100_000) {
       throw new ApiException(400, "look up at most 100,000 ids per call, got " + ids.size());
     }
-    return json(200, new ChunkLookup.Answer(catalog.lookup(app, ids)));
+    return json(200, new ChunkLookup.Answer(catalog.reads().lookup(app, ids)));
   }
 
   /**
@@ -207,7 +208,7 @@ final class DataRoutes {
         throw new ApiException(400, "part must be >= 0, was " + part);
       }
     }
-    Catalog.Located m = catalog.manifest(required(query, "app"), required(query, "node"),
+    VersionReads.Located m = catalog.reads().manifest(required(query, "app"), required(query, "node"),
         step.equals("latest") ? 0 : parseStep(step), part);
     if (m == null) {
       throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")

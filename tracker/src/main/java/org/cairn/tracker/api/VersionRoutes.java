@@ -21,6 +21,7 @@ import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.catalog.VersionReads;
 import org.cairn.tracker.catalog.CatalogRecords;
 import org.cairn.tracker.repair.RepairService;
 
@@ -52,7 +53,7 @@ final class VersionRoutes {
         requireApp(who, app);
         String node = required(query, "node");
         List<VersionRow> vs = new ArrayList<>();
-        for (Catalog.Listed l : catalog.listed(app, node)) {
+        for (VersionReads.Listed l : catalog.reads().listed(app, node)) {
           VersionRow v = l.row();
           vs.add(v.withStatus(catalog.soft().isSoft(app, node, v.step()) ? "soft" : repair.status(app, l.chunks())));
         }

@@ -88,7 +88,7 @@ public final class CheckpointSets {
       LOG.info("{}: part {} committed ({} of {}), {} new chunks", where, sp.part(), held.size(), sp.parts(), t.added());
       return 0;
     }
-    long step = catalog.latestStep(m.app(), m.node()) + 1;
+    long step = catalog.reads().latestStep(m.app(), m.node()) + 1;
     List<VersionRecord.PartRecord> parts = new ArrayList<>();
     long storedBytes = 0;
     long added = 0;

@@ -28,7 +28,7 @@ public final class HolderIndex {
   /** Every app's name: a chunk is indexed per app, so a fragment key is looked up under each. */
   private List<String> apps() throws IOException {
     List<String> apps = new ArrayList<>();
-    for (AppSummary a : catalog.appSummaries()) {
+    for (AppSummary a : catalog.reads().appSummaries()) {
       apps.add(a.app());
     }
     return apps;
@@ -49,7 +49,7 @@ public final class HolderIndex {
       FragmentKey fk = FragmentKey.fromBytes(key);
       boolean wanted = catalog.pending().pending(fk.chunkId());
       for (int a = 0; a < apps.size() && !wanted; a++) {
-        ChunkRecord r = catalog.chunk(apps.get(a), fk.chunkId());
+        ChunkRecord r = catalog.reads().chunk(apps.get(a), fk.chunkId());
         wanted = r != null && r.assigns(peerId, fk.index(), fk.tag());
       }
       if (!wanted) {
@@ -81,7 +81,7 @@ public final class HolderIndex {
    */
   public boolean reassign(String app, ChunkId id, int index, String expected, String peer) throws IOException {
     synchronized (catalog) {
-      ChunkRecord r = catalog.chunk(app, id);
+      ChunkRecord r = catalog.reads().chunk(app, id);
       if (r == null || index < 0 || index >= r.holders().size() || !java.util.Objects.equals(r.holders().get(index), expected)) {
         return false;
       }
@@ -102,7 +102,7 @@ public final class HolderIndex {
       for (byte[] key : keys) {
         FragmentKey fk = FragmentKey.fromBytes(key);
         for (String app : apps) {
-          ChunkRecord r = catalog.chunk(app, fk.chunkId());
+          ChunkRecord r = catalog.reads().chunk(app, fk.chunkId());
           if (r != null && r.assigns(peer, fk.index(), fk.tag())) {
             store.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, fk.chunkId()), r.withHolder(fk.index(), null).encode());
             changed++;

@@ -122,7 +122,7 @@ public final class SoftVersions {
     int n = 0;
     for (String hex : chunks) {
       ChunkId id = ChunkId.parse(hex);
-      ChunkRecord c = catalog.chunk(app, id);
+      ChunkRecord c = catalog.reads().chunk(app, id);
       if (c == null) {
         continue;
       }

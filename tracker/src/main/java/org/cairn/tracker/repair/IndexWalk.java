@@ -14,6 +14,7 @@ import org.cairn.core.api.PeerView;
 import org.cairn.core.erasure.CodingSummary;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.catalog.VersionReads;
 import org.cairn.tracker.membership.Membership;
 
 /**
@@ -40,8 +41,8 @@ final class IndexWalk {
 
   Result walk(Map<String, PeerView> peers, RepairJobs jobs, long now) throws IOException {
     Set<String> latestKeys = new HashSet<>();
-    List<Catalog.VersionChunks> latest = catalog.latestVersions();
-    for (Catalog.VersionChunks v : latest) {
+    List<VersionReads.VersionChunks> latest = catalog.reads().latestVersions();
+    for (VersionReads.VersionChunks v : latest) {
       for (ChunkId id : v.chunks()) {
         latestKeys.add(key(v.app(), id));
       }
@@ -87,7 +88,7 @@ final class IndexWalk {
     pending.sort(Comparator.comparing(Pending::blocked).thenComparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
     stalls.executors(pending.size());
     List<DurabilityView.Latest> restorable = new ArrayList<>();
-    for (Catalog.VersionChunks v : latest) {
+    for (VersionReads.VersionChunks v : latest) {
       int lost = 0;
       List<String> codings = new ArrayList<>(v.chunks().size());
       for (ChunkId id : v.chunks()) {

@@ -319,7 +319,7 @@ public final class RepairService {
   private record Planned(RepairJob job, Map<Integer, String> expected) {}
 
   private Planned plan(Pending p, String executor, Map<String, PeerView> peers, long now) throws IOException {
-    ChunkRecord r = catalog.chunk(p.app(), p.id());
+    ChunkRecord r = catalog.reads().chunk(p.app(), p.id());
     if (r == null || r.tags() == null) {
       return null; // gone, or indexed before fragments had tags (its pieces cannot be named on the peers)
     }

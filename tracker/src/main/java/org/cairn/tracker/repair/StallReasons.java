@@ -7,7 +7,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.cairn.core.api.DurabilityView.Stalled;
 import org.cairn.core.api.PeerView;

@@ -78,7 +78,7 @@ class CatalogRecordsTest {
       }
       assertThat(records.attach("heat", v[0], Long.parseLong(v[1]), new Catalog.NewChunk(id, List.of("p1", "p2", "p3"), 3000,
           tags, "code:2+1"))).isTrue();
-      assertThat(catalog.chunk("heat", id).refs()).isEqualTo(1);
+      assertThat(catalog.reads().chunk("heat", id).refs()).isEqualTo(1);
       // the record opens to what the tracker knows of the version
       RecordContent c = JSON.readValue(CatalogRecord.unpack(CatalogKey.open(KEY, blob.sealedBytes())), RecordContent.class);
       assertThat(c.step()).isEqualTo(Long.parseLong(v[1]));
@@ -106,25 +106,25 @@ class CatalogRecordsTest {
       assertThat(s.piecesMissing()).isEqualTo(1);
       assertThat(s.unreadable()).isZero();
       Catalog rebuilt = new Catalog(empty, clock, new EventLog(clock, 100));
-      assertThat(rebuilt.versions("heat", "n1")).hasSize(2);
+      assertThat(rebuilt.reads().versions("heat", "n1")).hasSize(2);
       assertThat(rebuilt.policy("heat")).isEqualTo("keep-all");
       for (String seed : new String[] {"a", "b", "c", "d", "e"}) {
-        ChunkRecord was = catalog.chunk("heat", id(seed));
-        ChunkRecord now = rebuilt.chunk("heat", id(seed));
+        ChunkRecord was = catalog.reads().chunk("heat", id(seed));
+        ChunkRecord now = rebuilt.reads().chunk("heat", id(seed));
         assertThat(now.refs()).as(seed).isEqualTo(was.refs());
         assertThat(now.base()).as(seed).isEqualTo(was.base());
         assertThat(now.tags()).as(seed).isEqualTo(was.tags());
       }
-      assertThat(rebuilt.chunk("heat", id("a")).holders()).containsExactly("p4", "p5", "p6");
-      assertThat(rebuilt.chunk("heat", id("e")).holders()).containsExactly("p4", null, "p6");
+      assertThat(rebuilt.reads().chunk("heat", id("a")).holders()).containsExactly("p4", "p5", "p6");
+      assertThat(rebuilt.reads().chunk("heat", id("e")).holders()).containsExactly("p4", null, "p6");
       // deleting a rebuilt version releases its record with it, as before the loss
       assertThat(rebuilt.delete("heat", "n1", v1)).isTrue();
-      assertThat(rebuilt.chunk("heat", found.get(0).id())).isNull();
-      assertThat(rebuilt.chunk("heat", id("c")).refs()).isEqualTo(1);
+      assertThat(rebuilt.reads().chunk("heat", found.get(0).id())).isNull();
+      assertThat(rebuilt.reads().chunk("heat", id("c")).refs()).isEqualTo(1);
     }
     // and on the original catalog: the record goes with its version
     assertThat(catalog.delete("heat", "n2", v3)).isTrue();
-    assertThat(catalog.chunk("heat", found.get(2).id())).isNull();
+    assertThat(catalog.reads().chunk("heat", found.get(2).id())).isNull();
   }
 
   /** Commits a version of {@code chunks}, sending {@code sent} (bases as given). */

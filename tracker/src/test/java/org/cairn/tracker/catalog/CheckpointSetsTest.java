@@ -46,28 +46,28 @@ class CheckpointSetsTest {
   void aSetIsAVersionOnlyWhenItsLastPartCommits() throws IOException {
     assertThat(commitPart("e1", 0, 3, "shared", "rank0")).isZero();
     assertThat(commitPart("e1", 2, 3, "shared", "rank2")).isZero();
-    assertThat(catalog.versions("mpi", "job")).isEmpty();
-    assertThat(catalog.manifest("mpi", "job", 0, 0)).isNull();
+    assertThat(catalog.reads().versions("mpi", "job")).isEmpty();
+    assertThat(catalog.reads().manifest("mpi", "job", 0, 0)).isNull();
     assertThat(catalog.sets().progress("mpi", "job", "e1")).isEqualTo(new CheckpointSets.Progress("e1", 2, 3));
 
     long step = commitPart("e1", 1, 3, "shared", "rank1");
     assertThat(step).isEqualTo(1);
-    List<VersionRow> rows = catalog.versions("mpi", "job");
+    List<VersionRow> rows = catalog.reads().versions("mpi", "job");
     assertThat(rows).hasSize(1);
     assertThat(rows.get(0).parts()).isEqualTo(3);
     assertThat(rows.get(0).set()).isEqualTo("e1");
     assertThat(rows.get(0).size()).isEqualTo(3L * 2 * CHUNK);
     for (int p = 0; p < 3; p++) {
-      Catalog.Located part = catalog.manifest("mpi", "job", 0, p);
+      VersionReads.Located part = catalog.reads().manifest("mpi", "job", 0, p);
       assertThat(part.manifest().set().part()).isEqualTo(p);
       assertThat(part.manifest().step()).isEqualTo(1);
       assertThat(part.chunks()).containsKey(id("rank" + p)).containsKey(id("shared"));
     }
     assertThat(catalog.sets().progress("mpi", "job", "e1").committed()).isZero();
     // the chunk all three parts share is referenced once per part
-    assertThat(catalog.chunk("mpi", id("shared")).refs()).isEqualTo(3);
-    assertThatThrownBy(() -> catalog.manifest("mpi", "job", 1, -1)).hasMessageContaining("checkpoint set of 3 parts");
-    assertThatThrownBy(() -> catalog.manifest("mpi", "job", 1, 3)).hasMessageContaining("parts 0..2");
+    assertThat(catalog.reads().chunk("mpi", id("shared")).refs()).isEqualTo(3);
+    assertThatThrownBy(() -> catalog.reads().manifest("mpi", "job", 1, -1)).hasMessageContaining("checkpoint set of 3 parts");
+    assertThatThrownBy(() -> catalog.reads().manifest("mpi", "job", 1, 3)).hasMessageContaining("parts 0..2");
   }
 
   @Test
@@ -75,22 +75,22 @@ class CheckpointSetsTest {
     commitPart("e1", 0, 2, "shared", "a");
     commitPart("e1", 1, 2, "shared", "b");
     assertThat(catalog.delete("mpi", "job", 1)).isTrue();
-    assertThat(catalog.chunk("mpi", id("shared"))).isNull();
-    assertThat(catalog.chunk("mpi", id("a"))).isNull();
-    assertThat(catalog.chunk("mpi", id("b"))).isNull();
+    assertThat(catalog.reads().chunk("mpi", id("shared"))).isNull();
+    assertThat(catalog.reads().chunk("mpi", id("a"))).isNull();
+    assertThat(catalog.reads().chunk("mpi", id("b"))).isNull();
   }
 
   @Test
   void repeatedCommitsAreIdempotentAndConflictingOnesRefused() throws IOException {
     assertThat(commitPart("e1", 0, 2, "x", "y", "s0")).isZero();
     assertThat(commitPart("e1", 0, 2, "x", "y", "s0")).isZero(); // the same store session again
-    assertThat(catalog.chunk("mpi", id("x")).refs()).isEqualTo(1);
+    assertThat(catalog.reads().chunk("mpi", id("x")).refs()).isEqualTo(1);
     assertThatThrownBy(() -> commitPart("e1", 0, 2, "x", "y", "other")).hasMessageContaining("already committed by another store");
     assertThatThrownBy(() -> commitPart("e1", 1, 3, "x", "y", "s1")).hasMessageContaining("has 2 parts");
     assertThat(commitPart("e1", 1, 2, "z", "y", "s1")).isEqualTo(1);
     assertThat(commitPart("e1", 1, 2, "z", "y", "s1")).isEqualTo(1); // an answer lost after the set completed
     assertThatThrownBy(() -> commitPart("e1", 1, 2, "z", "y", "late")).hasMessageContaining("already complete as step 1");
-    assertThat(catalog.versions("mpi", "job")).hasSize(1);
+    assertThat(catalog.reads().versions("mpi", "job")).hasSize(1);
   }
 
   @Test
@@ -99,14 +99,14 @@ class CheckpointSetsTest {
     commitPart("done", 0, 1, "d1", "o1");
     clock.advance(Duration.ofMinutes(30));
     commitPart("young", 0, 2, "y1", "o1");
-    assertThat(catalog.chunk("mpi", id("o1")).refs()).isEqualTo(3);
+    assertThat(catalog.reads().chunk("mpi", id("o1")).refs()).isEqualTo(3);
     clock.advance(Duration.ofMinutes(31));
     assertThat(catalog.sets().expire(Duration.ofHours(1))).isEqualTo(1);
-    assertThat(catalog.chunk("mpi", id("o2"))).isNull();
-    assertThat(catalog.chunk("mpi", id("o1")).refs()).isEqualTo(2);
+    assertThat(catalog.reads().chunk("mpi", id("o2"))).isNull();
+    assertThat(catalog.reads().chunk("mpi", id("o1")).refs()).isEqualTo(2);
     assertThat(catalog.sets().progress("mpi", "job", "old").committed()).isZero();
     assertThat(catalog.sets().progress("mpi", "job", "young").committed()).isEqualTo(1);
-    assertThat(catalog.versions("mpi", "job")).extracting(VersionRow::set).containsExactly("done");
+    assertThat(catalog.reads().versions("mpi", "job")).extracting(VersionRow::set).containsExactly("done");
     // a part arriving after its set expired starts the set again rather than completing a half of it
     assertThat(commitPart("old", 1, 2, "o3", "o4")).isZero();
   }
@@ -118,7 +118,7 @@ class CheckpointSetsTest {
     store = TrackerStore.open(dir);
     catalog = new Catalog(store, clock, new EventLog(clock, 100));
     assertThat(commitPart("e7", 1, 2, "r", "q")).isEqualTo(1);
-    assertThat(catalog.versions("mpi", "job").get(0).parts()).isEqualTo(2);
+    assertThat(catalog.reads().versions("mpi", "job").get(0).parts()).isEqualTo(2);
   }
 
   private long commitPart(String set, int part, int parts, String c1, String c2) throws IOException {

@@ -50,29 +50,29 @@ class DeltaBasesTest {
   void aBaseOutlivesTheVersionThatStoredIt_whileAChunkCodedAgainstItIsHeld() throws IOException {
     long v1 = commit(List.of("b", "same"), Map.of("b", "", "same", ""), Map.of());
     long v2 = commit(List.of("x", "same"), Map.of("x", "b"), Map.of());
-    assertThat(catalog.chunk("heat", id("b")).refs()).as("one for v1, one for x").isEqualTo(2);
-    assertThat(catalog.chunk("heat", id("x")).base()).isEqualTo(id("b").hex());
+    assertThat(catalog.reads().chunk("heat", id("b")).refs()).as("one for v1, one for x").isEqualTo(2);
+    assertThat(catalog.reads().chunk("heat", id("x")).base()).isEqualTo(id("b").hex());
 
-    Catalog.Located located = catalog.manifest("heat", "n1", v2);
+    VersionReads.Located located = catalog.reads().manifest("heat", "n1", v2);
     assertThat(located.chunks()).as("the version's chunks, then the bases they need").containsKeys(id("x"), id("same"), id("b"));
-    assertThat(catalog.listed("heat", "n1").get(1).chunks()).as("a version's status counts its bases").contains(id("b"));
+    assertThat(catalog.reads().listed("heat", "n1").get(1).chunks()).as("a version's status counts its bases").contains(id("b"));
 
     assertThat(catalog.delete("heat", "n1", v1)).isTrue();
-    assertThat(catalog.chunk("heat", id("b"))).as("x still needs it").isNotNull();
-    assertThat(catalog.chunk("heat", id("b")).refs()).isEqualTo(1);
+    assertThat(catalog.reads().chunk("heat", id("b"))).as("x still needs it").isNotNull();
+    assertThat(catalog.reads().chunk("heat", id("b")).refs()).isEqualTo(1);
     assertThat(catalog.delete("heat", "n1", v2)).isTrue();
-    assertThat(catalog.chunk("heat", id("x"))).isNull();
-    assertThat(catalog.chunk("heat", id("b"))).as("released with the last chunk coded against it").isNull();
-    assertThat(catalog.chunk("heat", id("same"))).isNull();
+    assertThat(catalog.reads().chunk("heat", id("x"))).isNull();
+    assertThat(catalog.reads().chunk("heat", id("b"))).as("released with the last chunk coded against it").isNull();
+    assertThat(catalog.reads().chunk("heat", id("same"))).isNull();
   }
 
   @Test
   void aVersionThatAlsoReferencesItsBase_countsBoth() throws IOException {
     commit(List.of("b"), Map.of("b", ""), Map.of());
     long v2 = commit(List.of("b", "x"), Map.of("x", "b"), Map.of()); // b unchanged at one address, x coded against it
-    assertThat(catalog.chunk("heat", id("b")).refs()).isEqualTo(3);
+    assertThat(catalog.reads().chunk("heat", id("b")).refs()).isEqualTo(3);
     assertThat(catalog.delete("heat", "n1", v2)).isTrue();
-    assertThat(catalog.chunk("heat", id("b")).refs()).isEqualTo(1);
+    assertThat(catalog.reads().chunk("heat", id("b")).refs()).isEqualTo(1);
   }
 
   @Test
@@ -83,10 +83,10 @@ class DeltaBasesTest {
         .hasMessageContaining("does not hold");
     assertThatThrownBy(() -> commit(List.of("z"), Map.of("z", "x"), Map.of())).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("itself coded against");
-    assertThat(catalog.chunk("heat", id("y"))).isNull();
-    assertThat(catalog.chunk("heat", id("z"))).isNull();
-    assertThat(catalog.chunk("heat", id("x")).refs()).isEqualTo(1);
-    assertThat(catalog.chunk("heat", id("b")).refs()).isEqualTo(2);
+    assertThat(catalog.reads().chunk("heat", id("y"))).isNull();
+    assertThat(catalog.reads().chunk("heat", id("z"))).isNull();
+    assertThat(catalog.reads().chunk("heat", id("x")).refs()).isEqualTo(1);
+    assertThat(catalog.reads().chunk("heat", id("b")).refs()).isEqualTo(2);
   }
 
   @Test
@@ -95,10 +95,10 @@ class DeltaBasesTest {
     commit(List.of("x"), Map.of("x", "b"), Map.of());
     // x sent again with stronger coding and no base: the new pieces replace the old and b loses x's reference
     commit(List.of("x"), Map.of("x", ""), Map.of("x", "code:3+3"));
-    assertThat(catalog.chunk("heat", id("x")).base()).isNull();
-    assertThat(catalog.chunk("heat", id("b")).refs()).isEqualTo(1);
+    assertThat(catalog.reads().chunk("heat", id("x")).base()).isNull();
+    assertThat(catalog.reads().chunk("heat", id("b")).refs()).isEqualTo(1);
     assertThat(catalog.delete("heat", "n1", v1)).isTrue();
-    assertThat(catalog.chunk("heat", id("b"))).isNull();
+    assertThat(catalog.reads().chunk("heat", id("b"))).isNull();
   }
 
   /** Commits a version of {@code chunks}; {@code sent} maps each chunk sent to its base seed ("" for none). */

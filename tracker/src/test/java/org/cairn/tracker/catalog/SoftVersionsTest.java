@@ -51,7 +51,7 @@ class SoftVersionsTest {
     catalog.soft().onHeartbeat("p3", "c3", 100);
     catalog.soft().onHeartbeat("p1", "a1", 5);
     assertThat(catalog.soft().isSoft("heat", "n1", step)).isFalse();
-    assertThat(catalog.chunk("heat", id("v1")).holders()).containsExactly("p1", "p2", "p3");
+    assertThat(catalog.reads().chunk("heat", id("v1")).holders()).containsExactly("p1", "p2", "p3");
   }
 
   @Test
@@ -59,7 +59,7 @@ class SoftVersionsTest {
     long step = commit("v2", List.of(new SoftHold("p1", "a1", 5)));
     catalog.soft().onHeartbeat("p1", "ff", 1000);
     assertThat(catalog.soft().isSoft("heat", "n1", step)).isFalse();
-    assertThat(catalog.chunk("heat", id("v2")).holders()).as("p1's piece is unassigned, for repair").containsExactly(null, "p2", "p3");
+    assertThat(catalog.reads().chunk("heat", id("v2")).holders()).as("p1's piece is unassigned, for repair").containsExactly(null, "p2", "p3");
   }
 
   @Test
