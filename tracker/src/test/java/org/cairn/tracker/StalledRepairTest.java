@@ -238,6 +238,31 @@ class StalledRepairTest {
     assertThat(repair.walks()).as("walked again after 30 scan intervals").isEqualTo(walked + 1);
   }
 
+  @Test
+  void claimedJobs_goBackToTheQueue_whenTheirExecutorGoesDownOrRestarts_beforeTheJobTimeout() throws IOException {
+    peers("RUNNING", "e1", "e2", "e3", "e4", "e5", "e6", "e7");
+    store4plus2("e1", "e2", "e3", "e4", "e5", "e6");
+    call(200, "POST", "/api/v1/peers/e6/leave", "{}");
+    assertThat(durability().get("repairQueue").asInt()).isEqualTo(1);
+    assertThat(call(200, "POST", "/api/v1/peers/e1/repair", "{}").get("jobs")).hasSize(1);
+    assertThat(durability().get("repairing").asInt()).isEqualTo(1);
+
+    clock.advance(Duration.ofSeconds(1));
+    peers("RUNNING", "e1"); // e1's process started again: the job it claimed is lost with it
+    JsonNode d = durability();
+    assertThat(d.get("repairing").asInt()).as("not the 2 minutes of the job timeout").isZero();
+    assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
+    assertThat(call(200, "POST", "/api/v1/peers/e2/repair", "{}").get("jobs")).hasSize(1);
+
+    clock.advance(Duration.ofSeconds(4)); // e2 stops heartbeating: DOWN after the 3 s timeout
+    beat("RUNNING", "e1", "e3", "e4", "e5", "e7");
+    d = durability();
+    assertThat(d.get("repairing").asInt()).isZero();
+    assertThat(d.get("failedRepairs").asLong()).isEqualTo(2);
+    JsonNode job = call(200, "POST", "/api/v1/peers/e3/repair", "{}").get("jobs").get(0);
+    assertThat(job.get("targets").get(0).get("peer").asText()).isEqualTo("e7");
+  }
+
   private JsonNode durability() throws IOException {
     repair.scan();
     return call(200, "GET", "/api/v1/durability", null);

@@ -45,6 +45,8 @@ public final class Membership {
   private final Map<String, HostState> lastSeenState = new ConcurrentHashMap<>();
   /** The disk rate each peer last reported (bytes/s; absent: unknown). In memory: a restarted tracker learns it again within a heartbeat. */
   private final Map<String, Double> diskRates = new ConcurrentHashMap<>();
+  /** Peer id -> when it last registered again (see {@link #rejoinedAt}). */
+  private final Map<String, Long> rejoined = new ConcurrentHashMap<>();
   private final PeerTraffic traffic = new PeerTraffic();
 
   public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
@@ -80,6 +82,14 @@ public final class Membership {
     return timeout;
   }
 
+  /**
+   * When a known peer last registered again since this tracker started (a peer registers when its
+   * process starts, so work it had claimed before is lost), or 0.
+   */
+  public long rejoinedAt(String id) {
+    return rejoined.getOrDefault(id, 0L);
+  }
+
   /** Registers a new peer or rejoins a known one. */
   public PeerView register(RegisterRequest r) throws IOException {
     requireId(r.id());
@@ -94,6 +104,9 @@ public final class Membership {
     save(record);
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
+    if (old != null) {
+      rejoined.put(r.id(), now);
+    }
     lastSeenState.put(r.id(), state);
     events.add(old == null ? "joined" : "rejoined", r.id(), "at " + r.address() + " (" + state + ", quota " + r.quotaBytes() + " bytes)");
     return view(record, now);

@@ -15,8 +15,8 @@ import org.cairn.core.api.RepairJob;
  * executor that never reported. Not thread-safe: RepairService's lock guards it.
  */
 final class RepairJobs {
-  /** A job in flight: who runs it, when it is given up on, and the holder each rebuilt piece replaces. */
-  record InFlight(RepairJob job, String executor, long deadline, Map<Integer, String> expected) {}
+  /** A job in flight: who runs it, when it was handed out and is given up on, and the holder each rebuilt piece replaces. */
+  record InFlight(RepairJob job, String executor, long started, long deadline, Map<Integer, String> expected) {}
 
   private final Map<String, InFlight> inFlight = new HashMap<>();
   private final Map<String, Map<String, Long>> avoid = new HashMap<>();
@@ -84,14 +84,15 @@ final class RepairJobs {
   }
 
   /**
-   * Forgets the jobs past their deadline, avoiding their executors for them until {@code avoidUntil},
-   * and the avoidances that ended. Returns the jobs forgotten.
+   * Forgets the jobs past their deadline or whose executor {@code gone} says will never report (it went
+   * DOWN or restarted), avoiding their executors for them until {@code avoidUntil}, and the avoidances
+   * that ended. Returns the jobs forgotten.
    */
-  List<Map.Entry<String, InFlight>> expire(long now, long avoidUntil) {
+  List<Map.Entry<String, InFlight>> expire(long now, long avoidUntil, java.util.function.Predicate<InFlight> gone) {
     List<Map.Entry<String, InFlight>> expired = new ArrayList<>();
     for (Iterator<Map.Entry<String, InFlight>> it = inFlight.entrySet().iterator(); it.hasNext(); ) {
       Map.Entry<String, InFlight> e = it.next();
-      if (e.getValue().deadline() <= now) {
+      if (e.getValue().deadline() <= now || gone.test(e.getValue())) {
         it.remove();
         expired.add(Map.entry(e.getKey(), e.getValue()));
       }

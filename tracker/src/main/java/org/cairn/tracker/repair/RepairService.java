@@ -45,7 +45,8 @@ import org.slf4j.LoggerFactory;
  * compare-and-set per piece, so an entry never names a fragment that does not exist; anything a
  * failed or raced repair wrote is garbage for the peers' inventory GC. Failed jobs return to the queue
  * at the next scan with the executor and targets that failed avoided for a while. Jobs not reported
- * within the job timeout are forgotten and planned again.
+ * within the job timeout (2 minutes) are forgotten and planned again, and at the next scan those whose
+ * executor went DOWN or registered again (its process restarted) since it claimed them.
  *
  * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
  * and target rule plan() uses.
@@ -121,8 +122,8 @@ public final class RepairService {
   /** Rebuilds the queue and the durability counts from the chunk index and current membership. */
   public synchronized Snapshot scan() throws IOException {
     long now = clock.millis();
-    expireJobs(now);
     Map<String, PeerView> peers = peersById();
+    expireJobs(now, peers);
     long changes = catalog.changeCount(); // read before the walk: a write during it makes the next scan walk again
     Map<String, Boolean> down = new HashMap<>();
     peers.forEach((id, v) -> down.put(id, HostState.DOWN.name().equals(v.state())));
@@ -238,7 +239,7 @@ public final class RepairService {
         continue; // nothing to do any more, or no target now: left for the next scan
       }
       it.remove();
-      jobs.start(k, new RepairJobs.InFlight(planned.job, peerId, now + config.jobTimeout().toMillis(), planned.expected));
+      jobs.start(k, new RepairJobs.InFlight(planned.job, peerId, now, now + config.jobTimeout().toMillis(), planned.expected));
       out.add(planned.job);
     }
     if (!out.isEmpty()) {
@@ -363,12 +364,26 @@ public final class RepairService {
     };
   }
 
-  private void expireJobs(long now) {
-    for (Map.Entry<String, RepairJobs.InFlight> e : jobs.expire(now, now + 10 * config.scanInterval().toMillis())) {
+  /**
+   * Forgets the jobs not reported within the job timeout, and at once those whose executor went DOWN or
+   * restarted since it claimed them (it will never report them; a late report is ignored as not owned).
+   */
+  private void expireJobs(long now, Map<String, PeerView> peers) {
+    for (Map.Entry<String, RepairJobs.InFlight> e : jobs.expire(now, now + 10 * config.scanInterval().toMillis(),
+        f -> executorGone(f, peers))) {
       failedJobs++;
-      LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
-          config.jobTimeout());
+      if (e.getValue().deadline() <= now) {
+        LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
+            config.jobTimeout());
+      } else {
+        LOG.warn("repair {}: its executor {} went DOWN or restarted; planning it again", e.getKey(), e.getValue().executor());
+      }
     }
+  }
+
+  private boolean executorGone(RepairJobs.InFlight f, Map<String, PeerView> peers) {
+    PeerView v = peers.get(f.executor());
+    return v == null || HostState.DOWN.name().equals(v.state()) || membership.rejoinedAt(f.executor()) > f.started();
   }
 
   private Map<String, PeerView> peersById() {
