@@ -72,6 +72,14 @@ final class FragmentIndex implements Closeable {
   private final DBOptions dbOptions;
   private final ColumnFamilyOptions blobOptions;
   private final ColumnFamilyOptions plainOptions;
+  /**
+   * The locations' family: whole-key Bloom filters in its tables and its memtable, so the lookup a PUT
+   * makes for each new fragment (absent nearly always) is answered by {@code keyMayExist} without a
+   * read; RocksJava's {@code get} of an absent key unwinds a C++ exception (1.5 % of a peer's CPU
+   * while ingesting, measured).
+   */
+  private final ColumnFamilyOptions locationOptions;
+  private final org.rocksdb.BloomFilter bloom;
   private final WriteOptions syncWrites;
   private final WriteOptions softWrites;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -97,6 +105,9 @@ final class FragmentIndex implements Closeable {
     blobOptions = new ColumnFamilyOptions().setEnableBlobFiles(true).setMinBlobSize(4096).setBlobFileSize(256L << 20)
         .setBlobCompressionType(CompressionType.NO_COMPRESSION).setEnableBlobGarbageCollection(true);
     plainOptions = new ColumnFamilyOptions();
+    bloom = new org.rocksdb.BloomFilter(10);
+    locationOptions = new ColumnFamilyOptions().setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig().setFilterPolicy(bloom))
+        .setMemtablePrefixBloomSizeRatio(0.02).setMemtableWholeKeyFiltering(true);
     syncWrites = new WriteOptions().setSync(true);
     softWrites = new WriteOptions().setSync(false);
     try {
@@ -111,7 +122,7 @@ final class FragmentIndex implements Closeable {
       }
       List<ColumnFamilyDescriptor> ds = new ArrayList<>();
       ds.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions));
-      ds.add(new ColumnFamilyDescriptor(LOCATIONS, plainOptions));
+      ds.add(new ColumnFamilyDescriptor(LOCATIONS, locationOptions));
       for (String old : List.of("fragments", "sizes")) {
         if (existing.contains(old)) {
           ds.add(new ColumnFamilyDescriptor(old.getBytes(StandardCharsets.UTF_8), old.equals("fragments") ? blobOptions : plainOptions));
@@ -219,6 +230,9 @@ final class FragmentIndex implements Closeable {
     lock.readLock().lock();
     try {
       requireUsable();
+      if (!db.keyMayExist(locations, key, null)) {
+        return null; // certainly absent
+      }
       byte[] v = db.get(locations, key);
       return v == null ? null : SegmentLog.Location.decode(v);
     } catch (RocksDBException e) {
@@ -398,6 +412,8 @@ final class FragmentIndex implements Closeable {
     syncWrites.close();
     softWrites.close();
     plainOptions.close();
+    locationOptions.close();
+    bloom.close();
     blobOptions.close();
     dbOptions.close();
   }
