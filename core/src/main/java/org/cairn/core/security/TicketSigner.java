@@ -24,6 +24,8 @@ public final class TicketSigner {
 
   private final byte[] master;
   private final Map<String, byte[]> peerKeys = new ConcurrentHashMap<>();
+  /** Each peer's key as an HMAC ready to use (a store has a ticket signed per host per batch). */
+  private final Map<String, KeyedHmac> signers = new ConcurrentHashMap<>();
 
   private TicketSigner(byte[] master) {
     if (master.length != 32) {
@@ -54,8 +56,8 @@ public final class TicketSigner {
   }
 
   public Ticket sign(Ticket unsigned) {
-    byte[] key = peerKeys.computeIfAbsent(unsigned.peer(), id -> hmac(master, (LABEL + id).getBytes(StandardCharsets.UTF_8)));
-    return unsigned.signed(hmac(key, unsigned.signedBytes()));
+    KeyedHmac signer = signers.computeIfAbsent(unsigned.peer(), id -> new KeyedHmac(hmac(master, (LABEL + id).getBytes(StandardCharsets.UTF_8))));
+    return unsigned.signed(signer.of(unsigned.signedBytes()));
   }
 
   static byte[] hmac(byte[] key, byte[] data) {

@@ -10,12 +10,14 @@ import java.util.Base64;
  */
 public final class TicketVerifier {
   private final byte[] key;
+  private final KeyedHmac hmac;
 
   private TicketVerifier(byte[] key) {
     if (key.length != 32) {
       throw new IllegalArgumentException("a peer's ticket key is 32 bytes, not " + key.length);
     }
     this.key = key.clone();
+    this.hmac = new KeyedHmac(key);
   }
 
   public static TicketVerifier of(byte[] peerKey) {
@@ -40,7 +42,7 @@ public final class TicketVerifier {
     if (!t.peer().equals(self)) {
       throw new SecurityException("ticket is for peer " + t.peer() + ", not this one (" + self + ")");
     }
-    if (!MessageDigest.isEqual(TicketSigner.hmac(key, t.signedBytes()), t.signature())) {
+    if (!MessageDigest.isEqual(hmac.of(t.signedBytes()), t.signature())) {
       throw new SecurityException("ticket not signed by this grid's tracker");
     }
     if (now >= t.expiresAt()) {
