@@ -46,7 +46,8 @@ class HeartbeatIntervalIT {
     processes.add(pb.start());
     MiniGrid.await("both donors registered", Duration.ofSeconds(60), () -> grid.peers().size() == 2);
 
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    // six of the donors' 5 s intervals: a tracker that held them to its own 1 s would mark them DOWN within the first
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     int samples = 0;
     while (System.nanoTime() < end) {
       for (JsonNode p : grid.peers()) {
@@ -56,6 +57,6 @@ class HeartbeatIntervalIT {
       samples++;
       Thread.sleep(250); // sampling the tracker's view over a fixed period: this is the measurement, not a wait
     }
-    assertThat(samples).isGreaterThan(100);
+    assertThat(samples).isGreaterThan(50);
   }
 }
