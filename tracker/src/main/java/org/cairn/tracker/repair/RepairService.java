@@ -132,11 +132,11 @@ public final class RepairService {
       rate.sample(now, repairedBytes);
       return snapshot;
     }
+    IndexWalk.Result w = walk.walk(peers, jobs, now);
     walks++;
-    walkedAt = now;
+    walkedAt = now; // only a walk that finished stands for the unchanged grid
     scannedChanges = changes;
     scannedDown = down;
-    IndexWalk.Result w = walk.walk(peers, jobs, now);
     queue = new ArrayDeque<>(w.queue());
     if (w.lost() > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", w.lost());
