@@ -23,7 +23,6 @@ public final class TicketSigner {
   private static final String LABEL = "cairn-ticket-key-v1:";
 
   private final byte[] master;
-  private final Map<String, byte[]> peerKeys = new ConcurrentHashMap<>();
   /** Each peer's key as an HMAC ready to use (a store has a ticket signed per host per batch). */
   private final Map<String, KeyedHmac> signers = new ConcurrentHashMap<>();
 
@@ -52,11 +51,11 @@ public final class TicketSigner {
 
   /** Peer {@code peerId}'s own ticket key: what its registration answer carries. */
   public byte[] peerKey(String peerId) {
-    return peerKeys.computeIfAbsent(peerId, id -> hmac(master, (LABEL + id).getBytes(StandardCharsets.UTF_8))).clone();
+    return hmac(master, (LABEL + peerId).getBytes(StandardCharsets.UTF_8)); // asked once per registration
   }
 
   public Ticket sign(Ticket unsigned) {
-    KeyedHmac signer = signers.computeIfAbsent(unsigned.peer(), id -> new KeyedHmac(hmac(master, (LABEL + id).getBytes(StandardCharsets.UTF_8))));
+    KeyedHmac signer = signers.computeIfAbsent(unsigned.peer(), id -> new KeyedHmac(peerKey(id)));
     return unsigned.signed(signer.of(unsigned.signedBytes()));
   }
 
