@@ -83,8 +83,9 @@ public final class Membership {
   }
 
   /**
-   * When a known peer last registered again since this tracker started (a peer registers when its
-   * process starts, so work it had claimed before is lost), or 0.
+   * When a known peer last registered again since this tracker started, or 0. A peer registers when
+   * its process starts (work it had claimed before is lost) and also when its donor changes the
+   * quota; the registration does not tell the two apart.
    */
   public long rejoinedAt(String id) {
     return rejoined.getOrDefault(id, 0L);

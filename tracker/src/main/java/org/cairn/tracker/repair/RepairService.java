@@ -46,7 +46,8 @@ import org.slf4j.LoggerFactory;
  * failed or raced repair wrote is garbage for the peers' inventory GC. Failed jobs return to the queue
  * at the next scan with the executor and targets that failed avoided for a while. Jobs not reported
  * within the job timeout (2 minutes) are forgotten and planned again, and at the next scan those whose
- * executor went DOWN or registered again (its process restarted) since it claimed them.
+ * executor went DOWN or registered again (its process restarted; a quota change re-registers too,
+ * and its jobs are then re-planned needlessly: their reports are ignored, nothing else is lost).
  *
  * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
  * and target rule plan() uses.
@@ -376,7 +377,7 @@ public final class RepairService {
         LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
             config.jobTimeout());
       } else {
-        LOG.warn("repair {}: its executor {} went DOWN or restarted; planning it again", e.getKey(), e.getValue().executor());
+        LOG.warn("repair {}: its executor {} went DOWN or registered again (restarted); planning it again", e.getKey(), e.getValue().executor());
       }
     }
   }
