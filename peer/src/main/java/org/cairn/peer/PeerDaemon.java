@@ -34,6 +34,8 @@ public final class PeerDaemon implements Closeable {
   private final PeerConfig config;
   private final Clock clock;
   private final String id;
+  /** This process among the peer's runs: the tracker tells a restart (claimed work lost) from a quota change by it. */
+  private final String instance = Long.toHexString(new java.security.SecureRandom().nextLong());
   private final FragmentStore store;
   private volatile String address;
   private final TrackerClient tracker;
@@ -221,7 +223,7 @@ public final class PeerDaemon implements Closeable {
       if (!registered.get()) {
         long sentQuota = space.quotaBytes();
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            sentQuota, store.fragmentCount(), paused(), VERSION, keys.tlsPublicKey()));
+            sentQuota, store.fragmentCount(), paused(), VERSION, keys.tlsPublicKey(), instance));
         keys.adopt(r, peers, tracker);
         registered.set(sentQuota == space.quotaBytes()); // a quota set during the call is sent by the next tick
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);

@@ -240,7 +240,8 @@ class StalledRepairTest {
 
   @Test
   void claimedJobs_goBackToTheQueue_whenTheirExecutorGoesDownOrRestarts_beforeTheJobTimeout() throws IOException {
-    peers("RUNNING", "e1", "e2", "e3", "e4", "e5", "e6", "e7");
+    register("e1", "run-1", 2_000_000_000L);
+    peers("RUNNING", "e2", "e3", "e4", "e5", "e6", "e7");
     store4plus2("e1", "e2", "e3", "e4", "e5", "e6");
     call(200, "POST", "/api/v1/peers/e6/leave", "{}");
     assertThat(durability().get("repairQueue").asInt()).isEqualTo(1);
@@ -248,7 +249,10 @@ class StalledRepairTest {
     assertThat(durability().get("repairing").asInt()).isEqualTo(1);
 
     clock.advance(Duration.ofSeconds(1));
-    peers("RUNNING", "e1"); // e1's process started again: the job it claimed is lost with it
+    register("e1", "run-1", 3_000_000_000L); // the same process again: its donor changed the quota
+    assertThat(durability().get("repairing").asInt()).as("a quota change is not a restart").isEqualTo(1);
+    clock.advance(Duration.ofSeconds(1));
+    register("e1", "run-2", 3_000_000_000L); // e1's process started again: the job it claimed is lost with it
     JsonNode d = durability();
     assertThat(d.get("repairing").asInt()).as("not the 2 minutes of the job timeout").isZero();
     assertThat(d.get("repairQueue").asInt()).isEqualTo(1);
@@ -284,6 +288,12 @@ class StalledRepairTest {
       call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\""
           + state + "\",\"freeBytes\":1000000000,\"quotaBytes\":2000000000}");
     }
+  }
+
+  /** Registers a peer as its process {@code instance} does. */
+  private void register(String id, String instance, long quotaBytes) throws IOException {
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\"RUNNING\","
+        + "\"freeBytes\":1000000000,\"quotaBytes\":" + quotaBytes + ",\"instance\":\"" + instance + "\"}");
   }
 
   private void beat(String state, String... ids) throws IOException {

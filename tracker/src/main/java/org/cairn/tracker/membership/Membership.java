@@ -47,6 +47,8 @@ public final class Membership {
   private final Map<String, Double> diskRates = new ConcurrentHashMap<>();
   /** Peer id -> when it last registered again (see {@link #rejoinedAt}). */
   private final Map<String, Long> rejoined = new ConcurrentHashMap<>();
+  /** Peer id -> the process instance it last registered with (in memory: a restarted tracker has no claimed jobs to lose). */
+  private final Map<String, String> instances = new ConcurrentHashMap<>();
   private final PeerTraffic traffic = new PeerTraffic();
 
   public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
@@ -83,9 +85,9 @@ public final class Membership {
   }
 
   /**
-   * When a known peer last registered again since this tracker started, or 0. A peer registers when
-   * its process starts (work it had claimed before is lost) and also when its donor changes the
-   * quota; the registration does not tell the two apart.
+   * When a known peer's process last started again (it registered under another process instance,
+   * or none) since this tracker started, or 0: work it had claimed before is lost. A registration
+   * under the same instance (its donor changed the quota) is not a restart.
    */
   public long rejoinedAt(String id) {
     return rejoined.getOrDefault(id, 0L);
@@ -105,7 +107,8 @@ public final class Membership {
     save(record);
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
-    if (old != null) {
+    String before = r.instance() == null ? instances.remove(r.id()) : instances.put(r.id(), r.instance());
+    if (old != null && (r.instance() == null || !r.instance().equals(before))) {
       rejoined.put(r.id(), now);
     }
     lastSeenState.put(r.id(), state);

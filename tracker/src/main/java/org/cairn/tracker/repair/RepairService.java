@@ -46,8 +46,8 @@ import org.slf4j.LoggerFactory;
  * failed or raced repair wrote is garbage for the peers' inventory GC. Failed jobs return to the queue
  * at the next scan with the executor and targets that failed avoided for a while. Jobs not reported
  * within the job timeout (2 minutes) are forgotten and planned again, and at the next scan those whose
- * executor went DOWN or registered again (its process restarted; a quota change re-registers too,
- * and its jobs are then re-planned needlessly: their reports are ignored, nothing else is lost).
+ * executor went DOWN or whose process started again (Membership#rejoinedAt; a quota change from the
+ * running peer registers under the same process instance and is not a restart).
  *
  * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
  * and target rule plan() uses.
