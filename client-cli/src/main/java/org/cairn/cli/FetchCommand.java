@@ -156,15 +156,14 @@ final class FetchCommand implements Callable<Integer> {
     try {
       Fetcher.Result res;
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
-          OutputStream out = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 1 << 20)) {
+          SyncedFileOutput out = new SyncedFileOutput(ch, SyncedFileOutput.DEFAULT_WRITEBACK_BYTES)) {
         java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
         try {
           res = grid.fetch(located, options, counted(out, progress), crypto);
         } finally {
           closeQuietly(progress.get());
         }
-        out.flush();
-        ch.force(true);
+        out.sync();
       }
       // the temporary file was made 0600; the restored one gets what a new file gets here (0644 under umask 022)
       Files.setPosixFilePermissions(tmp, newFileMode());
