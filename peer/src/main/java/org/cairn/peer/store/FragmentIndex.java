@@ -12,26 +12,23 @@ import java.util.function.BiConsumer;
 import org.cairn.core.protocol.FragmentKey;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.CompressionType;
-import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
-import org.rocksdb.WriteOptions;
 
 /*
  * The store's index in RocksDB: FragmentKey (chunk id + index + tag) -> SegmentLog.Location. Every
  * change is one synced write batch, made after the bytes it points at are durable. This class owns
- * every native handle (DB, column families, options); close() is idempotent.
+ * the DB and its column families, and the native options they were opened with (IndexOptions);
+ * close() is idempotent.
  *
  * A full disk: a write that fails for lack of space puts RocksDB into read-only mode until the DB is
  * reopened (reopen(), which waits for every call in progress: calls hold a shared lock). A reopen
  * that fails leaves the index unusable: every call then fails with the reason.
  *
  * Formats: 3 (marked) keeps locations; 2 kept the fragments' bytes in a blob column family and is
- * converted by migrate(); 1 (unmarked, 33-byte keys) is refused.
+ * converted by migrate() (Format2Conversion); 1 (unmarked, 33-byte keys) is refused.
  */
 final class FragmentIndex implements Closeable {
   static {
@@ -43,8 +40,7 @@ final class FragmentIndex implements Closeable {
 
   static final int FORMAT = 3;
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] LOCATIONS = "locations".getBytes(StandardCharsets.UTF_8);
-
+  
   /** Index changes made together by {@link #commit}: puts and deletes, by key bytes. */
   static final class Changes {
     private final List<byte[]> putKeys = new ArrayList<>();
@@ -68,20 +64,7 @@ final class FragmentIndex implements Closeable {
   }
 
   private final Path dir;
-  private final org.rocksdb.SstFileManager sstFiles;
-  private final DBOptions dbOptions;
-  private final ColumnFamilyOptions blobOptions;
-  private final ColumnFamilyOptions plainOptions;
-  /**
-   * The locations' family: whole-key Bloom filters in its tables and its memtable, so the lookup a PUT
-   * makes for each new fragment (absent nearly always) is answered by {@code keyMayExist} without a
-   * read; RocksJava's {@code get} of an absent key unwinds a C++ exception (1.5 % of a peer's CPU
-   * while ingesting, measured).
-   */
-  private final ColumnFamilyOptions locationOptions;
-  private final org.rocksdb.BloomFilter bloom;
-  private final WriteOptions syncWrites;
-  private final WriteOptions softWrites;
+  private final IndexOptions options;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
   private List<ColumnFamilyDescriptor> descriptors;
   private RocksDB db;
@@ -94,22 +77,7 @@ final class FragmentIndex implements Closeable {
 
   private FragmentIndex(Path dir) throws IOException {
     this.dir = dir;
-    try {
-      sstFiles = new org.rocksdb.SstFileManager(org.rocksdb.Env.getDefault());
-    } catch (RocksDBException e) {
-      throw new IOException("creating RocksDB's file manager failed: " + e.getMessage(), e);
-    }
-    // with an SstFileManager RocksDB recovers from an out-of-space background error when space returns
-    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true).setSstFileManager(sstFiles);
-    // only for opening a format-2 store's value column family, to convert it
-    blobOptions = new ColumnFamilyOptions().setEnableBlobFiles(true).setMinBlobSize(4096).setBlobFileSize(256L << 20)
-        .setBlobCompressionType(CompressionType.NO_COMPRESSION).setEnableBlobGarbageCollection(true);
-    plainOptions = new ColumnFamilyOptions();
-    bloom = new org.rocksdb.BloomFilter(10);
-    locationOptions = new ColumnFamilyOptions().setTableFormatConfig(new org.rocksdb.BlockBasedTableConfig().setFilterPolicy(bloom))
-        .setMemtablePrefixBloomSizeRatio(0.02).setMemtableWholeKeyFiltering(true);
-    syncWrites = new WriteOptions().setSync(true);
-    softWrites = new WriteOptions().setSync(false);
+    this.options = new IndexOptions();
     try {
       Files.createDirectories(dir);
       List<String> existing = new ArrayList<>();
@@ -120,19 +88,11 @@ final class FragmentIndex implements Closeable {
           }
         }
       }
-      List<ColumnFamilyDescriptor> ds = new ArrayList<>();
-      ds.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, plainOptions));
-      ds.add(new ColumnFamilyDescriptor(LOCATIONS, locationOptions));
-      for (String old : List.of("fragments", "sizes")) {
-        if (existing.contains(old)) {
-          ds.add(new ColumnFamilyDescriptor(old.getBytes(StandardCharsets.UTF_8), old.equals("fragments") ? blobOptions : plainOptions));
-        }
-      }
-      descriptors = ds;
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      descriptors = options.descriptors(existing);
+      db = RocksDB.open(options.db, dir.toString(), descriptors, handles);
       locations = handles.get(1);
     } catch (RocksDBException | IOException e) {
-      closeOptions();
+      options.close();
       throw new IOException("opening the fragment index in " + dir + " failed: " + e.getMessage(), e);
     }
   }
@@ -161,43 +121,19 @@ final class FragmentIndex implements Closeable {
       } else if (!format.equals(Integer.toString(FORMAT))) {
         throw new IOException("the fragment store in " + dir + " has format " + format + "; this build reads format " + FORMAT);
       }
-      db.put(handles.get(0), syncWrites, FORMAT_KEY, Integer.toString(FORMAT).getBytes(StandardCharsets.UTF_8));
+      db.put(handles.get(0), options.synced, FORMAT_KEY, Integer.toString(FORMAT).getBytes(StandardCharsets.UTF_8));
     } catch (RocksDBException e) {
       throw new IOException("reading the fragment store's format in " + dir + " failed: " + e.getMessage(), e);
     }
   }
 
-  /**
-   * Format 2 -> 3: copies every fragment from the blob column family into segments and indexes it,
-   * then drops the old column families. Interrupted, it runs again on the next open (the marker
-   * still says 2); bytes copied twice are dead space that compaction reclaims.
-   */
+  /** Format 2 -> 3 ({@link Format2Conversion}), then the old column families are dropped. */
   private void convertFormat2(SegmentLog log) throws IOException, RocksDBException {
-    ColumnFamilyHandle old = null;
-    for (int i = 2; i < descriptors.size(); i++) {
-      if (new String(descriptors.get(i).getName(), StandardCharsets.UTF_8).equals("fragments")) {
-        old = handles.get(i);
-      }
-    }
     long moved = 0;
-    if (old != null) {
-      List<byte[]> keys = new ArrayList<>();
-      List<io.netty.buffer.ByteBuf> values = new ArrayList<>();
-      long batchBytes = 0;
-      try (RocksIterator it = db.newIterator(old)) {
-        for (it.seekToFirst(); it.isValid(); it.next()) {
-          keys.add(it.key());
-          values.add(io.netty.buffer.Unpooled.wrappedBuffer(it.value()));
-          batchBytes += values.get(values.size() - 1).readableBytes();
-          if (batchBytes >= 16 << 20) {
-            moved += indexCopies(log, keys, values);
-            keys.clear();
-            values.clear();
-            batchBytes = 0;
-          }
-        }
+    for (int i = 2; i < descriptors.size(); i++) {
+      if (new String(descriptors.get(i).getName(), StandardCharsets.UTF_8).equals(IndexOptions.FORMAT2_BLOBS)) {
+        moved = Format2Conversion.copy(db, handles.get(i), log, this);
       }
-      moved += indexCopies(log, keys, values);
     }
     for (int i = handles.size() - 1; i >= 2; i--) {
       db.dropColumnFamily(handles.get(i));
@@ -206,19 +142,6 @@ final class FragmentIndex implements Closeable {
     descriptors = descriptors.subList(0, 2);
     org.slf4j.LoggerFactory.getLogger(FragmentIndex.class).info("fragment store in {} converted to format {}: {} fragments "
         + "moved from RocksDB blob files to segment files", dir, FORMAT, moved);
-  }
-
-  private int indexCopies(SegmentLog log, List<byte[]> keys, List<io.netty.buffer.ByteBuf> values) throws IOException {
-    if (keys.isEmpty()) {
-      return 0;
-    }
-    List<SegmentLog.Location> locs = log.append(values);
-    Changes c = new Changes();
-    for (int i = 0; i < keys.size(); i++) {
-      c.put(keys.get(i), locs.get(i));
-    }
-    commit(c);
-    return keys.size();
   }
 
   /** Where a fragment is, or null if it is not indexed. */
@@ -261,7 +184,7 @@ final class FragmentIndex implements Closeable {
       for (byte[] k : changes.deletes) {
         batch.delete(locations, k);
       }
-      db.write(durable ? syncWrites : softWrites, batch);
+      db.write(durable ? options.synced : options.soft, batch);
     } catch (RocksDBException e) {
       throw failure("writing " + (changes.putKeys.size() + changes.deletes.size()) + " index entries", e);
     } finally {
@@ -327,7 +250,7 @@ final class FragmentIndex implements Closeable {
     lock.readLock().lock();
     try {
       requireUsable();
-      db.put(handles.get(0), syncWrites, "writable-probe".getBytes(StandardCharsets.UTF_8),
+      db.put(handles.get(0), options.synced, "writable-probe".getBytes(StandardCharsets.UTF_8),
           Long.toString(System.currentTimeMillis()).getBytes(StandardCharsets.UTF_8));
       return true;
     } catch (RocksDBException | IOException e) {
@@ -350,7 +273,7 @@ final class FragmentIndex implements Closeable {
       }
       handles.clear();
       db.close();
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      db = RocksDB.open(options.db, dir.toString(), descriptors, handles);
       locations = handles.get(1);
     } catch (RocksDBException e) {
       unusable = "the fragment store could not be reopened after a full disk (" + e.getMessage() + "); restart the peer";
@@ -401,20 +324,9 @@ final class FragmentIndex implements Closeable {
         }
         db.close();
       }
-      closeOptions();
+      options.close();
     } finally {
       lock.writeLock().unlock();
     }
-  }
-
-  private void closeOptions() {
-    sstFiles.close();
-    syncWrites.close();
-    softWrites.close();
-    plainOptions.close();
-    locationOptions.close();
-    bloom.close();
-    blobOptions.close();
-    dbOptions.close();
   }
 }

@@ -1,2 +1,11 @@
-/** The peer's fragment store: RocksDB with blob files, every fragment verified on write and on read. */
+/**
+ * The peer's fragment store, split the way BookKeeper splits its ledger storage: an append-only log
+ * of fragments in segment files ({@link org.cairn.peer.store.SegmentLog}, written with O_DIRECT by
+ * {@link org.cairn.peer.store.DirectAppender}), an index from fragment key to location in RocksDB
+ * ({@link org.cairn.peer.store.FragmentIndex}; its native options in {@code IndexOptions}, the
+ * conversion of format-2 stores in {@code Format2Conversion}), a compactor that rewrites segments
+ * whose bytes are mostly dead ({@link org.cairn.peer.store.Compactor}), and
+ * {@link org.cairn.peer.store.FragmentStore} over them with one lifecycle. Every fragment is
+ * verified on write and on read.
+ */
 package org.cairn.peer.store;
