@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A/B of `cairn fetch -o` through two agents on one local grid: agent A runs with CAIRN_JAVA_OPTS=$A_OPTS, agent B with
-# $B_OPTS (JVM flags or -D settings, e.g. A_OPTS=-Dcairn.writebackBytes=0). The images are stored as one app through A,
+# $B_OPTS (JVM flags or -D settings, e.g. A_OPTS=-Dcairn.writebackBytes=0); it/tools/agent-ab.sh compares two builds. The images are stored as one app through A,
 # fetched WARM (4) times each way, then ROUNDS (10) fetches alternate between the agents, each after a sync and a
 # second's rest; every fetch is compared with the last image. Prints wall s per fetch and the mean per agent.
 #   ./mvnw -B -q -DskipTests package && it/tools/fetch-ab.sh IMAGE...
@@ -10,6 +10,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 W=$(mktemp -d /tmp/fetch-ab.XXXX)
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$W"' EXIT
+# shellcheck source=local-grid.sh
 . "$ROOT/it/tools/local-grid.sh"
 CAIRN="$ROOT/client-cli/target/cairn"
 grid_up 8GiB
