@@ -43,6 +43,8 @@ class StalledRepairTest {
   private TrackerStore store;
   private RepairService repair;
   private TrackerApi api;
+  /** A second repair service over the same catalog: its first scan walks, for comparing counts. */
+  private java.util.function.Supplier<RepairService> freshRepair;
 
   @BeforeEach
   void open() throws IOException {
@@ -53,8 +55,9 @@ class StalledRepairTest {
     PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7),
         Duration.ofSeconds(10));
     Catalog catalog = new Catalog(store, clock, events);
-    repair = new RepairService(catalog, membership, placement, events, clock,
-        new RepairService.Config(Duration.ofMinutes(10), Duration.ofSeconds(1), 4, Duration.ofMinutes(2)));
+    RepairService.Config config = new RepairService.Config(Duration.ofMinutes(10), Duration.ofSeconds(1), 4, Duration.ofMinutes(2));
+    repair = new RepairService(catalog, membership, placement, events, clock, config);
+    freshRepair = () -> new RepairService(catalog, membership, placement, events, clock, config);
     api = new TrackerApi(org.cairn.tracker.auth.Credentials.open(dir.resolve("auth"), GridToken.of(TOKEN), clock), membership, history, placement,
         new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind), clock, Duration.ofSeconds(1),
         Crls.defaults(), catalog, repair, events);
@@ -215,6 +218,54 @@ class StalledRepairTest {
   }
 
   @Test
+  void scan_foldsCommitsOfHealthyChunksIntoTheLastWalk_withTheCountsAWalkWouldGive() throws IOException {
+    peers("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+    store4plus2("s1", "s2", "s3", "s4", "s5", "s6");
+    durability();
+    long walked = repair.walks();
+    String a = ChunkId.of(new byte[] {7}).hex();
+    String b = ChunkId.of(new byte[] {8}).hex();
+    String c = ChunkId.of(new byte[] {9}).hex();
+    commitOn("n2", List.of(a, b), "s1", "s2", "s3", "s4", "s5", "s6");
+    clock.advance(Duration.ofSeconds(1));
+    beat("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+    JsonNode d = durability();
+    commitOn("n1", List.of(CHUNK, c), "s6", "s5", "s4", "s3", "s2", "s1"); // CHUNK is held: deduplicated
+    commitOn("n2", List.of(b), "s1", "s2", "s3", "s4", "s5", "s6");
+    clock.advance(Duration.ofSeconds(1));
+    beat("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+    d = durability();
+    assertThat(repair.walks()).as("commits of healthy chunks are folded in, not walked").isEqualTo(walked);
+    assertThat(repair.folds()).isEqualTo(2);
+    assertThat(d.get("chunks").asLong()).isEqualTo(4);
+    assertThat(d.get("healthy").asLong()).isEqualTo(4);
+
+    RepairService walking = freshRepair.get();
+    DurabilityView byWalk = walking.durability();
+    DurabilityView byFold = repair.durability();
+    assertThat(walking.walks()).isEqualTo(1);
+    assertThat(byFold.chunks()).isEqualTo(byWalk.chunks());
+    assertThat(byFold.healthy()).isEqualTo(byWalk.healthy());
+    assertThat(byFold.neededBytes()).isEqualTo(byWalk.neededBytes()).isEqualTo(4 * 600);
+    assertThat(byFold.latest()).isEqualTo(byWalk.latest()).extracting(DurabilityView.Latest::step).containsExactly(2L, 2L);
+
+    // anything else written walks: a version deleted
+    var r = api.handle("DELETE", "/api/v1/versions", Map.of("app", "heat", "node", "n2", "step", "2"), new byte[0], AUTH);
+    assertThat(r.status()).isEqualTo(200);
+    clock.advance(Duration.ofSeconds(1));
+    beat("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+    assertThat(durability().get("chunks").asLong()).isEqualTo(4); // b is still referenced by n2's step 1
+    assertThat(repair.walks()).isEqualTo(walked + 1);
+    // and a commit whose pieces are not all on live peers
+    commitOn("n3", List.of(ChunkId.of(new byte[] {10}).hex()), "s1", "s2", "s3", "s4", "s5", "gone");
+    clock.advance(Duration.ofSeconds(1));
+    beat("RUNNING", "s1", "s2", "s3", "s4", "s5", "s6");
+    d = durability();
+    assertThat(repair.walks()).isEqualTo(walked + 2);
+    assertThat(d.get("degraded").asLong()).as(d.toString()).isEqualTo(1);
+  }
+
+  @Test
   void scan_walksAgainWhenAHolderGoesDown_andAtLeastEveryThirtyIntervals() throws IOException {
     peers("RUNNING", "d1", "d2", "d3", "d4", "d5", "d6");
     store4plus2("d1", "d2", "d3", "d4", "d5", "d6");
@@ -310,6 +361,24 @@ class StalledRepairTest {
     call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifest + ",\"chunks\":[{\"id\":\"" + CHUNK + "\",\"holders\":"
         + JSON.writeValueAsString(List.of(holders)) + ",\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\",\"0000000d\","
         + "\"0000000e\",\"0000000f\"],\"storedBytes\":600}]}");
+  }
+
+  /** Commits heat/{@code node}'s next step: the chunks, each with 600 bytes of pieces on {@code holders} (CHUNK is held: not sent). */
+  private void commitOn(String node, List<String> ids, String... holders) throws IOException {
+    StringBuilder listed = new StringBuilder();
+    StringBuilder sent = new StringBuilder();
+    for (String id : ids) {
+      listed.append(listed.length() > 0 ? "," : "").append("{\"id\":\"").append(id).append("\",\"length\":100}");
+      if (!id.equals(CHUNK)) {
+        sent.append(sent.length() > 0 ? "," : "").append("{\"id\":\"").append(id).append("\",\"holders\":")
+            .append(JSON.writeValueAsString(List.of(holders))).append(",\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\",")
+            .append("\"0000000d\",\"0000000e\",\"0000000f\"],\"storedBytes\":600}");
+      }
+    }
+    String manifest = "{\"schemaVersion\":1,\"app\":\"heat\",\"node\":\"" + node + "\",\"step\":0,\"size\":"
+        + 100 * ids.size() + ",\"chunkSize\":100,\"redundancy\":\"code:4+2\",\"compression\":\"auto\",\"createdAt\":5,"
+        + "\"chunks\":[" + listed + "]}";
+    call(200, "POST", "/api/v1/versions", "{\"manifest\":" + manifest + ",\"chunks\":[" + sent + "]}");
   }
 
   /** Commits step 0 of heat/{@code node}: the chunks, each with a piece on q1..q6. */

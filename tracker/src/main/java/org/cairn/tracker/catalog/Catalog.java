@@ -42,6 +42,8 @@ public final class Catalog {
   private final CheckpointSets sets;
   private final SoftVersions soft;
   private final ChunkRefs refs;
+  /** Commits the repair scan may fold into its last walk (guarded by this catalog's lock). */
+  private final CommitJournal journal = new CommitJournal();
   private final HolderIndex holders;
   private final VersionReads reads;
 
@@ -89,6 +91,19 @@ public final class Catalog {
   /** Changes whenever a version or a chunk record is written (the repair scan skips when it has not). */
   public long changeCount() {
     return store.writes(TrackerStore.Family.VERSIONS) + store.writes(TrackerStore.Family.CHUNKS);
+  }
+
+  /**
+   * The change count and the commits after {@code seq} that the repair scan may fold into its last
+   * walk ({@link CommitJournal}), read together: no commit is between its write and its journal entry.
+   */
+  public synchronized CommitJournal.Mark changesAfter(long seq) {
+    return journal.mark(changeCount(), seq);
+  }
+
+  /** The sequence number of the last commit in the journal. */
+  public synchronized long commitSeq() {
+    return journal.seq();
   }
 
   /** The chunk index as donors and repair use it: who holds which fragment. */
@@ -241,6 +256,10 @@ public final class Catalog {
     indexSessions(batch, m.app(), m.node(), step, committed);
     SoftVersions.hold(batch, versionKey, softHolds, ChunkRefs.sentIds(newChunks));
     store.write(batch);
+    if (!t.replaced()) {
+      journal.add(m.app(), m.node(), step, t.created(),
+          batch.count(TrackerStore.Family.VERSIONS) + batch.count(TrackerStore.Family.CHUNKS));
+    }
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
     events.add("committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");

@@ -46,7 +46,11 @@ final class ChunkRefs {
   }
 
   /** What charging a manifest's chunks cost: bytes stored for the chunks it sent and how many were new to the app. */
-  record Tally(long storedBytes, long added) {}
+  /**
+   * What a commit charged: the stored bytes and number of chunk records it wrote, the chunks that were
+   * new to the index ({@code created}), and whether it replaced a held record (a chunk coded more strongly).
+   */
+  record Tally(long storedBytes, long added, List<ChunkId> created, boolean replaced) {}
 
   /**
    * Puts into {@code batch} one more reference to each distinct chunk of {@code m}: to the held
@@ -64,6 +68,8 @@ final class ChunkRefs {
     }
     long storedBytes = 0;
     long added = 0;
+    List<ChunkId> created = new ArrayList<>();
+    boolean replaced = false;
     Working w = new Working(m.app());
     for (ChunkId id : unique) {
       ChunkRecord held = w.get(id);
@@ -72,6 +78,11 @@ final class ChunkRefs {
         w.put(id, held.withRefs(held.refs() + 1));
       } else {
         ChunkRecord record = newRecord(m, id, c, held);
+        if (held == null) {
+          created.add(id);
+        } else {
+          replaced = true;
+        }
         if (held != null && held.base() != null) {
           w.release(held.baseId(), 1); // the replaced pieces were coded against it; these may not be
         }
@@ -84,7 +95,7 @@ final class ChunkRefs {
       }
     }
     w.writeTo(batch);
-    return new Tally(storedBytes, added);
+    return new Tally(storedBytes, added, created, replaced);
   }
 
   /** One more reference to the base {@code id} is coded against: it must be held, and not be coded against another itself. */

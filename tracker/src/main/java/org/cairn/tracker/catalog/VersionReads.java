@@ -211,6 +211,12 @@ public final class VersionReads {
   /** A version and the distinct chunks it references. */
   public record VersionChunks(String app, String node, long step, List<ChunkId> chunks) {}
 
+  /** App/node's version {@code step} with its chunks (as {@link #latestVersions} gives them), or null if there is none. */
+  public VersionChunks versionChunks(String app, String node, long step) throws IOException {
+    byte[] value = store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step));
+    return value == null ? null : new VersionChunks(app, node, step, chunkIds(app, JSON.readValue(value, VersionRecord.class)));
+  }
+
   /** The latest version of every app/node, with its chunks. */
   public List<VersionChunks> latestVersions() throws IOException {
     Map<String, byte[]> latest = new TreeMap<>(); // "app\0node" -> record of the highest step (keys sort by step)

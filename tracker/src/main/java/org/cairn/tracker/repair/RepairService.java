@@ -21,6 +21,7 @@ import org.cairn.core.availability.HostState;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.api.PlacementService;
 import org.cairn.tracker.catalog.Catalog;
+import org.cairn.tracker.catalog.CommitJournal;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.membership.Membership;
@@ -51,6 +52,11 @@ import org.slf4j.LoggerFactory;
  *
  * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
  * and target rule plan() uses.
+ *
+ * A scan walks the whole index only when it must: on a healthy grid whose catalog changed only by
+ * commits of new chunks (CommitJournal) and whose DOWN set is the same, it folds those commits into
+ * the last walk's counts (CommitFold), so a grid that stores does not cost its tracker a walk of
+ * every chunk each interval; at least every UNCHANGED_SCANS_SKIPPED intervals it walks anyway.
  */
 public final class RepairService {
   private static final Logger LOG = LoggerFactory.getLogger(RepairService.class);
@@ -90,6 +96,7 @@ public final class RepairService {
   private final Clock clock;
   private final Config config;
   private final IndexWalk walk;
+  private final CommitFold fold;
 
   private Deque<Pending> queue = new ArrayDeque<>();
   private final RepairJobs jobs = new RepairJobs();
@@ -99,11 +106,7 @@ public final class RepairService {
   private long repairedBytes;
   private long repairedFragments;
   private long failedJobs;
-  /** What the last full scan read: the catalog's change count, which peers were DOWN, when, how many scans walked. */
-  private long scannedChanges = -1;
-  private Map<String, Boolean> scannedDown = Map.of();
-  private long walkedAt;
-  private long walks;
+  private final LastWalk last;
 
   public RepairService(Catalog catalog, Membership membership, PlacementService placement, EventLog events, Clock clock,
       Config config) {
@@ -114,6 +117,8 @@ public final class RepairService {
     this.clock = clock;
     this.config = config;
     this.walk = new IndexWalk(catalog, membership, config.grace(), config.jobsPerPeer());
+    this.fold = new CommitFold(catalog, membership, config.grace());
+    this.last = new LastWalk(UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis());
   }
 
   public Config config() {
@@ -125,19 +130,24 @@ public final class RepairService {
     long now = clock.millis();
     Map<String, PeerView> peers = peersById();
     expireJobs(now, peers);
-    long changes = catalog.changeCount(); // read before the walk: a write during it makes the next scan walk again
+    // read before the walk: a write during it makes the next scan walk again
+    CommitJournal.Mark mark = catalog.changesAfter(last.seq());
+    long changes = mark.changes() - mark.foldableWrites();
     Map<String, Boolean> down = new HashMap<>();
     peers.forEach((id, v) -> down.put(id, HostState.DOWN.name().equals(v.state())));
-    if (stillHealthy(changes, down, now)) {
-      snapshot = snapshot.at(now);
-      rate.sample(now, repairedBytes);
-      return snapshot;
+    boolean healthyAndIdle = snapshot.unhealthy().isEmpty() && queue.isEmpty() && jobs.size() == 0;
+    if (last.stands(healthyAndIdle, changes, down, now) && mark.after() != null) {
+      Snapshot folded = fold.fold(snapshot, mark.after(), peers, now);
+      if (folded != null) {
+        last.folded(mark.seq(), !mark.after().isEmpty());
+        snapshot = folded;
+        rate.sample(now, repairedBytes);
+        return snapshot;
+      }
     }
     IndexWalk.Result w = walk.walk(peers, jobs, now);
-    walks++;
-    walkedAt = now; // only a walk that finished stands for the unchanged grid
-    scannedChanges = changes;
-    scannedDown = down;
+    // only a walk that finished stands for the grid; a commit during it may or may not be in its counts
+    last.walked(changes, down, now, mark.seq(), catalog.commitSeq());
     queue = new ArrayDeque<>(w.queue());
     if (w.lost() > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", w.lost());
@@ -148,19 +158,14 @@ public final class RepairService {
     return snapshot;
   }
 
-  /**
-   * Whether the last scan's result still holds without walking the index: it found every chunk
-   * healthy with no repair queued or running, no version or chunk record was written since, no
-   * peer went DOWN or came back, and it walked less than {@link #UNCHANGED_SCANS_SKIPPED} intervals ago.
-   */
-  private boolean stillHealthy(long changes, Map<String, Boolean> down, long now) {
-    return snapshot.scannedAt() != 0 && changes == scannedChanges && down.equals(scannedDown) && snapshot.unhealthy().isEmpty()
-        && queue.isEmpty() && jobs.size() == 0 && now - walkedAt < UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis();
-  }
-
   /** How many scans walked the chunk index (the others found nothing changed on a healthy grid). */
   public synchronized long walks() {
-    return walks;
+    return last.walks();
+  }
+
+  /** How many scans folded commits into the last walk's counts instead of walking. */
+  public synchronized long folds() {
+    return last.folds();
   }
 
   /** The durability API's answer. */

@@ -35,6 +35,15 @@ public final class Batch {
     return ops.size();
   }
 
+  /** How many of the changes are to family {@code f}. */
+  public int count(TrackerStore.Family f) {
+    int n = 0;
+    for (Op op : ops) {
+      n += op.family() == f ? 1 : 0;
+    }
+    return n;
+  }
+
   public byte[] encode() {
     try {
       ByteArrayOutputStream bytes = new ByteArrayOutputStream();

@@ -1,0 +1,65 @@
+package org.cairn.tracker.repair;
+
+import java.util.Map;
+
+/**
+ * What the repair scan's last walk of the chunk index read, and whether a later scan may stand on it
+ * instead of walking again ({@link RepairService}): the catalog's changes other than foldable commits,
+ * which peers were DOWN, when it walked, the last commit it (or a fold since) took in, and whether a
+ * commit landed while it ran (that commit may or may not be in its counts, so the next scan walks).
+ */
+final class LastWalk {
+  private final long maxAgeMillis;
+  private boolean done;
+  private long changes;
+  private Map<String, Boolean> down = Map.of();
+  private long at;
+  private long seq;
+  private boolean straddled;
+  private long walks;
+  private long folds;
+
+  /** A walk stands for at most {@code maxAgeMillis}. */
+  LastWalk(long maxAgeMillis) {
+    this.maxAgeMillis = maxAgeMillis;
+  }
+
+  /** The last commit taken in: a scan folds the ones after it. */
+  long seq() {
+    return seq;
+  }
+
+  /**
+   * Whether the walk still stands at {@code now}: its result was healthy with no repair queued or
+   * running ({@code healthyAndIdle}), the catalog's other changes are {@code changes} as then, the
+   * DOWN set is the same, no commit straddled it, and it is younger than the maximum age.
+   */
+  boolean stands(boolean healthyAndIdle, long changes, Map<String, Boolean> down, long now) {
+    return done && healthyAndIdle && !straddled && changes == this.changes && down.equals(this.down) && now - at < maxAgeMillis;
+  }
+
+  /** A walk finished that read {@code changes}, {@code down} and commits up to {@code seq}; {@code seqAfter}: the last commit once it ended. */
+  void walked(long changes, Map<String, Boolean> down, long now, long seq, long seqAfter) {
+    this.done = true;
+    this.changes = changes;
+    this.down = down;
+    this.at = now;
+    this.seq = seq;
+    this.straddled = seqAfter != seq;
+    walks++;
+  }
+
+  /** The commits up to {@code seq} were folded in ({@code any}: there were some). */
+  void folded(long seq, boolean any) {
+    this.seq = seq;
+    folds += any ? 1 : 0;
+  }
+
+  long walks() {
+    return walks;
+  }
+
+  long folds() {
+    return folds;
+  }
+}
