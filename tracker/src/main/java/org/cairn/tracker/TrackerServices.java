@@ -50,6 +50,7 @@ public final class TrackerServices implements Closeable {
         config.repairInterval(), config.repairJobsPerPeer(), Duration.ofMinutes(2)));
     Metrics metrics = new Metrics(() -> TrackerApi.countByState(membership.peers()), repair::stalledByKind);
     metrics.setDurability(repair::lastDurability);
+    metrics.setScans(repair::walks, repair::folds);
     ca = config.tls() ? org.cairn.tracker.tls.TrackerCa.open(config.dataDir(), config.listen().host()) : null;
     credentials = org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock);
     if (ca != null) {

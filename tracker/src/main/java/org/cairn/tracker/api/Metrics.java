@@ -22,6 +22,8 @@ public final class Metrics {
   private final Supplier<Map<String, Long>> peersByState;
   private final Supplier<Map<String, Long>> stalledByKind;
   private volatile Supplier<org.cairn.core.api.DurabilityView> durability = () -> null;
+  private volatile java.util.function.LongSupplier walks;
+  private volatile java.util.function.LongSupplier folds;
   private final LongAdder commits = new LongAdder();
   private final LongAdder manifestReads = new LongAdder();
 
@@ -45,6 +47,12 @@ public final class Metrics {
   /** Where the durability gauges come from: the repair scan's last result (no scan per scrape). */
   public void setDurability(Supplier<org.cairn.core.api.DurabilityView> durability) {
     this.durability = durability;
+  }
+
+  /** Where the repair scan's counters come from: scans that walked the chunk index, scans that folded commits in. */
+  public void setScans(java.util.function.LongSupplier walks, java.util.function.LongSupplier folds) {
+    this.walks = walks;
+    this.folds = folds;
   }
 
   void committed() {
@@ -102,6 +110,14 @@ public final class Metrics {
       sb.append("# HELP cairn_repair_backlog_bytes Bytes of pieces repair has yet to rebuild (chunks past their grace).\n");
       sb.append("# TYPE cairn_repair_backlog_bytes gauge\n");
       sb.append("cairn_repair_backlog_bytes ").append(d.backlogBytes()).append('\n');
+    }
+    if (walks != null) {
+      sb.append("# HELP cairn_repair_walks_total Repair scans that walked the whole chunk index.\n")
+          .append("# TYPE cairn_repair_walks_total counter\n");
+      sb.append("cairn_repair_walks_total ").append(walks.getAsLong()).append('\n');
+      sb.append("# HELP cairn_repair_folds_total Repair scans that folded commits into the last walk instead.\n")
+          .append("# TYPE cairn_repair_folds_total counter\n");
+      sb.append("cairn_repair_folds_total ").append(folds.getAsLong()).append('\n');
     }
     sb.append("# HELP cairn_commits_total Versions (and checkpoint set parts) committed.\n# TYPE cairn_commits_total counter\n");
     sb.append("cairn_commits_total ").append(commits.sum()).append('\n');

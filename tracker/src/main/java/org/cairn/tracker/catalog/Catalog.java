@@ -101,6 +101,15 @@ public final class Catalog {
     return journal.mark(changeCount(), seq);
   }
 
+  /**
+   * With this catalog's lock held, right after {@code batch} is written: it only added app/node's
+   * version {@code step} (or changed that version's record) and the chunk records {@code created},
+   * new to the index, so the repair scan may fold it into its last walk.
+   */
+  void journal(String app, String node, long step, List<ChunkId> created, Batch batch) {
+    journal.add(app, node, step, created, batch.count(TrackerStore.Family.VERSIONS) + batch.count(TrackerStore.Family.CHUNKS));
+  }
+
   /** The sequence number of the last commit in the journal. */
   public synchronized long commitSeq() {
     return journal.seq();
@@ -257,8 +266,7 @@ public final class Catalog {
     SoftVersions.hold(batch, versionKey, softHolds, ChunkRefs.sentIds(newChunks));
     store.write(batch);
     if (!t.replaced()) {
-      journal.add(m.app(), m.node(), step, t.created(),
-          batch.count(TrackerStore.Family.VERSIONS) + batch.count(TrackerStore.Family.CHUNKS));
+      journal(m.app(), m.node(), step, t.created(), batch);
     }
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);

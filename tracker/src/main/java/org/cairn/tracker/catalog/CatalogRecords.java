@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.cairn.core.api.CatalogRecordBlob;
 import org.cairn.core.catalog.CatalogRecord;
@@ -94,6 +95,7 @@ public final class CatalogRecords {
         .put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, c.id()), new ChunkRecord(
             new java.util.ArrayList<>(c.holders()), c.storedBytes(), 1, r.spec(), null, new java.util.ArrayList<>(c.tags()), null).encode());
     store.write(batch);
+    catalog.journal(app, node, step, List.of(c.id()), batch); // a new chunk and a version update: the repair scan folds it in
     LOG.debug("{}.{}.{}: catalog record {} on {}", app, node, step, c.id().shortHex(), c.holders());
     return true;
   }

@@ -16,8 +16,8 @@ final class LastWalk {
   private long at;
   private long seq;
   private boolean straddled;
-  private long walks;
-  private long folds;
+  private volatile long walks; // read by metrics scrapes without the scan's lock
+  private volatile long folds;
 
   /** A walk stands for at most {@code maxAgeMillis}. */
   LastWalk(long maxAgeMillis) {
@@ -35,7 +35,25 @@ final class LastWalk {
    * DOWN set is the same, no commit straddled it, and it is younger than the maximum age.
    */
   boolean stands(boolean healthyAndIdle, long changes, Map<String, Boolean> down, long now) {
-    return done && healthyAndIdle && !straddled && changes == this.changes && down.equals(this.down) && now - at < maxAgeMillis;
+    return whyNot(healthyAndIdle, changes, down, now) == null;
+  }
+
+  /** Why the walk no longer stands (for the log), or null if it does. */
+  String whyNot(boolean healthyAndIdle, long changes, Map<String, Boolean> down, long now) {
+    if (!done) {
+      return "no walk yet";
+    } else if (!healthyAndIdle) {
+      return "the last walk found chunks to repair, or repairs are queued or running";
+    } else if (straddled) {
+      return "a commit landed while the last walk ran";
+    } else if (changes != this.changes) {
+      return (changes - this.changes) + " version or chunk records written other than by commits of new chunks";
+    } else if (!down.equals(this.down)) {
+      return "a peer went DOWN or came back";
+    } else if (now - at >= maxAgeMillis) {
+      return "the last walk is " + (now - at) / 1000 + " s old";
+    }
+    return null;
   }
 
   /** A walk finished that read {@code changes}, {@code down} and commits up to {@code seq}; {@code seqAfter}: the last commit once it ended. */

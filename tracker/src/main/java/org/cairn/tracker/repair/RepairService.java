@@ -136,7 +136,11 @@ public final class RepairService {
     Map<String, Boolean> down = new HashMap<>();
     peers.forEach((id, v) -> down.put(id, HostState.DOWN.name().equals(v.state())));
     boolean healthyAndIdle = snapshot.unhealthy().isEmpty() && queue.isEmpty() && jobs.size() == 0;
-    if (last.stands(healthyAndIdle, changes, down, now) && mark.after() != null) {
+    String why = last.whyNot(healthyAndIdle, changes, down, now);
+    if (why == null && mark.after() == null) {
+      why = "more commits than the journal keeps";
+    }
+    if (why == null) {
       Snapshot folded = fold.fold(snapshot, mark.after(), peers, now);
       if (folded != null) {
         last.folded(mark.seq(), !mark.after().isEmpty());
@@ -144,7 +148,9 @@ public final class RepairService {
         rate.sample(now, repairedBytes);
         return snapshot;
       }
+      why = "a committed chunk is not healthy, or is gone";
     }
+    LOG.debug("walking the chunk index: {}", why);
     IndexWalk.Result w = walk.walk(peers, jobs, now);
     // only a walk that finished stands for the grid; a commit during it may or may not be in its counts
     last.walked(changes, down, now, mark.seq(), catalog.commitSeq());
@@ -159,12 +165,12 @@ public final class RepairService {
   }
 
   /** How many scans walked the chunk index (the others found nothing changed on a healthy grid). */
-  public synchronized long walks() {
+  public long walks() {
     return last.walks();
   }
 
   /** How many scans folded commits into the last walk's counts instead of walking. */
-  public synchronized long folds() {
+  public long folds() {
     return last.folds();
   }
 

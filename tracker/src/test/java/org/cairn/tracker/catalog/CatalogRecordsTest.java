@@ -127,6 +127,34 @@ class CatalogRecordsTest {
     assertThat(catalog.reads().chunk("heat", found.get(2).id())).isNull();
   }
 
+  @Test
+  void commitsAndRecords_areJournaledWithExactlyTheWritesTheyMade_andADeleteIsNot() throws Exception {
+    long before = catalog.changeCount();
+    long v1 = commit("n1", List.of("a", "b", "c"), List.of("a", "b", "c"), Map.of());
+    long v2 = commit("n1", List.of("a", "b", "d"), List.of("d"), Map.of("d", "b")); // d coded against b: b's references change
+    CatalogRecordBlob blob = records.seal("heat", "n1", v2);
+    Fragment[] pieces = CatalogRecord.code(blob.sealedBytes(), Redundancy.parse("code:2+1"));
+    List<String> tags = new ArrayList<>();
+    for (Fragment f : pieces) {
+      tags.add(FragmentKey.tagHex(f.tag()));
+    }
+    assertThat(records.attach("heat", "n1", v2, new Catalog.NewChunk(pieces[0].chunkId(), List.of("p1", "p2", "p3"), 3000, tags,
+        "code:2+1"))).isTrue();
+
+    CommitJournal.Mark mark = catalog.changesAfter(0);
+    assertThat(mark.changes() - before).as("every write so far was a journaled commit or record").isEqualTo(mark.foldableWrites());
+    assertThat(mark.after()).extracting(CommitJournal.Committed::step).containsExactly(v1, v2, v2);
+    assertThat(mark.after().get(0).created()).containsExactly(id("a"), id("b"), id("c"));
+    assertThat(mark.after().get(1).created()).containsExactly(id("d"));
+    assertThat(mark.after().get(2).created()).containsExactly(pieces[0].chunkId());
+    assertThat(catalog.changesAfter(mark.seq()).after()).as("a scan that took them in is not given them again").isEmpty();
+
+    assertThat(catalog.delete("heat", "n1", v1)).isTrue();
+    CommitJournal.Mark after = catalog.changesAfter(mark.seq());
+    assertThat(after.changes() - after.foldableWrites()).as("a delete is not foldable").isGreaterThan(mark.changes() - mark.foldableWrites());
+    assertThat(after.after()).isEmpty();
+  }
+
   /** Commits a version of {@code chunks}, sending {@code sent} (bases as given). */
   private long commit(String node, List<String> chunks, List<String> sent, Map<String, String> bases) throws IOException {
     List<ChunkRef> refs = new ArrayList<>();
