@@ -40,7 +40,7 @@ final class FragmentIndex implements Closeable {
 
   static final int FORMAT = 3;
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
-  
+
   /** Index changes made together by {@link #commit}: puts and deletes, by key bytes. */
   static final class Changes {
     private final List<byte[]> putKeys = new ArrayList<>();

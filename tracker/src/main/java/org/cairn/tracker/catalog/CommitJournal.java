@@ -19,8 +19,8 @@ public final class CommitJournal {
 
   /**
    * The catalog as one scan reads it: {@code changes} (version and chunk records written), how many of
-   * those the kept commits made ({@code foldableWrites}), the last commit's sequence number, and the
-   * commits after the one asked for (null when some of them are no longer kept).
+   * those all journaled commits made ({@code foldableWrites}, kept or dropped), the last commit's sequence
+   * number, and the commits after the one asked for (null when some of them are no longer kept).
    */
   public record Mark(long changes, long foldableWrites, long seq, List<Committed> after) {}
 

@@ -56,7 +56,8 @@ final class CommitFold {
       }
       String key = c.app() + "\u0000" + c.node();
       DurabilityView.Latest before = latest.get(key);
-      if (before == null || c.step() >= before.step()) {
+      // a version's own later entry (its catalog record) leaves its listing as it was: read it once
+      if (before == null || c.step() > before.step()) {
         DurabilityView.Latest committed = latestOf(c);
         if (committed == null) {
           return null;
