@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -60,6 +61,22 @@ final class Compactor implements AutoCloseable {
   /** Segments compacted since open. */
   long compacted() {
     return compacted.get();
+  }
+
+  /**
+   * At open, with live bytes counted: segments nothing points into (crashed or failed writes, an
+   * interrupted compaction) go now; sparse ones are queued.
+   */
+  void sweepAtOpen() throws IOException {
+    for (Map.Entry<Integer, Long> e : log.sizes().entrySet()) {
+      if (e.getKey() != log.activeId()) {
+        if (live.inSegment(e.getKey()) == 0) {
+          log.delete(e.getKey());
+        } else {
+          maybeCompact(e.getKey());
+        }
+      }
+    }
   }
 
   /** Queues a segment that is no longer written for compaction once less than half of it is live. */

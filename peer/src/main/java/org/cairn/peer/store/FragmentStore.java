@@ -7,7 +7,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,19 +21,11 @@ import org.cairn.core.protocol.FragmentKey;
  * serialised fragment, header + payload) go once to append-only segment files (SegmentLog), an
  * index (FragmentIndex, RocksDB) maps each FragmentKey (chunk id + index + tag, the header's CRC:
  * two apps' differently made pieces of one chunk are two entries, never one replacing the other) to
- * its location, and a Compactor reclaims dead space. This class is what the peer sees: it verifies,
- * claims keys (KeyLocks), keeps the accounting (LiveBytes) and owns the lifecycle.
- *
- * A PUT verifies every fragment (header and payload CRC32C) before anything is written, appends the
- * batch with one gathering write from the buffers it arrived in and syncs the segment (one fdatasync
- * shared by concurrent batches), then commits its index entries with one synced write (RocksDB groups
- * concurrent ones): durable before it is acknowledged, each byte written once. A fragment that fails
- * verification on read is deleted and reported as missing, never served.
- *
- * A full disk: a failed segment append is cut back; a failed index write puts RocksDB into read-only
- * mode. Either way the store says it is out of space (the peer refuses new pieces, reads go on) until
- * checkWritable(), on the peer's heartbeat tick, finds a 1 MiB probe file fits and a small synced
- * index write works, reopening the index if RocksDB still holds the error.
+ * its location, and a Compactor reclaims dead space. This class is what the peer sees: it keeps the
+ * accounting (LiveBytes), serves reads, deletes, and owns the lifecycle; a PUT's write is BatchWrites
+ * (verified before anything is written, durable before it is acknowledged, each byte written once),
+ * and a full disk is SpaceGuard's (the peer refuses new pieces, reads go on, until a probe fits).
+ * A fragment that fails verification on read is deleted and reported as missing, never served.
  *
  * Lifecycle: open() opens the index, the log (a new active segment), converts an old format, counts
  * live bytes, deletes segments nothing points into and queues sparse ones; close() stops the
@@ -47,7 +38,6 @@ public final class FragmentStore implements Closeable {
   static final long SEGMENT_BYTES = 64L << 20;
   static final int FORMAT = FragmentIndex.FORMAT;
 
-  private final Path dir;
   private final FragmentIndex index;
   private final SegmentLog log;
   private final LiveBytes live = new LiveBytes();
@@ -55,8 +45,8 @@ public final class FragmentStore implements Closeable {
   private final Compactor compactor;
   private final IoCounters io = new IoCounters();
   private volatile Consumer<FragmentKey> corruptionListener = k -> { };
-  /** Why writes fail for lack of space (null while they do not). */
-  private volatile String outOfSpace;
+  private final SpaceGuard space;
+  private final BatchWrites writes;
   private volatile boolean closed;
   private SoftWrites soft;
 
@@ -68,9 +58,9 @@ public final class FragmentStore implements Closeable {
   }
 
   private FragmentStore(Path dir, long segmentBytes, java.time.Duration softSync) throws IOException {
-    this.dir = dir;
     Files.createDirectories(dir);
     index = FragmentIndex.open(dir);
+    space = new SpaceGuard(dir, index);
     SegmentLog opened;
     try {
       opened = SegmentLog.open(dir.resolve("segments"), segmentBytes);
@@ -80,6 +70,7 @@ public final class FragmentStore implements Closeable {
     }
     log = opened;
     compactor = new Compactor(log, index, live, locks, k -> corruptionListener.accept(k));
+    writes = new BatchWrites(index, log, live, locks, compactor, io, space, this::requireOpen);
     try {
       index.migrate(log);
       index.forEach((k, at) -> live.added(at));
@@ -91,17 +82,7 @@ public final class FragmentStore implements Closeable {
       close();
       throw e;
     }
-    // segments nothing points into (crashed or failed writes, an interrupted compaction) go now;
-    // sparse ones are compacted in the background
-    for (Map.Entry<Integer, Long> e : log.sizes().entrySet()) {
-      if (e.getKey() != log.activeId()) {
-        if (live.inSegment(e.getKey()) == 0) {
-          log.delete(e.getKey());
-        } else {
-          compactor.maybeCompact(e.getKey());
-        }
-      }
-    }
+    compactor.sweepAtOpen();
   }
 
   public static FragmentStore open(Path dir) throws IOException {
@@ -205,7 +186,7 @@ public final class FragmentStore implements Closeable {
    * a key take turns; others run concurrently and share their syncs.
    */
   public long putBuffers(List<ByteBuf> fragments) throws IOException {
-    return put(fragments, true);
+    return writes.put(fragments, true);
   }
 
   /**
@@ -214,73 +195,8 @@ public final class FragmentStore implements Closeable {
    * number; it is durable once {@link #softState()} reaches it under the same boot id.
    */
   public long putSoft(List<ByteBuf> fragments) throws IOException {
-    put(fragments, false);
+    writes.put(fragments, false);
     return soft.written();
-  }
-
-  private long put(List<ByteBuf> fragments, boolean durable) throws IOException {
-    Map<FragmentKey, ByteBuf> byKey = new LinkedHashMap<>(); // a key twice in one batch: once
-    for (ByteBuf f : fragments) {
-      Fragment.Header h = Fragment.verify(f); // throws CorruptDataException naming what is wrong
-      byKey.put(new FragmentKey(h.chunkId, h.index, Fragment.tagOf(f)), f);
-    }
-    List<FragmentKey> keys = new ArrayList<>(byKey.keySet());
-    long added = 0;
-    List<SegmentLog.Location> replaced = new ArrayList<>();
-    try (KeyLocks.Claim claim = locks.claim(keys)) {
-      requireOpen();
-      // fragments already here with the same bytes (same key = same header, so same length) are not written again
-      List<FragmentKey> fresh = new ArrayList<>(keys.size());
-      List<ByteBuf> values = new ArrayList<>(keys.size());
-      for (FragmentKey k : keys) {
-        ByteBuf value = byKey.get(k);
-        SegmentLog.Location old = index.get(k);
-        if (old != null) {
-          if (old.length() == value.readableBytes()) {
-            continue;
-          }
-          if (intact(k, old)) {
-            // same key, other bytes: a forged header (CRC32C is no signature); the piece held stays
-            LOG.warn("kept fragment {}: a PUT brought other bytes under its key ({} bytes, held {})", k, value.readableBytes(), old.length());
-            continue;
-          }
-          replaced.add(old);
-        }
-        fresh.add(k);
-        values.add(value);
-      }
-      if (fresh.isEmpty()) {
-        return 0;
-      }
-      long writing = values.stream().mapToLong(ByteBuf::readableBytes).sum();
-      io.beginWrite();
-      boolean written = false;
-      List<SegmentLog.Location> locs;
-      try {
-        locs = log.append(values, durable);
-        FragmentIndex.Changes changes = new FragmentIndex.Changes();
-        for (int i = 0; i < fresh.size(); i++) {
-          changes.put(fresh.get(i).toBytes(), locs.get(i));
-        }
-        index.commit(changes, durable);
-        written = true;
-      } catch (IOException e) {
-        noteFailure(e);
-        throw e;
-      } finally {
-        io.endWrite(written, writing, fresh.size());
-      }
-      for (SegmentLog.Location l : locs) {
-        live.added(l);
-        added += l.length();
-      }
-      for (SegmentLog.Location o : replaced) {
-        live.removed(o);
-        added -= o.length();
-      }
-    }
-    replaced.stream().map(SegmentLog.Location::segment).distinct().forEach(compactor::maybeCompact);
-    return added;
   }
 
   /**
@@ -320,19 +236,6 @@ public final class FragmentStore implements Closeable {
     return value;
   }
 
-  /** Whether the piece at {@code at} reads back whole and is the fragment {@code key} names. */
-  private boolean intact(FragmentKey key, SegmentLog.Location at) {
-    try {
-      byte[] held = log.read(at);
-      Fragment f = Fragment.parse(held);
-      return f.chunkId().equals(key.chunkId()) && f.index() == key.index() && Fragment.tagOf(held, 0) == key.tag();
-    } catch (SegmentLog.SegmentGoneException e) {
-      return true; // compaction is moving it: it is whole, and stays
-    } catch (IOException e) {
-      return false; // unreadable or corrupt: the new bytes may replace it
-    }
-  }
-
   /** Called (on the reading or compacting thread) with each fragment found corrupt and dropped, so it can be reported. */
   public void onCorruption(Consumer<FragmentKey> listener) {
     this.corruptionListener = Objects.requireNonNull(listener);
@@ -360,7 +263,7 @@ public final class FragmentStore implements Closeable {
       try {
         index.commit(changes);
       } catch (IOException e) {
-        noteFailure(e);
+        space.noteFailure(e);
         throw e;
       }
       gone.forEach(live::removed);
@@ -380,51 +283,20 @@ public final class FragmentStore implements Closeable {
 
   /** Why writes fail for lack of disk space, or null if they do not. */
   public String outOfSpace() {
-    return outOfSpace;
+    return space.reason();
   }
 
-  /**
-   * While out of space: if a 1 MiB file fits again and a small synced index write works (reopening
-   * the index if RocksDB still holds the error), the store takes writes again. Returns whether writes work.
-   */
+  /** While out of space: whether writes work again ({@link SpaceGuard}); call on the heartbeat tick. */
   public synchronized boolean checkWritable() {
-    if (outOfSpace == null) {
+    if (space.reason() == null) {
       return true;
     }
-    if (closed || index.unusable() != null) {
-      return false;
-    }
-    try {
-      Path probe = dir.resolve("space-probe");
-      Files.write(probe, new byte[1 << 20]);
-      Files.delete(probe);
-    } catch (IOException e) {
-      return false; // still no room
-    }
-    if (!index.probeWrite()) {
-      try {
-        index.reopen();
-      } catch (IOException e) {
-        outOfSpace = e.getMessage(); // unusable from now on: every call fails with this message
-        return false;
-      }
-      if (!index.probeWrite()) {
-        return false;
-      }
-    }
-    outOfSpace = null;
-    return true;
+    return !closed && space.checkWritable();
   }
 
   private void requireOpen() throws IOException {
     if (closed) {
       throw new IOException("the fragment store is closed");
-    }
-  }
-
-  private void noteFailure(IOException e) {
-    if (e instanceof FragmentIndex.OutOfSpaceException || String.valueOf(e.getMessage()).contains("No space left")) {
-      outOfSpace = e.getMessage();
     }
   }
 

@@ -62,6 +62,21 @@ final class Segment {
     }
   }
 
+  /** Makes the segment durable up to {@code end}; one fdatasync serves every writer waiting meanwhile. */
+  void syncTo(long end) throws IOException {
+    synchronized (syncLock) {
+      if (synced >= end) {
+        return;
+      }
+      long target = size; // everything written so far, other writers' bytes included
+      io(ch -> {
+        ch.force(false);
+        return null;
+      });
+      synced = Math.max(synced, target);
+    }
+  }
+
   /** Opens the file again unless someone already did, or it is gone; returns whether a usable channel is there. */
   synchronized boolean reopen(FileChannel broken) throws IOException {
     if (deleted || closing) {

@@ -32,9 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * failed write, leaves unreferenced bytes, which count as dead space until the segment is
  * compacted. Every open starts a new active segment, so a torn tail is never appended to.
  *
- * Durable appends bypass the page cache where the file system allows it (DirectAppender): each
- * starts at a block boundary and is padded to the next, so a segment has dead bytes between
- * batches. Soft writes (left in the page cache for a later sync) stay buffered.
+ * Durable appends bypass the page cache where the file system allows it (SegmentAppends,
+ * DirectAppender): each starts at a block boundary and is padded to the next, so a segment has dead
+ * bytes between batches. Soft writes (left in the page cache for a later sync) stay buffered.
  */
 final class SegmentLog implements Closeable {
   /** Where a fragment's bytes are: segment, offset, length. 16 bytes as an index value. */
@@ -59,10 +59,7 @@ final class SegmentLog implements Closeable {
 
   private final Path dir;
   private final long segmentBytes;
-  /** Null: every write goes through the page cache. */
-  private final DirectAppender directAppender;
-  /** Why direct writes stopped (a write the file system refused), or null. */
-  private volatile String directRefused;
+  private final SegmentAppends appends;
   private final Map<Integer, Segment> segments = new ConcurrentHashMap<>();
   private final ReentrantLock appendLock = new ReentrantLock();
   private volatile Segment active;
@@ -70,7 +67,7 @@ final class SegmentLog implements Closeable {
   private SegmentLog(Path dir, long segmentBytes, DirectAppender directAppender) {
     this.dir = dir;
     this.segmentBytes = segmentBytes;
-    this.directAppender = directAppender;
+    this.appends = new SegmentAppends(directAppender);
   }
 
   /** Opens the segments in {@code dir} (created if missing) and starts a new active segment. */
@@ -108,13 +105,11 @@ final class SegmentLog implements Closeable {
     Path p = dir.resolve(String.format("%08d.seg", id));
     FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
     Segment s = new Segment(id, p, ch, 0);
-    if (directAppender != null && directRefused == null) {
-      try {
-        s.direct = directAppender.open(p);
-      } catch (IOException e) {
-        ch.close();
-        throw e;
-      }
+    try {
+      appends.openDirect(s);
+    } catch (IOException e) {
+      ch.close();
+      throw e;
     }
     segments.put(id, s);
     syncDirectory();
@@ -153,26 +148,26 @@ final class SegmentLog implements Closeable {
     try {
       seg = active;
       boolean direct = durable && seg.direct != null;
-      if (seg.size > 0 && (direct ? directAppender.align(seg.size) : seg.size) + total > segmentBytes) {
+      if (seg.size > 0 && (direct ? appends.align(seg.size) : seg.size) + total > segmentBytes) {
         seg = roll();
         direct = durable && seg.direct != null;
       }
-      long directStart = direct ? directAppender.align(seg.size) : -1;
-      long directEnd = direct ? appendDirectUnlessRefused(seg, directStart, values) : -1;
+      long directStart = direct ? appends.align(seg.size) : -1;
+      long directEnd = direct ? appends.directUnlessRefused(seg, directStart, values) : -1;
       if (directEnd >= 0) {
         start = directStart;
         end = directEnd;
       } else {
         start = seg.size;
         end = start + total;
-        appendBuffered(seg, start, end, values);
+        SegmentAppends.buffered(seg, start, end, values);
       }
       seg.size = end;
     } finally {
       appendLock.unlock();
     }
     if (durable) {
-      sync(seg, end);
+      seg.syncTo(end);
     }
     List<Location> out = new ArrayList<>(values.size());
     long pos = start;
@@ -183,87 +178,9 @@ final class SegmentLog implements Closeable {
     return out;
   }
 
-  /** One gathering write through the page cache; call with the append lock held. */
-  private static void appendBuffered(Segment seg, long start, long end, List<ByteBuf> values) throws IOException {
-    try {
-      seg.io(ch -> {
-        List<ByteBuffer> parts = new ArrayList<>(values.size());
-        for (ByteBuf v : values) {
-          java.util.Collections.addAll(parts, v.nioBuffers(v.readerIndex(), v.readableBytes()));
-        }
-        ByteBuffer[] bufs = parts.toArray(new ByteBuffer[0]);
-        // only appends (under this lock) use the channel's position; reads are positional
-        ch.position(start);
-        while (ch.position() < end) {
-          ch.write(bufs);
-        }
-        return null;
-      });
-    } catch (IOException e) {
-      try {
-        seg.io(ch -> ch.truncate(start));
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-  }
-
-  /**
-   * {@link #appendDirect}, or -1 (nothing written) if the file system refuses the write though it
-   * took the probe: the log then writes through the page cache from now on.
-   */
-  private long appendDirectUnlessRefused(Segment seg, long start, List<ByteBuf> values) throws IOException {
-    try {
-      return appendDirect(seg, start, values);
-    } catch (IOException e) {
-      if (e.getMessage() == null || !e.getMessage().contains("Invalid argument")) {
-        throw e;
-      }
-      directRefused = e.getMessage();
-      closeDirect(seg);
-      org.slf4j.LoggerFactory.getLogger(SegmentLog.class)
-          .warn("the file system refused a direct write ({}): durable writes go through the page cache from now on", e.getMessage());
-      return -1;
-    }
-  }
-
-  /**
-   * The values from {@code start} (a block boundary) through the segment's O_DIRECT channel, padded
-   * to the next boundary; returns the padded end. Call with the append lock held. On failure the
-   * file is cut back to the segment's size before the call.
-   */
-  private long appendDirect(Segment seg, long start, List<ByteBuf> values) throws IOException {
-    long before = seg.size;
-    try {
-      return directAppender.write(seg.direct, start, values);
-    } catch (IOException e) {
-      if (e instanceof java.nio.channels.ClosedByInterruptException) {
-        // the interrupt closed the direct channel: open it again for the next append
-        try {
-          seg.direct = directAppender.open(seg.path);
-        } catch (IOException suppressed) {
-          e.addSuppressed(suppressed);
-          seg.direct = null; // the next appends go through the page cache
-        }
-      }
-      try {
-        seg.io(ch -> ch.truncate(before));
-      } catch (IOException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw e;
-    }
-  }
-
   /** How durable appends reach the disk, for the peer's log. */
   String writeMode() {
-    if (directRefused != null) {
-      return "through the page cache (a direct write was refused: " + directRefused + ")";
-    }
-    return directAppender == null
-        ? "through the page cache (the file system refuses O_DIRECT, or -Dcairn.peer.directIo=false)"
-        : "direct I/O (O_DIRECT, " + directAppender.blockSize() + "-byte blocks)";
+    return appends.mode();
   }
 
   /** Makes everything appended so far durable, in every segment that has unsynced bytes (soft writes). */
@@ -271,7 +188,7 @@ final class SegmentLog implements Closeable {
     for (Segment seg : segments.values()) {
       if (seg.synced < seg.size && !seg.closing) {
         try {
-          sync(seg, seg.size);
+          seg.syncTo(seg.size);
         } catch (IOException e) {
           if (segments.get(seg.id) == seg) {
             throw e;
@@ -287,36 +204,10 @@ final class SegmentLog implements Closeable {
     Segment old = active;
     Segment next = create(active.id + 1);
     active = next;
-    closeDirect(old);
+    SegmentAppends.closeDirect(old);
     return next;
   }
 
-  private static void closeDirect(Segment seg) {
-    FileChannel d = seg.direct;
-    seg.direct = null;
-    if (d != null) {
-      try {
-        d.close();
-      } catch (IOException e) {
-        // every write through it has returned; syncs use the other channel
-      }
-    }
-  }
-
-  /** Makes the segment durable up to {@code end}; one fdatasync serves every writer waiting meanwhile. */
-  private static void sync(Segment seg, long end) throws IOException {
-    synchronized (seg.syncLock) {
-      if (seg.synced >= end) {
-        return;
-      }
-      long target = seg.size; // everything written so far, other writers' bytes included
-      seg.io(ch -> {
-        ch.force(false);
-        return null;
-      });
-      seg.synced = Math.max(seg.synced, target);
-    }
-  }
 
   /** The bytes at a location; SegmentGoneException if the segment was deleted meanwhile. */
   byte[] read(Location loc) throws IOException {
@@ -410,7 +301,7 @@ final class SegmentLog implements Closeable {
     appendLock.lock();
     try {
       for (Segment s : segments.values()) {
-        closeDirect(s);
+        SegmentAppends.closeDirect(s);
       }
     } finally {
       appendLock.unlock();
