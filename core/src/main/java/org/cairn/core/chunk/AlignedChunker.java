@@ -74,14 +74,19 @@ public final class AlignedChunker implements Chunker {
           break; // a header to inspect that does not fit: it starts the next chunk
         }
       }
+      boolean inspects = regionStart && filled > 0 && layout.inspects(pos);
+      if (regionStart && filled > 0 && !inspects && layout.startsChunk(pos, buf, filled, 0)) {
+        regionLeft = 0;
+        break; // decided by the offset alone, before reading the region: nothing to push back
+      }
       int want = (int) Math.min(chunkSize - filled, regionLeft);
       int n = in.readNBytes(buf, filled, want);
       if (n == 0) {
         done = true;
         break;
       }
-      if (regionStart && filled > 0 && layout.startsChunk(pos, buf, filled, n)) {
-        in.unread(buf, filled, n);
+      if (inspects && layout.startsChunk(pos, buf, filled, n)) {
+        in.unread(buf, filled, n); // a header that fits (at most a few KiB): it starts the next chunk
         regionLeft = 0;
         break;
       }

@@ -23,7 +23,9 @@ abstract class ImageLayout {
 
   /**
    * Whether the region starting at {@code offset}, whose first bytes are {@code data[at, at+n)},
-   * must start a chunk rather than continue the one being filled.
+   * must start a chunk rather than continue the one being filled. Unless {@link #inspects} says so
+   * for that offset, the answer depends on the offset alone (then it is asked before the region is
+   * read, with {@code n} 0).
    */
   boolean startsChunk(long offset, byte[] data, int at, int n) {
     return true;
