@@ -5,7 +5,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -22,7 +21,6 @@ import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.api.PlacementService;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.CommitJournal;
-import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.membership.Membership;
 import org.slf4j.Logger;
@@ -51,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * running peer registers under the same process instance and is not a restart).
  *
  * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
- * and target rule plan() uses.
+ * and target rule RepairPlanner uses.
  *
  * A scan walks the whole index only when it must: on a healthy grid whose catalog changed only by
  * commits of new chunks (CommitJournal) and whose DOWN set is the same, it folds those commits into
@@ -97,6 +95,7 @@ public final class RepairService {
   private final Config config;
   private final IndexWalk walk;
   private final CommitFold fold;
+  private final RepairPlanner planner;
 
   private Deque<Pending> queue = new ArrayDeque<>();
   private final RepairJobs jobs = new RepairJobs();
@@ -118,6 +117,7 @@ public final class RepairService {
     this.config = config;
     this.walk = new IndexWalk(catalog, membership, config.grace(), config.jobsPerPeer());
     this.fold = new CommitFold(catalog, membership, config.grace());
+    this.planner = new RepairPlanner(catalog, membership, placement, jobs, config);
     this.last = new LastWalk(UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis());
   }
 
@@ -246,13 +246,13 @@ public final class RepairService {
       if (jobs.running(k) || jobs.avoided(k, peerId, now)) {
         continue;
       }
-      Planned planned = plan(p, peerId, peers, now);
+      RepairPlanner.Planned planned = planner.plan(p, peers, now);
       if (planned == null) {
         continue; // nothing to do any more, or no target now: left for the next scan
       }
       it.remove();
-      jobs.start(k, new RepairJobs.InFlight(planned.job, peerId, now, now + config.jobTimeout().toMillis(), planned.expected));
-      out.add(planned.job);
+      jobs.start(k, new RepairJobs.InFlight(planned.job(), peerId, now, now + config.jobTimeout().toMillis(), planned.expected()));
+      out.add(planned.job());
     }
     if (!out.isEmpty()) {
       LOG.debug("peer {} claimed {} repair jobs ({} still queued)", peerId, out.size(), queue.size());
@@ -327,53 +327,6 @@ public final class RepairService {
     }
     snapshot = snapshot.at(0); // walk again at the next scan
     return n;
-  }
-
-  private record Planned(RepairJob job, Map<Integer, String> expected) {}
-
-  private Planned plan(Pending p, String executor, Map<String, PeerView> peers, long now) throws IOException {
-    ChunkRecord r = catalog.reads().chunk(p.app(), p.id());
-    if (r == null || r.tags() == null) {
-      return null; // gone, or indexed before fragments had tags (its pieces cannot be named on the peers)
-    }
-    ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
-    if (h.missing.isEmpty() || h.live < r.needed()) {
-      return null;
-    }
-    String k = IndexWalk.key(p.app(), p.id());
-    Set<String> exclude = Exclusions.of(r, jobs.avoided(k, now), jobs.targetLoad(), config.jobsPerPeer()).all();
-    List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
-    if (chosen.isEmpty()) {
-      return null;
-    }
-    List<RepairJob.Piece> targets = new ArrayList<>();
-    Map<Integer, String> expected = new HashMap<>();
-    for (int j = 0; j < chosen.size(); j++) {
-      int index = h.missing.get(j);
-      targets.add(new RepairJob.Piece(index, chosen.get(j), peers.get(chosen.get(j)).address()));
-      expected.put(index, r.holders().get(index));
-    }
-    List<RepairJob.Piece> sources = new ArrayList<>();
-    for (int i = 0; i < r.holders().size(); i++) {
-      String holder = r.holders().get(i);
-      PeerView v = holder == null ? null : peers.get(holder);
-      if (v != null && !HostState.DOWN.name().equals(v.state())) {
-        sources.add(new RepairJob.Piece(i, holder, v.address(), v.state()));
-      }
-    }
-    // read from RUNNING holders first, loaded and busy ones last
-    sources.sort(Comparator.comparingInt(s -> preference(peers.get(s.peer()).state())));
-    String jobId = k;
-    return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
-  }
-
-  private static int preference(String state) {
-    return switch (state) {
-      case "RUNNING" -> 0;
-      case "FULL" -> 1;
-      case "LOADED" -> 2;
-      default -> 3;
-    };
   }
 
   /**
