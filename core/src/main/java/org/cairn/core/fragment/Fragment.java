@@ -177,20 +177,7 @@ public final class Fragment {
    * @throws CorruptDataException saying what is wrong
    */
   public static Header verify(byte[] bytes, int offset, int length) throws CorruptDataException {
-    Header h = parseHeader(bytes, offset, length);
-    int expected = HEADER_SIZE + h.payloadLength;
-    if (length != expected) {
-      throw new CorruptDataException(String.format(
-          "fragment %d of chunk %s is %s: header says %d payload bytes, got %d",
-          h.index, h.chunkId.shortHex(), length < expected ? "truncated" : "too long", h.payloadLength, length - HEADER_SIZE));
-    }
-    int actualCrc = crc(bytes, offset + HEADER_SIZE, h.payloadLength);
-    if (actualCrc != h.payloadCrc) {
-      throw new CorruptDataException(String.format(
-          "fragment %d of chunk %s is corrupt: payload CRC32C %08x, header says %08x",
-          h.index, h.chunkId.shortHex(), actualCrc, h.payloadCrc));
-    }
-    return h;
+    return FragmentHeaders.verify(bytes, offset, length);
   }
 
   /**
@@ -199,30 +186,7 @@ public final class Fragment {
    * memory (direct or composite). The buffer's indices are not changed.
    */
   public static Header verify(io.netty.buffer.ByteBuf fragment) throws CorruptDataException {
-    int length = fragment.readableBytes();
-    if (length < HEADER_SIZE) {
-      throw new CorruptDataException("fragment truncated: " + length + " bytes, a header alone is " + HEADER_SIZE);
-    }
-    byte[] header = new byte[HEADER_SIZE];
-    fragment.getBytes(fragment.readerIndex(), header);
-    Header h = parseHeader(header, 0, length);
-    int expected = HEADER_SIZE + h.payloadLength;
-    if (length != expected) {
-      throw new CorruptDataException(String.format(
-          "fragment %d of chunk %s is %s: header says %d payload bytes, got %d",
-          h.index, h.chunkId.shortHex(), length < expected ? "truncated" : "too long", h.payloadLength, length - HEADER_SIZE));
-    }
-    CRC32C c = new CRC32C();
-    for (ByteBuffer part : fragment.nioBuffers(fragment.readerIndex() + HEADER_SIZE, h.payloadLength)) {
-      c.update(part);
-    }
-    int actualCrc = (int) c.getValue();
-    if (actualCrc != h.payloadCrc) {
-      throw new CorruptDataException(String.format(
-          "fragment %d of chunk %s is corrupt: payload CRC32C %08x, header says %08x",
-          h.index, h.chunkId.shortHex(), actualCrc, h.payloadCrc));
-    }
-    return h;
+    return FragmentHeaders.verify(fragment);
   }
 
   /** The tag (header CRC, bytes 60..64) of a fragment in a buffer whose header has been verified. */
@@ -232,64 +196,7 @@ public final class Fragment {
 
   /** The verified header fields of a serialised fragment (the payload is not checked). */
   public static Header parseHeader(byte[] bytes, int offset, int length) throws CorruptDataException {
-    if (length < HEADER_SIZE) {
-      throw new CorruptDataException("fragment truncated: " + length + " bytes, a header alone is " + HEADER_SIZE);
-    }
-    ByteBuffer b = ByteBuffer.wrap(bytes, offset, HEADER_SIZE);
-    int magic = b.getInt();
-    if (magic != MAGIC) {
-      throw new CorruptDataException(String.format("not a Cairn fragment: magic %08x", magic));
-    }
-    int version = b.get() & 0xFF;
-    if (version != VERSION && version != VERSION_ENCRYPTED) {
-      throw new CorruptDataException("unsupported fragment format version " + version + " (this build reads " + VERSION + " and "
-          + VERSION_ENCRYPTED + ")");
-    }
-    int headerCrc = ByteBuffer.wrap(bytes, offset + 60, 4).getInt();
-    int actual = crc(bytes, offset, 60);
-    if (headerCrc != actual) {
-      throw new CorruptDataException(String.format("fragment header is corrupt: CRC32C %08x, stored %08x", actual, headerCrc));
-    }
-    Codec codec;
-    try {
-      codec = Codec.fromId(b.get() & 0xFF);
-    } catch (IllegalArgumentException e) {
-      throw new CorruptDataException("fragment header: " + e.getMessage(), e);
-    }
-    CompressionType compression = CompressionType.fromId(b.get() & 0xFF);
-    int index = b.get() & 0xFF;
-    int m = (b.get() & 0xFF) + 1;
-    int k = b.get() & 0xFF;
-    int encryptionId = b.get() & 0xFF;
-    b.get();
-    Encryption encryption;
-    if (version == VERSION) {
-      encryption = Encryption.NONE;
-    } else {
-      try {
-        encryption = Encryption.fromId(encryptionId);
-      } catch (IllegalArgumentException e) {
-        throw new CorruptDataException("fragment header: " + e.getMessage(), e);
-      }
-      if (!encryption.encrypted()) {
-        throw new CorruptDataException("fragment header: version " + VERSION_ENCRYPTED + " without an encryption");
-      }
-    }
-    int chunkLength = b.getInt();
-    int encodedLength = b.getInt();
-    int payloadLength = b.getInt();
-    int payloadCrc = b.getInt();
-    if (m + k > 256 || index >= m + k) {
-      throw new CorruptDataException("fragment header: index " + index + " invalid for m=" + m + " k=" + k);
-    }
-    if (payloadLength < 0 || payloadLength > MAX_PAYLOAD || chunkLength < 0 || chunkLength > MAX_CHUNK
-        || encodedLength < 0 || encodedLength > MAX_ENCODED) {
-      throw new CorruptDataException("fragment header: lengths out of range (chunk " + chunkLength
-          + ", encoded " + encodedLength + ", payload " + payloadLength + ")");
-    }
-    ChunkId id = ChunkId.fromBytes(bytes, offset + 28);
-    return new Header(id, codec, compression, encryption, index, m, k, chunkLength, encodedLength, payloadLength, payloadCrc,
-        headerCrc);
+    return FragmentHeaders.parse(bytes, offset, length);
   }
 
   static int crc(byte[] b, int off, int len) {
