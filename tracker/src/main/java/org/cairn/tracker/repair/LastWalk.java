@@ -30,15 +30,11 @@ final class LastWalk {
   }
 
   /**
-   * Whether the walk still stands at {@code now}: its result was healthy with no repair queued or
-   * running ({@code healthyAndIdle}), the catalog's other changes are {@code changes} as then, the
-   * DOWN set is the same, no commit straddled it, and it is younger than the maximum age.
+   * Why the walk no longer stands at {@code now} (for the log), or null if it does: it stands while its
+   * result was healthy with no repair queued or running ({@code healthyAndIdle}), the catalog's other
+   * changes are {@code changes} as then, the DOWN set is the same, no commit straddled it, and it is
+   * younger than the maximum age.
    */
-  boolean stands(boolean healthyAndIdle, long changes, Map<String, Boolean> down, long now) {
-    return whyNot(healthyAndIdle, changes, down, now) == null;
-  }
-
-  /** Why the walk no longer stands (for the log), or null if it does. */
   String whyNot(boolean healthyAndIdle, long changes, Map<String, Boolean> down, long now) {
     if (!done) {
       return "no walk yet";

@@ -72,8 +72,7 @@ final class RepairPlanner {
     }
     // read from RUNNING holders first, loaded and busy ones last
     sources.sort(Comparator.comparingInt(s -> preference(peers.get(s.peer()).state())));
-    String jobId = k;
-    return new Planned(new RepairJob(jobId, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
+    return new Planned(new RepairJob(k, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
   }
 
   private static int preference(String state) {
@@ -84,5 +83,4 @@ final class RepairPlanner {
       default -> 3;
     };
   }
-
 }
