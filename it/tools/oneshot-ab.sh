@@ -3,8 +3,11 @@
 # `client-cli/target/cairn` process with CAIRN_JAVA_OPTS=$A_OPTS or $B_OPTS (which come after the launcher's
 # own flags and win), A and B alternating. OP=store (default): every IMAGE in turn, ROUNDS rounds, each side
 # into its own app; OP=fetch: the last IMAGE stored once, then fetched ROUNDS x 3 times by each side.
+# A_LAUNCHER / B_LAUNCHER: another build's launcher (its client-cli/target/cairn, copied with its directory) for that
+# side, to compare builds; both default to this checkout's.
 # Prints per command: side, what, wall s, CPU-s (user+sys), then each side's means.
 #   ./mvnw -B -q -DskipTests package && A_OPTS=-XX:CompileThresholdScaling=1 it/tools/oneshot-ab.sh IMAGE...
+#   cp -r client-cli/target /tmp/old-cli (on the old build) && A_LAUNCHER=/tmp/old-cli/cairn it/tools/oneshot-ab.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: [A_OPTS=..] [B_OPTS=..] [OP=store|fetch] [ROUNDS=2] $0 IMAGE..." >&2; exit 2; }
@@ -16,16 +19,18 @@ trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 grid_up 16GiB
 export CAIRN_KEY_DIR=$W/keys
 C=("$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client")
+CA=("${A_LAUNCHER:-$ROOT/client-cli/target/cairn}" --tracker "$URL" --token-file "$W/client")
+CB=("${B_LAUNCHER:-$ROOT/client-cli/target/cairn}" --tracker "$URL" --token-file "$W/client")
 n=0
 for img in "$@"; do # the grid serves a few stores first, as a grid that has run for a while has
   [ "$n" -lt 3 ] || break
   n=$((n + 1)); "${C[@]}" store "$img" --app warm --node n > /dev/null 2> "$W/e" || { cat "$W/e" >&2; exit 1; }
 done
 run() { # run SIDE WHAT ARGS...
-  local side=$1 what=$2 opts
+  local side=$1 what=$2 opts cmd
   shift 2
-  if [ "$side" = A ]; then opts=${A_OPTS:-}; else opts=${B_OPTS:-}; fi
-  CAIRN_JAVA_OPTS="$opts" /usr/bin/time -f "$side	$what	%e	%U	%S" -o "$W/t" "${C[@]}" "$@" > /dev/null 2> "$W/e" \
+  if [ "$side" = A ]; then opts=${A_OPTS:-}; cmd=("${CA[@]}"); else opts=${B_OPTS:-}; cmd=("${CB[@]}"); fi
+  CAIRN_JAVA_OPTS="$opts" /usr/bin/time -f "$side	$what	%e	%U	%S" -o "$W/t" "${cmd[@]}" "$@" > /dev/null 2> "$W/e" \
     || { cat "$W/e" >&2; exit 1; }
   awk -F'\t' '{printf "%s\t%s\t%s\t%.2f\n", $1, $2, $3, $4 + $5}' "$W/t" | tee -a "$W/all"
 }

@@ -1,0 +1,51 @@
+package org.cairn.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.spi.ContextAwareBase;
+import java.util.List;
+
+/**
+ * The CLI's logging, set up in code (logback finds it through {@code META-INF/services}): everything
+ * goes to stderr, so stdout stays clean for data and JSON output; the root logs at WARN, and the
+ * daemons' loggers at INFO (the agent's log says what it ran, resumed and failed; {@code cairn mount}'s
+ * what it stored, deleted and refused); {@code CAIRN_LOG_LEVEL} (a system property or the environment)
+ * sets them all. It replaces a logback.xml, whose XML parsing took ~0.1 s of every one-command start
+ * (docs/benchmarks.md, "A cold store's start"). With {@code -Dlogback.configurationFile=F} logback reads
+ * F instead, as usual.
+ */
+public final class LogSetup extends ContextAwareBase implements Configurator {
+  /** Loggers of the long-running commands, which say what they do at INFO. */
+  static final List<String> DAEMONS = List.of("org.cairn.cli.agent", "org.cairn.cli.AsyncStores", "org.cairn.client.mount",
+      "org.cairn.cli.Warmup");
+
+  @Override
+  public ExecutionStatus configure(LoggerContext context) {
+    if (System.getProperty("logback.configurationFile") != null) {
+      return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+    }
+    String set = System.getProperty("CAIRN_LOG_LEVEL", System.getenv("CAIRN_LOG_LEVEL"));
+    ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
+    stderr.setContext(context);
+    stderr.setName("STDERR");
+    stderr.setTarget("System.err");
+    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+    encoder.setContext(context);
+    encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n");
+    encoder.start();
+    stderr.setEncoder(encoder);
+    stderr.start();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.toLevel(set, Level.WARN));
+    root.addAppender(stderr);
+    for (String name : DAEMONS) {
+      context.getLogger(name).setLevel(Level.toLevel(set, Level.INFO));
+    }
+    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+  }
+}

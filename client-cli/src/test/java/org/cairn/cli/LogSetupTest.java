@@ -1,0 +1,58 @@
+package org.cairn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
+import ch.qos.logback.core.ConsoleAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class LogSetupTest {
+  @AfterEach
+  void clear() {
+    System.clearProperty("CAIRN_LOG_LEVEL");
+    System.clearProperty("logback.configurationFile");
+  }
+
+  @Test
+  void rootWarnsOnStderr_theDaemonsSayWhatTheyDo() {
+    LoggerContext context = configured();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    assertThat(root.getLevel()).isEqualTo(Level.WARN);
+    assertThat(((ConsoleAppender<?>) root.getAppender("STDERR")).getTarget()).isEqualTo("System.err");
+    assertThat(context.getLogger("org.cairn.cli.agent.AgentServer").getEffectiveLevel()).isEqualTo(Level.INFO);
+    assertThat(context.getLogger("org.cairn.client.mount.CairnFs").getEffectiveLevel()).isEqualTo(Level.INFO);
+    assertThat(context.getLogger("org.cairn.client.Storer").getEffectiveLevel()).isEqualTo(Level.WARN);
+    assertThat(context.getLogger("io.netty.util.NetUtil").isInfoEnabled()).isFalse();
+  }
+
+  @Test
+  void cairnLogLevel_setsEveryLogger() {
+    System.setProperty("CAIRN_LOG_LEVEL", "DEBUG");
+    LoggerContext context = configured();
+    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.DEBUG);
+    assertThat(context.getLogger("org.cairn.cli.Warmup").getEffectiveLevel()).isEqualTo(Level.DEBUG);
+    assertThat(context.getLogger("org.cairn.client.Storer").isDebugEnabled()).isTrue();
+  }
+
+  @Test
+  void aConfigurationFile_isLeftToLogback() {
+    System.setProperty("logback.configurationFile", "/nonexistent/logback.xml");
+    LoggerContext context = new LoggerContext();
+    LogSetup setup = new LogSetup();
+    setup.setContext(context);
+    assertThat(setup.configure(context)).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
+    assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")).isNull();
+  }
+
+  private static LoggerContext configured() {
+    LoggerContext context = new LoggerContext();
+    LogSetup setup = new LogSetup();
+    setup.setContext(context);
+    assertThat(setup.configure(context)).isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+    return context;
+  }
+}
