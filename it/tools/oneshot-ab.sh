@@ -3,11 +3,12 @@
 # `client-cli/target/cairn` process with CAIRN_JAVA_OPTS=$A_OPTS or $B_OPTS (which come after the launcher's
 # own flags and win), A and B alternating. OP=store (default): every IMAGE in turn, ROUNDS rounds, each side
 # into its own app; OP=fetch: the last IMAGE stored once, then fetched ROUNDS x 3 times by each side.
-# A_LAUNCHER / B_LAUNCHER: another build's launcher (its client-cli/target/cairn, copied with its directory) for that
-# side, to compare builds; both default to this checkout's.
+# A_LAUNCHER / B_LAUNCHER: another checkout's built launcher (its client-cli/target/cairn, where it was built: a
+# class-data-sharing archive applies only to the jar path it was made with, so a copied target runs without it)
+# for that side, to compare builds; both default to this checkout's.
 # Prints per command: side, what, wall s, CPU-s (user+sys), then each side's means.
 #   ./mvnw -B -q -DskipTests package && A_OPTS=-XX:CompileThresholdScaling=1 it/tools/oneshot-ab.sh IMAGE...
-#   cp -r client-cli/target /tmp/old-cli (on the old build) && A_LAUNCHER=/tmp/old-cli/cairn it/tools/oneshot-ab.sh IMAGE...
+#   git worktree add /tmp/old REV && (cd /tmp/old && ./mvnw -B -q -DskipTests package) && A_LAUNCHER=/tmp/old/client-cli/target/cairn it/tools/oneshot-ab.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: [A_OPTS=..] [B_OPTS=..] [OP=store|fetch] [ROUNDS=2] $0 IMAGE..." >&2; exit 2; }

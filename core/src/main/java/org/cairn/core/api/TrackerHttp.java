@@ -53,7 +53,7 @@ public final class TrackerHttp {
       // the token pins the tracker's CA: trust it and nothing else (no certificate step for peers and clients)
       b.sslContext(org.cairn.core.security.PinnedTrust.context(token.caPin().get()));
     } else if (this.bases.stream().noneMatch(u -> "https".equalsIgnoreCase(u.getScheme()))) {
-      b.sslContext(org.cairn.core.security.NoTrust.context()); // plain http: skip loading the JDK's CA store
+      b.sslContext(org.cairn.core.security.NoTls.context()); // plain http: skip loading the JDK's CA store
     }
     this.http = b.build();
   }

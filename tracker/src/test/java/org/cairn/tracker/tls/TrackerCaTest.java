@@ -138,43 +138,4 @@ class TrackerCaTest {
         .hasMessageContaining("ca create");
     assertThat(dir.resolve("m3/tls/ca.key")).doesNotExist();
   }
-
-  @Test
-  void aClientOfPlainHttpTrackers_trustsNoServer_whileThePinnedContextTrustsTheSame() throws Exception {
-    TrackerCa ca = TrackerCa.open(dir.resolve("tls"), "127.0.0.1");
-    java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
-    ks.load(null, null);
-    ks.setKeyEntry("tracker", ca.serverKey(), new char[0], ca.chain());
-    javax.net.ssl.KeyManagerFactory kmf = javax.net.ssl.KeyManagerFactory.getInstance("PKIX");
-    kmf.init(ks, new char[0]);
-    javax.net.ssl.SSLContext server = javax.net.ssl.SSLContext.getInstance("TLS");
-    server.init(kmf.getKeyManagers(), null, null);
-    try (javax.net.ssl.SSLServerSocket listening = (javax.net.ssl.SSLServerSocket) server.getServerSocketFactory()
-        .createServerSocket(0, 2, java.net.InetAddress.getLoopbackAddress())) {
-      Thread accepting = new Thread(() -> {
-        for (int i = 0; i < 2; i++) {
-          try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) listening.accept()) {
-            s.startHandshake();
-            s.getOutputStream().write(1);
-          } catch (java.io.IOException refused) {
-            // the client that trusts nothing aborts the handshake: what the test expects
-          }
-        }
-      });
-      accepting.start();
-      // the pinned context completes a handshake with this server (the server is sound) ...
-      try (javax.net.ssl.SSLSocket c = (javax.net.ssl.SSLSocket) PinnedTrust.context(ca.pin()).getSocketFactory()
-          .createSocket(java.net.InetAddress.getLoopbackAddress(), listening.getLocalPort())) {
-        c.startHandshake();
-        assertThat(c.getInputStream().read()).isEqualTo(1);
-      }
-      // ... and the context of a client whose trackers are all plain http refuses it
-      try (javax.net.ssl.SSLSocket c = (javax.net.ssl.SSLSocket) org.cairn.core.security.NoTrust.context().getSocketFactory()
-          .createSocket(java.net.InetAddress.getLoopbackAddress(), listening.getLocalPort())) {
-        assertThatThrownBy(c::startHandshake).isInstanceOf(javax.net.ssl.SSLHandshakeException.class);
-      }
-      accepting.join(10_000);
-      assertThat(accepting.isAlive()).isFalse();
-    }
-  }
 }
