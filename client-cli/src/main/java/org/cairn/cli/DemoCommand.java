@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.cairn.client.Fetcher;
 import org.cairn.client.Grid;
 import org.cairn.client.LocalGrid;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.Storer;
 import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.chunk.ChunkSize;
@@ -83,9 +84,9 @@ final class DemoCommand implements Callable<Integer> {
         if (step > 1) {
           image = MemoryImages.successor(image, 0.10, 2026 + step);
         }
-        Storer.Result res = client.store(new ByteArrayInputStream(image), image.length, new Storer.Options("demo", "rank0", 0, r,
+        Storer.Result res = client.store(new ByteArrayInputStream(image), image.length, new StoreOptions("demo", "rank0", 0, r,
             Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.DEFAULT, Runtime.getRuntime().availableProcessors(), "falcon",
-            ImageSource.FILE, "demo-client", false, Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, sealing));
+            ImageSource.FILE, "demo-client", false, StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, sealing));
         out.printf(Locale.ROOT, "Stored checkpoint %d: %s, %d of %d chunks new, sent %s (%s) in %.2f s = %.0f MB/s of checkpoint%n",
             res.step(), ByteSize.format(res.size()), res.newChunks(), res.chunks(), ByteSize.format(res.sentBytes()), r.spec(),
             res.seconds(), res.size() / 1e6 / res.seconds());

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.cairn.client.Grid;
-import org.cairn.client.Storer;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.dmtcp.CheckpointDir;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.Chunking;
@@ -82,7 +82,7 @@ final class DmtcpCommand {
     }
 
     /** How each checkpoint is stored: the next step of app/node, a directory version. */
-    Storer.Options storeOptions(CairnCli root, CommandLine cl) throws IOException {
+    StoreOptions storeOptions(CairnCli root, CommandLine cl) throws IOException {
       Redundancy r;
       Chunking cutting;
       Encryption sealing;
@@ -97,16 +97,16 @@ final class DmtcpCommand {
         throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
       }
       ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
-      return new Storer.Options(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
+      return new StoreOptions(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
           Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), write.equals("optimistic"),
-          Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, crypto, cutting).withSoft(write.equals("soft"));
+          StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, crypto, cutting).withSoft(write.equals("soft"));
     }
   }
 
   /** Runs the job under DMTCP with checkpoints stored; returns the program's exit status. */
   static int runJob(CairnCli root, CommandLine cl, JobOptions o, List<String> command, Path restoredCopy, Grid grid) throws Exception {
     CheckpointDir checkpoints = new CheckpointDir(o.ckptDir(root));
-    Storer.Options options = o.storeOptions(root, cl);
+    StoreOptions options = o.storeOptions(root, cl);
     DmtcpJob job = new DmtcpJob(checkpoints, dir -> DmtcpJob.storeGeneration(grid, options, dir), cl.getErr());
     if (restoredCopy != null) {
       job.removeAfterNextCommit(restoredCopy);

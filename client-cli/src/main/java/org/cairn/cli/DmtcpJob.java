@@ -12,6 +12,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.cairn.client.Grid;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.Storer;
 import org.cairn.client.dmtcp.CheckpointDir;
 import org.cairn.core.chunk.ImageSource;
@@ -138,7 +139,7 @@ final class DmtcpJob {
   }
 
   /** Stores {@code dir} (a generation) as the next version of app/node through {@code grid}. */
-  static Storer.Result storeGeneration(Grid grid, Storer.Options options, Path dir) throws IOException {
+  static Storer.Result storeGeneration(Grid grid, StoreOptions options, Path dir) throws IOException {
     try (java.io.InputStream in = ImageSource.open(dir)) {
       return grid.store(in, 0, options);
     }

@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.cairn.client.Grid;
-import org.cairn.client.Storer;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.mount.CairnFs;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.Chunking;
@@ -96,9 +96,9 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
     try (Grid grid = GridAccess.open(root, cl)) {
       ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
       String client = StoreCommand.clientId();
-      MountedGrid.StoreOptions options = (node, step, kind) -> new Storer.Options(target.app, node, step, r, c,
+      MountedGrid.PerVersion options = (node, step, kind) -> new StoreOptions(target.app, node, step, r, c,
           ChunkSize.parse("1MiB"), Runtime.getRuntime().availableProcessors(), "falcon", kind, client, write.equals("optimistic"),
-          Storer.Options.DEFAULT_PROBE_AFTER, Storer.Options.DEFAULT_COMMIT_TIMEOUT, crypto, Chunking.DEFAULT)
+          StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, crypto, Chunking.DEFAULT)
           .withSoft(write.equals("soft"));
       MountedGrid mounted = new MountedGrid(grid, target.app, options, root.keys());
       CairnFs fs;

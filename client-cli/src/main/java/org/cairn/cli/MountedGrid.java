@@ -7,7 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.cairn.client.Fetcher;
 import org.cairn.client.Grid;
-import org.cairn.client.Storer;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.mount.MountGrid;
 import org.cairn.core.api.LocatedVersion;
 import org.cairn.core.api.VersionRow;
@@ -17,16 +17,16 @@ import org.cairn.core.crypto.ChunkCrypto;
 /** {@link MountGrid} for one app over a {@link Grid}: stores with {@code options} (as {@code cairn store}), reads with the app's key. */
 final class MountedGrid implements MountGrid {
   /** How {@code cairn mount} stores: {@code cairn store}'s defaults but for the options the mount was given. */
-  interface StoreOptions {
-    Storer.Options forVersion(String node, long step, String kind);
+  interface PerVersion {
+    StoreOptions forVersion(String node, long step, String kind);
   }
 
   private final Grid grid;
   private final String app;
-  private final StoreOptions options;
+  private final PerVersion options;
   private final org.cairn.client.AppKeys keys;
 
-  MountedGrid(Grid grid, String app, StoreOptions options, org.cairn.client.AppKeys keys) {
+  MountedGrid(Grid grid, String app, PerVersion options, org.cairn.client.AppKeys keys) {
     this.grid = grid;
     this.app = app;
     this.options = options;

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.Storer;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
@@ -279,7 +280,7 @@ final class StoreCommand implements Callable<Integer> {
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(root.session, root.quiet || json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
-          new Storer.Options(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
+          new StoreOptions(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
               probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta()));
       progress.close();
       print(res);

@@ -116,7 +116,7 @@ public final class Grid implements Closeable {
     return group;
   }
 
-  public Storer.Result store(InputStream in, long sizeHint, Storer.Options options) throws IOException {
+  public Storer.Result store(InputStream in, long sizeHint, StoreOptions options) throws IOException {
     return new Storer(tracker, dataPlaneOf(), (owner == null ? this : owner).records).store(in, sizeHint, options);
   }
 

@@ -12,7 +12,6 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -24,9 +23,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.cairn.core.compress.Compressor;
-import org.cairn.core.chunk.Chunking;
-import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
@@ -46,85 +42,6 @@ import org.cairn.core.pipeline.StorePipeline;
  * fails before the commit leaves no version (the sent fragments are garbage for GC).
  */
 public final class Storer {
-  /**
-   * What to store and how. {@code crypto}: the app key's sealing ({@link ChunkCrypto#PLAIN} stores
-   * plaintext; the library's shorter constructors do, while {@code cairn store} encrypts by default).
-   */
-  public record Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize,
-      int threads, String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-      ChunkCrypto crypto, Chunking chunking, Manifest.SetPart set, boolean soft, boolean delta) {
-    /** A bandwidth measurement older than this is renewed with a probe before placing (FALCON §3.2.2). */
-    public static final Duration DEFAULT_PROBE_AFTER = Duration.ofMinutes(10);
-    /** How long a store keeps trying to commit while the tracker is unreachable (a restart) before it gives up. */
-    public static final Duration DEFAULT_COMMIT_TIMEOUT = Duration.ofSeconds(30);
-
-    public Options {
-      java.util.Objects.requireNonNull(crypto, "crypto");
-      java.util.Objects.requireNonNull(chunking, "chunking");
-    }
-
-    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
-        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-        ChunkCrypto crypto, Chunking chunking) {
-      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
-          crypto, chunking, null, false, true);
-    }
-
-    /** These options for part {@code set.part()} of checkpoint set {@code set.name()}. */
-    public Options withSet(Manifest.SetPart set) {
-      return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          commitTimeout, crypto, chunking, set, soft, delta);
-    }
-
-    /**
-     * These options with chunks of memory coded against the previous version's chunk at the same
-     * address ({@code true}, the default) or never.
-     */
-    public Options withDelta(boolean delta) {
-      return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          commitTimeout, crypto, chunking, set, soft, delta);
-    }
-
-    /**
-     * These options with soft writes (the two-level scheme's soft level): peers acknowledge pieces
-     * before they are durable and make them durable in the background; the version's status is
-     * {@code soft} until the tracker hears they are.
-     */
-    public Options withSoft(boolean soft) {
-      return new Options(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          commitTimeout, crypto, chunking, set, soft, delta);
-    }
-
-    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
-        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout,
-        ChunkCrypto crypto) {
-      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
-          crypto, Chunking.DEFAULT);
-    }
-
-    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
-        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter, Duration commitTimeout) {
-      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter, commitTimeout,
-          ChunkCrypto.PLAIN);
-    }
-
-    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
-        String placement, String kind, String clientId, boolean optimistic, Duration probeAfter) {
-      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, probeAfter,
-          DEFAULT_COMMIT_TIMEOUT);
-    }
-
-    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
-        String placement, String kind, String clientId, boolean optimistic) {
-      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, optimistic, DEFAULT_PROBE_AFTER);
-    }
-
-    public Options(String app, String node, long step, Redundancy redundancy, Compressor compressor, int chunkSize, int threads,
-        String placement, String kind, String clientId) {
-      this(app, node, step, redundancy, compressor, chunkSize, threads, placement, kind, clientId, false);
-    }
-  }
-
   /**
    * What a store did. A part of a checkpoint set has {@code set} (the commit's answer: its set, parts
    * and parts committed so far); its {@code step} is 0 until the set's last part commits.
@@ -160,7 +77,7 @@ public final class Storer {
     this.records = records;
   }
 
-  public Result store(InputStream in, long sizeHint, Options o) throws IOException {
+  public Result store(InputStream in, long sizeHint, StoreOptions o) throws IOException {
     long start = System.nanoTime();
     Redundancy r = o.redundancy();
     boolean pessimisticProbe = o.placement().equals("pessimistic");

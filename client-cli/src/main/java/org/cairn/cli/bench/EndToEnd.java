@@ -19,6 +19,7 @@ import org.cairn.client.Grid;
 import org.cairn.core.api.VersionRow;
 import org.cairn.core.read.ChunkReader;
 import org.cairn.client.LocalGrid;
+import org.cairn.client.StoreOptions;
 import org.cairn.client.Storer;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
@@ -90,7 +91,7 @@ public final class EndToEnd {
           Storer.Result r;
           double[] cpu0 = cpuSeconds(grid);
           try (InputStream in = Files.newInputStream(image)) {
-            r = client.store(in, Files.size(image), new Storer.Options("bench", "rank0", 0, o.redundancy(), o.compressor(),
+            r = client.store(in, Files.size(image), new StoreOptions("bench", "rank0", 0, o.redundancy(), o.compressor(),
                 ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
           }
           double[] cpu = minus(cpuSeconds(grid), cpu0);
@@ -135,7 +136,7 @@ public final class EndToEnd {
   private void warmUp(LocalGrid grid, Grid client) throws Exception {
     byte[] image = org.cairn.core.bench.MemoryImages.image(1_000_003, o.warmUpBytes());
     double[] cpu0 = cpuSeconds(grid);
-    Storer.Result r = client.store(new java.io.ByteArrayInputStream(image), image.length, new Storer.Options("bench-warm-up", "rank0", 0,
+    Storer.Result r = client.store(new java.io.ByteArrayInputStream(image), image.length, new StoreOptions("bench-warm-up", "rank0", 0,
         o.redundancy(), o.compressor(), ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
     java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream(image.length);
     Fetcher.Result f = client.fetch(client.locate("bench-warm-up", "rank0", 0), new Fetcher.Options(o.threads(), ChunkReader.Mode.ALL, 0),
