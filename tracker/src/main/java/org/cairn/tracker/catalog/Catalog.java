@@ -8,10 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
@@ -46,6 +44,7 @@ public final class Catalog {
   private final CommitJournal journal = new CommitJournal();
   private final HolderIndex holders;
   private final VersionReads reads;
+  private final FolderPolicies policies;
 
   public Catalog(TrackerStore store, Clock clock) {
     this(store, clock, new EventLog(clock, 100));
@@ -66,6 +65,7 @@ public final class Catalog {
     this.sets = new CheckpointSets(this, store, clock, events);
     this.soft = new SoftVersions(this, store, events);
     this.holders = new HolderIndex(this, store);
+    this.policies = new FolderPolicies(store);
   }
 
   /** Reads of versions and chunk-index entries: listings, manifests, lookups. */
@@ -128,21 +128,12 @@ public final class Catalog {
   /** An app's folder policy (stdchk §IV.E): keep-all, replace, or purge-after=DURATION. */
   public String policy(String app) throws IOException {
     checkName("app", app);
-    byte[] v = store.get(TrackerStore.Family.POLICIES, app.getBytes(StandardCharsets.UTF_8));
-    return v == null ? "keep-all" : new String(v, StandardCharsets.UTF_8);
+    return policies.get(app);
   }
 
   public void setPolicy(String app, String folder) throws IOException {
     checkName("app", app);
-    String f = folder == null ? "" : folder.trim();
-    if (!f.equals("keep-all") && !f.equals("replace") && !f.startsWith("purge-after=")) {
-      throw new IllegalArgumentException("folder policy must be keep-all, replace or purge-after=DURATION, was '" + folder + "'");
-    }
-    if (f.startsWith("purge-after=")) {
-      org.cairn.core.config.Durations.parse(f.substring("purge-after=".length()));
-    }
-    store.put(TrackerStore.Family.POLICIES, app.getBytes(StandardCharsets.UTF_8), f.getBytes(StandardCharsets.UTF_8));
-    LOG.info("app {}: folder policy {}", app, f);
+    policies.set(app, folder);
   }
 
   /**
@@ -150,36 +141,11 @@ public final class Catalog {
    * never a node's latest version. Returns how many were deleted.
    */
   public synchronized int purgeExpired() throws IOException {
-    Map<String, java.time.Duration> purge = new HashMap<>();
-    store.scan(TrackerStore.Family.POLICIES, new byte[0], (key, value) -> {
-      String f = new String(value, StandardCharsets.UTF_8);
-      if (f.startsWith("purge-after=")) {
-        purge.put(new String(key, StandardCharsets.UTF_8), org.cairn.core.config.Durations.parse(f.substring(12)));
-      }
-      return true;
-    });
-    int deleted = 0;
-    long now = clock.millis();
-    for (Map.Entry<String, java.time.Duration> e : purge.entrySet()) {
-      String app = e.getKey();
-      Map<String, List<long[]>> byNode = new TreeMap<>(); // node -> [step, committedAt]
-      store.scan(TrackerStore.Family.VERSIONS, (app + "\u0000").getBytes(StandardCharsets.UTF_8), (key, value) -> {
-        String node = new String(key, 0, key.length - 9, StandardCharsets.UTF_8).split("\u0000", 2)[1];
-        long step = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
-        byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(new long[] {step, JSON.readValue(value, VersionRecord.class).committedAt()});
-        return true;
-      });
-      for (Map.Entry<String, List<long[]>> n : byNode.entrySet()) {
-        List<long[]> vs = n.getValue();
-        for (int i = 0; i < vs.size() - 1; i++) { // sorted by step; the last (latest) is kept
-          if (now - vs.get(i)[1] > e.getValue().toMillis()) {
-            delete(app, n.getKey(), vs.get(i)[0], "purge-after");
-            deleted++;
-          }
-        }
-      }
+    List<FolderPolicies.Expired> expired = policies.expired(clock.millis());
+    for (FolderPolicies.Expired v : expired) {
+      delete(v.app(), v.node(), v.step(), "purge-after");
     }
-    return deleted;
+    return expired.size();
   }
 
   /**
