@@ -1,15 +1,14 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import org.cairn.cli.bench.BenchData;
+import org.cairn.cli.bench.StageOutput;
 import org.cairn.cli.bench.StageResult;
 import org.cairn.cli.bench.Stages;
 import org.cairn.core.chunk.ChunkSize;
@@ -44,7 +43,6 @@ import picocli.CommandLine.Spec;
         "  all          every stage above"
     })
 final class BenchmarkCommand implements Callable<Integer> {
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   @Spec
   CommandLine.Model.CommandSpec spec;
@@ -183,7 +181,7 @@ final class BenchmarkCommand implements Callable<Integer> {
       err.printf("cairn benchmark: data: %s%n", data.description());
       err.flush();
     }
-    Consumer<StageResult> sink = json ? r -> printJson(out, r) : r -> printRow(out, r);
+    Consumer<StageResult> sink = StageOutput.to(out, json);
     Stages bench = new Stages(data, seconds, sink);
     int chunk = chunkSize == null ? ChunkSize.DEFAULT : ChunkSize.parse(chunkSize);
     for (String s : stages) {
@@ -227,11 +225,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     StageResult r = new org.cairn.cli.bench.HeartbeatLoad(java.net.URI.create(parent.tracker),
         org.cairn.core.security.GridToken.readFile(parent.tokenFile)).run(peers, rate, seconds, inFlight);
-    if (json) {
-      printJson(out, r);
-    } else {
-      printRow(out, r);
-    }
+    StageOutput.to(out, json).accept(r);
     return 0;
   }
 
@@ -262,11 +256,7 @@ final class BenchmarkCommand implements Callable<Integer> {
     StageResult r = new org.cairn.cli.bench.CommitLoad(org.cairn.cli.bench.CommitLoad.client(trackers,
         org.cairn.core.security.GridToken.readFile(parent.tokenFile))).run(warmup, versions, chunks);
     PrintWriter out = spec.commandLine().getOut();
-    if (json) {
-      printJson(out, r);
-    } else {
-      printRow(out, r);
-    }
+    StageOutput.to(out, json).accept(r);
     return 0;
   }
 
@@ -295,25 +285,18 @@ final class BenchmarkCommand implements Callable<Integer> {
     try {
       List<Path> series = new ArrayList<>(dataFiles);
       if (series.isEmpty()) {
-        Path imgDir = java.nio.file.Files.createDirectories(work.resolve("images"));
         long bytes = ByteSize.parse(size);
         if (bytes > BenchData.MAX_IMAGE) {
           throw new CommandLine.ParameterException(cl, "synthetic images are at most 1GiB; give --data-file for larger ones");
         }
-        byte[] image = org.cairn.core.bench.MemoryImages.image(42, (int) bytes);
-        for (int i = 1; i <= images; i++) {
-          if (i > 1) {
-            image = org.cairn.core.bench.MemoryImages.successor(image, change, 42 + i);
-          }
-          series.add(java.nio.file.Files.write(imgDir.resolve("image-" + i + ".img"), image));
-        }
+        series.addAll(org.cairn.cli.bench.EndToEnd.syntheticSeries(work.resolve("images"), (int) bytes, images, change));
       }
       err.printf("cairn benchmark e2e: %d images (%s), %d peers, %s, compared with %s; working in %s%n", series.size(),
           dataFiles.isEmpty() ? "synthetic, " + size + ", " + Math.round(change * 100) + " % of pages changed per step" : "given files",
           gridPeers, r.spec(), tools.isEmpty() ? "nothing" : String.join(" and ", tools), work);
       err.flush();
       PrintWriter out = cl.getOut();
-      Consumer<StageResult> sink = json ? x -> printJson(out, x) : x -> printRow(out, x);
+      Consumer<StageResult> sink = StageOutput.to(out, json);
       long warmUpBytes = ByteSize.parse(warmUp);
       if (warmUpBytes > BenchData.MAX_IMAGE) {
         throw new CommandLine.ParameterException(cl, "--warm-up is at most 1GiB");
@@ -359,27 +342,5 @@ final class BenchmarkCommand implements Callable<Integer> {
     if (!(seconds > 0 && seconds <= 600)) {
       throw new CommandLine.ParameterException(cl, "--seconds must be in (0, 600], was " + seconds);
     }
-  }
-
-  private static void printJson(PrintWriter out, StageResult r) {
-    try {
-      out.println(JSON.writeValueAsString(r.fields()));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException(e);
-    }
-    out.flush();
-  }
-
-  private static void printRow(PrintWriter out, StageResult r) {
-    StringBuilder line = new StringBuilder();
-    line.append(Double.isNaN(r.mbPerSec()) ? String.format(Locale.ROOT, "%-12s", r.get("stage"))
-        : String.format(Locale.ROOT, "%-12s %9.1f MB/s", r.get("stage"), r.mbPerSec()));
-    for (Map.Entry<String, Object> e : r.fields().entrySet()) {
-      if (!e.getKey().equals("stage") && !e.getKey().equals("mbPerSec")) {
-        line.append("  ").append(e.getKey()).append('=').append(e.getValue());
-      }
-    }
-    out.println(line);
-    out.flush();
   }
 }

@@ -264,4 +264,21 @@ public final class EndToEnd {
   private static double round(double v) {
     return Math.round(v * 100) / 100.0;
   }
+
+  /**
+   * Writes {@code images} synthetic memory images of {@code bytes} into {@code dir} (made if missing): the first
+   * seeded, each next with {@code change} of its pages changed (seeded too, so runs compare).
+   */
+  public static List<Path> syntheticSeries(Path dir, int bytes, int images, double change) throws IOException {
+    Files.createDirectories(dir);
+    List<Path> series = new ArrayList<>();
+    byte[] image = org.cairn.core.bench.MemoryImages.image(42, bytes);
+    for (int i = 1; i <= images; i++) {
+      if (i > 1) {
+        image = org.cairn.core.bench.MemoryImages.successor(image, change, 42 + i);
+      }
+      series.add(Files.write(dir.resolve("image-" + i + ".img"), image));
+    }
+    return series;
+  }
 }
