@@ -1,7 +1,12 @@
 package org.cairn.core.api;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import org.cairn.core.availability.HostState;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.protocol.FragmentKey;
 
 /**
  * One chunk's repair as the tracker hands it to a peer ({@code POST /api/v1/peers/{id}/repair}):
@@ -33,7 +38,44 @@ public record RepairJob(String id, String app, String chunk, String redundancy, 
     if (tags == null || index < 0 || index >= tags.size()) {
       throw new IllegalArgumentException("repair job " + id + " has no tag for fragment " + index);
     }
-    return org.cairn.core.protocol.FragmentKey.parseTag(tags.get(index));
+    return FragmentKey.parseTag(tags.get(index));
+  }
+
+  /*
+   * The job's chunk as the read path takes it: its own coding, and at each source's index that
+   * source with the piece's tag. The tracker names only holders that are not DOWN as sources, so
+   * they are given as live; their exact states are not in the job (the reader asks data pieces
+   * first, where the tracker ordered RUNNING holders first).
+   */
+  public LocatedChunk located() {
+    int n = tags() == null ? 0 : tags().size();
+    if (redundancy() != null) {
+      n = Math.max(n, Redundancy.parse(redundancy()).totalFragments());
+    }
+    for (Piece p : sources()) {
+      n = Math.max(n, p.index() + 1);
+    }
+    for (Piece p : targets()) {
+      n = Math.max(n, p.index() + 1);
+    }
+    List<LocatedChunk.Holder> holders = new ArrayList<>(Collections.nCopies(n, null));
+    for (Piece s : sources()) {
+      holders.set(s.index(), new LocatedChunk.Holder(s.peer(), s.address(), sourceState(s.state()),
+          FragmentKey.tagHex(tag(s.index()))));
+    }
+    return new LocatedChunk(chunk(), redundancy(), holders);
+  }
+
+  /** A source's state as the tracker saw it; RUNNING when it did not say (the tracker lists only live holders). */
+  private static HostState sourceState(String state) {
+    if (state != null) {
+      for (HostState s : HostState.values()) {
+        if (s.name().equals(state) && s.servesReads()) {
+          return s;
+        }
+      }
+    }
+    return HostState.RUNNING;
   }
 
   /**

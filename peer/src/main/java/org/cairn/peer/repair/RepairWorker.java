@@ -6,7 +6,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -23,8 +22,6 @@ import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
 import org.cairn.core.api.TrackerClient;
-import org.cairn.core.availability.HostState;
-import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.net.PeerClient;
@@ -171,7 +168,7 @@ public final class RepairWorker implements Closeable {
     List<RepairJob.Piece> placed = new ArrayList<>();
     try {
       org.cairn.core.read.Tickets.present(peers, job.tickets()); // READ on the sources, WRITE on the targets
-      LocatedChunk chunk = located(job);
+      LocatedChunk chunk = job.located();
       ChunkId id = chunk.chunkId();
       Pieces pieces = gather(chunk);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
@@ -205,43 +202,6 @@ public final class RepairWorker implements Closeable {
       Thread.currentThread().interrupt();
       return new RepairOutcome(job.id(), placed, "interrupted");
     }
-  }
-
-  /*
-   * The job's chunk as the read path takes it: its own coding, and at each source's index that
-   * source with the piece's tag. The tracker names only holders that are not DOWN as sources, so
-   * they are given as live; their exact states are not in the job (the reader asks data pieces
-   * first, where the tracker ordered RUNNING holders first).
-   */
-  static LocatedChunk located(RepairJob job) {
-    int n = job.tags() == null ? 0 : job.tags().size();
-    if (job.redundancy() != null) {
-      n = Math.max(n, Redundancy.parse(job.redundancy()).totalFragments());
-    }
-    for (RepairJob.Piece p : job.sources()) {
-      n = Math.max(n, p.index() + 1);
-    }
-    for (RepairJob.Piece p : job.targets()) {
-      n = Math.max(n, p.index() + 1);
-    }
-    List<LocatedChunk.Holder> holders = new ArrayList<>(Collections.nCopies(n, null));
-    for (RepairJob.Piece s : job.sources()) {
-      holders.set(s.index(), new LocatedChunk.Holder(s.peer(), s.address(), sourceState(s.state()),
-          FragmentKey.tagHex(job.tag(s.index()))));
-    }
-    return new LocatedChunk(job.chunk(), job.redundancy(), holders);
-  }
-
-  /** A source's state as the tracker saw it; RUNNING when it did not say (the tracker lists only live holders). */
-  private static HostState sourceState(String state) {
-    if (state != null) {
-      for (HostState s : HostState.values()) {
-        if (s.name().equals(state) && s.servesReads()) {
-          return s;
-        }
-      }
-    }
-    return HostState.RUNNING;
   }
 
   /** Reads m verified pieces through the one read path; pieces found bad are reported for repair. */

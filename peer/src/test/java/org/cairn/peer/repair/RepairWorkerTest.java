@@ -230,7 +230,7 @@ class RepairWorkerTest {
     RepairJob job = job(List.of(new RepairJob.Piece(3, "p3", "h:3"), new RepairJob.Piece(0, "p0", "h:0")),
         List.of(new RepairJob.Piece(5, "t", "h:5")));
 
-    LocatedChunk c = RepairWorker.located(job);
+    LocatedChunk c = job.located();
 
     assertThat(c.pieces()).isEqualTo(6);
     assertThat(c.needed()).isEqualTo(4);
