@@ -12,13 +12,8 @@ trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 . "$ROOT/it/tools/local-grid.sh"
 grid_up 16GiB
 agent_up 2> /dev/null
-C="$ROOT/client-cli/target/cairn"
-for a in $(seq "${APPS:-6}"); do
-  for img in "$@"; do
-    CAIRN_AGENT_SOCKET=$W/agent.sock "$C" store "$img" --app "idle$a" --node n > /dev/null 2> "$W/err" || { cat "$W/err" >&2; exit 1; }
-  done
-done
+fill_index idle "${APPS:-6}" "$@"
 sleep 10 # the last commit's walk, the peers' settling
 t0=$(cpu_of "$TRACKER"); sleep "${SECONDS_IDLE:-60}"; t1=$(cpu_of "$TRACKER")
-chunks=$("$C" --tracker "$URL" --token-file "$W/client" status --json 2> /dev/null | grep -o '"chunks":[0-9]*' | head -1 | cut -d: -f2)
+chunks=$(index_chunks)
 echo "tracker CPU-s over ${SECONDS_IDLE:-60} idle seconds: $(echo "scale=2; ($t1 - $t0) / $TCK" | bc) ($chunks chunks)"

@@ -44,3 +44,26 @@ agent_up() {
   for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" 2>/dev/null && break; sleep 0.1; done
   grep -o "warmed up.*" "$W/agent.err" >&2 || true
 }
+
+# agent_store IMAGE APP: stores IMAGE through the agent (agent_up first) as APP's node n; on failure prints the CLI's
+# stderr and exits
+agent_store() {
+  CAIRN_AGENT_SOCKET=$W/agent.sock "$ROOT/client-cli/target/cairn" store "$1" --app "$2" --node n > /dev/null 2> "$W/err" \
+    || { cat "$W/err" >&2; exit 1; }
+}
+
+# fill_index PREFIX APPS IMAGE...: every IMAGE stored through the agent under APPS apps (PREFIX1 .. PREFIX<APPS>), so
+# the tracker's index holds what a grid that has served for a while holds
+fill_index() {
+  local prefix=$1 apps=$2 a img
+  shift 2
+  for a in $(seq "$apps"); do
+    for img in "$@"; do agent_store "$img" "$prefix$a"; done
+  done
+}
+
+# index_chunks: how many chunks the tracker's index holds (its status)
+index_chunks() {
+  "$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client" status --json 2> /dev/null \
+    | grep -o '"chunks":[0-9]*' | head -1 | cut -d: -f2
+}

@@ -14,20 +14,16 @@ trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 . "$ROOT/it/tools/local-grid.sh"
 grid_up 16GiB
 agent_up 2> /dev/null
-C="$ROOT/client-cli/target/cairn"
-store() { CAIRN_AGENT_SOCKET=$W/agent.sock "$C" store "$1" --app "$2" --node n > /dev/null 2> "$W/err" || { cat "$W/err" >&2; exit 1; }; }
-for a in $(seq "${APPS:-6}"); do
-  for img in "$@"; do store "$img" "fill$a"; done
-done
+fill_index fill "${APPS:-6}" "$@"
 sleep 5
-chunks=$("$C" --tracker "$URL" --token-file "$W/client" status --json 2> /dev/null | grep -o '"chunks":[0-9]*' | head -1 | cut -d: -f2)
+chunks=$(index_chunks)
 # the repair scan's counters (cairn_repair_walks_total, cairn_repair_folds_total)
 scans() { curl -s -H "Authorization: Bearer $(cat "$W/client")" "$URL/metrics" | awk '/^cairn_repair_(walks|folds)_total/{printf "%s ", $2}'; }
 before=$(scans)
 n=0
 t0=$(cpu_of "$TRACKER"); s0=$(date +%s%N)
 for r in $(seq "${ROUNDS:-3}"); do
-  for img in "$@"; do store "$img" "measured$r"; n=$((n + 1)); done
+  for img in "$@"; do agent_store "$img" "measured$r"; n=$((n + 1)); done
 done
 s1=$(date +%s%N); sleep 2; t1=$(cpu_of "$TRACKER")
 after=$(scans)
