@@ -13,7 +13,6 @@ import org.cairn.client.Storer;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.compress.Compressor;
-import org.cairn.core.config.ByteSize;
 import org.cairn.core.erasure.Redundancy;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -233,12 +232,7 @@ final class StoreCommand implements Callable<Integer> {
 
   /** Hands the image to the agent's background stores (the app key is made now, so its warning reaches the user). */
   private int queue(CommandLine cl, org.cairn.core.crypto.Encryption sealing) throws IOException {
-    if (sealing.encrypted()) {
-      org.cairn.client.AppKeys.Created key = root.keys().findOrCreate(target.app, java.time.Instant.now());
-      if (key.created()) {
-        KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + target.app + ":", key.path());
-      }
-    }
+    appCrypto(root, cl, target.app, sealing); // made now, so its warning reaches the user
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("store", "--app", target.app, "--node", nodeOption.node,
         "--step", Long.toString(step), "--redundancy", redundancy, "--compression", compression, "--encryption", encryption,
         "--chunk-size", chunkSize, "--chunking", chunking, "--placement", placement, "--commit-timeout", commitTimeout,
@@ -311,53 +305,6 @@ final class StoreCommand implements Callable<Integer> {
   }
 
   private void print(Storer.Result res) throws IOException {
-    PrintWriter out = spec.commandLine().getOut();
-    double mbps = res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
-    if (json) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("app", res.app());
-      m.put("node", res.node());
-      m.put("step", res.step());
-      m.put("size", res.size());
-      m.put("chunks", res.chunks());
-      m.put("newChunks", res.newChunks());
-      m.put("newBytes", res.newBytes());
-      m.put("compressedBytes", res.compressedBytes());
-      m.put("sentBytes", res.sentBytes());
-      if (res.recordBytes() >= 0) { // an agent stores the record after answering
-        m.put("recordBytes", res.recordBytes());
-      }
-      m.put("write", write);
-      m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
-      m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
-      m.put("hosts", res.hosts());
-      m.put("replaced", res.replaced());
-      m.put("probed", res.probed());
-      if (res.set() != null) {
-        m.put("set", res.set().set());
-        m.put("part", part);
-        m.put("parts", res.set().parts());
-        m.put("partsCommitted", res.set().partsCommitted());
-      }
-      out.println(Json.MAPPER.writeValueAsString(m));
-    } else if (res.set() != null) {
-      out.printf(Locale.ROOT, "stored part %d of set %s of %s.%s: %s in %d chunks (%d new), sent %s to %d hosts in %.1f s (%s/s)%n",
-          part, res.set().set(), res.app(), res.node(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
-          ByteSize.format(res.sentBytes()), res.hosts().size(), res.seconds(), ByteSize.format((long) (mbps * 1e6)));
-      out.println(res.step() > 0
-          ? String.format(Locale.ROOT, "set %s complete: all %d parts committed as %s.%s.%d", res.set().set(), res.set().parts(), res.app(),
-              res.node(), res.step())
-          : String.format(Locale.ROOT, "set %s: %d of %d parts committed; its version appears when all are", res.set().set(),
-              res.set().partsCommitted(), res.set().parts()));
-    } else {
-      out.printf(Locale.ROOT, "stored %s.%s.%d: %s in %d chunks, %d new (%s, %s compressed, %s sent with redundancy to %d hosts)"
-          + " in %.1f s (%s/s)%n", res.app(), res.node(), res.step(), ByteSize.format(res.size()), res.chunks(), res.newChunks(),
-          ByteSize.format(res.newBytes()), ByteSize.format(res.compressedBytes()), ByteSize.format(res.sentBytes()),
-          res.hosts().size(), res.seconds(), ByteSize.format((long) (mbps * 1e6)));
-      for (String r : res.replaced()) {
-        out.println("  replaced " + r);
-      }
-    }
-    out.flush();
+    StoreReport.print(spec.commandLine().getOut(), json, res, write, part);
   }
 }
