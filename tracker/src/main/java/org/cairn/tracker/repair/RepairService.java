@@ -7,11 +7,9 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.cairn.core.api.DurabilityView;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RepairJob;
@@ -102,9 +100,8 @@ public final class RepairService {
   private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of(), 0);
   /** Bytes repaired per second over about the last minute (the ETA's rate). */
   private final RepairRate rate = new RepairRate(60_000);
-  private long repairedBytes;
-  private long repairedFragments;
-  private long failedJobs;
+  private final RepairOutcomes.Totals totals = new RepairOutcomes.Totals();
+  private final RepairOutcomes outcomes;
   private final LastWalk last;
 
   public RepairService(Catalog catalog, Membership membership, PlacementService placement, EventLog events, Clock clock,
@@ -118,6 +115,7 @@ public final class RepairService {
     this.walk = new IndexWalk(catalog, membership, config.grace(), config.jobsPerPeer());
     this.fold = new CommitFold(catalog, membership, config.grace());
     this.planner = new RepairPlanner(catalog, membership, placement, jobs, config);
+    this.outcomes = new RepairOutcomes(catalog, jobs, events, 10 * config.scanInterval().toMillis(), totals);
     this.last = new LastWalk(UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis());
   }
 
@@ -145,7 +143,7 @@ public final class RepairService {
       if (folded != null) {
         last.folded(mark.seq(), !mark.after().isEmpty());
         snapshot = folded;
-        rate.sample(now, repairedBytes);
+        rate.sample(now, totals.repairedBytes);
         return snapshot;
       }
       why = "a committed chunk is not healthy, or is gone";
@@ -160,7 +158,7 @@ public final class RepairService {
     }
     snapshot = new Snapshot(now, w.chunks(), w.healthy(), w.degraded(), w.lost(), queue.size(), w.latest(), w.neededBytes(),
         w.unhealthy(), w.stalled(), w.backlogBytes());
-    rate.sample(now, repairedBytes);
+    rate.sample(now, totals.repairedBytes);
     return snapshot;
   }
 
@@ -179,19 +177,21 @@ public final class RepairService {
     if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
       scan();
     }
-    // neededBytes: what all pieces of all indexed chunks take on the peers
-    return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
-        queue.size(), jobs.size(), repairedBytes, repairedFragments, failedJobs, config.grace().toMillis(), snapshot.neededBytes(),
-        snapshot.latest(), snapshot.stalled(), snapshot.backlogBytes(), rate.bytesPerSecond(clock.millis(), repairedBytes),
-        rate.etaSeconds(snapshot.backlogBytes(), clock.millis(), repairedBytes));
+    return view(snapshot.latest(), snapshot.stalled());
   }
 
   /** The last scan's durability, without scanning again (the metrics scrape reads it). */
   public synchronized DurabilityView lastDurability() {
+    return view(List.of(), List.of());
+  }
+
+  /** The last scan's counts with these latest versions and stalled chunks; neededBytes: what all pieces of all indexed chunks take. */
+  private DurabilityView view(List<DurabilityView.Latest> latest, List<DurabilityView.Stalled> stalled) {
+    long now = clock.millis();
     return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
-        queue.size(), jobs.size(), repairedBytes, repairedFragments, failedJobs, config.grace().toMillis(), snapshot.neededBytes(),
-        List.of(), List.of(), snapshot.backlogBytes(), rate.bytesPerSecond(clock.millis(), repairedBytes),
-        rate.etaSeconds(snapshot.backlogBytes(), clock.millis(), repairedBytes));
+        queue.size(), jobs.size(), totals.repairedBytes, totals.repairedFragments, totals.failedJobs, config.grace().toMillis(),
+        snapshot.neededBytes(), latest, stalled, snapshot.backlogBytes(), rate.bytesPerSecond(now, totals.repairedBytes),
+        rate.etaSeconds(snapshot.backlogBytes(), now, totals.repairedBytes));
   }
 
   /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
@@ -260,54 +260,9 @@ public final class RepairService {
     return out;
   }
 
-  /** Applies a peer's results: each placed piece enters the index if the entry still expects it. */
+  /** Applies a peer's results: each placed piece enters the index if the entry still expects it ({@link RepairOutcomes}). */
   public synchronized void report(String peerId, List<RepairOutcome> outcomes) throws IOException {
-    long now = clock.millis();
-    for (RepairOutcome o : outcomes) {
-      RepairJobs.InFlight f = jobs.get(o.id());
-      if (f == null || !f.executor().equals(peerId)) {
-        LOG.info("ignoring a report from {} for repair {} it does not own (timed out?); what it wrote is garbage", peerId, o.id());
-        continue;
-      }
-      jobs.finish(o.id());
-      RepairJob job = f.job();
-      ChunkId id = ChunkId.parse(job.chunk());
-      Set<String> placedPeers = new HashSet<>();
-      int placed = 0;
-      for (RepairJob.Piece t : o.placed() == null ? List.<RepairJob.Piece>of() : o.placed()) {
-        if (!job.targets().contains(t)) {
-          LOG.warn("peer {} reported piece {} of {} on {}, which repair {} did not ask for; ignored", peerId, t.index(),
-              id.shortHex(), t.peer(), o.id());
-          continue;
-        }
-        if (catalog.holders().reassign(job.app(), id, t.index(), f.expected().get(t.index()), t.peer())) {
-          placed++;
-          placedPeers.add(t.peer());
-          repairedFragments++;
-          repairedBytes += job.fragmentBytes();
-        }
-      }
-      if (placed > 0) {
-        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt " + placed + " piece(s) on "
-            + String.join(", ", placedPeers) + " (executed by " + peerId + ")");
-      }
-      if (o.error() != null || placed < job.targets().size()) {
-        failedJobs++;
-        long until = now + 10 * config.scanInterval().toMillis();
-        if (placed == 0) {
-          jobs.avoid(o.id(), peerId, until);
-        }
-        for (RepairJob.Piece t : job.targets()) {
-          if (!placedPeers.contains(t.peer())) {
-            jobs.avoid(o.id(), t.peer(), until);
-          }
-        }
-        LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
-            o.error() == null ? "" : ": " + o.error());
-        events.add("repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
-            ? placed + " of " + job.targets().size() + " pieces placed" : o.error()));
-      }
-    }
+    this.outcomes.apply(peerId, outcomes, clock.millis());
   }
 
   /**
@@ -336,7 +291,7 @@ public final class RepairService {
   private void expireJobs(long now, Map<String, PeerView> peers) {
     for (Map.Entry<String, RepairJobs.InFlight> e : jobs.expire(now, now + 10 * config.scanInterval().toMillis(),
         f -> executorGone(f, peers))) {
-      failedJobs++;
+      totals.failedJobs++;
       if (e.getValue().deadline() <= now) {
         LOG.warn("repair {} by {} was not reported within {}; planning it again", e.getKey(), e.getValue().executor(),
             config.jobTimeout());
