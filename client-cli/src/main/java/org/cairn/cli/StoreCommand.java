@@ -4,9 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.cairn.client.StoreOptions;
 import org.cairn.client.Storer;
@@ -230,9 +228,14 @@ final class StoreCommand implements Callable<Integer> {
     return delta.equals("on");
   }
 
+  /** What {@code store --async --json} prints: the background store's id and how long the private copy took. */
+  record Queued(String app, String node, String queued, double seconds) {}
+
   /** Hands the image to the agent's background stores (the app key is made now, so its warning reaches the user). */
   private int queue(CommandLine cl, org.cairn.core.crypto.Encryption sealing) throws IOException {
-    appCrypto(root, cl, target.app, sealing); // made now, so its warning reaches the user
+    if (sealing.encrypted()) {
+      appKey(root, cl, target.app); // made now, so its warning reaches the user; the agent's store seals with it
+    }
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("store", "--app", target.app, "--node", nodeOption.node,
         "--step", Long.toString(step), "--redundancy", redundancy, "--compression", compression, "--encryption", encryption,
         "--chunk-size", chunkSize, "--chunking", chunking, "--placement", placement, "--commit-timeout", commitTimeout,
@@ -251,12 +254,7 @@ final class StoreCommand implements Callable<Integer> {
     double seconds = (System.nanoTime() - t0) / 1e9;
     PrintWriter out = cl.getOut();
     if (json) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("app", target.app);
-      m.put("node", nodeOption.node);
-      m.put("queued", id);
-      m.put("seconds", Math.round(seconds * 1000) / 1000.0);
-      out.println(Json.MAPPER.writeValueAsString(m));
+      out.println(Json.MAPPER.writeValueAsString(new Queued(target.app, nodeOption.node, id, Math.round(seconds * 1000) / 1000.0)));
     } else {
       out.printf(Locale.ROOT, "queued %s.%s (copied in %.2f s); 'cairn wait --app %s --node %s' returns once it is committed%n",
           target.app, nodeOption.node, seconds, target.app, nodeOption.node);
@@ -288,11 +286,16 @@ final class StoreCommand implements Callable<Integer> {
     if (!sealing.encrypted()) {
       return org.cairn.core.crypto.ChunkCrypto.PLAIN;
     }
+    return appKey(root, cl, app).crypto(sealing);
+  }
+
+  /** App's key, made now with a loud warning if the app has none yet. */
+  private static org.cairn.core.crypto.AppKey appKey(CairnCli root, CommandLine cl, String app) throws IOException {
     org.cairn.client.AppKeys.Created key = root.keys().findOrCreate(app, java.time.Instant.now());
     if (key.created()) {
       KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + app + ":", key.path());
     }
-    return key.key().crypto(sealing);
+    return key.key();
   }
 
   /**

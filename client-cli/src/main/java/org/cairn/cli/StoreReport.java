@@ -21,7 +21,7 @@ record StoreReport(String app, String node, long step, long size, long chunks, l
 
   /** The report of {@code res}, written with {@code write} ({@code part}: this store's part of its set, if any). */
   static StoreReport of(Storer.Result res, String write, Integer part) {
-    double mbps = res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
+    double mbps = mbPerSec(res);
     boolean inSet = res.set() != null;
     return new StoreReport(res.app(), res.node(), res.step(), res.size(), res.chunks(), res.newChunks(), res.newBytes(),
         res.compressedBytes(), res.sentBytes(), res.recordBytes() >= 0 ? res.recordBytes() : null, write,
@@ -32,7 +32,7 @@ record StoreReport(String app, String node, long step, long size, long chunks, l
 
   /** Prints {@code res} as {@code cairn store} does: this report as JSON, or its lines. */
   static void print(PrintWriter out, boolean json, Storer.Result res, String write, Integer part) throws IOException {
-    double mbps = res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
+    double mbps = mbPerSec(res);
     if (json) {
       out.println(Json.MAPPER.writeValueAsString(of(res, write, part)));
     } else if (res.set() != null) {
@@ -54,5 +54,9 @@ record StoreReport(String app, String node, long step, long size, long chunks, l
       }
     }
     out.flush();
+  }
+
+  private static double mbPerSec(Storer.Result res) {
+    return res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
   }
 }
