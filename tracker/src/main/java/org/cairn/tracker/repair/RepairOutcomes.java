@@ -74,12 +74,12 @@ final class RepairOutcomes {
             + String.join(", ", placedPeers) + " (executed by " + peerId + ")");
       }
       if (o.error() != null || placed < job.targets().size()) {
-        failed(o, f, peerId, placed, placedPeers, now);
+        failed(o, f, id, peerId, placed, placedPeers, now);
       }
     }
   }
 
-  private void failed(RepairOutcome o, RepairJobs.InFlight f, String peerId, int placed, Set<String> placedPeers, long now) {
+  private void failed(RepairOutcome o, RepairJobs.InFlight f, ChunkId id, String peerId, int placed, Set<String> placedPeers, long now) {
     RepairJob job = f.job();
     totals.failedJobs++;
     long until = now + avoidMillis;
@@ -93,7 +93,7 @@ final class RepairOutcomes {
     }
     LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
         o.error() == null ? "" : ": " + o.error());
-    events.add("repair-failed", job.app() + "/" + ChunkId.parse(job.chunk()).shortHex(), "by " + peerId + ": " + (o.error() == null
+    events.add("repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
         ? placed + " of " + job.targets().size() + " pieces placed" : o.error()));
   }
 }
