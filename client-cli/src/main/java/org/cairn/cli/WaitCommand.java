@@ -1,9 +1,7 @@
 package org.cairn.cli;
 
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.cairn.client.Grid;
 import org.cairn.core.api.VersionRow;
@@ -35,6 +33,12 @@ final class WaitCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the outcome as JSON.")
   boolean json;
 
+  /**
+   * What {@code wait --json} prints: background stores waited for and how many failed, the latest committed step
+   * (null: none) and its status, and whether {@code --step} (if given) is committed.
+   */
+  record Waited(String app, String node, int waitedFor, int failed, Long latestStep, String status, boolean stepCommitted) {}
+
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
@@ -55,14 +59,8 @@ final class WaitCommand implements Callable<Integer> {
       boolean stepThere = step <= 0 || versions.stream().anyMatch(v -> v.step() == step);
       PrintWriter out = cl.getOut();
       if (json) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("app", app);
-        m.put("node", node);
-        m.put("waitedFor", ended.size());
-        m.put("failed", failed);
-        m.put("latestStep", latest == null ? null : latest.step());
-        m.put("status", latest == null ? null : latest.status());
-        out.println(Json.MAPPER.writeValueAsString(m));
+        out.println(Json.MAPPER.writeValueAsString(new Waited(app, node, ended.size(), failed,
+            latest == null ? null : latest.step(), latest == null ? null : latest.status(), stepThere)));
       } else if (!stepThere) {
         cl.getErr().println("cairn wait: " + app + "." + node + " has no committed step " + step);
       } else if (latest != null) {

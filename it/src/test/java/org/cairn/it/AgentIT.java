@@ -154,6 +154,23 @@ class AgentIT {
     MiniGrid.Cli local = grid.cli("prefetch", "--app", "md", "--node", "n0", "--dir", root.resolve("local2").toString());
     assertThat(local.exit()).as(local.stderr()).isZero();
     assertThat(Files.readAllBytes(root.resolve("local2").resolve("md.n0.1"))).isEqualTo(bytes);
+
+    // --json: the queued answer is one JSON object a job script can read; wait then finds that step committed
+    Path next = image("ckpt2.img", 24, 4 * 1024 * 1024);
+    MiniGrid.Cli queuedJson = grid.viaAgent(socket, "store", next.toString(), "--app", "md", "--node", "n0", "--async", "--json");
+    assertThat(queuedJson.exit()).as(queuedJson.stderr()).isZero();
+    JsonNode answer = new ObjectMapper().readTree(queuedJson.stdout());
+    assertThat(answer.get("app").asText()).isEqualTo("md");
+    assertThat(answer.get("node").asText()).isEqualTo("n0");
+    assertThat(answer.get("queued").asText()).isNotBlank();
+    assertThat(answer.get("seconds").isNumber()).as(queuedJson.stdout()).isTrue();
+    assertThat(answer.get("seconds").asDouble()).isGreaterThanOrEqualTo(0);
+    MiniGrid.Cli waitedJson = grid.viaAgent(socket, "wait", "--app", "md", "--node", "n0", "--json");
+    assertThat(waitedJson.exit()).as(waitedJson.stderr()).isZero();
+    JsonNode waitedAnswer = new ObjectMapper().readTree(waitedJson.stdout());
+    assertThat(waitedAnswer.get("latestStep").asLong()).as(waitedJson.stdout()).isEqualTo(2);
+    assertThat(waitedAnswer.get("failed").asInt()).isZero();
+    assertThat(waitedAnswer.get("stepCommitted").asBoolean()).isTrue();
   }
 
   @Test
