@@ -84,9 +84,10 @@ class AgentIT {
     assertThat(thinVersions).hasSize(1);
 
     // the launcher starts a thin command from cairn-thin.jar: no class of cairn.jar (Netty, Jackson, picocli) is loaded
+    // (the JVM's thin path: what runs where the build had no C compiler for the native client, and its fallback)
     Path classes = root.resolve("thin-classes.log");
-    MiniGrid.Cli listed = grid.viaAgentWith(java.util.Map.of("CAIRN_JAVA_OPTS", "-Xlog:class+load:file=" + classes), socket,
-        "versions", "--app", "heat", "--node", "r0");
+    MiniGrid.Cli listed = grid.viaAgentWith(java.util.Map.of("CAIRN_THIN_CLIENT", "java", "CAIRN_JAVA_OPTS",
+        "-Xlog:class+load:file=" + classes), socket, "versions", "--app", "heat", "--node", "r0");
     assertThat(listed.exit()).as(listed.stderr()).isZero();
     assertThat(listed.stdout()).contains("redundancy");
     assertThat(Files.readAllLines(classes)).anyMatch(l -> l.contains("org.cairn.cli.agent.AgentClient "))
@@ -105,6 +106,57 @@ class AgentIT {
         () -> grid.get("/api/v1/compute").json().path("jobhost-7").asBoolean(), () -> grid.get("/api/v1/compute").text());
     assertThat(agent.stop()).isIn(0, 143);
     assertThat(Files.exists(socket)).as("the socket is removed at shutdown").isFalse();
+  }
+
+  /**
+   * The native thin client ({@code client-cli/target/cairn-thin}, built where there is a C compiler: CI requires it)
+   * answers as the JVM's thin path does, and runs that path for what it leaves to it.
+   */
+  @Test
+  void nativeThinClientAnswersAsTheJvmsThinPath() throws Exception {
+    Path thin = Path.of(System.getProperty("cairn.root", "..")).resolve("client-cli/target/cairn-thin");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(thin) || System.getenv("CAIRN_REQUIRE_NATIVE_THIN") != null,
+        "no native thin client (no C compiler when client-cli was built)");
+    assertThat(thin).isExecutable();
+    grid.startAgent("agent", socket);
+    java.util.Map<String, String> jvm = java.util.Map.of("CAIRN_THIN_CLIENT", "java");
+    Path file = image("ckpt.img", 31, 3 * 1024 * 1024);
+    MiniGrid.Cli stored = grid.viaAgent(socket, "store", file.toString(), "--app", "nat", "--node", "n0", "--json");
+    assertThat(stored.exit()).as(stored.stderr()).isZero();
+    assertThat(stored.stderr()).doesNotContain("no agent");
+    MiniGrid.Cli storedJvm = grid.viaAgentWith(jvm, socket, "store", file.toString(), "--app", "nat", "--node", "n1", "--json");
+    assertThat(storedJvm.exit()).as(storedJvm.stderr()).isZero();
+    java.util.List<String> fields = new java.util.ArrayList<>();
+    new ObjectMapper().readTree(stored.stdout()).fieldNames().forEachRemaining(fields::add);
+    java.util.List<String> fieldsJvm = new java.util.ArrayList<>();
+    new ObjectMapper().readTree(storedJvm.stdout()).fieldNames().forEachRemaining(fieldsJvm::add);
+    assertThat(fields).isEqualTo(fieldsJvm).contains("step", "chunks");
+    for (String[] args : new String[][] {
+        {"versions", "--app", "nat", "--node", "n0"},
+        {"versions", "--app", "nat", "--node", "n0", "--json"},
+        {"store", file.toString(), "--app", "nat"}, // a usage error: exit 2 and the same message
+        {"versions", "--app", "n\u00e4t", "--node", "n0"}, // not ASCII: the native client leaves it to the JVM's path
+        {"wait", "--app", "nat", "--node", "n0", "--step", "7"}}) {
+      MiniGrid.Cli a = grid.viaAgent(socket, args);
+      MiniGrid.Cli b = grid.viaAgentWith(jvm, socket, args);
+      assertThat(a).as(String.join(" ", args)).isEqualTo(b);
+    }
+    MiniGrid.Cli fetched = grid.viaAgentTo(root.resolve("nat.out"), socket, "fetch", "--app", "nat", "--node", "n0");
+    assertThat(fetched.exit()).as(fetched.stderr()).isZero();
+    assertThat(Files.readAllBytes(root.resolve("nat.out"))).isEqualTo(Files.readAllBytes(file));
+
+    // what it leaves to the JVM's path runs FALLBACK with the command's arguments: no agent at the socket, and an
+    // argument that is not ASCII with the agent there
+    MiniGrid.Cli none = grid.command(java.util.List.of(thin.toString(), root.resolve("none.sock").toString(), "versions", "2",
+        "echo", "fallback", "versions", "--app", "a"), java.util.Map.of());
+    assertThat(none).isEqualTo(new MiniGrid.Cli(0, "fallback versions --app a\n", ""));
+    // (the argument's bytes made by printf: UTF-8 whatever this JVM's locale)
+    MiniGrid.Cli wide = grid.command(java.util.List.of("sh", "-c", "exec \"$0\" \"$1\" versions 1 echo versions --app \"$(printf 'n\\303\\244t')\"",
+        thin.toString(), socket.toString()), java.util.Map.of());
+    assertThat(wide).isEqualTo(new MiniGrid.Cli(0, "versions --app n\u00e4t\n", ""));
+    MiniGrid.Cli usage = grid.command(java.util.List.of(thin.toString(), socket.toString(), "versions", "5", "echo"), java.util.Map.of());
+    assertThat(usage.exit()).isEqualTo(2);
+    assertThat(usage.stderr()).contains("bad fallback count");
   }
 
   @Test

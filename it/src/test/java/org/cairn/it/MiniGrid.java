@@ -267,6 +267,11 @@ public final class MiniGrid implements Closeable {
     return runCommand(cmd, stdin, outputPrefix, java.util.Map.of());
   }
 
+  /** Runs {@code cmd} to completion with this grid's compute-host environment (keys, base cache) and {@code env}. */
+  public Cli command(List<String> cmd, java.util.Map<String, String> env) throws IOException, InterruptedException {
+    return runCommand(cmd, null, "cmd", env);
+  }
+
   private Cli runCommand(List<String> cmd, Path stdin, String outputPrefix, java.util.Map<String, String> env)
       throws IOException, InterruptedException {
     Path out = Files.createTempFile(root, outputPrefix, ".out");
