@@ -57,7 +57,7 @@ public final class CdsTraining {
         org.cairn.core.erasure.Redundancy.parse(org.cairn.core.erasure.Redundancy.DEFAULT_SPEC), crypto);
     byte[] image = org.cairn.core.bench.MemoryImages.image(7, 4 << 20);
     java.util.Map<Long, org.cairn.core.fragment.Fragment[]> stored = new java.util.concurrent.ConcurrentHashMap<>();
-    org.cairn.core.pipeline.StorePipeline.Result r = new org.cairn.core.pipeline.StorePipeline(codec,
+    org.cairn.core.pipeline.StoreResult r = new org.cairn.core.pipeline.StorePipeline(codec,
         org.cairn.core.chunk.Chunking.DEFAULT, 1 << 20, 2, 4).store(new ByteArrayInputStream(image),
         org.cairn.core.pipeline.StorePipeline.DedupIndex.NONE, stored::put);
     List<org.cairn.core.manifest.ChunkRef> refs = r.chunks();

@@ -29,6 +29,7 @@ import org.cairn.core.manifest.Manifest;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.StorePipeline;
+import org.cairn.core.pipeline.StoreResult;
 
 /*
  * Stores one checkpoint image as a version (ARCHITECTURE §3, FALCON §3.3, stdchk §IV):
@@ -142,7 +143,7 @@ public final class Storer {
         pending.register(id);
         return false;
       };
-      StorePipeline.Result res = pipeline.storeAsync(in, dedup, bases == null ? StorePipeline.BaseSource.NONE : bases,
+      StoreResult res = pipeline.storeAsync(in, dedup, bases == null ? StorePipeline.BaseSource.NONE : bases,
           (index, fragments) -> {
         @SuppressWarnings("unchecked")
         CompletableFuture<String>[] acks = new CompletableFuture[count];

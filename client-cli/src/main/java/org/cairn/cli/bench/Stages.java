@@ -20,6 +20,7 @@ import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.FetchPipeline;
 import org.cairn.core.pipeline.StorePipeline;
+import org.cairn.core.pipeline.StoreResult;
 
 /** The measurements of {@code cairn benchmark}, each reporting through a callback as it goes. */
 public final class Stages {
@@ -234,7 +235,7 @@ public final class Stages {
     ChunkCodec codec = new ChunkCodec(Compressor.parse(compression), Redundancy.parse(redundancy));
     Map<ChunkId, Fragment[]> grid = new ConcurrentHashMap<>();
     StorePipeline store = new StorePipeline(codec, chunkSize, threads);
-    StorePipeline.Result[] last = new StorePipeline.Result[1];
+    StoreResult[] last = new StoreResult[1];
     double storeRate = Rate.mbPerSec(() -> {
       grid.clear();
       last[0] = store.store(new ByteArrayInputStream(image), StorePipeline.DedupIndex.NONE,

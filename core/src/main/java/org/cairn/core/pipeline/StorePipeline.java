@@ -2,8 +2,6 @@ package org.cairn.core.pipeline;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -122,7 +120,7 @@ public final class StorePipeline {
     this.window = window;
   }
 
-  public Result store(InputStream in, DedupIndex dedup, FragmentSink sink) throws IOException {
+  public StoreResult store(InputStream in, DedupIndex dedup, FragmentSink sink) throws IOException {
     Objects.requireNonNull(sink, "sink");
     return storeAsync(in, dedup, (index, fragments) -> {
       sink.store(index, fragments);
@@ -131,12 +129,12 @@ public final class StorePipeline {
   }
 
   /** As {@link #store}, with a sink that acknowledges asynchronously. */
-  public Result storeAsync(InputStream in, DedupIndex dedup, AsyncFragmentSink sink) throws IOException {
+  public StoreResult storeAsync(InputStream in, DedupIndex dedup, AsyncFragmentSink sink) throws IOException {
     return storeAsync(in, dedup, BaseSource.NONE, sink);
   }
 
   /** As {@link #storeAsync(InputStream, DedupIndex, AsyncFragmentSink)}, coding new chunks against the bases {@code bases} gives. */
-  public Result storeAsync(InputStream in, DedupIndex dedup, BaseSource bases, AsyncFragmentSink sink) throws IOException {
+  public StoreResult storeAsync(InputStream in, DedupIndex dedup, BaseSource bases, AsyncFragmentSink sink) throws IOException {
     Objects.requireNonNull(dedup, "dedup");
     Objects.requireNonNull(bases, "bases");
     Objects.requireNonNull(sink, "sink");
@@ -154,9 +152,9 @@ public final class StorePipeline {
       return pool.take();
     });
     Set<ChunkId> seen = ConcurrentHashMap.newKeySet();
-    Result result = new Result();
+    StoreResult result = new StoreResult();
     ExecutorService workers = Pools.workers("store", threads);
-    OrderedWindow<Outcome> stage = new OrderedWindow<>(workers, ordered, result::add);
+    OrderedWindow<StoreResult.Outcome> stage = new OrderedWindow<>(workers, ordered, result::add);
     AwaitingBytes awaiting = new AwaitingBytes(awaitingBytes);
     try {
       Chunk c;
@@ -166,7 +164,7 @@ public final class StorePipeline {
         stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> identify(chunk, dedup, seen), workers)
             .thenCompose(known -> {
               if (!known.isNew()) {
-                return CompletableFuture.completedFuture(new Processed(new Outcome(known.ref(), null),
+                return CompletableFuture.completedFuture(new Processed(new StoreResult.Outcome(known.ref(), null),
                     CompletableFuture.completedFuture(null)));
               }
               CompletableFuture<ChunkCodec.Base> base = chunk.address() < 0 ? CompletableFuture.completedFuture(null)
@@ -222,7 +220,7 @@ public final class StorePipeline {
     if (c.address() >= 0 && !fragments[0].compression().delta()) {
       bases.codedPlainly(ref.id(), c.address(), c.data(), c.length(), fragments);
     }
-    Outcome outcome = new Outcome(ref, fragments);
+    StoreResult.Outcome outcome = new StoreResult.Outcome(ref, fragments);
     awaiting.add(outcome.storedBytes);
     CompletableFuture<?> acked;
     try {
@@ -235,89 +233,5 @@ public final class StorePipeline {
     return new Processed(outcome, acked);
   }
 
-  private record Processed(Outcome outcome, CompletableFuture<?> acked) {}
-
-  /** A chunk's place in the map and, for a new chunk, the sizes of what was sent (not the pieces: the window keeps outcomes). */
-  private static final class Outcome {
-    final ChunkRef ref;
-    final boolean sent;
-    final long encodedLength;
-    final boolean delta;
-    final long storedBytes;
-
-    Outcome(ChunkRef ref, Fragment[] fragments) {
-      this.ref = ref;
-      this.sent = fragments != null;
-      long stored = 0;
-      if (fragments != null) {
-        for (Fragment f : fragments) {
-          stored += f.serializedSize();
-        }
-      }
-      this.encodedLength = fragments == null ? 0 : fragments[0].encodedLength();
-      this.delta = fragments != null && fragments[0].compression().delta();
-      this.storedBytes = stored;
-    }
-  }
-
-  /** What a store produced: the chunk map and byte counts. */
-  public static final class Result {
-    private final List<ChunkRef> chunks = new ArrayList<>();
-    private long bytesIn;
-    private long newChunks;
-    private long newBytes;
-    private long encodedBytes;
-    private long storedBytes;
-    private long deltaChunks;
-
-    private void add(Outcome o) {
-      chunks.add(o.ref);
-      bytesIn += o.ref.length();
-      if (o.sent) {
-        newChunks++;
-        newBytes += o.ref.length();
-        encodedBytes += o.encodedLength;
-        deltaChunks += o.delta ? 1 : 0;
-        storedBytes += o.storedBytes;
-      }
-    }
-
-    /** The chunk map, in image order. */
-    public List<ChunkRef> chunks() {
-      return chunks;
-    }
-
-    public long bytesIn() {
-      return bytesIn;
-    }
-
-    /** Chunks that were encoded and sent (not found by dedup). */
-    public long newChunks() {
-      return newChunks;
-    }
-
-    public long dedupChunks() {
-      return chunks.size() - newChunks;
-    }
-
-    /** Plaintext bytes of the new chunks. */
-    public long newBytes() {
-      return newBytes;
-    }
-
-    /** Compressed bytes of the new chunks, before coding. */
-    public long encodedBytes() {
-      return encodedBytes;
-    }
-
-    /** New chunks coded against a base (the previous version's chunk at their address). */
-    public long deltaChunks() {
-      return deltaChunks;
-    }
-
-    /** Bytes of all fragments sent, headers included. */
-    public long storedBytes() {
-      return storedBytes;
-    }
-  }
+  private record Processed(StoreResult.Outcome outcome, CompletableFuture<?> acked) {}
 }

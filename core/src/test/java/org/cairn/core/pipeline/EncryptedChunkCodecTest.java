@@ -168,7 +168,7 @@ class EncryptedChunkCodecTest {
     System.arraycopy(image, 0, image, 65536, 65536); // chunk 1 repeats chunk 0
     ChunkCrypto crypto = KEY.crypto(Encryption.AES_GCM);
     Map<ChunkId, Fragment[]> stored = new ConcurrentHashMap<>();
-    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:3+2"), crypto), 65536, 2)
+    StoreResult r = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:3+2"), crypto), 65536, 2)
         .store(new ByteArrayInputStream(image), StorePipeline.DedupIndex.NONE, (i, f) -> stored.put(f[0].chunkId(), f));
     assertThat(r.chunks()).hasSize(4);
     assertThat(r.newChunks()).isEqualTo(3);

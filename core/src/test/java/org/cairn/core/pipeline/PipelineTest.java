@@ -71,7 +71,7 @@ class PipelineTest {
     image = java.util.Arrays.copyOf(image, image.length + 777); // a tail that is not page-aligned
     MemoryGrid grid = new MemoryGrid();
     StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse(compression), Redundancy.parse(redundancy)), CHUNK, threads);
-    StorePipeline.Result r = store.store(new ByteArrayInputStream(image), grid, grid);
+    StoreResult r = store.store(new ByteArrayInputStream(image), grid, grid);
     assertThat(r.bytesIn()).isEqualTo(image.length);
     assertThat(r.chunks()).hasSize((image.length + CHUNK - 1) / CHUNK);
 
@@ -87,13 +87,13 @@ class PipelineTest {
     byte[] second = MemoryImages.successor(first, 0.10, 6);
     MemoryGrid grid = new MemoryGrid();
     StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:4+2")), CHUNK, 2);
-    StorePipeline.Result r1 = store.store(new ByteArrayInputStream(first), grid, grid);
+    StoreResult r1 = store.store(new ByteArrayInputStream(first), grid, grid);
     int afterFirst = grid.chunksReceived.get();
     assertThat(r1.newChunks()).isEqualTo(afterFirst);
     // zero pages repeat within one image: sent once
     assertThat(r1.dedupChunks()).isPositive();
 
-    StorePipeline.Result r2 = store.store(new ByteArrayInputStream(second), grid, grid);
+    StoreResult r2 = store.store(new ByteArrayInputStream(second), grid, grid);
     long changedChunks = 0;
     for (int c = 0; c < first.length / CHUNK; c++) {
       if (!java.util.Arrays.equals(first, c * CHUNK, (c + 1) * CHUNK, second, c * CHUNK, (c + 1) * CHUNK)) {
@@ -113,7 +113,7 @@ class PipelineTest {
   void fetch_rebuildsFromAnyMAndSkipsCorruptFragments() throws IOException {
     byte[] image = MemoryImages.image(8, 2 * 1024 * 1024);
     MemoryGrid grid = new MemoryGrid();
-    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:4+2")), CHUNK, 2)
+    StoreResult r = new StorePipeline(new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:4+2")), CHUNK, 2)
         .store(new ByteArrayInputStream(image), grid, grid);
     int i = 0;
     for (byte[][] fragments : grid.stored.values()) {
@@ -161,7 +161,7 @@ class PipelineTest {
       } // else: a zero page
     }
     MemoryGrid grid = new MemoryGrid();
-    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:3"), Redundancy.parse("code:3+2")), CHUNK, 2)
+    StoreResult r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:3"), Redundancy.parse("code:3+2")), CHUNK, 2)
         .store(new ByteArrayInputStream(image), grid, grid);
     Map<ChunkId, AtomicInteger> asked = new ConcurrentHashMap<>();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -191,7 +191,7 @@ class PipelineTest {
     byte[] image = new byte[16 * CHUNK];
     new java.util.Random(11).nextBytes(image);
     MemoryGrid grid = new MemoryGrid();
-    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:1"), Redundancy.parse("code:3+2")), CHUNK, 2)
+    StoreResult r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:1"), Redundancy.parse("code:3+2")), CHUNK, 2)
         .store(new ByteArrayInputStream(image), grid, grid);
     // this host holds chunks 0..7; 2 and 5 are damaged on its disk (a flipped byte, a truncated copy)
     Map<ChunkId, byte[]> here = new ConcurrentHashMap<>();
@@ -229,7 +229,7 @@ class PipelineTest {
   void fetch_failsClearlyWhenTooFewFragmentsRemain() throws IOException {
     byte[] image = MemoryImages.image(9, 512 * 1024);
     MemoryGrid grid = new MemoryGrid();
-    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2")), CHUNK, 2)
+    StoreResult r = new StorePipeline(new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("code:3+2")), CHUNK, 2)
         .store(new ByteArrayInputStream(image), grid, grid);
     byte[][] victim = grid.stored.get(r.chunks().get(2).id());
     victim[0] = null;
@@ -246,7 +246,7 @@ class PipelineTest {
   void fetch_detectsFragmentsOfTheWrongChunk() throws IOException {
     byte[] image = MemoryImages.image(10, 512 * 1024);
     MemoryGrid grid = new MemoryGrid();
-    StorePipeline.Result r = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("replicate:2")), CHUNK, 1)
+    StoreResult r = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("replicate:2")), CHUNK, 1)
         .store(new ByteArrayInputStream(image), grid, grid);
     FetchPipeline.FragmentSource swapped = (index, ref) -> grid.fragments(index, r.chunks().get((int) ((index + 1) % r.chunks().size())));
     assertThatThrownBy(() -> new FetchPipeline(1).fetch(r.chunks(), swapped, new ByteArrayOutputStream()))
@@ -329,7 +329,7 @@ class PipelineTest {
       long limit = 12 * pieces;
       StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:3+2")),
           org.cairn.core.chunk.Chunking.FIXED, CHUNK, 2, window, limit);
-      StorePipeline.Result r = store.storeAsync(new ByteArrayInputStream(image), grid, (index, fragments) -> {
+      StoreResult r = store.storeAsync(new ByteArrayInputStream(image), grid, (index, fragments) -> {
         long bytes = 0;
         for (Fragment f : fragments) {
           bytes += f.serializedSize();
@@ -368,7 +368,7 @@ class PipelineTest {
     try {
       int window = 6;
       StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:3+2")), CHUNK, 2, window);
-      StorePipeline.Result r = store.storeAsync(new ByteArrayInputStream(image), grid, (index, fragments) -> {
+      StoreResult r = store.storeAsync(new ByteArrayInputStream(image), grid, (index, fragments) -> {
         maxUnacked.accumulateAndGet(unacked.incrementAndGet(), Math::max);
         java.util.concurrent.CompletableFuture<Void> ack = new java.util.concurrent.CompletableFuture<>();
         acker.schedule(() -> {
