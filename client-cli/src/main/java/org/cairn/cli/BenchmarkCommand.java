@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
         "  commits      version commits of --chunks new chunks each, one after another, on a running tracker or",
         "               tracker group (--tracker URL1,URL2,URL3, --token-file, --versions, --chunks, --warmup)",
         "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), each a new",
-        "               cairn process with and without a running agent (--in-process: in this JVM), against",
+        "               cairn process (through the launcher beside the jar when there is one) with and without a",
+        "               running agent (--in-process: in this JVM), against",
         "               borg create --compression lz4 / borg extract and restic backup / restore on the same files",
         "  all          every stage above"
     })

@@ -17,7 +17,7 @@ import org.cairn.client.LocalGrid;
 
 /*
  * `cairn benchmark e2e` on the job's path (issue #19, the default): every store and fetch is a new
- * `cairn` process, as a job script runs it, once handed to a running `cairn agent` (warmed up, as one
+ * `cairn` process started through the build's launcher (see entry()), as a job script runs it, once handed to a running `cairn agent` (warmed up, as one
  * started in a job's prologue is) and once doing the work itself. Per command: wall seconds, and CPU
  * seconds of the command's process (the shell's `times` for its child), of the agent, of all peers
  * and of the tracker (their deltas around the command).
@@ -34,6 +34,28 @@ final class JobPath {
   JobPath(EndToEnd.Options o, Consumer<StageResult> sink) {
     this.o = o;
     this.sink = sink;
+  }
+
+  /**
+   * How a user starts {@code cairn}: the build's launcher beside the jar (its class-data-sharing archives, its JIT flags
+   * for one-command JVMs, the native thin client), run with this JVM ({@code JAVA_HOME}); without one (a jar copied
+   * elsewhere), {@code java -cp JAR org.cairn.cli.Main}.
+   */
+  List<String> entry() {
+    Path jar = Path.of(classPath).toAbsolutePath();
+    Path launcher = jar.resolveSibling("cairn");
+    if (!classPath.contains(java.io.File.pathSeparator) && Files.isRegularFile(launcher)) {
+      return new ArrayList<>(List.of("sh", launcher.toString()));
+    }
+    return new ArrayList<>(List.of(javaBin, "-cp", classPath, "org.cairn.cli.Main"));
+  }
+
+  private ProcessBuilder cairn(List<String> args) {
+    List<String> cmd = entry();
+    cmd.addAll(args);
+    ProcessBuilder pb = new ProcessBuilder(cmd);
+    pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    return pb;
   }
 
   void run() throws Exception {
@@ -81,9 +103,9 @@ final class JobPath {
 
   private Process startAgent(LocalGrid grid, Path socket) throws IOException, InterruptedException {
     Path log = o.workDir().resolve("agent.log");
-    Process p = new ProcessBuilder(javaBin, "-cp", classPath, "org.cairn.cli.Main", "--tracker", grid.trackerUrl(), "--token-file",
-        grid.tokenFile().toString(), "--key-dir", o.workDir().resolve("keys").toString(), "agent", "--socket", socket.toString(),
-        "--client", "bench-client").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    Process p = cairn(List.of("--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString(), "--key-dir",
+        o.workDir().resolve("keys").toString(), "agent", "--socket", socket.toString(), "--client", "bench-client"))
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (!(Files.exists(socket) && Files.readString(log).contains("warmed up"))) {
       if (!p.isAlive() || System.nanoTime() > deadline) {
@@ -96,9 +118,9 @@ final class JobPath {
   }
 
   /** What one command cost. */
-  record Measured(String stdout, double seconds, double commandCpu, double agentCpu, double peersCpu, double trackerCpu) {
+  record Measured(String stdout, double seconds, double commandCpu, double agentCpu, double peersCpu, double trackerCpu, boolean launcher) {
     StageResult row(StageResult r, long bytes) {
-      return r.with("seconds", round(seconds)).with("mbPerSec", round(bytes / 1e6 / seconds)).with("commandCpuSeconds", round(commandCpu))
+      return r.with("launcher", launcher).with("seconds", round(seconds)).with("mbPerSec", round(bytes / 1e6 / seconds)).with("commandCpuSeconds", round(commandCpu))
           .with("agentCpuSeconds", round(agentCpu)).with("peersCpuSeconds", round(peersCpu)).with("trackerCpuSeconds", round(trackerCpu));
     }
   }
@@ -108,8 +130,8 @@ final class JobPath {
     Path times = Files.createTempFile(o.workDir(), "times", ".txt");
     Path out = Files.createTempFile(o.workDir(), "out", ".txt");
     Path err = Files.createTempFile(o.workDir(), "err", ".txt");
-    List<String> cmd = new ArrayList<>(List.of("sh", "-c", "\"$@\"; rc=$?; times > \"$CAIRN_BENCH_TIMES\"; exit $rc", "sh", javaBin, "-cp",
-        classPath, "org.cairn.cli.Main"));
+    List<String> cmd = new ArrayList<>(List.of("sh", "-c", "\"$@\"; rc=$?; times > \"$CAIRN_BENCH_TIMES\"; exit $rc", "sh"));
+    cmd.addAll(entry());
     if (way.equals("process")) {
       cmd.addAll(List.of("--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString()));
     }
@@ -117,6 +139,7 @@ final class JobPath {
     cmd.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile());
     Map<String, String> env = pb.environment();
+    env.put("JAVA_HOME", System.getProperty("java.home"));
     env.put("CAIRN_BENCH_TIMES", times.toString());
     env.put("CAIRN_CLIENT_ID", "bench-client");
     env.remove("CAIRN_AGENT_SOCKET");
@@ -141,7 +164,7 @@ final class JobPath {
     for (Path f : List.of(times, out, err)) {
       Files.delete(f);
     }
-    return new Measured(stdout, seconds, commandCpu, after[0] - before[0], after[1] - before[1], after[2] - before[2]);
+    return new Measured(stdout, seconds, commandCpu, after[0] - before[0], after[1] - before[1], after[2] - before[2], entry().get(0).equals("sh"));
   }
 
   /** {agent, all peers, tracker} CPU seconds so far. */
