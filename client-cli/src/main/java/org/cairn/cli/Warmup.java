@@ -12,6 +12,7 @@ import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -51,7 +52,7 @@ final class Warmup {
       int m = codec.redundancy().dataFragments();
       Fragment[] firstM = Arrays.copyOfRange(pieces, pieces.length - m, pieces.length); // parity included: decoding works
       try {
-        check += ChunkCodec.decode(id, firstM, codec.crypto(), baseId -> previous).length;
+        check += ChunkDecoder.decode(id, firstM, codec.crypto(), baseId -> previous).length;
       } catch (java.io.IOException e) {
         throw new IllegalStateException("warm-up decode failed: " + e.getMessage(), e);
       }

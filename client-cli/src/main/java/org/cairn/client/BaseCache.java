@@ -12,6 +12,7 @@ import org.cairn.core.crypto.Encryption;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 import org.cairn.core.pipeline.FetchPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -197,7 +198,7 @@ final class BaseCache {
     }
     byte[] payload;
     try {
-      payload = ChunkCodec.codedPayload(id, fragments);
+      payload = ChunkDecoder.codedPayload(id, fragments);
     } catch (CorruptDataException e) {
       LOG.debug("base cache: {} not kept: {}", id.shortHex(), e.getMessage());
       return;

@@ -21,6 +21,7 @@ import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 import org.cairn.core.read.BadPieceLog;
 import org.cairn.core.read.ChunkReader;
 import org.cairn.core.read.Pieces;
@@ -155,9 +156,9 @@ public final class Verifier {
     }
     try {
       if (sealedWithout(p, crypto)) {
-        ChunkCodec.rebuild(p.id(), p.fragments(), new int[0]);
+        ChunkDecoder.rebuild(p.id(), p.fragments(), new int[0]);
       } else {
-        ChunkCodec.decode(p.id(), p.fragments(), crypto, bases);
+        ChunkDecoder.decode(p.id(), p.fragments(), crypto, bases);
       }
       return p;
     } catch (IOException e) {

@@ -13,6 +13,7 @@ import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 
 /**
  * A version's catalog record on the grid (issue #21): what the tracker knows of one committed version
@@ -70,7 +71,7 @@ public final class CatalogRecord {
     if (!isRecord(id)) {
       throw new CorruptDataException("chunk " + id.shortHex() + " is not a catalog record");
     }
-    byte[] sealed = ChunkCodec.codedPayload(id, fragments);
+    byte[] sealed = ChunkDecoder.codedPayload(id, fragments);
     if (!idOf(sealed).equals(id)) {
       throw new CorruptDataException("catalog record " + id.shortHex() + " decoded to other bytes");
     }

@@ -51,7 +51,7 @@ public final class FetchPipeline {
 
   /**
    * A chunk's plaintext found on this host; {@code sealed} when it was opened with the app's key from
-   * bytes sealed over the chunk's id (the AEAD tag proves them, as {@link ChunkCodec#decodeBase} trusts
+   * bytes sealed over the chunk's id (the AEAD tag proves them, as {@link ChunkDecoder#decodeBase} trusts
    * a seal), so its id is not computed again.
    */
   public record Local(byte[] bytes, boolean sealed) {
@@ -255,7 +255,7 @@ public final class FetchPipeline {
     try {
       int length;
       try {
-        length = ChunkCodec.decodeTrustingSeal(ref.id(), fragments, buffer, crypto, bases);
+        length = ChunkDecoder.decodeTrustingSeal(ref.id(), fragments, buffer, crypto, bases);
       } catch (CorruptDataException e) {
         throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
       }

@@ -11,6 +11,7 @@ import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 
 /**
  * The plaintext of base chunks (the chunks others are coded against), read through the
@@ -30,7 +31,7 @@ public final class BaseReads implements ChunkCodec.Bases {
 
   /**
    * Bases located by {@code locate} (a located version's chunks), opened with {@code crypto} and
-   * decoded by {@link ChunkCodec#decodeBase}: a sealed base's tag proves its bytes without hashing
+   * decoded by {@link ChunkDecoder#decodeBase}: a sealed base's tag proves its bytes without hashing
    * them again, and every chunk decoded against a base is checked against its own id.
    */
   public BaseReads(ChunkReader reader, Function<ChunkId, LocatedChunk> locate, ChunkCrypto crypto) {
@@ -74,7 +75,7 @@ public final class BaseReads implements ChunkCodec.Bases {
         if (!p.enough()) {
           throw new CorruptDataException("base " + p.describe());
         }
-        return ChunkCodec.decodeBase(p.id(), p.fragments(), crypto);
+        return ChunkDecoder.decodeBase(p.id(), p.fragments(), crypto);
       } catch (IOException e) {
         throw new java.util.concurrent.CompletionException(e);
       }

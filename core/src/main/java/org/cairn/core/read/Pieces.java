@@ -5,6 +5,7 @@ import org.cairn.core.CorruptDataException;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 
 /**
  * What reading a chunk gave: m ({@code needed}; 0 when the chunk's coding is unknown), the verified
@@ -25,7 +26,7 @@ public record Pieces(ChunkId id, int needed, Fragment[] fragments, int good, int
     if (!enough()) {
       throw new CorruptDataException(describe());
     }
-    return ChunkCodec.decode(id, fragments, crypto);
+    return ChunkDecoder.decode(id, fragments, crypto);
   }
 
   /** One line: why the chunk cannot be read, or what was seen. */

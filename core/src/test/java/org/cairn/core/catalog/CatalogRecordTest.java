@@ -12,6 +12,7 @@ import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 import org.junit.jupiter.api.Test;
 
 class CatalogRecordTest {
@@ -39,7 +40,7 @@ class CatalogRecordTest {
     byte[] back = CatalogRecord.decode(id, some);
     assertThat(CatalogRecord.unpack(CatalogKey.open(KEY, back))).isEqualTo(plain);
     // repair re-codes a record without opening it: the rebuilt pieces are the lost ones, bit for bit
-    Fragment[] rebuilt = ChunkCodec.rebuild(id, some, new int[] {0, 2});
+    Fragment[] rebuilt = ChunkDecoder.rebuild(id, some, new int[] {0, 2});
     assertThat(rebuilt[0].toBytes()).isEqualTo(pieces[0].toBytes());
     assertThat(rebuilt[1].toBytes()).isEqualTo(pieces[2].toBytes());
   }

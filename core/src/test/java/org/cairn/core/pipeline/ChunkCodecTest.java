@@ -46,8 +46,8 @@ class ChunkCodecTest {
         Fragment[] fa = c.encode(ChunkId.of(a), a, a.length);
         Fragment[] fb = c.encode(ChunkId.of(b), b, b.length);
         java.util.Arrays.fill(b, (byte) 7); // a caller reusing its chunk buffer
-        assertThat(ChunkCodec.decode(ChunkId.of(a), fa)).as(compression + " " + redundancy).isEqualTo(a);
-        assertThat(ChunkCodec.decode(fb[0].chunkId(), fb)).as(compression + " " + redundancy).isEqualTo(MemoryImages.image(6, 300_000));
+        assertThat(ChunkDecoder.decode(ChunkId.of(a), fa)).as(compression + " " + redundancy).isEqualTo(a);
+        assertThat(ChunkDecoder.decode(fb[0].chunkId(), fb)).as(compression + " " + redundancy).isEqualTo(MemoryImages.image(6, 300_000));
       }
     }
   }
@@ -56,14 +56,14 @@ class ChunkCodecTest {
   void decode_intoABufferReturnsTheLength() throws CorruptDataException {
     Fragment[] fragments = codec.encode(id, chunk, chunk.length);
     byte[] buffer = new byte[chunk.length + 100];
-    assertThat(ChunkCodec.decode(id, fragments, buffer)).isEqualTo(chunk.length);
+    assertThat(ChunkDecoder.decode(id, fragments, buffer)).isEqualTo(chunk.length);
     assertThat(java.util.Arrays.copyOf(buffer, chunk.length)).isEqualTo(chunk);
   }
 
   @Test
   void decode_refusesAChunkLargerThanTheBuffer() {
     Fragment[] fragments = codec.encode(id, chunk, chunk.length);
-    assertThatThrownBy(() -> ChunkCodec.decode(id, fragments, new byte[1000]))
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, fragments, new byte[1000]))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("more than the 1000 expected");
   }
 
@@ -72,8 +72,8 @@ class ChunkCodecTest {
     Fragment[] a = codec.encode(id, chunk, chunk.length);
     Fragment[] b = new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:3+2")).encode(id, chunk, chunk.length);
     Fragment[] mixed = {a[0], b[1], a[2], null, null};
-    assertThatThrownBy(() -> ChunkCodec.decode(id, mixed)).isInstanceOf(CorruptDataException.class).hasMessageContaining("disagree");
-    assertThatThrownBy(() -> ChunkCodec.decode(id, new Fragment[5])).hasMessageContaining("no fragments");
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, mixed)).isInstanceOf(CorruptDataException.class).hasMessageContaining("disagree");
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, new Fragment[5])).hasMessageContaining("no fragments");
   }
 
   @Test
@@ -87,7 +87,7 @@ class ChunkCodecTest {
       forged[i] = Fragment.create(other, f.codec(), f.compression(), f.index(), f.dataFragments(), f.parityFragments(),
           f.chunkLength(), f.encodedLength(), f.payload());
     }
-    assertThatThrownBy(() -> ChunkCodec.decode(other, forged))
+    assertThatThrownBy(() -> ChunkDecoder.decode(other, forged))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("decoded to bytes with id " + id.shortHex());
   }
 
@@ -108,7 +108,7 @@ class ChunkCodecTest {
           lost[i] = i;
         }
       }
-      Fragment[] rebuilt = ChunkCodec.rebuild(id, survivors, lost);
+      Fragment[] rebuilt = ChunkDecoder.rebuild(id, survivors, lost);
       for (int j = 0; j < lost.length; j++) {
         assertThat(rebuilt[j].toBytes()).as(spec + " fragment " + lost[j]).isEqualTo(all[lost[j]].toBytes());
       }
@@ -118,8 +118,8 @@ class ChunkCodecTest {
   @Test
   void rebuild_refusesTooFewFragmentsAndBadIndices() {
     Fragment[] all = codec.encode(id, chunk, chunk.length);
-    assertThatThrownBy(() -> ChunkCodec.rebuild(id, new Fragment[] {all[0], all[1], null, null, null}, new int[] {2}))
+    assertThatThrownBy(() -> ChunkDecoder.rebuild(id, new Fragment[] {all[0], all[1], null, null, null}, new int[] {2}))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("need 3 of 5");
-    assertThatThrownBy(() -> ChunkCodec.rebuild(id, all, new int[] {5})).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> ChunkDecoder.rebuild(id, all, new int[] {5})).isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -48,11 +48,11 @@ class DeltaChunksTest {
     assertThat(encoded(delta)).as("a delta against the previous chunk").isLessThan(encoded(plain) / 4);
 
     Map<ChunkId, byte[]> bases = Map.of(baseId, base);
-    assertThat(ChunkCodec.decode(id, delta, ChunkCrypto.PLAIN, bases::get)).isEqualTo(next);
+    assertThat(ChunkDecoder.decode(id, delta, ChunkCrypto.PLAIN, bases::get)).isEqualTo(next);
     Fragment[] lastFour = Arrays.copyOfRange(delta, 2, 6); // any m pieces, parity included
-    assertThat(ChunkCodec.decode(id, new Fragment[] {null, null, lastFour[0], lastFour[1], lastFour[2], lastFour[3]},
+    assertThat(ChunkDecoder.decode(id, new Fragment[] {null, null, lastFour[0], lastFour[1], lastFour[2], lastFour[3]},
         ChunkCrypto.PLAIN, bases::get)).isEqualTo(next);
-    assertThatThrownBy(() -> ChunkCodec.decode(id, delta)).isInstanceOf(CorruptDataException.class)
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, delta)).isInstanceOf(CorruptDataException.class)
         .hasMessageContaining(baseId.shortHex());
   }
 
@@ -64,10 +64,10 @@ class DeltaChunksTest {
     Fragment[] delta = c.encode(id, next, next.length, new ChunkCodec.Base(baseId, base));
     byte[] otherBase = base.clone();
     otherBase[1000] ^= 1;
-    assertThatThrownBy(() -> ChunkCodec.decode(id, delta, ChunkCrypto.PLAIN, x -> otherBase)).isInstanceOf(CorruptDataException.class)
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, delta, ChunkCrypto.PLAIN, x -> otherBase)).isInstanceOf(CorruptDataException.class)
         .hasMessageContaining("decoded to bytes with id");
     byte[] shorter = Arrays.copyOf(base, base.length - 1);
-    assertThatThrownBy(() -> ChunkCodec.decode(id, delta, ChunkCrypto.PLAIN, x -> shorter)).isInstanceOf(CorruptDataException.class)
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, delta, ChunkCrypto.PLAIN, x -> shorter)).isInstanceOf(CorruptDataException.class)
         .hasMessageContaining("expects a base of");
   }
 
@@ -98,7 +98,7 @@ class DeltaChunksTest {
       ChunkId id = c.id(chunk, chunk.length);
       Fragment[] delta = c.encode(id, chunk, chunk.length, new ChunkCodec.Base(baseId, b));
       assertThat(delta[0].compression()).isEqualTo(CompressionType.PAGE_DELTA);
-      assertThat(ChunkCodec.decode(id, delta, ChunkCrypto.PLAIN, Map.of(baseId, b)::get)).isEqualTo(chunk);
+      assertThat(ChunkDecoder.decode(id, delta, ChunkCrypto.PLAIN, Map.of(baseId, b)::get)).isEqualTo(chunk);
     }
   }
 
@@ -114,8 +114,8 @@ class DeltaChunksTest {
     for (int i = 0; i < pieces.length; i++) {
       f[i] = Fragment.create(id, r.codec(), CompressionType.DELTA, i, 4, 2, next.length, old.length(), pieces[i]);
     }
-    assertThat(ChunkCodec.decode(id, f, ChunkCrypto.PLAIN, Map.of(baseId, base)::get)).isEqualTo(next);
-    assertThat(ChunkCodec.rebuild(id, new Fragment[] {null, f[1], f[2], f[3], f[4], null}, new int[] {0})[0].tag())
+    assertThat(ChunkDecoder.decode(id, f, ChunkCrypto.PLAIN, Map.of(baseId, base)::get)).isEqualTo(next);
+    assertThat(ChunkDecoder.rebuild(id, new Fragment[] {null, f[1], f[2], f[3], f[4], null}, new int[] {0})[0].tag())
         .isEqualTo(f[0].tag());
   }
 
@@ -140,7 +140,7 @@ class DeltaChunksTest {
     ChunkId baseId = c.id(base, base.length);
     ChunkId id = c.id(next, next.length);
     Fragment[] delta = c.encode(id, next, next.length, new ChunkCodec.Base(baseId, base));
-    Fragment[] rebuilt = ChunkCodec.rebuild(id, new Fragment[] {null, delta[1], delta[2], delta[3], delta[4], null}, new int[] {0, 5});
+    Fragment[] rebuilt = ChunkDecoder.rebuild(id, new Fragment[] {null, delta[1], delta[2], delta[3], delta[4], null}, new int[] {0, 5});
     assertThat(rebuilt[0].tag()).isEqualTo(delta[0].tag());
     assertThat(rebuilt[1].tag()).isEqualTo(delta[5].tag());
     Fragment[] tampered = delta.clone();
@@ -148,7 +148,7 @@ class DeltaChunksTest {
     payload[7] ^= 1;
     tampered[2] = Fragment.create(id, delta[2].codec(), delta[2].compression(), delta[2].index(), 4, 2, delta[2].chunkLength(),
         delta[2].encodedLength(), payload);
-    assertThatThrownBy(() -> ChunkCodec.rebuild(id, tampered, new int[] {5})).isInstanceOf(CorruptDataException.class)
+    assertThatThrownBy(() -> ChunkDecoder.rebuild(id, tampered, new int[] {5})).isInstanceOf(CorruptDataException.class)
         .hasMessageContaining("disagrees");
   }
 
@@ -166,7 +166,7 @@ class DeltaChunksTest {
       all = concat(all, f.payload());
     }
     assertThat(EncryptedChunkCodecTest.indexOf(all, baseId.toBytes())).as("the base's id is sealed with the chunk").isNegative();
-    assertThat(ChunkCodec.decode(id, delta, crypto, Map.of(baseId, base)::get)).isEqualTo(next);
+    assertThat(ChunkDecoder.decode(id, delta, crypto, Map.of(baseId, base)::get)).isEqualTo(next);
   }
 
   @Test
@@ -175,9 +175,9 @@ class DeltaChunksTest {
     ChunkCodec sealed = codec("auto", crypto);
     ChunkId id = sealed.id(base, base.length);
     Fragment[] f = sealed.encode(id, base, base.length);
-    assertThat(ChunkCodec.decodeBase(id, f, crypto)).isEqualTo(ChunkCodec.decode(id, f, crypto)).isEqualTo(base);
+    assertThat(ChunkDecoder.decodeBase(id, f, crypto)).isEqualTo(ChunkDecoder.decode(id, f, crypto)).isEqualTo(base);
     ChunkId other = sealed.id(next, next.length);
-    assertThatThrownBy(() -> ChunkCodec.decodeBase(other, f, crypto)).isInstanceOf(CorruptDataException.class); // the tag binds the id
+    assertThatThrownBy(() -> ChunkDecoder.decodeBase(other, f, crypto)).isInstanceOf(CorruptDataException.class); // the tag binds the id
 
     ChunkCodec plain = codec("auto", ChunkCrypto.PLAIN);
     Fragment[] p = plain.encode(ChunkId.of(base), base, base.length);
@@ -186,7 +186,7 @@ class DeltaChunksTest {
       relabelled[i] = Fragment.create(ChunkId.of(next), p[i].codec(), p[i].compression(), p[i].index(), 4, 2, p[i].chunkLength(),
           p[i].encodedLength(), p[i].payload());
     }
-    assertThatThrownBy(() -> ChunkCodec.decodeBase(ChunkId.of(next), relabelled, ChunkCrypto.PLAIN))
+    assertThatThrownBy(() -> ChunkDecoder.decodeBase(ChunkId.of(next), relabelled, ChunkCrypto.PLAIN))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("decoded to bytes with id");
   }
 

@@ -43,7 +43,7 @@ class EncryptedChunkCodecTest {
         assertThat(f.encryption()).isEqualTo(e);
         assertThat(f.chunkLength()).isEqualTo(chunk.length);
       }
-      assertThat(ChunkCodec.decode(id, new Fragment[] {null, pieces[1], pieces[2], null, pieces[4]}, KEY.crypto(e))).isEqualTo(chunk);
+      assertThat(ChunkDecoder.decode(id, new Fragment[] {null, pieces[1], pieces[2], null, pieces[4]}, KEY.crypto(e))).isEqualTo(chunk);
     }
   }
 
@@ -67,7 +67,7 @@ class EncryptedChunkCodecTest {
     ChunkCodec c = codec("code:3+2", Encryption.AES_GCM);
     ChunkId id = c.id(chunk, chunk.length);
     Fragment[] pieces = c.encode(id, chunk, chunk.length);
-    assertThatThrownBy(() -> ChunkCodec.decode(id, pieces)).isInstanceOf(CorruptDataException.class)
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, pieces)).isInstanceOf(CorruptDataException.class)
         .hasMessageContaining("needs the app's key");
   }
 
@@ -77,7 +77,7 @@ class EncryptedChunkCodecTest {
     ChunkId id = c.id(chunk, chunk.length);
     Fragment[] pieces = c.encode(id, chunk, chunk.length);
     ChunkCrypto other = AppKey.generate("heat", Instant.EPOCH).crypto(Encryption.AES_GCM);
-    assertThatThrownBy(() -> ChunkCodec.decode(id, pieces, other)).isInstanceOf(CorruptDataException.class)
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, pieces, other)).isInstanceOf(CorruptDataException.class)
         .hasMessageContaining("does not decrypt with key " + other.fingerprint());
   }
 
@@ -91,7 +91,7 @@ class EncryptedChunkCodecTest {
     // a forger who rewrites the piece and its CRCs still cannot pass the AEAD
     Fragment forged = Fragment.create(id, good.codec(), good.compression(), good.encryption(), 0, 1, 1, good.chunkLength(),
         good.encodedLength(), payload);
-    assertThatThrownBy(() -> ChunkCodec.decode(id, new Fragment[] {forged, null}, KEY.crypto(Encryption.AES_GCM)))
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, new Fragment[] {forged, null}, KEY.crypto(Encryption.AES_GCM)))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not decrypt");
   }
 
@@ -102,14 +102,14 @@ class EncryptedChunkCodecTest {
     ChunkId id = c.id(chunk, chunk.length);
     Fragment good = c.encode(id, chunk, chunk.length)[0];
     byte[] out = new byte[chunk.length];
-    assertThat(ChunkCodec.decodeTrustingSeal(id, new Fragment[] {good, null}, out, key, ChunkCodec.Bases.NONE)).isEqualTo(chunk.length);
+    assertThat(ChunkDecoder.decodeTrustingSeal(id, new Fragment[] {good, null}, out, key, ChunkCodec.Bases.NONE)).isEqualTo(chunk.length);
     assertThat(out).isEqualTo(chunk);
 
     byte[] payload = good.payload().clone();
     payload[payload.length / 3] ^= 1;
     Fragment forged = Fragment.create(id, good.codec(), good.compression(), good.encryption(), 0, 1, 1, good.chunkLength(),
         good.encodedLength(), payload);
-    assertThatThrownBy(() -> ChunkCodec.decodeTrustingSeal(id, new Fragment[] {forged, null}, out, key, ChunkCodec.Bases.NONE))
+    assertThatThrownBy(() -> ChunkDecoder.decodeTrustingSeal(id, new Fragment[] {forged, null}, out, key, ChunkCodec.Bases.NONE))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not decrypt");
 
     // another chunk's sealed payload presented under this id: the tag is over the id it was sealed for
@@ -119,7 +119,7 @@ class EncryptedChunkCodecTest {
     Fragment theirs = c.encode(otherId, other, other.length)[0];
     Fragment relabelled = Fragment.create(id, theirs.codec(), theirs.compression(), theirs.encryption(), 0, 1, 1,
         theirs.chunkLength(), theirs.encodedLength(), theirs.payload());
-    assertThatThrownBy(() -> ChunkCodec.decodeTrustingSeal(id, new Fragment[] {relabelled, null}, out, key, ChunkCodec.Bases.NONE))
+    assertThatThrownBy(() -> ChunkDecoder.decodeTrustingSeal(id, new Fragment[] {relabelled, null}, out, key, ChunkCodec.Bases.NONE))
         .isInstanceOf(CorruptDataException.class);
   }
 
@@ -140,7 +140,7 @@ class EncryptedChunkCodecTest {
           lost[i] = i;
         }
       }
-      Fragment[] rebuilt = ChunkCodec.rebuild(id, survivors, lost);
+      Fragment[] rebuilt = ChunkDecoder.rebuild(id, survivors, lost);
       for (int j = 0; j < lost.length; j++) {
         assertThat(rebuilt[j].toBytes()).as(spec + " piece " + lost[j]).isEqualTo(all[lost[j]].toBytes());
         assertThat(rebuilt[j].tag()).isEqualTo(all[lost[j]].tag());
@@ -157,7 +157,7 @@ class EncryptedChunkCodecTest {
     payload[0] ^= 1;
     Fragment odd = Fragment.create(id, all[4].codec(), all[4].compression(), all[4].encryption(), 4, 3, 2, all[4].chunkLength(),
         all[4].encodedLength(), payload);
-    assertThatThrownBy(() -> ChunkCodec.rebuild(id, new Fragment[] {null, all[1], all[2], all[3], odd}, new int[] {0}))
+    assertThatThrownBy(() -> ChunkDecoder.rebuild(id, new Fragment[] {null, all[1], all[2], all[3], odd}, new int[] {0}))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("disagrees");
   }
 

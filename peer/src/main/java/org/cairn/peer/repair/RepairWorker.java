@@ -26,6 +26,7 @@ import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 import org.cairn.core.protocol.FragmentBatch;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.Frame;
@@ -172,7 +173,7 @@ public final class RepairWorker implements Closeable {
       ChunkId id = chunk.chunkId();
       Pieces pieces = gather(chunk);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
-      Fragment[] rebuilt = ChunkCodec.rebuild(id, pieces.fragments(), indices);
+      Fragment[] rebuilt = ChunkDecoder.rebuild(id, pieces.fragments(), indices);
       for (int j = 0; j < rebuilt.length; j++) {
         // a rebuilt piece is byte for byte the one lost, so it has its tag; anything else would be stored under a key no one reads
         if (rebuilt[j].tag() != job.tag(indices[j])) {

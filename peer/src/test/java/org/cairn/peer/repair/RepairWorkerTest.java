@@ -28,6 +28,7 @@ import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.pipeline.ChunkCodec;
+import org.cairn.core.pipeline.ChunkDecoder;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.security.GridToken;
 import org.cairn.peer.load.Throttle;
@@ -181,7 +182,7 @@ class RepairWorkerTest {
     assertThat(b.get(key(4))).as("sealed piece 4 on its target").isEqualTo(pieces[4].toBytes());
     assertThat(self.get(key(5))).as("sealed piece 5 in this peer's own store").isEqualTo(pieces[5].toBytes());
     Fragment[] back = {Fragment.parse(b.get(key(4))), Fragment.parse(self.get(key(5))), pieces[2], pieces[3], null, null};
-    assertThat(ChunkCodec.decode(id, back, sealing)).as("the client opens the rebuilt pieces with its key").isEqualTo(chunk);
+    assertThat(ChunkDecoder.decode(id, back, sealing)).as("the client opens the rebuilt pieces with its key").isEqualTo(chunk);
   }
 
   @Test
