@@ -58,8 +58,9 @@ class AgentIT {
     assertThat(store.exit()).as(store.stderr()).isZero();
     assertThat(new ObjectMapper().readTree(store.stdout()).get("step").asLong()).isEqualTo(1);
     assertThat(store.stderr()).doesNotContain("no agent");
-    assertThat(Files.readString(root.resolve("agent.err")) + Files.readString(root.resolve("agent.out")))
-        .as("the agent ran the store").contains("ran store");
+    // (the agent logs a command after its answer, which a native thin client may exit before: awaited, not read at once)
+    MiniGrid.await("the agent ran the store", Duration.ofSeconds(10),
+        () -> (Files.readString(root.resolve("agent.err")) + Files.readString(root.resolve("agent.out"))).contains("ran store"));
     assertThat(new ObjectMapper().readTree(store.stdout()).has("recordBytes")).as("the record is stored after the answer").isFalse();
     // the agent puts the version's catalog record on the grid after answering: recovery from the peers finds the version
     MiniGrid.await("the version's catalog record on the grid", Duration.ofSeconds(20),
@@ -157,6 +158,58 @@ class AgentIT {
     MiniGrid.Cli usage = grid.command(java.util.List.of(thin.toString(), socket.toString(), "versions", "5", "echo"), java.util.Map.of());
     assertThat(usage.exit()).isEqualTo(2);
     assertThat(usage.stderr()).contains("bad fallback count");
+  }
+
+  /**
+   * An agent that goes away mid-command (a stand-in that takes the request and closes, or answers one line first):
+   * before any output the command runs in the client's own process, after a one-line notice; after some output it
+   * fails with exit 1. The same through the native thin client and the JVM's thin path.
+   */
+  @Test
+  void anAgentGoneMidCommand_runsItHereBeforeOutput_andFailsAfter() throws Exception {
+    Path file = image("gone.img", 37, 2 * 1024 * 1024);
+    Files.createDirectories(socket.getParent());
+    for (boolean answersFirst : new boolean[] {false, true}) {
+      for (String client : new String[] {"native", "java"}) {
+        Files.deleteIfExists(socket);
+        try (java.nio.channels.ServerSocketChannel standIn = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+          standIn.bind(java.net.UnixDomainSocketAddress.of(socket));
+          Thread server = new Thread(() -> takeAndClose(standIn, answersFirst), "stand-in-agent");
+          server.setDaemon(true);
+          server.start();
+          String node = client + (answersFirst ? "-after" : "-before");
+          MiniGrid.Cli run = grid.viaAgentWith(java.util.Map.of("CAIRN_THIN_CLIENT", client), socket, "--tracker", grid.trackerUrl(),
+              "--token-file", grid.tokenFile().toString(), "store", file.toString(), "--app", "gone", "--node", node);
+          if (answersFirst) {
+            assertThat(run.exit()).as(client + ": " + run.stderr()).isEqualTo(1);
+            assertThat(run.stdout()).isEqualTo("working\n");
+            assertThat(run.stderr()).as(client).contains("cairn: store failed: the agent went away mid-command");
+            assertThat(grid.cli("versions", "--app", "gone", "--node", node).stdout()).as("nothing stored").contains("no versions");
+          } else {
+            assertThat(run.exit()).as(client + ": " + run.stderr()).isZero();
+            assertThat(run.stderr()).as(client).contains("cairn: no agent at " + socket).contains("running store in this process");
+            MiniGrid.Cli f = grid.cli("fetch", "--app", "gone", "--node", node, "-o", root.resolve(node + ".out").toString());
+            assertThat(f.exit()).as(f.stderr()).isZero();
+            assertThat(Files.readAllBytes(root.resolve(node + ".out"))).isEqualTo(Files.readAllBytes(file));
+          }
+        }
+      }
+    }
+  }
+
+  /** A stand-in agent: takes each connection's request, then closes it (after one line of output if {@code answersFirst}). */
+  private static void takeAndClose(java.nio.channels.ServerSocketChannel standIn, boolean answersFirst) {
+    while (standIn.isOpen()) {
+      try (java.nio.channels.SocketChannel ch = standIn.accept()) {
+        ch.read(java.nio.ByteBuffer.allocate(64 << 10));
+        if (answersFirst) {
+          byte[] line = "working\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+          ch.write(java.nio.ByteBuffer.allocate(5 + line.length).put((byte) 1).putInt(line.length).put(line).flip());
+        }
+      } catch (java.io.IOException e) {
+        return; // closed by the test
+      }
+    }
   }
 
   @Test

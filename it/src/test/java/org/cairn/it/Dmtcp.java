@@ -60,6 +60,20 @@ final class Dmtcp {
     return null;
   }
 
+  /**
+   * The Python interpreter itself ({@code sys.executable} of {@code python3} on PATH): a version manager's shim (pyenv's
+   * is a bash script that forks helpers before it execs the interpreter) would be checkpointed too, and its helpers hang
+   * under DMTCP, leaving processes that outlive the test.
+   */
+  static String python() throws IOException, InterruptedException {
+    Process p = new ProcessBuilder("python3", "-c", "import sys; print(sys.executable)").redirectErrorStream(true).start();
+    String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+    if (p.waitFor() != 0 || out.isEmpty() || !Files.isExecutable(Path.of(out))) {
+      throw new AssertionError("python3 on PATH does not say where its interpreter is: " + out);
+    }
+    return out;
+  }
+
   private static Path onPath(String name) {
     String path = System.getenv("PATH");
     for (String d : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {

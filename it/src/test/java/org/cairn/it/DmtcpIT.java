@@ -28,6 +28,17 @@ class DmtcpIT {
   @TempDir
   Path dir;
 
+  /** The cairn dmtcp commands started: their programs are killed after the test whatever its outcome (a job left
+   *  running under DMTCP outlives the JVM that launched it). */
+  private final List<MiniGrid.Node> jobs = new ArrayList<>();
+
+  @org.junit.jupiter.api.AfterEach
+  void killLeftJobs() {
+    for (MiniGrid.Node j : jobs) {
+      j.process().descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
   @Test
   void aLaunchedJob_killedWithTwoPeers_restartsFromTheGridWhereItsCheckpointLeftOff() throws Exception {
     Path bin = Dmtcp.bin();
@@ -41,7 +52,8 @@ class DmtcpIT {
       }
       Path ckpt = dir.resolve("ckpt");
       MiniGrid.Node launch = grid.startCli("launch", env, "dmtcp", "launch", "--app", "sim", "--node", "n0", "--interval", "2s",
-          "--redundancy", "code:4+2", "--encryption", "none", "--ckpt-dir", ckpt.toString(), "--", "python3", program.toString());
+          "--redundancy", "code:4+2", "--encryption", "none", "--ckpt-dir", ckpt.toString(), "--", Dmtcp.python(), program.toString());
+      jobs.add(launch);
       MiniGrid.await("two checkpoints stored as versions", Duration.ofMinutes(2), () -> versions(grid).size() >= 2,
           () -> launch.stderr());
       assertThat(lastTick(launch.stdout())).as("the program's output is the launch command's").isGreaterThan(0);
@@ -61,6 +73,7 @@ class DmtcpIT {
       grid.forgetBases(); // restarted as on another host: every chunk from the donors
       MiniGrid.Node restart = grid.startCli("restart", env, "dmtcp", "restart", "--app", "sim", "--node", "n0", "--interval", "1h",
           "--ckpt-dir", dir.resolve("ckpt2").toString());
+      jobs.add(restart);
       MiniGrid.await("the restarted program's output", Duration.ofMinutes(2), () -> ticks(restart.stdout()).size() >= 10,
           () -> restart.stderr());
       killJob(restart);
@@ -84,6 +97,7 @@ class DmtcpIT {
       // killed again before a newer checkpoint: restarting once more replaces the copy the first restart fetched
       MiniGrid.Node again = grid.startCli("restart2", env, "dmtcp", "restart", "--app", "sim", "--node", "n0", "--interval", "1h",
           "--ckpt-dir", dir.resolve("ckpt2").toString());
+      jobs.add(again);
       MiniGrid.await("the second restart's output", Duration.ofMinutes(2), () -> ticks(again.stdout()).size() >= 3,
           () -> again.stderr());
       killJob(again);

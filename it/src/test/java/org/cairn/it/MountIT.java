@@ -248,7 +248,7 @@ class MountIT {
       Path port = root.resolve("coordinator-" + attempt + ".port");
       Path out = root.resolve("job-" + attempt + ".out");
       Process job = dmtcp(bin, out, "dmtcp_launch", "--new-coordinator", "--coord-port", "0", "--port-file",
-          port.toString(), "--ckptdir", staged.toString(), "--no-gzip", "python3", program.toString());
+          port.toString(), "--ckptdir", staged.toString(), "--no-gzip", Dmtcp.python(), program.toString());
       try {
         MiniGrid.await("the job's ticks", Duration.ofSeconds(30), () -> ticks(out).size() >= 5 && Files.size(port) > 0,
             () -> launchSeen(job, out, port));
