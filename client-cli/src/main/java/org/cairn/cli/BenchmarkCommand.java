@@ -101,18 +101,6 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per line instead of a table.")
   boolean json;
 
-  @Option(names = "--peers", paramLabel = "N", defaultValue = "2000",
-      description = "Simulated peers for the heartbeats stage (default: ${DEFAULT-VALUE}).")
-  int peers;
-
-  @Option(names = "--rate", paramLabel = "PER_SEC", defaultValue = "5000",
-      description = "Heartbeats per second for the heartbeats stage (default: ${DEFAULT-VALUE}).")
-  int rate;
-
-  @Option(names = "--in-flight", paramLabel = "N", defaultValue = "256",
-      description = "Most outstanding heartbeat requests (default: ${DEFAULT-VALUE}).")
-  int inFlight;
-
   @Option(names = "--images", paramLabel = "N", defaultValue = "4",
       description = "e2e: synthetic images in the series when no --data-file is given (default: ${DEFAULT-VALUE}).")
   int images;
@@ -142,6 +130,9 @@ final class BenchmarkCommand implements Callable<Integer> {
   @Option(names = "--dir", paramLabel = "DIR", description = "e2e: working directory (default: a temporary one, deleted after).")
   Path dir;
 
+  @CommandLine.Mixin
+  TrackerLoad trackerLoad;
+
   @CommandLine.ParentCommand
   CairnCli parent;
 
@@ -153,13 +144,13 @@ final class BenchmarkCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     String which = stage.toLowerCase(Locale.ROOT);
     if (which.equals("heartbeats")) {
-      return heartbeats();
+      return trackerLoad.heartbeats(spec.commandLine(), parent, seconds, json);
     }
     if (which.equals("e2e")) {
       return e2e();
     }
     if (which.equals("commits")) {
-      return commits();
+      return trackerLoad.commits(spec.commandLine(), parent, json);
     }
     List<String> stages = which.equals("all")
         ? List.of("hashing", "compression", "erasure", "chunking", "pipeline")
@@ -212,52 +203,6 @@ final class BenchmarkCommand implements Callable<Integer> {
           throw new AssertionError(s);
       }
     }
-    return 0;
-  }
-
-  private Integer heartbeats() throws Exception {
-    if (parent == null || parent.tracker == null || parent.tokenFile == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "the heartbeats stage needs a running tracker: cairn --tracker URL --token-file FILE benchmark heartbeats");
-    }
-    if (peers < 1 || rate < 1 || inFlight < 1 || !(seconds > 0)) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--peers, --rate, --in-flight and --seconds must be positive");
-    }
-    PrintWriter out = spec.commandLine().getOut();
-    StageResult r = new org.cairn.cli.bench.HeartbeatLoad(java.net.URI.create(parent.tracker),
-        org.cairn.core.security.GridToken.readFile(parent.tokenFile)).run(peers, rate, seconds, inFlight);
-    StageOutput.to(out, json).accept(r);
-    return 0;
-  }
-
-  @Option(names = "--chunks", paramLabel = "N", defaultValue = "1000",
-      description = "Chunks per version for the commits stage (default: ${DEFAULT-VALUE}).")
-  int chunks;
-
-  @Option(names = "--versions", paramLabel = "N", defaultValue = "200",
-      description = "Versions the commits stage commits (default: ${DEFAULT-VALUE}).")
-  int versions;
-
-  @Option(names = "--warmup", paramLabel = "N", defaultValue = "0",
-      description = "Commits the commits stage makes first and does not count (JIT warm-up; default: ${DEFAULT-VALUE}).")
-  int warmup;
-
-  private Integer commits() throws Exception {
-    if (parent == null || parent.tracker == null || parent.tokenFile == null) {
-      throw new CommandLine.ParameterException(spec.commandLine(),
-          "the commits stage needs a running tracker: cairn --tracker URL --token-file FILE benchmark commits");
-    }
-    if (chunks < 1 || versions < 1 || warmup < 0) {
-      throw new CommandLine.ParameterException(spec.commandLine(), "--chunks and --versions must be positive, --warmup not negative");
-    }
-    List<java.net.URI> trackers = new java.util.ArrayList<>();
-    for (String u : parent.tracker.split(",")) {
-      trackers.add(java.net.URI.create(u.strip()));
-    }
-    StageResult r = new org.cairn.cli.bench.CommitLoad(org.cairn.cli.bench.CommitLoad.client(trackers,
-        org.cairn.core.security.GridToken.readFile(parent.tokenFile))).run(warmup, versions, chunks);
-    PrintWriter out = spec.commandLine().getOut();
-    StageOutput.to(out, json).accept(r);
     return 0;
   }
 
