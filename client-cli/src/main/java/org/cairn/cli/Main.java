@@ -35,7 +35,7 @@ public final class Main {
         command = a;
       }
     }
-    if (socket != null && !socket.isBlank() && HANDED.contains(command) && handable(command, args)) {
+    if (socket != null && !socket.isBlank() && handed(command, args)) {
       AgentClient.Outcome o = AgentClient.run(Path.of(socket), List.of(args), System.console() != null);
       if (o instanceof AgentClient.Exited e) {
         System.exit(e.code());
@@ -48,6 +48,14 @@ public final class Main {
       System.err.println("cairn: no agent at " + socket + " (" + u.why() + "); running " + command + " in this process");
     }
     CairnCli.main(args);
+  }
+
+  /**
+   * Whether an agent runs {@code command} (null: none on the command line, as in {@code cairn --version}) with these
+   * arguments.
+   */
+  static boolean handed(String command, String[] args) {
+    return command != null && HANDED.contains(command) && handable(command, args);
   }
 
   /** Help, version and standard input stay here (an agent cannot read this process's stdin). A loop: a lambda costs a thin start ~5 ms. */

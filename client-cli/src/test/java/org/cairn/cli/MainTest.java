@@ -1,0 +1,31 @@
+package org.cairn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** Which command lines the entry point hands to an agent. */
+class MainTest {
+  private static boolean handed(String... args) {
+    String command = null;
+    for (String a : args) {
+      if (!a.startsWith("-")) {
+        command = a;
+        break;
+      }
+    }
+    return Main.handed(command, args);
+  }
+
+  @Test
+  void aJobsCommandsGoToTheAgent_helpVersionAndStandardInputStayHere() {
+    assertThat(handed("store", "ckpt.img", "--app", "a", "--node", "n")).isTrue();
+    assertThat(handed("versions", "--app", "a", "--node", "n")).isTrue();
+    assertThat(handed("store", "-", "--app", "a", "--node", "n")).as("standard input").isFalse();
+    assertThat(handed("store", "--help")).isFalse();
+    assertThat(handed("status")).as("not a job's command").isFalse();
+    // no command word at all (CAIRN_AGENT_SOCKET exported, then `cairn --version`): stays here, no exception
+    assertThat(handed("--version")).isFalse();
+    assertThat(handed()).isFalse();
+  }
+}
