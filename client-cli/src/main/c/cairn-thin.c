@@ -16,7 +16,8 @@
  * when it exists, and CAIRN_THIN_CLIENT=java makes it start the JVM's thin path instead.
  *
  * usage: cairn-thin SOCKET COMMAND N FALLBACK_1 .. FALLBACK_N ARGS...
- *   (FALLBACK: the program and its options that run the JVM's thin path; ARGS: cairn's arguments)
+ *   (FALLBACK: the program and its options that run the JVM's thin path, the launcher passes itself with
+ *   CAIRN_THIN_CLIENT=java; ARGS: cairn's arguments)
  */
 #include <errno.h>
 #include <limits.h>
@@ -37,6 +38,7 @@ static const char *command;
 
 /* Runs the JVM's thin path with the same arguments; never returns. */
 static void fall_back(void) {
+  signal(SIGPIPE, SIG_DFL); /* ignored here (see main); an ignored signal would stay ignored across exec */
   execvp(fallback_argv[0], fallback_argv);
   fprintf(stderr, "cairn: cannot start %s: %s\n", fallback_argv[0], strerror(errno));
   exit(127);

@@ -31,6 +31,9 @@ final class JobPath {
   private final String classPath = System.getProperty("java.class.path");
   private final String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
+  /** How each command starts (see {@link #entry}). */
+  private final List<String> entry = entry();
+
   JobPath(EndToEnd.Options o, Consumer<StageResult> sink) {
     this.o = o;
     this.sink = sink;
@@ -41,17 +44,22 @@ final class JobPath {
    * for one-command JVMs, the native thin client), run with this JVM ({@code JAVA_HOME}); without one (a jar copied
    * elsewhere), {@code java -cp JAR org.cairn.cli.Main}.
    */
-  List<String> entry() {
-    Path jar = Path.of(classPath).toAbsolutePath();
-    Path launcher = jar.resolveSibling("cairn");
-    if (!classPath.contains(java.io.File.pathSeparator) && Files.isRegularFile(launcher)) {
-      return new ArrayList<>(List.of("sh", launcher.toString()));
+  private List<String> entry() {
+    if (!classPath.contains(java.io.File.pathSeparator)) {
+      Path launcher = Path.of(classPath).toAbsolutePath().resolveSibling("cairn");
+      if (Files.isRegularFile(launcher)) {
+        return List.of("sh", launcher.toString());
+      }
     }
-    return new ArrayList<>(List.of(javaBin, "-cp", classPath, "org.cairn.cli.Main"));
+    return List.of(javaBin, "-cp", classPath, "org.cairn.cli.Main");
+  }
+
+  private boolean throughLauncher() {
+    return entry.get(0).equals("sh");
   }
 
   private ProcessBuilder cairn(List<String> args) {
-    List<String> cmd = entry();
+    List<String> cmd = new ArrayList<>(entry);
     cmd.addAll(args);
     ProcessBuilder pb = new ProcessBuilder(cmd);
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -131,7 +139,7 @@ final class JobPath {
     Path out = Files.createTempFile(o.workDir(), "out", ".txt");
     Path err = Files.createTempFile(o.workDir(), "err", ".txt");
     List<String> cmd = new ArrayList<>(List.of("sh", "-c", "\"$@\"; rc=$?; times > \"$CAIRN_BENCH_TIMES\"; exit $rc", "sh"));
-    cmd.addAll(entry());
+    cmd.addAll(entry);
     if (way.equals("process")) {
       cmd.addAll(List.of("--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString()));
     }
@@ -164,7 +172,7 @@ final class JobPath {
     for (Path f : List.of(times, out, err)) {
       Files.delete(f);
     }
-    return new Measured(stdout, seconds, commandCpu, after[0] - before[0], after[1] - before[1], after[2] - before[2], entry().get(0).equals("sh"));
+    return new Measured(stdout, seconds, commandCpu, after[0] - before[0], after[1] - before[1], after[2] - before[2], throughLauncher());
   }
 
   /** {agent, all peers, tracker} CPU seconds so far. */
