@@ -76,6 +76,19 @@ class NativeCacheTest {
   }
 
   @Test
+  void aDamagedCachedFileOfTheRightSize_isUnpackedAgain() throws Exception {
+    Path root = tmp.resolve("cache");
+    try (URLClassLoader loader = jar(6)) {
+      Path file = NativeCache.unpack(loader, "lib/libfake.so", "x.so", root).orElseThrow().resolve("x.so");
+      byte[] damaged = library.clone();
+      damaged[123_456] ^= 0x40; // one bit flipped
+      Files.write(file, damaged);
+      NativeCache.unpack(loader, "lib/libfake.so", "x.so", root).orElseThrow();
+      assertThat(Files.readAllBytes(file)).isEqualTo(library);
+    }
+  }
+
+  @Test
   void noSuchResource_orAnUnwritableCache_isEmpty() throws Exception {
     try (URLClassLoader loader = jar(4)) {
       assertThat(NativeCache.unpack(loader, "lib/missing.so", "x.so", tmp.resolve("cache"))).isEmpty();
