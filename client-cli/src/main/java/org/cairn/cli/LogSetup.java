@@ -3,12 +3,10 @@ package org.cairn.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.List;
+import org.cairn.core.log.DaemonLogSetup;
 
 /**
  * The CLI's logging, set up in code (logback finds it through {@code META-INF/services}): everything
@@ -29,20 +27,9 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     if (System.getProperty("logback.configurationFile") != null) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
-    String set = System.getProperty("CAIRN_LOG_LEVEL", System.getenv("CAIRN_LOG_LEVEL"));
-    ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
-    stderr.setContext(context);
-    stderr.setName("STDERR");
-    stderr.setTarget("System.err");
-    PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-    encoder.setContext(context);
-    encoder.setPattern("%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n");
-    encoder.start();
-    stderr.setEncoder(encoder);
-    stderr.start();
-    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    String set = DaemonLogSetup.level();
+    Logger root = DaemonLogSetup.rootOnStderr(context, "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n");
     root.setLevel(Level.toLevel(set, Level.WARN));
-    root.addAppender(stderr);
     for (String name : DAEMONS) {
       context.getLogger(name).setLevel(Level.toLevel(set, Level.INFO));
     }

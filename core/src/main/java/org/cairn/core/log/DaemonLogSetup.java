@@ -33,21 +33,31 @@ public abstract class DaemonLogSetup extends ContextAwareBase implements Configu
     if (System.getProperty("logback.configurationFile") != null) {
       return ExecutionStatus.INVOKE_NEXT_IF_ANY;
     }
-    String set = System.getProperty("CAIRN_LOG_LEVEL", System.getenv("CAIRN_LOG_LEVEL"));
+    Logger root = rootOnStderr(context, PATTERN);
+    root.setLevel(Level.toLevel(level(), Level.INFO));
+    fixed.forEach((name, level) -> context.getLogger(name).setLevel(level));
+    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+  }
+
+  /** {@code CAIRN_LOG_LEVEL}: a system property, else the environment; null if neither. */
+  public static String level() {
+    return System.getProperty("CAIRN_LOG_LEVEL", System.getenv("CAIRN_LOG_LEVEL"));
+  }
+
+  /** Gives the context's root logger an appender "STDERR" that writes {@code pattern} to stderr; returns the root. */
+  public static Logger rootOnStderr(LoggerContext context, String pattern) {
     ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
     stderr.setContext(context);
     stderr.setName("STDERR");
     stderr.setTarget("System.err");
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);
-    encoder.setPattern(PATTERN);
+    encoder.setPattern(pattern);
     encoder.start();
     stderr.setEncoder(encoder);
     stderr.start();
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.toLevel(set, Level.INFO));
     root.addAppender(stderr);
-    fixed.forEach((name, level) -> context.getLogger(name).setLevel(level));
-    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    return root;
   }
 }
