@@ -88,9 +88,10 @@ class TrackerGroupTlsIT {
           params.setApplicationProtocols(new String[] {"h2"});
           s.setSSLParameters(params);
           assertThatThrownBy(() -> {
+            // TLS 1.3: the client's side of the handshake ends before the member checks its (empty) certificate; the
+            // member's refusal is an alert, read here. Nothing is written first: bytes the member never reads would
+            // make its close a reset, and the write a "Broken pipe" in place of the alert (seen under load)
             s.startHandshake();
-            s.getOutputStream().write("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
-            s.getOutputStream().flush();
             if (s.getInputStream().read() < 0) {
               throw new java.io.EOFException("closed");
             }
