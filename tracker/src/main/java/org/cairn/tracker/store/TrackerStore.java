@@ -39,7 +39,8 @@ public final class TrackerStore implements Closeable {
   }
 
   static {
-    // from the user's cache, unpacked there once (RocksJava's own loading unpacks 14 MB at every start)
+    // from the user's cache, unpacked there once (RocksJava's own loading unpacks 14 MB at every start), under the
+    // file name RocksDB.loadLibrary(dirs) looks for
     org.cairn.core.util.NativeCache.load(RocksDB.class, org.rocksdb.util.Environment.getJniLibraryFileName("rocksdb"),
         org.rocksdb.util.Environment.getJniLibraryFileName("rocksdbjni"), RocksDB::loadLibrary, RocksDB::loadLibrary);
     // a fall-back load unpacks into the temporary directory, and a killed process would leave it there
