@@ -42,6 +42,8 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private final ChunkCrypto crypto;
   private final PeerClient peers;
   private final ScheduledExecutorService timer;
+  /** Where the chunks coded plainly wait until the store has answered; null: written as they come. */
+  private final BaseCache.Later later;
   private final Map<ChunkId, ChunkId> given = new ConcurrentHashMap<>();
   private final AtomicLong unreadable = new AtomicLong();
   private boolean looked;
@@ -50,11 +52,35 @@ final class DeltaBases implements StorePipeline.BaseSource {
 
   /** Bases of {@code previous}'s chunks, found in {@code cache} (null: none) or read from the grid. */
   DeltaBases(Previous previous, BaseCache cache, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer) {
+    this(previous, cache, crypto, peers, timer, false);
+  }
+
+  /**
+   * @param holdUntilAnswered keep the chunks coded plainly in memory until {@link #answered} (a
+   *     resident agent's stores), instead of writing them to the cache as they come
+   */
+  DeltaBases(Previous previous, BaseCache cache, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer,
+      boolean holdUntilAnswered) {
     this.previous = previous;
     this.cache = cache;
     this.crypto = crypto;
     this.peers = peers;
     this.timer = timer;
+    this.later = holdUntilAnswered && cache != null ? cache.later() : null;
+  }
+
+  /** The store has answered: the chunks held back go to the cache on {@code executor}. */
+  void answered(java.util.concurrent.Executor executor) {
+    if (later != null) {
+      later.writeOn(executor);
+    }
+  }
+
+  /** The store failed: the chunks held back are forgotten. */
+  void failed() {
+    if (later != null) {
+      later.drop();
+    }
   }
 
   /** The previous version's chunks by address, looked up on first use; empty when it cannot serve. */
@@ -122,7 +148,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
   @Override
   public void codedPlainly(ChunkId id, long address, byte[] data, int length, org.cairn.core.fragment.Fragment[] fragments) {
     if (cache != null) {
-      cache.putCoded(id, fragments);
+      cache.putCoded(id, fragments, later);
     }
   }
 

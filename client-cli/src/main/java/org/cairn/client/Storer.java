@@ -122,6 +122,7 @@ public final class Storer {
     List<CommitRequest.NewChunk> sent = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicLong sentBytes = new AtomicLong();
     long indexed = System.nanoTime();
+    DeltaBases bases = null;
     try {
       // optimistic (stdchk §IV.D): only the m data pieces now; the tracker's repair queue adds the rest
       int count = o.optimistic() ? r.dataFragments() : r.totalFragments();
@@ -131,8 +132,11 @@ public final class Storer {
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunking(), o.chunkSize(), o.threads(),
           window, IN_FLIGHT_BYTES);
       // chunks of memory are coded against the previous version's chunk at the same address (not for set parts)
-      DeltaBases bases = o.delta() && o.set() == null
-          ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), BaseCache.standard(), o.crypto(), peers, mabw) : null;
+      // an agent's store answers before the host's cache has its chunks: they are written after the answer
+      bases = o.delta() && o.set() == null
+          ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), BaseCache.standard(), o.crypto(), peers, mabw, records != null)
+          : null;
+      DeltaBases deltas = bases;
       // a new chunk is named to the tracker as soon as its id is known, so the call runs while the chunk is
       // coded and takes the chunks identified meanwhile with it (named once its pieces were ready, a DMTCP
       // first image took 104-204 calls for 541 chunks; now 53-57, calls starting >= 20 ms apart)
@@ -165,7 +169,7 @@ public final class Storer {
             }
           }
           ChunkId base = fragments[0].compression().delta()
-              ? bases.baseOf(fragments[0].chunkId()) : null;
+              ? deltas.baseOf(fragments[0].chunkId()) : null;
           sent.add(new CommitRequest.NewChunk(fragments[0].chunkId().hex(), java.util.Arrays.asList(holders),
               java.util.Arrays.asList(tags), bytes, r.spec(), base == null ? null : base.hex()));
         });
@@ -187,6 +191,9 @@ public final class Storer {
           sent.size(), pending.calls(), (committed - piped) / 1_000_000);
       long recordBytes = -1;
       if (records != null) {
+        if (bases != null) {
+          bases.answered(records);
+        }
         // the job does not wait for the record: the agent's thread puts it on the grid, then lets the store's io go
         records.execute(() -> {
           try {
@@ -209,6 +216,9 @@ public final class Storer {
       mabw.shutdownNow();
       if (!versionCommitted) {
         pending.abandon();
+        if (bases != null) {
+          bases.failed();
+        }
       }
       if (!recordLater) {
         io.shutdown();

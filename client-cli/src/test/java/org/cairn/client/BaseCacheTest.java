@@ -91,6 +91,55 @@ class BaseCacheTest {
   }
 
   @Test
+  void recordsHeldUntilTheStoreAnswers_areFoundMeanwhile_writtenWhenReleased_andDroppedIfItFails() throws Exception {
+    ChunkCrypto sealed = org.cairn.core.crypto.AppKey.generate("heat", java.time.Instant.parse("2026-01-01T00:00:00Z"))
+        .crypto(org.cairn.core.crypto.Encryption.AES_GCM);
+    ChunkCodec codec = new ChunkCodec(Compressor.parse("auto"), Redundancy.parse("code:3+2"), sealed);
+    byte[][] chunks = new byte[4][];
+    ChunkId[] ids = new ChunkId[4];
+    Fragment[][] pieces = new Fragment[4][];
+    for (int i = 0; i < 4; i++) {
+      chunks[i] = org.cairn.core.bench.MemoryImages.image(20 + i, 150_000);
+      ids[i] = codec.id(chunks[i], chunks[i].length);
+      pieces[i] = codec.encode(ids[i], chunks[i], chunks[i].length);
+    }
+    long[] size = new long[4]; // a held record: its coded payload and 6 bytes of meta
+    for (int i = 0; i < 4; i++) {
+      size[i] = org.cairn.core.pipeline.ChunkDecoder.codedPayload(ids[i], pieces[i]).length + 6;
+    }
+    BaseCache cache = new BaseCache(dir, 1 << 30, size[0] + size[1] + size[2] - 1); // room for the first two, not three
+    BaseCache.Later answered = cache.later();
+    cache.putCoded(ids[0], pieces[0], answered);
+    cache.putCoded(ids[1], pieces[1], answered);
+    cache.putCoded(ids[2], pieces[2], answered); // past the budget: written at once
+    assertThat(cache.heldBytes()).as("two held").isEqualTo(size[0] + size[1]);
+    assertThat(cache.get(ids[0], sealed)).as("a held record is found").isEqualTo(chunks[0]);
+    assertThat(cache.holds(ids[1])).isTrue();
+    BaseCache otherProcess = new BaseCache(dir, 1 << 30);
+    assertThat(otherProcess.get(ids[0], sealed)).as("not on disk yet").isNull();
+    assertThat(otherProcess.get(ids[2], sealed)).as("the one past the budget is").isEqualTo(chunks[2]);
+
+    java.util.List<Runnable> tasks = new java.util.ArrayList<>();
+    answered.writeOn(tasks::add);
+    assertThat(tasks).hasSize(1);
+    assertThat(new BaseCache(dir, 1 << 30).get(ids[1], sealed)).as("written on the executor, not before").isNull();
+    tasks.get(0).run();
+    assertThat(cache.heldBytes()).isZero();
+    assertThat(new BaseCache(dir, 1 << 30).get(ids[0], sealed)).isEqualTo(chunks[0]);
+    assertThat(new BaseCache(dir, 1 << 30).get(ids[1], sealed)).isEqualTo(chunks[1]);
+
+    BaseCache.Later failed = cache.later();
+    cache.putCoded(ids[3], pieces[3], failed);
+    assertThat(cache.get(ids[3], sealed)).isEqualTo(chunks[3]);
+    failed.drop();
+    assertThat(cache.heldBytes()).isZero();
+    assertThat(cache.get(ids[3], sealed)).as("a failed store's records are forgotten").isNull();
+    failed.writeOn(r -> {
+      throw new AssertionError("nothing left to write");
+    });
+  }
+
+  @Test
   void aTornRecord_isAMiss_andWhatAnotherProcessAppendsLater_isFound() throws Exception {
     BaseCache writer = new BaseCache(dir, 1 << 20);
     byte[] a = bytes(4, 30_000);
