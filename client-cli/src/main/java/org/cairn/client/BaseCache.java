@@ -57,20 +57,19 @@ final class BaseCache {
 
   private final long budget;
   private final BasePacks packs;
-  /** Records held in memory until their store has answered ({@link Later}). */
-  private final Map<ChunkId, Held> held = new ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicLong heldBytes = new java.util.concurrent.atomic.AtomicLong();
-  /** How many bytes of records may be held: -Dcairn.store.heldBaseBytes, default 64 MiB or an eighth of the heap if less. */
-  final long heldBudget;
+  /** Records held in memory until their store has answered. */
+  private final HeldRecords held;
 
   BaseCache(Path dir, long budget) {
     this(dir, budget, Long.getLong("cairn.store.heldBaseBytes", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8)));
   }
 
+  /** @param heldBudget bytes of records held in memory at most (-Dcairn.store.heldBaseBytes: 64 MiB or an eighth of the heap) */
   BaseCache(Path dir, long budget, long heldBudget) {
     this.budget = budget;
-    this.heldBudget = heldBudget;
     this.packs = new BasePacks(dir, budget, java.util.Set.of(MAGIC, MAGIC_CODED));
+    this.held = new HeldRecords(heldBudget,
+        (id, r) -> packs.append(MAGIC_CODED, id, ByteBuffer.wrap(r.meta()), ByteBuffer.wrap(r.payload())));
   }
 
   /**
@@ -140,7 +139,7 @@ final class BaseCache {
    */
   FetchPipeline.Local find(ChunkId id, ChunkCrypto crypto) {
     try {
-      Held h = held.get(id);
+      HeldRecords.Held h = held.get(id);
       if (h != null) {
         return open(id, h.meta(), h.payload(), 0, crypto);
       }
@@ -184,7 +183,7 @@ final class BaseCache {
 
   /** Whether a record of chunk {@code id} is indexed here (no I/O once the packs are indexed). */
   boolean holds(ChunkId id) {
-    return held.containsKey(id) || packs.known(id);
+    return held.contains(id) || packs.known(id);
   }
 
   /** Keeps {@code data[0, length)} as chunk {@code id}; failures only cost a later read from the grid. */
@@ -209,8 +208,8 @@ final class BaseCache {
    * by {@link #find} meanwhile) until {@code later} is written, unless the cache already holds as many
    * bytes in memory as it may: then it is written now.
    */
-  void putCoded(ChunkId id, Fragment[] fragments, Later later) {
-    if (held.containsKey(id) || packs.known(id)) {
+  void putCoded(ChunkId id, Fragment[] fragments, HeldRecords.Later later) {
+    if (held.contains(id) || packs.known(id)) {
       return;
     }
     Fragment first = null;
@@ -232,97 +231,20 @@ final class BaseCache {
     }
     byte[] meta = ByteBuffer.allocate(CODED_HEAD).put((byte) first.compression().id()).put((byte) first.encryption().id())
         .putInt(first.chunkLength()).array();
-    if (later != null && later.hold(id, new Held(meta, payload))) {
+    if (later != null && later.hold(id, new HeldRecords.Held(meta, payload))) {
       return;
     }
     packs.append(MAGIC_CODED, id, ByteBuffer.wrap(meta), ByteBuffer.wrap(payload));
   }
 
-  /** A coded record not written yet: compression id, encryption id and chunk length; the coded payload. */
-  private record Held(byte[] meta, byte[] payload) {
-    long bytes() {
-      return meta.length + (long) payload.length;
-    }
-  }
-
-  /** One store's records held in memory until it has answered ({@link #later}). */
-  Later later() {
-    return new Later();
-  }
-
-  /**
-   * A store's coded records, held in memory until the store has answered, then written to the packs
-   * on another thread ({@link #writeOn}): a resident agent answers a job without waiting for the
-   * kernel's copies of the chunks into the host's cache (12 % of an agent's CPU for a DMTCP first image).
-   * Held records are found like written ones. At most {@link #heldBudget} bytes are held across the
-   * process's stores; past it records are written at once. Records of a store that fails are dropped
-   * ({@link #drop}): only a later miss.
-   */
-  final class Later {
-    private final java.util.List<ChunkId> ids = new java.util.ArrayList<>();
-
-    private synchronized boolean hold(ChunkId id, Held record) {
-      long n = record.bytes();
-      if (heldBytes.addAndGet(n) > heldBudget) {
-        heldBytes.addAndGet(-n);
-        return false;
-      }
-      if (held.putIfAbsent(id, record) != null) {
-        heldBytes.addAndGet(-n); // another store holds it already
-        return true;
-      }
-      ids.add(id);
-      return true;
-    }
-
-    private synchronized java.util.List<ChunkId> take() {
-      java.util.List<ChunkId> taken = java.util.List.copyOf(ids);
-      ids.clear();
-      return taken;
-    }
-
-    /** Writes the held records on {@code executor} (here, if it refuses the task). */
-    void writeOn(java.util.concurrent.Executor executor) {
-      java.util.List<ChunkId> taken = take();
-      if (taken.isEmpty()) {
-        return;
-      }
-      Runnable write = () -> {
-        for (ChunkId id : taken) {
-          Held r = held.get(id);
-          if (r != null) {
-            packs.append(MAGIC_CODED, id, ByteBuffer.wrap(r.meta()), ByteBuffer.wrap(r.payload()));
-            release(id, r);
-          }
-        }
-      };
-      try {
-        executor.execute(write);
-      } catch (java.util.concurrent.RejectedExecutionException e) {
-        write.run();
-      }
-    }
-
-    /** Forgets the held records without writing them. */
-    void drop() {
-      for (ChunkId id : take()) {
-        Held r = held.get(id);
-        if (r != null) {
-          release(id, r);
-        }
-      }
-    }
-  }
-
-  private void release(ChunkId id, Held r) {
-    if (held.remove(id, r)) {
-      heldBytes.addAndGet(-r.bytes());
-    }
+  /** One store's share of the records held until it has answered ({@link HeldRecords}). */
+  HeldRecords.Later later() {
+    return held.later();
   }
 
   /** Bytes of records held in memory now (tests). */
   long heldBytes() {
-    return heldBytes.get();
+    return held.bytes();
   }
 
   /** Removes the oldest packs until the cache is within its budget (see {@link BasePacks#trim}). */

@@ -43,7 +43,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private final PeerClient peers;
   private final ScheduledExecutorService timer;
   /** Where the chunks coded plainly wait until the store has answered; null: written as they come. */
-  private final BaseCache.Later later;
+  private final HeldRecords.Later later;
   private final Map<ChunkId, ChunkId> given = new ConcurrentHashMap<>();
   private final AtomicLong unreadable = new AtomicLong();
   private boolean looked;

@@ -108,7 +108,7 @@ class BaseCacheTest {
       size[i] = org.cairn.core.pipeline.ChunkDecoder.codedPayload(ids[i], pieces[i]).length + 6;
     }
     BaseCache cache = new BaseCache(dir, 1 << 30, size[0] + size[1] + size[2] - 1); // room for the first two, not three
-    BaseCache.Later answered = cache.later();
+    HeldRecords.Later answered = cache.later();
     cache.putCoded(ids[0], pieces[0], answered);
     cache.putCoded(ids[1], pieces[1], answered);
     cache.putCoded(ids[2], pieces[2], answered); // past the budget: written at once
@@ -128,7 +128,7 @@ class BaseCacheTest {
     assertThat(new BaseCache(dir, 1 << 30).get(ids[0], sealed)).isEqualTo(chunks[0]);
     assertThat(new BaseCache(dir, 1 << 30).get(ids[1], sealed)).isEqualTo(chunks[1]);
 
-    BaseCache.Later failed = cache.later();
+    HeldRecords.Later failed = cache.later();
     cache.putCoded(ids[3], pieces[3], failed);
     assertThat(cache.get(ids[3], sealed)).isEqualTo(chunks[3]);
     failed.drop();
