@@ -85,9 +85,7 @@ final class BaseCache {
     if (where != null && !where.isBlank()) {
       dir = Path.of(where);
     } else {
-      String xdg = System.getenv("XDG_CACHE_HOME");
-      dir = (xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache")).resolve("cairn")
-          .resolve("bases");
+      dir = org.cairn.core.util.UserCache.dir().resolve("bases");
     }
     long budget = Long.getLong("cairn.baseCacheBytes", DEFAULT_BUDGET);
     Path key = dir.toAbsolutePath().normalize();

@@ -129,9 +129,7 @@ public final class NativeCache {
     if (configured != null && !configured.isBlank()) {
       return Path.of(configured);
     }
-    String xdg = System.getenv("XDG_CACHE_HOME");
-    Path cache = xdg != null && !xdg.isBlank() ? Path.of(xdg) : Path.of(System.getProperty("user.home"), ".cache");
-    return cache.resolve("cairn").resolve("native");
+    return UserCache.dir().resolve("native");
   }
 
   /** Creates the directory and its missing parents, the new ones readable by this user only. */

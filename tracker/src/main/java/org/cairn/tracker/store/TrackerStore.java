@@ -39,13 +39,7 @@ public final class TrackerStore implements Closeable {
   }
 
   static {
-    // from the user's cache, unpacked there once (RocksJava's own loading unpacks 14 MB at every start), under the
-    // file name RocksDB.loadLibrary(dirs) looks for
-    org.cairn.core.util.NativeCache.load(RocksDB.class, org.rocksdb.util.Environment.getJniLibraryFileName("rocksdb"),
-        org.rocksdb.util.Environment.getJniLibraryFileName("rocksdbjni"), RocksDB::loadLibrary, RocksDB::loadLibrary);
-    // a fall-back load unpacks into the temporary directory, and a killed process would leave it there
-    org.cairn.core.util.TempLibraries.unlinkLoaded("librocksdbjni");
-    org.cairn.core.util.TempLibraries.sweepStale("librocksdbjni", java.time.Duration.ofMinutes(10));
+    org.cairn.core.util.RocksDbLibrary.load(); // from the user's cache, unpacked there once
   }
 
   private final DBOptions dbOptions;
