@@ -37,6 +37,35 @@ class CompressorTest {
   }
 
   @Test
+  void level1_usesHashLog13AndMinimumMatch5_whateverTheChunksSize() throws Exception {
+    for (int size : new int[] {200_000, 1 << 20}) {
+      byte[] chunk = java.util.Arrays.copyOf(IMAGE, size);
+      Compressed ours = Compressor.parse("zstd:1").compress(chunk, 0, size);
+      byte[] tuned;
+      byte[] plain;
+      try (com.github.luben.zstd.ZstdCompressCtx c = new com.github.luben.zstd.ZstdCompressCtx()) {
+        c.setLevel(1);
+        c.setChecksum(false);
+        plain = c.compress(chunk);
+        c.setHashLog(13);
+        c.setMinMatch(5);
+        tuned = c.compress(chunk);
+      }
+      assertThat(java.util.Arrays.copyOf(ours.data(), ours.length())).as("%d bytes", size).isEqualTo(tuned);
+      if (size > 256 * 1024) { // past 256 KiB zstd's own level 1 row differs from these (not on every input below it)
+        assertThat(tuned).as("the parameters change what level 1 does at %d bytes", size).isNotEqualTo(plain);
+      }
+      assertThat(ours.type().decompress(ours.data(), 0, ours.length(), size)).isEqualTo(chunk);
+    }
+    Compressed fast = Compressor.parse("zstd:3").compress(IMAGE, 0, IMAGE.length);
+    try (com.github.luben.zstd.ZstdCompressCtx c = new com.github.luben.zstd.ZstdCompressCtx()) {
+      c.setLevel(3);
+      c.setChecksum(false);
+      assertThat(java.util.Arrays.copyOf(fast.data(), fast.length())).as("other levels as zstd sets them").isEqualTo(c.compress(IMAGE));
+    }
+  }
+
+  @Test
   void auto_specRoundTrips() {
     Compressor c = Compressor.parse("auto:3:5%");
     assertThat(c.spec()).isEqualTo("auto:3:5%");
