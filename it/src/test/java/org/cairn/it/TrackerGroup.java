@@ -161,6 +161,11 @@ final class TrackerGroup {
     try (var files = java.nio.file.Files.walk(data(i).resolve("raft"))) {
       List<String> names = files.map(p -> p.getFileName().toString()).filter(n -> n.startsWith("log_")).toList();
       return !names.isEmpty() && names.stream().noneMatch(n -> n.startsWith("log_0-") || n.equals("log_inprogress_0"));
+    } catch (java.io.UncheckedIOException e) {
+      if (e.getCause() instanceof java.nio.file.NoSuchFileException) {
+        return false; // the member removed a file (an old snapshot's) while the walk listed it: look again
+      }
+      throw e;
     }
   }
 
