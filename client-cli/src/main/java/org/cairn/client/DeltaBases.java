@@ -50,12 +50,9 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private Map<Long, ChunkId> keys;
   private BaseReads reads;
 
-  /** Bases of {@code previous}'s chunks, found in {@code cache} (null: none) or read from the grid. */
-  DeltaBases(Previous previous, BaseCache cache, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer) {
-    this(previous, cache, crypto, peers, timer, false);
-  }
-
   /**
+   * Bases of {@code previous}'s chunks, found in {@code cache} (null: none) or read from the grid.
+   *
    * @param holdUntilAnswered keep the chunks coded plainly in memory until {@link #answered} (a
    *     resident agent's stores), instead of writing them to the cache as they come
    */
