@@ -7,7 +7,9 @@ sys_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum +
 cpu_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $14 + $15}' /proc/$p/stat))); done; echo "$sum"; }
 
 # grid_up QUOTA: sets URL, TRACKER and PEERS; writes $W/donor and $W/client. PEER_JAVA_OPTS and TRACKER_JAVA_OPTS add JVM flags;
-# TRACKER_JAR runs another build's tracker.
+# TRACKER_JAR runs another build's tracker. PEER_B_JAVA_OPTS, if set, replaces PEER_JAVA_OPTS for peers 4-6 (an A/B
+# comparison inside one grid: it/tools/peer-ab.sh); PEER_B_LAUNCHER (another build's peer/target/cairn-peer) starts peers
+# 4-6 through it, PEER_LAUNCHER the others.
 # Peers start through peer/target/cairn-peer (the donor's launcher); PEER_JAR runs `java -jar PEER_JAR` instead (another
 # build, or the jar with the JVM's default flags: an A/B comparison).
 grid_up() {
@@ -21,12 +23,16 @@ grid_up() {
   java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
   PEERS=()
   for i in 1 2 3 4 5 6; do
+    local popts=${PEER_JAVA_OPTS:-}
+    local launcher=${PEER_LAUNCHER:-$ROOT/peer/target/cairn-peer}
+    if [ "$i" -ge 4 ] && [ -n "${PEER_B_JAVA_OPTS+x}" ]; then popts=$PEER_B_JAVA_OPTS; fi
+    if [ "$i" -ge 4 ] && [ -n "${PEER_B_LAUNCHER:-}" ]; then launcher=$PEER_B_LAUNCHER; fi
     if [ -n "${PEER_JAR:-}" ]; then
       # shellcheck disable=SC2086
-      java ${PEER_JAVA_OPTS:-} -jar "$PEER_JAR" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+      java $popts -jar "$PEER_JAR" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
         --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
     else # as a donor starts it: the launcher, with its flags
-      CAIRN_PEER_JAVA_OPTS=${PEER_JAVA_OPTS:-} "$ROOT/peer/target/cairn-peer" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
+      CAIRN_PEER_JAVA_OPTS=$popts "$launcher" --tracker "$URL" --token-file "$W/donor" --data "$W/p$i" \
         --listen 127.0.0.1:0 --quota "$quota" > "$W/p$i.out" 2> "$W/p$i.err" &
     fi
     PIDS+=($!); PEERS+=($!)

@@ -3,6 +3,7 @@ package org.cairn.peer.server;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
+import io.netty.channel.AdaptiveRecvByteBufAllocator;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
@@ -13,8 +14,6 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.timeout.ReadTimeoutHandler;
 import io.netty.handler.traffic.GlobalTrafficShapingHandler;
-import io.netty.util.concurrent.DefaultEventExecutorGroup;
-import io.netty.util.concurrent.EventExecutorGroup;
 import io.netty.util.concurrent.Future;
 import java.io.Closeable;
 import java.net.InetSocketAddress;
@@ -27,15 +26,27 @@ import org.cairn.peer.store.FragmentStore;
 
 /**
  * The peer's TCP data server: frame decoder (hard size limit) -> encoder -> {@link DataHandler}, one
- * per connection, on an executor group so fsyncs never stall the event loops.
+ * per connection, on the connection's event loop.
+ *
+ * <p>A connection is served one request at a time (its reading pauses while one is handled), so a
+ * handler that blocks on a PUT's fsync holds up only the connections that share its loop, as
+ * connections sharing a handler executor waited for each other before. What handing each request to
+ * an executor and its answer back cost (two thread wake-ups per request, each a context switch on a
+ * small host) it no longer costs: #19 measured the peers' CPU per GB ingested 10-20 % lower with the
+ * handlers on the loops (docs/benchmarks.md, "Peers: requests served where they are read"). There are
+ * as many loops as there were executors, so as many connections are served at once.
  */
 public final class DataServer implements Closeable {
   private static final FrameEncoder ENCODER = new FrameEncoder();
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
-  private final EventLoopGroup workers = new NioEventLoopGroup(2);
-  /** Store calls block on fsync: they run here, not on the event loops. */
-  private final EventExecutorGroup handlers = new DefaultEventExecutorGroup(8);
+  /** Store calls block on fsync, on the loop that read the request: a loop per connection, up to eight. */
+  private final EventLoopGroup workers = new NioEventLoopGroup(8);
+  /**
+   * Reads of up to 1 MiB (Netty's default stops at 64 KiB): a PUT batch of up to 4 MiB arrives in
+   * a few reads instead of dozens, each a system call.
+   */
+  private static final int MAX_READ = 1 << 20;
   private final Channel channel;
   /** Every open connection, so close() can end them before stopping the executors they use. */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -69,6 +80,7 @@ public final class DataServer implements Closeable {
         .group(boss, workers)
         .channel(NioServerSocketChannel.class)
         .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.RCVBUF_ALLOCATOR, new AdaptiveRecvByteBufAllocator(64, 2048, MAX_READ))
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
@@ -88,7 +100,7 @@ public final class DataServer implements Closeable {
                 .addLast(new ReadTimeoutHandler(120, TimeUnit.SECONDS))
                 .addLast(new FrameDecoder())
                 .addLast(ENCODER)
-                .addLast(handlers, new DataHandler(key, store, admission, gate));
+                .addLast(new DataHandler(key, store, admission, gate));
           }
         });
     try {
@@ -108,11 +120,7 @@ public final class DataServer implements Closeable {
     close(true);
   }
 
-  /**
-   * Stops accepting and closes every connection, then shuts all executor groups down together with a
-   * short quiet period: a closing connection's last events hop between its event loop and its handler
-   * executor, so neither may terminate while the other still has them queued.
-   */
+  /** Stops accepting and closes every connection, then shuts the event loops down with a short quiet period. */
   private void close(boolean bound) {
     if (bound) {
       channel.close().awaitUninterruptibly(5, TimeUnit.SECONDS);
@@ -121,10 +129,8 @@ public final class DataServer implements Closeable {
     if (shaper != null) {
       shaper.release();
     }
-    Future<?> h = handlers.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
     Future<?> w = workers.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
     Future<?> b = boss.shutdownGracefully(100, 2000, TimeUnit.MILLISECONDS);
-    h.awaitUninterruptibly(5, TimeUnit.SECONDS);
     w.awaitUninterruptibly(5, TimeUnit.SECONDS);
     b.awaitUninterruptibly(5, TimeUnit.SECONDS);
   }

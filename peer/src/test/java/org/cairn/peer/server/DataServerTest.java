@@ -14,7 +14,10 @@ import org.cairn.peer.store.FragmentStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The server over a real loopback socket: the donor's bandwidth cap holds. */
+/**
+ * The server over real loopback sockets: the donor's bandwidth cap holds, and a request blocked in the
+ * store (handlers run on the event loops) holds up no other connection.
+ */
 class DataServerTest {
   @TempDir
   Path dir;
@@ -41,6 +44,65 @@ class DataServerTest {
       // 1 MiB at 512 KiB/s cannot arrive in much under 2 s (the shaper may let the first burst through)
       assertThat(seconds).as("seconds to pull 1 MiB under a 512 KiB/s cap").isGreaterThan(1.0);
     }
+  }
+
+  @Test
+  void aPutBlockedInTheStore_holdsUpNoOtherConnection() throws Exception {
+    GridToken token = GridToken.of(GridToken.generate());
+    java.util.concurrent.CountDownLatch admitted = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Admission blocking = new Admission() { // the first PUT waits here, on its connection's event loop
+      @Override
+      public org.cairn.core.protocol.Refusal admit(long bytes) {
+        admitted.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        return null;
+      }
+
+      @Override
+      public void writerStarted() {}
+
+      @Override
+      public void writerFinished() {}
+    };
+    java.util.List<byte[]> fragments = org.cairn.peer.store.FragmentStoreTest.fragmentsOf(2, 1000); // a chunk's 3+2
+    io.netty.buffer.ByteBuf batch = io.netty.buffer.Unpooled.buffer();
+    org.cairn.core.protocol.FragmentBatch.encode(fragments, batch);
+    byte[] put = io.netty.buffer.ByteBufUtil.getBytes(batch);
+    try (FragmentStore store = FragmentStore.open(dir);
+        DataServer server = new DataServer(HostPort.parse("127.0.0.1:0"), token, store, blocking, 0);
+        Socket writer = new Socket("127.0.0.1", server.port());
+        Socket other = new Socket("127.0.0.1", server.port())) {
+      writer.setSoTimeout(30_000);
+      other.setSoTimeout(30_000);
+      DataInputStream wIn = authenticated(writer, token);
+      DataOutputStream wOut = new DataOutputStream(writer.getOutputStream());
+      DataInputStream oIn = authenticated(other, token);
+      DataOutputStream oOut = new DataOutputStream(other.getOutputStream());
+      writeFrame(wOut, FrameType.PUT, put);
+      assertThat(admitted.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("the PUT reached the store").isTrue();
+      writeFrame(oOut, FrameType.PING, new byte[] {7});
+      assertThat(readFrame(oIn, FrameType.PONG)).as("answered while the PUT is blocked").containsExactly(7);
+      assertThat(admitted.getCount()).isZero();
+      release.countDown();
+      assertThat(readFrame(wIn, FrameType.PUT_OK)).hasSize(4);
+      assertThat(store.fragmentCount()).isEqualTo(fragments.size());
+    } finally {
+      release.countDown();
+    }
+  }
+
+  private static DataInputStream authenticated(Socket s, GridToken token) throws java.io.IOException {
+    DataInputStream in = new DataInputStream(s.getInputStream());
+    DataOutputStream out = new DataOutputStream(s.getOutputStream());
+    byte[] challenge = readFrame(in, FrameType.CHALLENGE);
+    writeFrame(out, FrameType.AUTH, token.hmac(challenge));
+    readFrame(in, FrameType.AUTH_OK);
+    return in;
   }
 
   private static void writeFrame(DataOutputStream out, FrameType type, byte[] payload) throws java.io.IOException {
