@@ -5,8 +5,6 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -15,6 +13,7 @@ import java.util.concurrent.Callable;
 import org.cairn.cli.agent.AgentServer;
 import org.cairn.client.Grid;
 import org.cairn.core.config.Durations;
+import org.cairn.core.util.UserCache;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -37,7 +36,7 @@ final class AgentCommand implements Callable<Integer> {
   CommandLine.Model.CommandSpec spec;
 
   @Option(names = "--socket", paramLabel = "PATH",
-      description = "Unix socket to serve (default: $XDG_RUNTIME_DIR/cairn/agent.sock, else ~/.cache/cairn/agent.sock).")
+      description = "Unix socket to serve (default: $XDG_RUNTIME_DIR/cairn/agent.sock, else $XDG_CACHE_HOME/cairn/agent.sock or ~/.cache/cairn/agent.sock).")
   Path socket;
 
   @Option(names = "--spool", paramLabel = "DIR",
@@ -140,14 +139,10 @@ final class AgentCommand implements Callable<Integer> {
     }
   }
 
-  /** $XDG_RUNTIME_DIR/cairn/agent.sock, else ~/.cache/cairn/agent.sock. */
+  /** $XDG_RUNTIME_DIR/cairn/agent.sock, else agent.sock in Cairn's user cache ({@link UserCache}). */
   static Path defaultSocket() {
     String runtime = System.getenv("XDG_RUNTIME_DIR");
-    List<Path> dirs = new ArrayList<>();
-    if (runtime != null && !runtime.isBlank()) {
-      dirs.add(Path.of(runtime, "cairn"));
-    }
-    dirs.add(Path.of(System.getProperty("user.home"), ".cache", "cairn"));
-    return dirs.get(0).resolve("agent.sock");
+    Path dir = runtime != null && !runtime.isBlank() ? Path.of(runtime, "cairn") : UserCache.dir();
+    return dir.resolve("agent.sock");
   }
 }

@@ -16,6 +16,7 @@ import org.cairn.core.config.Durations;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.crypto.Encryption;
 import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.util.UserCache;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,7 +47,7 @@ final class DmtcpCommand {
 
     @Option(names = "--ckpt-dir", paramLabel = "DIR",
         description = {"Where DMTCP writes checkpoints before they are stored; older ones are removed once a newer one is",
-            "committed (default: ~/.cache/cairn/dmtcp/APP/NODE)."})
+            "committed (default: ~/.cache/cairn/dmtcp/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
     Path ckptDir;
 
     @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
@@ -78,7 +79,7 @@ final class DmtcpCommand {
     Path ckptDir(CairnCli root) {
       Path p = root.session.path(ckptDir);
       return p != null ? p
-          : Path.of(System.getProperty("user.home"), ".cache", "cairn", "dmtcp", target.app, nodeOption.node);
+          : UserCache.dir().resolve("dmtcp").resolve(target.app).resolve(nodeOption.node);
     }
 
     /** How each checkpoint is stored: the next step of app/node, a directory version. */
