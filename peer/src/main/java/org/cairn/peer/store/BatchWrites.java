@@ -93,7 +93,7 @@ final class BatchWrites {
       List<SegmentLog.Location> locs;
       try {
         locs = log.append(values, durable);
-        FragmentIndex.Changes changes = new FragmentIndex.Changes();
+        IndexChanges changes = new IndexChanges();
         for (int i = 0; i < fresh.size(); i++) {
           changes.put(fresh.get(i).toBytes(), locs.get(i));
         }

@@ -216,7 +216,7 @@ final class Compactor implements AutoCloseable {
       List<ByteBuf> values = new ArrayList<>();
       List<SegmentLog.Location> olds = new ArrayList<>();
       List<SegmentLog.Location> dropped = new ArrayList<>();
-      FragmentIndex.Changes changes = new FragmentIndex.Changes();
+      IndexChanges changes = new IndexChanges();
       for (byte[] k : rawKeys) {
         SegmentLog.Location old = index.get(k);
         if (old == null || old.segment() != segment) {

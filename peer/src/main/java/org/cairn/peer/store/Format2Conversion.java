@@ -48,7 +48,7 @@ final class Format2Conversion {
       return 0;
     }
     List<SegmentLog.Location> locs = log.append(values);
-    FragmentIndex.Changes c = new FragmentIndex.Changes();
+    IndexChanges c = new IndexChanges();
     for (int i = 0; i < keys.size(); i++) {
       c.put(keys.get(i), locs.get(i));
     }

@@ -38,28 +38,6 @@ final class FragmentIndex implements Closeable {
   static final int FORMAT = 3;
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
 
-  /** Index changes made together by {@link #commit}: puts and deletes, by key bytes. */
-  static final class Changes {
-    private final List<byte[]> putKeys = new ArrayList<>();
-    private final List<byte[]> putValues = new ArrayList<>();
-    private final List<byte[]> deletes = new ArrayList<>();
-
-    Changes put(byte[] key, SegmentLog.Location at) {
-      putKeys.add(key);
-      putValues.add(at.encode());
-      return this;
-    }
-
-    Changes delete(byte[] key) {
-      deletes.add(key);
-      return this;
-    }
-
-    boolean isEmpty() {
-      return putKeys.isEmpty() && deletes.isEmpty();
-    }
-  }
-
   private final Path dir;
   private final IndexOptions options;
   private final List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -163,27 +141,27 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Makes the changes durably, all or none. Concurrent commits share their WAL sync (RocksDB's group commit). */
-  void commit(Changes changes) throws IOException {
+  void commit(IndexChanges changes) throws IOException {
     commit(changes, true);
   }
 
-  /** As {@link #commit(Changes)}; with {@code durable} false the WAL is not synced (a soft write: {@link #syncWal} later). */
-  void commit(Changes changes, boolean durable) throws IOException {
+  /** As {@link #commit(IndexChanges)}; with {@code durable} false the WAL is not synced (a soft write: {@link #syncWal} later). */
+  void commit(IndexChanges changes, boolean durable) throws IOException {
     if (changes.isEmpty()) {
       return;
     }
     lock.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
       requireUsable();
-      for (int i = 0; i < changes.putKeys.size(); i++) {
-        batch.put(locations, changes.putKeys.get(i), changes.putValues.get(i));
+      for (int i = 0; i < changes.putKeys().size(); i++) {
+        batch.put(locations, changes.putKeys().get(i), changes.putValues().get(i));
       }
-      for (byte[] k : changes.deletes) {
+      for (byte[] k : changes.deletes()) {
         batch.delete(locations, k);
       }
       db.write(durable ? options.synced : options.soft, batch);
     } catch (RocksDBException e) {
-      throw failure("writing " + (changes.putKeys.size() + changes.deletes.size()) + " index entries", e);
+      throw failure("writing " + (changes.putKeys().size() + changes.deletes().size()) + " index entries", e);
     } finally {
       lock.readLock().unlock();
     }

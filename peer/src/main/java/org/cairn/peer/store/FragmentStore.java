@@ -252,7 +252,7 @@ public final class FragmentStore implements Closeable {
     List<SegmentLog.Location> gone = new ArrayList<>();
     try (KeyLocks.Claim claim = locks.claim(unique)) {
       requireOpen();
-      FragmentIndex.Changes changes = new FragmentIndex.Changes();
+      IndexChanges changes = new IndexChanges();
       for (FragmentKey k : unique) {
         SegmentLog.Location at = index.get(k);
         if (at != null) {
