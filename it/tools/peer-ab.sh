@@ -3,13 +3,16 @@
 # PEER_JAVA_OPTS (A), peers 4-6 with PEER_B_JAVA_OPTS and/or through PEER_B_LAUNCHER (B: another build's
 # peer/target/cairn-peer, built where it stays; PEER_LAUNCHER likewise for A). Same load, same minutes, same kernel: this VM's kernel time moves
 # between runs far more than between A and B. As ingest-bench.sh: a warmed agent, WARM stores of random data, then
-# ROUNDS stores of SIZE MiB (default settings: encrypted, code 4+2 over the six peers); per round and side, the
-# peers' CPU-s (from /proc, during the store and 1 s after), the bytes their data directories grew by, CPU-s per GB.
+# ROUNDS stores of SIZE MiB (encrypted; without STORE_FLAGS `--redundancy code:4+2`, a piece of every chunk on every
+# peer, so both sides ingest the same bytes: with the default 3+2 each chunk leaves one peer out and one side holds 2
+# of every 5 pieces, which puts its fixed costs on fewer bytes); per round and side, the peers' CPU-s (from /proc,
+# during the store and 1 s after), the bytes their data directories grew by, CPU-s per GB.
 # IMAGE=FILE stores that file instead (each round into a new app: a first image, as a job's first checkpoint).
 #   PEER_B_JAVA_OPTS=-Dsome.flag=x it/tools/peer-ab.sh [SIZE_MiB] [ROUNDS] [STORE_FLAGS...]
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SIZE=${1:-512}; ROUNDS=${2:-4}; shift $(($# >= 2 ? 2 : $#))
+if [ $# = 0 ]; then set -- --redundancy code:4+2; fi
 WARM=${WARM:-3}
 if [ -z "${PEER_B_JAVA_OPTS+x}" ] && [ -z "${PEER_B_LAUNCHER:-}" ]; then
   echo "set PEER_B_JAVA_OPTS and/or PEER_B_LAUNCHER (B); PEER_JAVA_OPTS is A" >&2; exit 2
