@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One connection's business handler, on the connection's event loop ({@link DataServer}: store calls
- * block on fsync, and hold up only the connections that share the loop). On connect it sends a CHALLENGE of 32 random bytes; the client must answer AUTH
- * with HMAC-SHA256(token, challenge) before anything else. Bad proof, malformed or oversized frames
+ * block on fsync, and hold up only the connections that share the loop). On connect it sends a
+ * CHALLENGE of 32 random bytes; the client must answer AUTH with HMAC-SHA256(token, challenge) before
+ * anything else. Bad proof, malformed or oversized frames
  * and unknown requests close the connection with a logged reason (never the token).
  *
  * Requests are answered one at a time per connection: reading is paused while one is handled, so a

@@ -32,23 +32,24 @@ import org.cairn.peer.store.FragmentStore;
  * handler that blocks on a PUT's fsync holds up only the connections that share its loop, as
  * connections sharing a handler executor waited for each other before. What handing each request to
  * an executor and its answer back cost (two thread wake-ups per request, each a context switch on a
- * small host) it no longer costs: #19 measured the peers' CPU per GB ingested about 10 % lower with the
- * handlers on the loops and larger reads (docs/benchmarks.md, "Peers: requests served where they are read"). There are
- * as many loops as there were executors, so as many connections are served at once.
+ * small host) it no longer costs: #19 measured the peers' CPU per GB ingested about 10 % lower with
+ * the handlers on the loops and larger reads (docs/benchmarks.md, "Peers: requests served where they
+ * are read"). There are as many loops as there were executors, so as many connections are served at
+ * once.
  */
 public final class DataServer implements Closeable {
   private static final FrameEncoder ENCODER = new FrameEncoder();
-
-  private final EventLoopGroup boss = new NioEventLoopGroup(1);
-  /** Store calls block on fsync, on the loop that read the request: a loop per connection, up to eight. */
-  private final EventLoopGroup workers = new NioEventLoopGroup(8);
   /**
    * Reads of up to 1 MiB (Netty's default stops at 64 KiB): a PUT batch of up to 4 MiB arrives in
    * a few reads instead of dozens, each a system call.
    */
   private static final int MAX_READ = 1 << 20;
+
+  private final EventLoopGroup boss = new NioEventLoopGroup(1);
+  /** Store calls block on fsync, on the loop that read the request: a loop per connection, up to eight. */
+  private final EventLoopGroup workers = new NioEventLoopGroup(8);
   private final Channel channel;
-  /** Every open connection, so close() can end them before stopping the executors they use. */
+  /** Every open connection, so close() can end them before stopping the event loops they use. */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
   private final GlobalTrafficShapingHandler shaper;

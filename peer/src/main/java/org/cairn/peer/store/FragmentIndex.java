@@ -153,15 +153,10 @@ final class FragmentIndex implements Closeable {
     lock.readLock().lock();
     try (WriteBatch batch = new WriteBatch()) {
       requireUsable();
-      for (int i = 0; i < changes.putKeys().size(); i++) {
-        batch.put(locations, changes.putKeys().get(i), changes.putValues().get(i));
-      }
-      for (byte[] k : changes.deletes()) {
-        batch.delete(locations, k);
-      }
+      changes.addTo(batch, locations);
       db.write(durable ? options.synced : options.soft, batch);
     } catch (RocksDBException e) {
-      throw failure("writing " + (changes.putKeys().size() + changes.deletes().size()) + " index entries", e);
+      throw failure("writing " + changes.size() + " index entries", e);
     } finally {
       lock.readLock().unlock();
     }

@@ -2,6 +2,9 @@ package org.cairn.peer.store;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.WriteBatch;
 
 /** Index changes made together by {@link FragmentIndex#commit}: puts and deletes, by key bytes. */
 final class IndexChanges {
@@ -24,16 +27,18 @@ final class IndexChanges {
     return putKeys.isEmpty() && deletes.isEmpty();
   }
 
-  List<byte[]> putKeys() {
-    return putKeys;
+  /** How many entries the changes put or delete. */
+  int size() {
+    return putKeys.size() + deletes.size();
   }
 
-  /** Encoded locations, one per key of {@link #putKeys}. */
-  List<byte[]> putValues() {
-    return putValues;
-  }
-
-  List<byte[]> deletes() {
-    return deletes;
+  /** Adds every change to {@code batch}, in column family {@code family}. */
+  void addTo(WriteBatch batch, ColumnFamilyHandle family) throws RocksDBException {
+    for (int i = 0; i < putKeys.size(); i++) {
+      batch.put(family, putKeys.get(i), putValues.get(i));
+    }
+    for (byte[] k : deletes) {
+      batch.delete(family, k);
+    }
   }
 }
