@@ -41,8 +41,8 @@ import org.slf4j.LoggerFactory;
  * miss, never a wrong base (checking the id again would cost a hash of every base). Until
  * 2026-11-26 each chunk was a file of its own: creating them (inode allocation in a directory of
  * recently deleted files) cost more than writing their bytes; such files are removed by the trim.
- * Bounded: past the budget the oldest packs go, checked when a process first uses the cache and
- * after every eighth of the budget it writes.
+ * Bounded: past the budget the oldest packs go, checked when a process first uses the cache (after
+ * indexing it, on a thread of its own) and after every eighth of the budget it writes.
  *
  * Where: -Dcairn.baseCache, else $CAIRN_BASE_CACHE, else $XDG_CACHE_HOME/cairn/bases, else
  * ~/.cache/cairn/bases; "off" disables it. Budget: -Dcairn.baseCacheBytes (default 4 GiB).
@@ -95,7 +95,7 @@ final class BaseCache {
       }
       BaseCache cache = new BaseCache(dir, budget);
       if (Files.isDirectory(dir) && TRIMMED.add(k)) {
-        cache.startupTrim = cache.trimInBackground();
+        cache.startup = cache.packs.indexAhead(cache::trim);
       }
       return cache;
     });
@@ -110,16 +110,13 @@ final class BaseCache {
   private static final java.util.Set<Path> TRIMMED = java.util.concurrent.ConcurrentHashMap.newKeySet();
   /** One cache per directory in a process (an agent's stores and fetches share its index and its pack). */
   private static final Map<Path, BaseCache> SHARED = new ConcurrentHashMap<>();
-  /** The trim {@link #standard} started (null if none); tests wait for it. */
-  volatile Thread startupTrim;
-
-  /** Trims on a daemon thread, off the store's path (a process that exits first leaves the rest to the next). */
-  Thread trimInBackground() {
-    Thread t = new Thread(this::trim, "cairn-base-cache-trim");
-    t.setDaemon(true);
-    t.start();
-    return t;
-  }
+  /**
+   * The thread {@link #standard} started when a process first used the directory (null if none): it
+   * indexes the packs, which the first read waits for (a store starts it before its placement, so the
+   * index is made meanwhile), then trims them, off the store's path (a process that exits first leaves
+   * the rest of the trim to the next). Tests wait for it.
+   */
+  volatile Thread startup;
 
   /**
    * The chunk's plaintext if an intact record of it is here; null otherwise. A coded record is opened

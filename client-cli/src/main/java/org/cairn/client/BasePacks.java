@@ -8,14 +8,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import java.util.zip.CRC32C;
 import org.cairn.core.hash.ChunkId;
 import org.slf4j.Logger;
@@ -23,46 +17,35 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The pack files behind {@link BaseCache}: records (a magic, a chunk id, a length, bytes, a CRC32C)
- * appended by one writer per pack, a new pack every {@link #PACK_BYTES}; an index of the records'
- * headers, made when first needed and extended on a miss (at most once a second) with what other
- * processes appended; the oldest packs trimmed first past the budget.
+ * appended by one writer per pack, a new pack every {@link #PACK_BYTES}; found through a
+ * {@link PackIndex}; the oldest packs trimmed first past the budget ({@link PackTrim}).
  */
 final class BasePacks {
   private static final Logger LOG = LoggerFactory.getLogger(BasePacks.class);
   /** A writer starts a new pack past this size, so the trim drops the oldest bytes in steps of at most this much. */
   static final long PACK_BYTES = 64L << 20;
   static final String PACK_SUFFIX = ".pack";
-  /**
-   * A pack's name (when it was started, by which process, a random tag). The trim removes nothing
-   * else but the earlier layout's files, so a cache pointed at a directory by mistake loses nothing.
-   */
-  private static final java.util.regex.Pattern PACK_NAME = java.util.regex.Pattern.compile("\\d+-\\d+-[0-9a-f]+\\.pack");
-  /** A file of the one-file-per-chunk layout (a chunk id, or one being written). */
-  private static final java.util.regex.Pattern LEGACY_NAME = java.util.regex.Pattern.compile("[0-9a-f]{64}(\\.tmp-[0-9a-f-]+)?");
-  private static final int HEAD = 4 + ChunkId.LENGTH + 4;
+  /** A record's bytes before its data: magic, chunk id, length. */
+  static final int HEAD = 4 + ChunkId.LENGTH + 4;
   static final int MAX_CHUNK = 256 << 20;
 
   private final Path dir;
   private final long budget;
   private final Set<Integer> magics;
   private final AtomicLong written = new AtomicLong();
-  /** Where each indexed chunk's bytes are. */
-  private final Map<ChunkId, Location> index = new ConcurrentHashMap<>();
-  /** How far each pack has been indexed (a pack another process is writing grows). */
-  private final Map<Path, Long> indexed = new ConcurrentHashMap<>();
-  private volatile long lastScan = Long.MIN_VALUE;
+  /** Where each record is, as far as this process has looked. */
+  private final PackIndex index;
   /** This process's pack being written, and where its next record goes (guarded by this). */
   private FileChannel pack;
   private Path packPath;
   private long packEnd;
-
-  private record Location(Path pack, long offset, int length) {}
 
   /** @param magics the record kinds read and written (a record with another magic ends its pack's scan) */
   BasePacks(Path dir, long budget, Set<Integer> magics) {
     this.dir = dir;
     this.budget = budget;
     this.magics = Set.copyOf(magics);
+    this.index = new PackIndex(dir, this.magics);
   }
 
   Path dir() {
@@ -74,10 +57,7 @@ final class BasePacks {
 
   /** Chunk {@code id}'s record if an intact one is here (magic, id, length and CRC32C hold); null otherwise. */
   Found read(ChunkId id) {
-    Location at = index.get(id);
-    if (at == null && scan()) {
-      at = index.get(id);
-    }
+    PackIndex.Location at = index.find(id);
     if (at == null) {
       return null;
     }
@@ -107,7 +87,7 @@ final class BasePacks {
       }
       index.remove(id, at); // damaged: never a base
     } catch (NoSuchFileException e) {
-      forget(at.pack()); // trimmed by another process
+      index.forget(at.pack()); // trimmed by another process
     } catch (IOException | RuntimeException e) {
       index.remove(id, at); // a miss
     }
@@ -116,13 +96,10 @@ final class BasePacks {
 
   /** Whether a record of chunk {@code id} is here (as far as this process has looked). */
   boolean known(ChunkId id) {
-    if (lastScan == Long.MIN_VALUE) {
-      scan(); // what earlier processes kept is not written again
-    }
-    Location at = index.get(id);
+    PackIndex.Location at = index.get(id); // what earlier processes kept is not written again
     if (at != null && !Files.exists(at.pack())) {
       synchronized (this) {
-        forget(at.pack()); // trimmed by another process, or removed by hand: kept again
+        index.forget(at.pack()); // trimmed by another process, or removed by hand: kept again
       }
       return false;
     }
@@ -151,7 +128,7 @@ final class BasePacks {
     synchronized (this) {
       try {
         if (pack != null && !Files.exists(packPath)) {
-          forget(packPath); // removed under this writer (another process's trim, a user's cleanup): its records are gone
+          index.forget(packPath); // removed under this writer (another process's trim, a user's cleanup): its records are gone
           closePack();
         }
         if (pack == null || packEnd >= PACK_BYTES) {
@@ -163,8 +140,7 @@ final class BasePacks {
           put += pack.write(parts);
         }
         packEnd += want;
-        indexed.put(packPath, packEnd);
-        index.putIfAbsent(id, new Location(packPath, at + HEAD, length));
+        index.appended(packPath, packEnd, id, new PackIndex.Location(packPath, at + HEAD, length));
       } catch (IOException | UnsupportedOperationException e) {
         LOG.debug("base cache: {} not kept: {}", id.shortHex(), e.getMessage());
         closePack(); // the next chunk starts a new pack after whatever this one left
@@ -209,102 +185,16 @@ final class BasePacks {
     }
   }
 
-  /**
-   * Indexes what the packs hold beyond what was indexed before (at most once a second); true if it looked.
-   * A record whose header is cut short or whose length runs past the pack's end stops the pack's
-   * scan there (a writer may be appending it); a header without the magic ends it for good.
-   */
-  private boolean scan() {
-    long now = System.nanoTime();
-    if (lastScan != Long.MIN_VALUE && now - lastScan < 1_000_000_000L) {
-      return false;
-    }
-    lastScan = now;
-    List<Path> packs = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      s.filter(p -> PACK_NAME.matcher(p.getFileName().toString()).matches()).forEach(packs::add);
-    } catch (IOException e) {
-      return true;
-    }
-    ByteBuffer head = ByteBuffer.allocate(HEAD);
-    for (Path p : packs) {
-      long pos = indexed.getOrDefault(p, 0L);
-      try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
-        long size = ch.size();
-        while (pos >= 0 && pos + HEAD + 4 <= size) {
-          head.clear();
-          while (head.hasRemaining() && ch.read(head, pos + head.position()) > 0) {
-            // reads the header
-          }
-          int n = head.getInt(4 + ChunkId.LENGTH);
-          int magic = head.getInt(0);
-          if (head.hasRemaining() || !magics.contains(magic) || n < 0 || n > MAX_CHUNK) {
-            pos = -1; // not a record: nothing after it is trusted
-          } else if (pos + HEAD + n + 4 > size) {
-            break;
-          } else {
-            index.putIfAbsent(ChunkId.fromBytes(head.array(), 4), new Location(p, pos + HEAD, n));
-            pos += HEAD + n + 4;
-          }
-        }
-        indexed.put(p, pos < 0 ? Long.MAX_VALUE : pos);
-      } catch (IOException e) {
-        forget(p);
-      }
-    }
-    return true;
-  }
-
-  private void forget(Path pack) {
-    indexed.remove(pack);
-    index.values().removeIf(l -> l.pack().equals(pack));
+  /** See {@link PackIndex#indexAhead}. */
+  Thread indexAhead(Runnable after) {
+    return index.indexAhead(after);
   }
 
   /**
    * Removes the oldest packs until the cache is within its budget (never the one this process is
-   * writing), and every file of the earlier one-file-per-chunk layout.
+   * writing), with their index files, and every file of the earlier one-file-per-chunk layout.
    */
   synchronized void trim() {
-    List<Path> packs = new ArrayList<>();
-    try (Stream<Path> s = Files.list(dir)) {
-      for (Path p : (Iterable<Path>) s::iterator) {
-        String name = p.getFileName().toString();
-        if (PACK_NAME.matcher(name).matches()) {
-          packs.add(p);
-        } else if (LEGACY_NAME.matcher(name).matches()) {
-          Files.deleteIfExists(p);
-        }
-      }
-    } catch (IOException e) {
-      return;
-    }
-    long total = 0;
-    List<long[]> info = new ArrayList<>();
-    for (int i = 0; i < packs.size(); i++) {
-      try {
-        long size = Files.size(packs.get(i));
-        total += size;
-        info.add(new long[] {Files.getLastModifiedTime(packs.get(i)).toMillis(), size, i});
-      } catch (IOException e) {
-        // gone meanwhile
-      }
-    }
-    info.sort(Comparator.comparingLong(a -> a[0]));
-    for (long[] a : info) {
-      if (total <= budget) {
-        break;
-      }
-      Path p = packs.get((int) a[2]);
-      if (p.equals(packPath) && pack != null) {
-        continue;
-      }
-      try {
-        Files.deleteIfExists(p);
-        forget(p);
-        total -= a[1];
-      } catch (IOException e) {
-        // try the next
-      }
-    }
+    PackTrim.trim(dir, budget, pack != null ? packPath : null, index::forget);
   }
 }

@@ -80,6 +80,9 @@ public final class Storer {
 
   public Result store(InputStream in, long sizeHint, StoreOptions o) throws IOException {
     long start = System.nanoTime();
+    // chunks of memory are coded against the previous version's chunk at the same address (not for set parts), found
+    // first in the host's cache, which indexes itself meanwhile (on a thread of its own when a process first uses it)
+    BaseCache baseCache = o.delta() && o.set() == null ? BaseCache.standard() : null;
     Redundancy r = o.redundancy();
     boolean pessimisticProbe = o.placement().equals("pessimistic");
     PlacementQuery req = PlacementQuery.of(o.clientId(), Math.max(0, sizeHint), r.dataFragments(), r.parityFragments(),
@@ -131,10 +134,9 @@ public final class Storer {
       // chunks being read and coded are bounded by the window; those awaiting their acknowledgements by the bytes of their pieces
       StorePipeline pipeline = new StorePipeline(new ChunkCodec(o.compressor(), r, o.crypto()), o.chunking(), o.chunkSize(), o.threads(),
           window, IN_FLIGHT_BYTES);
-      // chunks of memory are coded against the previous version's chunk at the same address (not for set parts)
       // an agent's store answers before the host's cache has its chunks: they are written after the answer
       bases = o.delta() && o.set() == null
-          ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), BaseCache.standard(), o.crypto(), peers, mabw, records != null)
+          ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), baseCache, o.crypto(), peers, mabw, records != null)
           : null;
       DeltaBases deltas = bases;
       // a new chunk is named to the tracker as soon as its id is known, so the call runs while the chunk is

@@ -230,8 +230,8 @@ class BaseCacheTest {
       System.setProperty("cairn.baseCache", shared.toString());
       System.setProperty("cairn.baseCacheBytes", "250000");
       BaseCache cache = BaseCache.standard();
-      assertThat(cache.startupTrim).as("a trim started at first use").isNotNull();
-      cache.startupTrim.join(10_000);
+      assertThat(cache.startup).as("an index and a trim started at first use").isNotNull();
+      cache.startup.join(10_000);
       assertThat(total(shared)).isLessThanOrEqualTo(250_000);
       assertThat(written.get(5)).as("the newest stays").exists();
       assertThat(BaseCache.standard()).as("one cache per process and directory").isSameAs(cache);
