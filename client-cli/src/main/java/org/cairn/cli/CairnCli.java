@@ -86,7 +86,7 @@ public final class CairnCli {
     }, "cairn-interrupted"));
     int code = run(args);
     finished.set(true);
-    System.exit(code);
+    QuietExit.exit(code);
   }
 
   /** Runs the command line and returns the exit code (for tests and embedding). */
