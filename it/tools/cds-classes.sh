@@ -2,8 +2,7 @@
 # Regenerates client-cli/src/main/resources/cds-classes.txt: the classes one-command stores, a fetch, `versions` and
 # `verify` (as a job script runs them, without an agent, on a local grid) load from the jar or the JDK's modules rather
 # than from the launcher's class-data-sharing archive. The build's training run (CdsTraining) loads every class named
-# there, so the archive holds them (docs/benchmarks.md, "One-command starts"). picocli's classes are left out: they are
-# compiled for Java 5, which class-data sharing does not take. Run after changes that bring in new classes:
+# there, so the archive holds them (docs/benchmarks.md, "One-command starts"). Run after changes that bring in new classes:
 #   ./mvnw -B -q -DskipTests package && it/tools/cds-classes.sh IMAGE1 IMAGE2 && ./mvnw -B -q -DskipTests package
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,7 +25,9 @@ run store "$2" --app a --node n
 run versions --app a --node n
 run fetch --app a --node n -o "$W/out"
 run verify
-# "name source: file:..." or "source: jrt:/..." (not "shared objects file"); hidden classes have a "/0x" in their name
-cat "$W"/load*.txt | grep -E 'source: (file|jrt):' | awk '{print $2}' | grep -v '/0x' | grep -v '^picocli\.' \
-  | sort -u > "$ROOT/client-cli/src/main/resources/cds-classes.txt"
-wc -l < "$ROOT/client-cli/src/main/resources/cds-classes.txt"
+# "name source: file:..." or "source: jrt:/..." (not "shared objects file"); hidden classes have a "/0x" in their name.
+# Added to the list (the archive these runs used already holds what it names).
+LIST=$ROOT/client-cli/src/main/resources/cds-classes.txt
+cat "$W"/load*.txt | grep -E 'source: (file|jrt):' | awk '{print $2}' | grep -v '/0x' | cat - "$LIST" | sort -u > "$W/list"
+echo "$(($(wc -l < "$W/list") - $(wc -l < "$LIST"))) classes added"
+cp "$W/list" "$LIST"
