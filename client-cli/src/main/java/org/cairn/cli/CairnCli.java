@@ -84,6 +84,7 @@ public final class CairnCli {
         System.err.flush();
       }
     }, "cairn-interrupted"));
+    Preload.start(Main.commandOf(args));
     int code = run(args);
     finished.set(true);
     QuietExit.exit(code);

@@ -21,8 +21,8 @@ public final class Main {
 
   public static void main(String[] args) {
     String socket = System.getenv("CAIRN_AGENT_SOCKET");
-    String command = null;
-    for (int i = 0; i < args.length && command == null; i++) {
+    String command = commandOf(args);
+    for (int i = 0; i < args.length && !args[i].equals(command); i++) {
       String a = args[i];
       if (a.equals("--agent") && i + 1 < args.length) {
         socket = args[i + 1];
@@ -31,8 +31,6 @@ public final class Main {
       }
       if (VALUED.contains(a)) {
         i++;
-      } else if (!a.startsWith("-")) {
-        command = a;
       }
     }
     if (socket != null && !socket.isBlank() && handed(command, args)) {
@@ -48,6 +46,18 @@ public final class Main {
       System.err.println("cairn: no agent at " + socket + " (" + u.why() + "); running " + command + " in this process");
     }
     CairnCli.main(args);
+  }
+
+  /** The command word of {@code args} (the first word that is neither an option nor a global option's value), or null. */
+  static String commandOf(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      if (VALUED.contains(args[i])) {
+        i++;
+      } else if (!args[i].startsWith("-")) {
+        return args[i];
+      }
+    }
+    return null;
   }
 
   /**

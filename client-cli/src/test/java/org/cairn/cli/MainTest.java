@@ -28,4 +28,25 @@ class MainTest {
     assertThat(handed("--version")).isFalse();
     assertThat(handed()).isFalse();
   }
+
+  @Test
+  void theCommandWord_isTheFirstWordThatIsNoGlobalOptionsValue() {
+    assertThat(Main.commandOf(new String[] {"--tracker", "http://t:1", "--token-file", "store", "versions", "--app", "a"}))
+        .isEqualTo("versions");
+    assertThat(Main.commandOf(new String[] {"--agent=/s", "-v", "store", "f"})).isEqualTo("store");
+    assertThat(Main.commandOf(new String[] {"--version"})).isNull();
+  }
+
+  @Test
+  void aGridCommandsStart_initialisesItsSlowClassesOnAThreadOfItsOwn() throws Exception {
+    for (String name : Preload.CLASSES) { // a renamed class would quietly end the preload
+      assertThat(Class.forName(name, false, Preload.class.getClassLoader())).isNotNull();
+    }
+    assertThat(Preload.start("key")).as("no grid: nothing to start").isNull();
+    assertThat(Preload.start(null)).isNull();
+    Thread t = Preload.start("store");
+    assertThat(t).isNotNull();
+    t.join(30_000);
+    assertThat(t.isAlive()).isFalse();
+  }
 }
