@@ -22,7 +22,8 @@ class BaseCacheTest {
   @TempDir
   Path dir;
 
-  private static byte[] bytes(int seed, int n) {
+  /** {@code n} seeded random bytes. */
+  static byte[] bytes(int seed, int n) {
     byte[] b = new byte[n];
     new Random(seed).nextBytes(b);
     return b;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Collectors;
 import org.cairn.core.hash.ChunkId;
 import org.junit.jupiter.api.Test;
@@ -20,9 +19,7 @@ class PackIndexFileTest {
   Path dir;
 
   private static byte[] bytes(int seed, int n) {
-    byte[] b = new byte[n];
-    new Random(seed).nextBytes(b);
-    return b;
+    return BaseCacheTest.bytes(seed, n);
   }
 
   private List<Path> files(String suffix) throws Exception {
