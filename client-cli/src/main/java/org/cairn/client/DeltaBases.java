@@ -42,27 +42,32 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private final ChunkCrypto crypto;
   private final PeerClient peers;
   private final ScheduledExecutorService timer;
+  /** Where the previous version is looked up (the store's I/O threads). */
+  private final java.util.concurrent.Executor lookup;
   /** Where the chunks coded plainly wait until the store has answered; null: written as they come. */
   private final HeldRecords.Later later;
   private final Map<ChunkId, ChunkId> given = new ConcurrentHashMap<>();
   private final AtomicLong unreadable = new AtomicLong();
   /** The previous version's chunks by address, asked for when the first chunk of memory comes (null until then). */
   private CompletableFuture<Map<Long, ChunkId>> keys;
-  private volatile BaseReads reads;
+  /** Set before {@link #keys} completes (so seen by whatever runs after it). */
+  private BaseReads reads;
 
   /**
    * Bases of {@code previous}'s chunks, found in {@code cache} (null: none) or read from the grid.
    *
+   * @param lookup where the previous version is looked up (off the store's workers)
    * @param holdUntilAnswered keep the chunks coded plainly in memory until {@link #answered} (a
    *     resident agent's stores), instead of writing them to the cache as they come
    */
   DeltaBases(Previous previous, BaseCache cache, ChunkCrypto crypto, PeerClient peers, ScheduledExecutorService timer,
-      boolean holdUntilAnswered) {
+      java.util.concurrent.Executor lookup, boolean holdUntilAnswered) {
     this.previous = previous;
     this.cache = cache;
     this.crypto = crypto;
     this.peers = peers;
     this.timer = timer;
+    this.lookup = lookup;
     this.later = holdUntilAnswered && cache != null ? cache.later() : null;
   }
 
@@ -81,8 +86,8 @@ final class DeltaBases implements StorePipeline.BaseSource {
   }
 
   /**
-   * The previous version's chunks by address (empty when it cannot serve), looked up on a thread of its
-   * own when first asked for: the store's workers go on hashing the next chunks meanwhile, and the chunks
+   * The previous version's chunks by address (empty when it cannot serve), looked up on the store's I/O
+   * threads when first asked for: the store's workers go on hashing the next chunks meanwhile, and the chunks
    * of memory wait for it (a one-command store spent ~0.1 s on it in a young JVM before its first base).
    */
   private synchronized CompletableFuture<Map<Long, ChunkId>> keys() {
@@ -95,11 +100,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
           LOG.debug("no previous version to code against: {}", e.getMessage());
           return Map.<Long, ChunkId>of();
         }
-      }, task -> {
-        Thread t = new Thread(task, "cairn-bases");
-        t.setDaemon(true);
-        t.start();
-      });
+      }, lookup);
     }
     return keys;
   }
