@@ -108,6 +108,24 @@ class CliConventionsIT {
   }
 
   @Test
+  void clientLauncher_runsOneCommandGridCommandsWithTheShortLivedFlags() throws Exception {
+    Path launcher = MiniGrid.jar("client-cli", "cairn.jar").resolveSibling("cairn");
+    Map<String, String> flags = Map.of("CAIRN_JAVA_OPTS", "-XX:+PrintCommandLineFlags");
+    Path thp = Path.of("/sys/kernel/mm/transparent_hugepage/enabled");
+    boolean hugePages = Files.isReadable(thp) && !Files.readString(thp).contains("[never]");
+    for (String command : List.of("versions", "fetch")) {
+      Run r = launch(launcher, flags, command, "--app", "A", "--node", "N");
+      assertThat(r.exit()).as(command + ": no tracker").isEqualTo(2);
+      assertThat(r.out()).as(command).contains("-XX:+UseSerialGC");
+      assertThat(r.out().contains("-XX:+UseTransparentHugePages")).as(command + " huge pages where the kernel has them").isEqualTo(hugePages);
+    }
+    Run versions = launch(launcher, flags, "versions", "--app", "A", "--node", "N");
+    assertThat(versions.out()).contains("-XX:CompileCommandFile=").contains("-XX:CompileThresholdScaling=10");
+    Run status = launch(launcher, flags, "status");
+    assertThat(status.out()).as("status keeps the JVM's defaults").doesNotContain("-XX:+UseSerialGC").doesNotContain("CompileThresholdScaling");
+  }
+
+  @Test
   void tokenFileFromTheEnvironment_andJsonBeforeOrAfterTheCommand() throws Exception {
     try (MiniGrid grid = new MiniGrid(Files.createDirectories(root.resolve("grid")), Duration.ofSeconds(1))) {
       grid.startTracker();
