@@ -8,13 +8,16 @@ import java.util.Set;
  * (picocli's reflection over the command's annotations) and reads the app's key, a thread of its own
  * initialises the classes the command reaches next whose static set-up is slow in a new JVM: Jackson's
  * mapper (the tracker's client), Netty's event loops (and with them the logging), Tink's registry
- * (the app key). Those classes' initialisation then waits for, or finds done, what this thread did: the
+ * (the app key); then, for a command that codes chunks, the JDK's hashing and AES-GCM loops
+ * ({@link Kernels}). Those classes' initialisation then waits for, or finds done, what this thread did: the
  * same work, on the second core (docs/benchmarks.md, "One-command starts").
  */
 final class Preload {
   /** Commands that open the grid. */
   private static final Set<String> GRID = Set.of("store", "fetch", "verify", "versions", "wait", "prefetch", "ls", "rm",
       "status", "policy", "mount");
+  /** Commands that hash, seal or open chunks: they also run {@link Kernels#warm}. */
+  private static final Set<String> CODING = Set.of("store", "fetch", "verify", "prefetch");
   /** Initialised in this order (each on its own has nothing to wait for from the main thread). */
   static final List<String> CLASSES = List.of("org.cairn.core.api.TrackerHttp", "io.netty.channel.nio.NioEventLoopGroup",
       "org.cairn.core.crypto.AppKey", "io.netty.buffer.PooledByteBufAllocator");
@@ -26,7 +29,13 @@ final class Preload {
     if (command == null || !GRID.contains(command)) {
       return null;
     }
-    Thread t = new Thread(Preload::run, "cairn-preload");
+    boolean coding = CODING.contains(command);
+    Thread t = new Thread(() -> {
+      run();
+      if (coding) {
+        Kernels.warm();
+      }
+    }, "cairn-preload");
     t.setDaemon(true);
     t.start();
     return t;

@@ -116,11 +116,9 @@ class CliConventionsIT {
     for (String command : List.of("versions", "fetch")) {
       Run r = launch(launcher, flags, command, "--app", "A", "--node", "N");
       assertThat(r.exit()).as(command + ": no tracker").isEqualTo(2);
-      assertThat(r.out()).as(command).contains("-XX:+UseSerialGC");
+      assertThat(r.out()).as(command).contains("-XX:+UseSerialGC").contains("-XX:CompileCommandFile=").contains("-XX:CompileThresholdScaling=10");
       assertThat(r.out().contains("-XX:+UseTransparentHugePages")).as(command + " huge pages where the kernel has them").isEqualTo(hugePages);
     }
-    Run versions = launch(launcher, flags, "versions", "--app", "A", "--node", "N");
-    assertThat(versions.out()).contains("-XX:CompileCommandFile=").contains("-XX:CompileThresholdScaling=10");
     Run status = launch(launcher, flags, "status");
     assertThat(status.out()).as("status keeps the JVM's defaults").doesNotContain("-XX:+UseSerialGC").doesNotContain("CompileThresholdScaling");
   }
