@@ -4,10 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import org.cairn.core.CorruptDataException;
@@ -25,9 +23,7 @@ import org.slf4j.LoggerFactory;
  * A commit is atomic (one WriteBatch): the version appears with every reference counted, or nothing
  * does — an interrupted store leaves only unreferenced fragments on peers, which GC removes.
  *
- * Keys: VERSIONS  app 0x00 node 0x00 step (8 bytes, big-endian)  -> VersionRecord JSON
- *       CHUNKS    app 0x00 chunk id (32 bytes)                    -> ChunkRecord (binary, ChunkRecord.encode; JSON before)
- * Names may not contain 0x00; the tracker serialises catalog changes (synchronized).
+ * Keys: CatalogKeys. The tracker serialises catalog changes (synchronized).
  */
 public final class Catalog {
   private static final Logger LOG = LoggerFactory.getLogger(Catalog.class);
@@ -127,12 +123,12 @@ public final class Catalog {
 
   /** An app's folder policy (stdchk §IV.E): keep-all, replace, or purge-after=DURATION. */
   public String policy(String app) throws IOException {
-    checkName("app", app);
+    CatalogKeys.checkName("app", app);
     return policies.get(app);
   }
 
   public void setPolicy(String app, String folder) throws IOException {
-    checkName("app", app);
+    CatalogKeys.checkName("app", app);
     policies.set(app, folder);
   }
 
@@ -203,8 +199,8 @@ public final class Catalog {
     } catch (CorruptDataException e) {
       throw new IllegalArgumentException(e.getMessage(), e);
     }
-    checkName("app", m.app());
-    checkName("node", m.node());
+    CatalogKeys.checkName("app", m.app());
+    CatalogKeys.checkName("node", m.node());
     if (m.set() != null) {
       return sets.commit(m, newChunks, session, softHolds);
     }
@@ -217,7 +213,7 @@ public final class Catalog {
       }
     }
     long step = m.step() > 0 ? m.step() : reads.latestStep(m.app(), m.node()) + 1;
-    byte[] versionKey = versionKey(m.app(), m.node(), step);
+    byte[] versionKey = CatalogKeys.versionKey(m.app(), m.node(), step);
     if (store.get(TrackerStore.Family.VERSIONS, versionKey) != null) {
       throw new IllegalArgumentException("version " + m.app() + "." + m.node() + "." + step + " already exists");
     }
@@ -228,7 +224,7 @@ public final class Catalog {
     JsonNode stored = JSON.valueToTree(stepped(m, step));
     VersionRecord committed = new VersionRecord(stored, storedBytes, added, clock.millis(), session);
     batch.put(TrackerStore.Family.VERSIONS, versionKey, JSON.writeValueAsBytes(committed));
-    indexSessions(batch, m.app(), m.node(), step, committed);
+    CatalogKeys.indexSessions(batch, m.app(), m.node(), step, committed);
     SoftVersions.hold(batch, versionKey, softHolds, ChunkRefs.sentIds(newChunks));
     store.write(batch);
     if (!t.replaced()) {
@@ -243,25 +239,12 @@ public final class Catalog {
 
   /** The step of app/node's version that store session {@code session} committed (or one of whose parts it did); 0 if none. */
   synchronized long stepCommittedBy(String app, String node, String session) throws IOException {
-    byte[] v = store.get(TrackerStore.Family.SESSIONS, sessionKey(app, node, session));
+    byte[] v = store.get(TrackerStore.Family.SESSIONS, CatalogKeys.sessionKey(app, node, session));
     if (v == null || v.length != 8) {
       return 0;
     }
     long step = ByteBuffer.wrap(v).getLong();
-    return store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step)) == null ? 0 : step;
-  }
-
-  /** The key of a store session's commit in the SESSIONS family. */
-  static byte[] sessionKey(String app, String node, String session) {
-    return (app + "\u0000" + node + "\u0000" + session).getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** Puts into {@code batch} that the sessions of version {@code r} committed {@code step} (each part's for a set). */
-  static void indexSessions(Batch batch, String app, String node, long step, VersionRecord r) {
-    byte[] value = ByteBuffer.allocate(8).putLong(step).array();
-    for (String s : r.sessions()) {
-      batch.put(TrackerStore.Family.SESSIONS, sessionKey(app, node, s), value);
-    }
+    return store.get(TrackerStore.Family.VERSIONS, CatalogKeys.versionKey(app, node, step)) == null ? 0 : step;
   }
 
   /** Under the replace policy, a committed version obsoletes the node's older ones (stdchk's automated replace). */
@@ -270,7 +253,7 @@ public final class Catalog {
       return;
     }
     List<Long> older = new ArrayList<>();
-    store.scan(TrackerStore.Family.VERSIONS, prefix(app, node), (key, value) -> {
+    store.scan(TrackerStore.Family.VERSIONS, CatalogKeys.prefix(app, node), (key, value) -> {
       long s2 = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
       if (s2 < step) {
         older.add(s2);
@@ -288,7 +271,7 @@ public final class Catalog {
   }
 
   private boolean delete(String app, String node, long step, String why) throws IOException {
-    byte[] key = versionKey(app, node, step);
+    byte[] key = CatalogKeys.versionKey(app, node, step);
     byte[] value = store.get(TrackerStore.Family.VERSIONS, key);
     if (value == null) {
       return false;
@@ -297,7 +280,7 @@ public final class Catalog {
     Batch batch = new Batch().delete(TrackerStore.Family.VERSIONS, key)
         .delete(TrackerStore.Family.SOFT, key);
     for (String s : r.sessions()) {
-      batch.delete(TrackerStore.Family.SESSIONS, sessionKey(app, node, s));
+      batch.delete(TrackerStore.Family.SESSIONS, CatalogKeys.sessionKey(app, node, s));
     }
     Map<ChunkId, Integer> released = ChunkRefs.references(r.manifests());
     if (r.record() != null) {
@@ -315,7 +298,7 @@ public final class Catalog {
 
   /** App/node/step's version and its chunks' index entries, or null if there is no such version. */
   public synchronized VersionEntries entries(String app, String node, long step) throws IOException {
-    byte[] value = store.get(TrackerStore.Family.VERSIONS, versionKey(app, node, step));
+    byte[] value = store.get(TrackerStore.Family.VERSIONS, CatalogKeys.versionKey(app, node, step));
     if (value == null) {
       return null;
     }
@@ -325,27 +308,5 @@ public final class Catalog {
 
   private static Manifest stepped(Manifest m, long step) {
     return m.withStep(step);
-  }
-
-  static void checkName(String what, String name) {
-    if (name == null || !name.matches("[A-Za-z0-9._+-]{1,128}")) {
-      throw new IllegalArgumentException(what + " must be 1-128 letters, digits, '.', '_', '+' or '-', was '" + name + "'");
-    }
-  }
-
-  static byte[] prefix(String app, String node) {
-    return (app + "\u0000" + node + "\u0000").getBytes(StandardCharsets.UTF_8);
-  }
-
-  static byte[] versionKey(String app, String node, long step) {
-    byte[] p = prefix(app, node);
-    return ByteBuffer.allocate(p.length + 8).put(p).putLong(step).array();
-  }
-
-  static byte[] chunkKey(String app, ChunkId id) {
-    byte[] a = (app + "\u0000").getBytes(StandardCharsets.UTF_8);
-    byte[] out = Arrays.copyOf(a, a.length + ChunkId.LENGTH);
-    id.copyTo(out, a.length);
-    return out;
   }
 }

@@ -54,8 +54,8 @@ public final class CatalogRebuild {
     for (Found f : byVersion.values()) {
       RecordContent c = f.content();
       String app = c.app();
-      Catalog.checkName("app", app);
-      Catalog.checkName("node", c.node());
+      CatalogKeys.checkName("app", app);
+      CatalogKeys.checkName("node", c.node());
       Map<ChunkId, ChunkRecord> e = entries.computeIfAbsent(app, a -> new LinkedHashMap<>());
       Map<ChunkId, Long> t = entryTime.computeIfAbsent(app, a -> new HashMap<>());
       long when = c.version().committedAt();
@@ -74,9 +74,9 @@ public final class CatalogRebuild {
       if (c.policy() != null) {
         policies.putIfAbsent(app, c.policy());
       }
-      Batch b = new Batch().put(TrackerStore.Family.VERSIONS, Catalog.versionKey(app, c.node(), c.step()),
+      Batch b = new Batch().put(TrackerStore.Family.VERSIONS, CatalogKeys.versionKey(app, c.node(), c.step()),
           JSON.writeValueAsBytes(c.version().withRecord(f.id().hex())));
-      Catalog.indexSessions(b, app, c.node(), c.step(), c.version());
+      CatalogKeys.indexSessions(b, app, c.node(), c.step(), c.version());
       store.write(b);
       versions++;
       versionsByApp.merge(app, 1, Integer::sum);
@@ -114,7 +114,7 @@ public final class CatalogRebuild {
         if (held < c.needed()) {
           unreadable++;
         }
-        b.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), new ChunkRecord(holders, c.storedBytes(), n,
+        b.put(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, id), new ChunkRecord(holders, c.storedBytes(), n,
             c.redundancy(), c.client(), c.tags(), c.base()).encode());
         chunks++;
         if (b.size() >= 10_000) {

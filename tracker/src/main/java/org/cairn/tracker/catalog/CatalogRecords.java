@@ -81,18 +81,18 @@ public final class CatalogRecords {
       throw new IllegalArgumentException("a catalog record needs a holder and a tag for each of its " + r.totalFragments() + " pieces");
     }
     c.tags().forEach(FragmentKey::parseTag);
-    byte[] key = Catalog.versionKey(app, node, step);
+    byte[] key = CatalogKeys.versionKey(app, node, step);
     byte[] value = store.get(TrackerStore.Family.VERSIONS, key);
     if (value == null) {
       return false;
     }
     VersionRecord v = JSON.readValue(value, VersionRecord.class);
-    if (v.record() != null || store.get(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, c.id())) != null) {
+    if (v.record() != null || store.get(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, c.id())) != null) {
       return false;
     }
     Batch batch = new Batch()
         .put(TrackerStore.Family.VERSIONS, key, JSON.writeValueAsBytes(v.withRecord(c.id().hex())))
-        .put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, c.id()), new ChunkRecord(
+        .put(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, c.id()), new ChunkRecord(
             new java.util.ArrayList<>(c.holders()), c.storedBytes(), 1, r.spec(), null, new java.util.ArrayList<>(c.tags()), null).encode());
     store.write(batch);
     catalog.journal(app, node, step, List.of(c.id()), batch); // a new chunk and a version update: the repair scan folds it in

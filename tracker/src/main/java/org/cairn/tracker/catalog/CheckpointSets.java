@@ -53,7 +53,7 @@ public final class CheckpointSets {
   long commit(Manifest m, List<Catalog.NewChunk> newChunks, String session, List<org.cairn.core.api.CommitRequest.SoftHold> soft)
       throws IOException {
     Manifest.SetPart sp = m.set();
-    Catalog.checkName("set", sp.name());
+    CatalogKeys.checkName("set", sp.name());
     String where = "set " + sp.name() + " of " + m.app() + "." + m.node();
     long complete = completedStep(m.app(), m.node(), sp.name());
     if (complete > 0) {
@@ -105,10 +105,10 @@ public final class CheckpointSets {
       added += p.newChunks();
       batch.delete(TrackerStore.Family.SETS, partKey(m.app(), m.node(), sp.name(), e.getKey()));
     }
-    byte[] versionKey = Catalog.versionKey(m.app(), m.node(), step);
+    byte[] versionKey = CatalogKeys.versionKey(m.app(), m.node(), step);
     VersionRecord version = new VersionRecord(parts.get(0).manifest(), storedBytes, added, clock.millis(), null, parts);
     batch.put(TrackerStore.Family.VERSIONS, versionKey, JSON.writeValueAsBytes(version));
-    Catalog.indexSessions(batch, m.app(), m.node(), step, version);
+    CatalogKeys.indexSessions(batch, m.app(), m.node(), step, version);
     SoftVersions.hold(batch, versionKey, softHolds, softChunks);
     store.write(batch);
     LOG.info("{}: all {} parts committed as step {}", where, sp.parts(), step);
@@ -134,12 +134,12 @@ public final class CheckpointSets {
 
   /** The sets of app/node still waiting for parts, by name. */
   public List<org.cairn.core.api.SetProgress> pending(String app, String node) throws IOException {
-    Catalog.checkName("app", app);
-    Catalog.checkName("node", node);
+    CatalogKeys.checkName("app", app);
+    CatalogKeys.checkName("node", node);
     Map<String, int[]> counts = new TreeMap<>();
     Map<String, Long> first = new TreeMap<>();
-    store.scan(TrackerStore.Family.SETS, Catalog.prefix(app, node), (key, value) -> {
-      byte[] p = Catalog.prefix(app, node);
+    store.scan(TrackerStore.Family.SETS, CatalogKeys.prefix(app, node), (key, value) -> {
+      byte[] p = CatalogKeys.prefix(app, node);
       String name = new String(key, p.length, key.length - p.length - 5, StandardCharsets.UTF_8);
       VersionRecord.PartRecord r = JSON.readValue(value, VersionRecord.PartRecord.class);
       int[] c = counts.computeIfAbsent(name, n -> new int[2]);
@@ -206,7 +206,7 @@ public final class CheckpointSets {
   /** The step of app/node's version that is set {@code name}; 0 if none. */
   private long completedStep(String app, String node, String name) throws IOException {
     long[] found = {0};
-    store.scan(TrackerStore.Family.VERSIONS, Catalog.prefix(app, node), (key, value) -> {
+    store.scan(TrackerStore.Family.VERSIONS, CatalogKeys.prefix(app, node), (key, value) -> {
       if (name.equals(JSON.readTree(value).path("manifest").path("set").path("name").asText(null))) {
         found[0] = ByteBuffer.wrap(key, key.length - 8, 8).getLong();
         return false;

@@ -171,7 +171,7 @@ final class ChunkRefs {
       if (records.containsKey(id)) {
         return records.get(id);
       }
-      byte[] v = store.get(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id));
+      byte[] v = store.get(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, id));
       ChunkRecord r = v == null ? null : ChunkRecord.decode(v);
       records.put(id, r);
       return r;
@@ -201,7 +201,7 @@ final class ChunkRefs {
 
     void writeTo(Batch batch) throws IOException {
       for (Map.Entry<ChunkId, ChunkRecord> e : records.entrySet()) {
-        byte[] key = Catalog.chunkKey(app, e.getKey());
+        byte[] key = CatalogKeys.chunkKey(app, e.getKey());
         if (deleted.contains(e.getKey())) {
           batch.delete(TrackerStore.Family.CHUNKS, key);
         } else if (e.getValue() != null) {

@@ -85,7 +85,7 @@ public final class HolderIndex {
       if (r == null || index < 0 || index >= r.holders().size() || !java.util.Objects.equals(r.holders().get(index), expected)) {
         return false;
       }
-      store.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), r.withHolder(index, peer).encode());
+      store.put(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, id), r.withHolder(index, peer).encode());
       return true;
     }
   }
@@ -104,7 +104,7 @@ public final class HolderIndex {
         for (String app : apps) {
           ChunkRecord r = catalog.reads().chunk(app, fk.chunkId());
           if (r != null && r.assigns(peer, fk.index(), fk.tag())) {
-            store.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, fk.chunkId()), r.withHolder(fk.index(), null).encode());
+            store.put(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, fk.chunkId()), r.withHolder(fk.index(), null).encode());
             changed++;
           }
         }

@@ -52,7 +52,7 @@ public final class SoftVersions {
 
   /** Whether version app/node/step has pieces not yet reported durable. */
   public boolean isSoft(String app, String node, long step) throws IOException {
-    return store.get(TrackerStore.Family.SOFT, Catalog.versionKey(app, node, step)) != null;
+    return store.get(TrackerStore.Family.SOFT, CatalogKeys.versionKey(app, node, step)) != null;
   }
 
   /**
@@ -134,7 +134,7 @@ public final class SoftVersions {
         }
       }
       if (changed != c) {
-        batch.put(TrackerStore.Family.CHUNKS, Catalog.chunkKey(app, id), changed.encode());
+        batch.put(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, id), changed.encode());
       }
     }
     return n;

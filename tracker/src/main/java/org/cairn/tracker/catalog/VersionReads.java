@@ -1,9 +1,9 @@
 package org.cairn.tracker.catalog;
 
-import static org.cairn.tracker.catalog.Catalog.checkName;
-import static org.cairn.tracker.catalog.Catalog.chunkKey;
-import static org.cairn.tracker.catalog.Catalog.prefix;
-import static org.cairn.tracker.catalog.Catalog.versionKey;
+import static org.cairn.tracker.catalog.CatalogKeys.checkName;
+import static org.cairn.tracker.catalog.CatalogKeys.chunkKey;
+import static org.cairn.tracker.catalog.CatalogKeys.prefix;
+import static org.cairn.tracker.catalog.CatalogKeys.versionKey;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
