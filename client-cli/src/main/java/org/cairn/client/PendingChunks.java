@@ -58,6 +58,8 @@ final class PendingChunks {
    * are coded, so the wait is mostly hidden.
    */
   static final long LINGER_MILLIS = Long.getLong("cairn.store.nameLingerMillis", 20);
+  /** When the last call started (System.nanoTime; long ago before the first). */
+  private volatile long lastCallStart = System.nanoTime() - LINGER_MILLIS * 1_000_000L;
   /** When a call was last answered (System.nanoTime). */
   private volatile long lastAnswered = System.nanoTime();
   private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
@@ -126,9 +128,10 @@ final class PendingChunks {
   }
 
   private void drain() {
-    long lastCall = System.nanoTime();
+    long lastCall = lastCallStart;
     while (true) {
-      // calls start at least LINGER_MILLIS apart: the chunks identified meanwhile go in the same call
+      // calls start at least LINGER_MILLIS apart: the chunks identified meanwhile go in the same call (the first
+      // call goes at once: a store's first chunk, or a catalog record's only one, waited 20 ms for nothing)
       long wait = lastCall + LINGER_MILLIS * 1_000_000L - System.nanoTime();
       if (wait > 0) {
         try {
@@ -138,6 +141,7 @@ final class PendingChunks {
         }
       }
       lastCall = System.nanoTime();
+      lastCallStart = lastCall;
       List<ChunkId> ids;
       List<CompletableFuture<Void>> done;
       synchronized (this) {
