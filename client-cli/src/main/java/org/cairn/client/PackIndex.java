@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.cairn.core.hash.ChunkId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Where the records of a base cache's packs ({@link BasePacks}) are, as far as this process has
@@ -24,13 +26,19 @@ import org.cairn.core.hash.ChunkId;
  * record's magic ends it for good.
  */
 final class PackIndex {
+  private static final Logger LOG = LoggerFactory.getLogger(PackIndex.class);
   /** A record's bytes: in which pack, from where, how many. */
   record Location(Path pack, long offset, int length) {}
 
+  /**
+   * The index's first size: a cache at its 4 GiB budget holds ~37,000 records (memory images' chunks code to ~0.1 MB),
+   * and growing the map from 16 was a tenth of the index's time in a new JVM.
+   */
+  private static final int INITIAL_CAPACITY = 1 << 15;
   private final Path dir;
   private final Set<Integer> magics;
   /** Where each indexed chunk's bytes are. */
-  private final Map<ChunkId, Location> index = new ConcurrentHashMap<>();
+  private final Map<ChunkId, Location> index = new ConcurrentHashMap<>(INITIAL_CAPACITY);
   /** How far each pack has been indexed (a pack another process is writing grows); MAX_VALUE: to its end for good. */
   private final Map<Path, Long> indexed = new ConcurrentHashMap<>();
   private volatile long lastScan = Long.MIN_VALUE;
@@ -111,9 +119,12 @@ final class PackIndex {
     } catch (IOException e) {
       return true;
     }
+    int had = index.size();
     for (Path p : packs) {
       scan(p);
     }
+    LOG.debug("base cache: {} records indexed in {} packs ({} new) in {} ms", index.size(), packs.size(), index.size() - had,
+        (System.nanoTime() - now) / 1_000_000);
     return true;
   }
 
