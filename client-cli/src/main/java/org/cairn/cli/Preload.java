@@ -20,7 +20,9 @@ final class Preload {
   private static final Set<String> CODING = Set.of("store", "fetch", "verify", "prefetch");
   /** Initialised in this order (each on its own has nothing to wait for from the main thread). */
   static final List<String> CLASSES = List.of("org.cairn.core.api.TrackerHttp", "io.netty.channel.nio.NioEventLoopGroup",
-      "org.cairn.core.crypto.AppKey", "io.netty.buffer.PooledByteBufAllocator");
+      "org.cairn.core.crypto.AppKey", "io.netty.buffer.PooledByteBufAllocator",
+      // its multiplication table, 13 ms interpreted, was made on the main thread when the store set up its code
+      "org.cairn.core.erasure.GaloisField");
 
   private Preload() {}
 
