@@ -58,6 +58,8 @@ final class PieceWriter {
   });
   private final int maxBatchBytes;
   private final Slot[] slots;
+  /** Set once the store has read its last chunk: pieces no longer linger (nothing more is coming to batch with them). */
+  private volatile boolean flushing;
   private final Map<String, Traffic> traffic = new HashMap<>();
   private final boolean soft;
   /** Soft writes: per "host boot", the highest soft write number a host gave this store's pieces. */
@@ -75,6 +77,17 @@ final class PieceWriter {
     this.slots = new Slot[hosts.size()];
     for (int i = 0; i < slots.length; i++) {
       slots[i] = new Slot(i);
+    }
+  }
+
+  /**
+   * The store has read its last chunk: what is queued goes now, and what comes later goes without lingering (the
+   * store's last pieces, and its catalog record's, waited LINGER_NANOS for pieces that would not come).
+   */
+  void noMoreLinger() {
+    flushing = true;
+    for (Slot s : slots) {
+      s.sendQueued();
     }
   }
 
@@ -156,9 +169,16 @@ final class PieceWriter {
 
     /** Sends what lingered its time (on the timer's thread: the PUT itself goes to the io executor). */
     private void lingered() {
-      List<Piece> batch;
       synchronized (this) {
         timerSet = false;
+      }
+      sendQueued();
+    }
+
+    /** Sends the next batch if a PUT may start (on the io executor). */
+    private void sendQueued() {
+      List<Piece> batch;
+      synchronized (this) {
         batch = nextBatch();
       }
       if (batch != null) {
@@ -179,7 +199,7 @@ final class PieceWriter {
         return null;
       }
       long waited = System.nanoTime() - queue.peek().queuedAt();
-      if (queuedBytes < LINGER_BYTES && waited < LINGER_NANOS) {
+      if (!flushing && queuedBytes < LINGER_BYTES && waited < LINGER_NANOS) {
         if (!timerSet) {
           TIMER.schedule(this::lingered, LINGER_NANOS - waited, java.util.concurrent.TimeUnit.NANOSECONDS);
           timerSet = true;

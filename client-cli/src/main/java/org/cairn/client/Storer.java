@@ -150,7 +150,7 @@ public final class Storer {
         return false;
       };
       StoreResult res = pipeline.storeAsync(in, dedup, bases == null ? StorePipeline.BaseSource.NONE : bases,
-          (index, fragments) -> {
+          StorePipeline.AsyncFragmentSink.endingWith((index, fragments) -> {
         @SuppressWarnings("unchecked")
         CompletableFuture<String>[] acks = new CompletableFuture[count];
         return pending.register(fragments[0].chunkId()).thenCompose(named -> {
@@ -175,7 +175,7 @@ public final class Storer {
           sent.add(new CommitRequest.NewChunk(fragments[0].chunkId().hex(), java.util.Arrays.asList(holders),
               java.util.Arrays.asList(tags), bytes, r.spec(), base == null ? null : base.hex()));
         });
-      });
+      }, writer::noMoreLinger));
       long piped = System.nanoTime();
       if (res.deltaChunks() > 0) {
         LOG.debug("store {}.{}: {} chunks coded against a base", o.app(), o.node(), res.deltaChunks());

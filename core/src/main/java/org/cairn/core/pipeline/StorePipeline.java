@@ -66,6 +66,24 @@ public final class StorePipeline {
    */
   public interface AsyncFragmentSink {
     CompletableFuture<?> store(long chunkIndex, Fragment[] fragments) throws IOException;
+
+    /** The image's last chunk has been read: what is sent from now on has nothing more to wait for (called once, from the reader). */
+    default void inputEnded() {}
+
+    /** {@code sink}, calling {@code ended} when the image's last chunk has been read. */
+    static AsyncFragmentSink endingWith(AsyncFragmentSink sink, Runnable ended) {
+      return new AsyncFragmentSink() {
+        @Override
+        public CompletableFuture<?> store(long chunkIndex, Fragment[] fragments) throws IOException {
+          return sink.store(chunkIndex, fragments);
+        }
+
+        @Override
+        public void inputEnded() {
+          ended.run();
+        }
+      };
+    }
   }
 
   private final ChunkCodec codec;
@@ -185,6 +203,7 @@ public final class StorePipeline {
             })
             .thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
       }
+      sink.inputEnded();
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
       stage.cancel();

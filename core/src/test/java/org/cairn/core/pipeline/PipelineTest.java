@@ -82,6 +82,26 @@ class PipelineTest {
   }
 
   @Test
+  void storeAsync_saysOnceWhenTheLastChunkIsRead_beforeTheStoreCompletes() throws IOException {
+    byte[] image = MemoryImages.image(8, 2 * 1024 * 1024);
+    AtomicInteger stored = new AtomicInteger();
+    AtomicInteger ended = new AtomicInteger();
+    AtomicInteger storedWhenEnded = new AtomicInteger(-1);
+    StorePipeline.AsyncFragmentSink sink = StorePipeline.AsyncFragmentSink.endingWith((i, f) -> {
+      stored.incrementAndGet();
+      return CompletableFuture.completedFuture(null);
+    }, () -> {
+      storedWhenEnded.set(stored.get());
+      ended.incrementAndGet();
+    });
+    StorePipeline store = new StorePipeline(new ChunkCodec(Compressor.parse("zstd:1"), Redundancy.parse("code:3+2")), CHUNK, 2);
+    StoreResult r = store.storeAsync(new ByteArrayInputStream(image), StorePipeline.DedupIndex.NONE, sink);
+    assertThat(ended.get()).as("told once, before the store returned").isEqualTo(1);
+    assertThat(r.newChunks()).isEqualTo(stored.get()).isPositive();
+    assertThat(storedWhenEnded.get()).as("chunks stored before the input ended").isBetween(0, stored.get());
+  }
+
+  @Test
   void store_sendsOnlyChunksTheGridDoesNotHold() throws IOException {
     byte[] first = MemoryImages.image(5, 4 * 1024 * 1024);
     byte[] second = MemoryImages.successor(first, 0.10, 6);
