@@ -6,7 +6,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -42,12 +41,6 @@ final class PieceWriter {
   static final long LINGER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Long.getLong("cairn.store.lingerMillis", 20));
   static final long LINGER_BYTES = Long.getLong("cairn.store.lingerBytes", 1 << 20);
 
-  /** Bytes acknowledged and busy nanoseconds, per host. */
-  static final class Traffic {
-    long bytes;
-    long busyNanos;
-  }
-
   private final HostSet hosts;
   private final Executor io;
   /** Wakes lingering slots (does no I/O itself: the PUTs go to each store's io executor); shared by the process's stores. */
@@ -60,10 +53,9 @@ final class PieceWriter {
   private final Slot[] slots;
   /** Set once the store has read its last chunk: pieces no longer linger (nothing more is coming to batch with them). */
   private volatile boolean flushing;
-  private final Map<String, Traffic> traffic = new HashMap<>();
+  private final HostTraffic traffic = new HostTraffic();
   private final boolean soft;
-  /** Soft writes: per "host boot", the highest soft write number a host gave this store's pieces. */
-  private final Map<String, org.cairn.core.api.CommitRequest.SoftHold> softHolds = new HashMap<>();
+  private final SoftHolds softHolds = new SoftHolds();
 
   /**
    * @param io runs connects and resends, which may block, away from the event loop
@@ -98,40 +90,12 @@ final class PieceWriter {
 
   /** What the hosts said of this store's soft writes: when each host's pieces are durable. */
   List<org.cairn.core.api.CommitRequest.SoftHold> softHolds() {
-    synchronized (softHolds) {
-      return new ArrayList<>(softHolds.values());
-    }
-  }
-
-  private void softAck(String host, Frame frame) throws org.cairn.core.CorruptDataException {
-    org.cairn.core.protocol.SoftAck a = org.cairn.core.protocol.SoftAck.decode(frame.payload().duplicate());
-    String boot = Long.toHexString(a.boot());
-    synchronized (softHolds) {
-      softHolds.merge(host + " " + boot, new org.cairn.core.api.CommitRequest.SoftHold(host, boot, a.seq()),
-          (x, y) -> x.seq() >= y.seq() ? x : y);
-    }
+    return softHolds.all();
   }
 
   /** A copy of the traffic counted so far, per host. */
-  Map<String, Traffic> traffic() {
-    synchronized (traffic) {
-      Map<String, Traffic> out = new HashMap<>();
-      traffic.forEach((h, t) -> {
-        Traffic c = new Traffic();
-        c.bytes = t.bytes;
-        c.busyNanos = t.busyNanos;
-        out.put(h, c);
-      });
-      return out;
-    }
-  }
-
-  private void count(String host, long bytes, long busyNanos) {
-    synchronized (traffic) {
-      Traffic t = traffic.computeIfAbsent(host, h -> new Traffic());
-      t.bytes += bytes;
-      t.busyNanos += busyNanos;
-    }
+  Map<String, HostTraffic.Traffic> traffic() {
+    return traffic.snapshot();
   }
 
   private record Piece(Fragment fragment, CompletableFuture<String> done, long queuedAt) {}
@@ -251,7 +215,7 @@ final class PieceWriter {
           if (frame.type() == FrameType.PUT_OK && !soft) {
             failure = null;
           } else if (frame.type() == FrameType.PUT_SOFT_OK && soft) {
-            softAck(h.id(), frame);
+            softHolds.ack(h.id(), frame);
             failure = null;
           } else if (frame.type() == FrameType.REFUSED) {
             failure = "refused the pieces (" + Refusal.describe(frame.payload()) + ")";
@@ -282,7 +246,7 @@ final class PieceWriter {
           }
           next = nextBatch();
         }
-        count(h.id(), bytes, busy);
+        traffic.count(h.id(), bytes, busy);
         for (Piece p : batch) {
           p.done().complete(h.id());
         }

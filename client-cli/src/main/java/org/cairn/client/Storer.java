@@ -108,7 +108,7 @@ public final class Storer {
     ScheduledExecutorService mabw = Executors.newSingleThreadScheduledExecutor(daemon("cairn-mabw"));
     PieceWriter writer = new PieceWriter(hosts, io, Integer.getInteger("cairn.store.batchBytes", PieceWriter.DEFAULT_BATCH_BYTES),
         o.soft());
-    Map<String, PieceWriter.Traffic> reported = new HashMap<>();
+    Map<String, HostTraffic.Traffic> reported = new HashMap<>();
     mabw.scheduleAtFixedRate(() -> reportBandwidth(o.clientId(), writer, reported), MABW_PERIOD.toMillis(), MABW_PERIOD.toMillis(),
         TimeUnit.MILLISECONDS);
     // chunks are named to the tracker before their pieces leave, so GC spares them until the commit
@@ -262,11 +262,11 @@ public final class Storer {
    * during which PUTs were outstanding, over the traffic since the last report (MABw), if at least
    * 1 MiB moved.
    */
-  private void reportBandwidth(String client, PieceWriter writer, Map<String, PieceWriter.Traffic> reported) {
-    Map<String, PieceWriter.Traffic> now = writer.traffic();
+  private void reportBandwidth(String client, PieceWriter writer, Map<String, HostTraffic.Traffic> reported) {
+    Map<String, HostTraffic.Traffic> now = writer.traffic();
     synchronized (reported) {
-      for (Map.Entry<String, PieceWriter.Traffic> e : now.entrySet()) {
-        PieceWriter.Traffic before = reported.get(e.getKey());
+      for (Map.Entry<String, HostTraffic.Traffic> e : now.entrySet()) {
+        HostTraffic.Traffic before = reported.get(e.getKey());
         long bytes = e.getValue().bytes - (before == null ? 0 : before.bytes);
         long nanos = e.getValue().busyNanos - (before == null ? 0 : before.busyNanos);
         if (bytes >= (1 << 20) && nanos > 0) {
