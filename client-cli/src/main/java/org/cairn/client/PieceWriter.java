@@ -51,7 +51,7 @@ final class PieceWriter {
   });
   private final int maxBatchBytes;
   private final Slot[] slots;
-  /** Set once the store has read its last chunk: pieces no longer linger (nothing more is coming to batch with them). */
+  /** Set once the store has handed over its last chunk: pieces no longer linger (nothing more comes to batch with them). */
   private volatile boolean flushing;
   private final HostTraffic traffic = new HostTraffic();
   private final boolean soft;
@@ -73,8 +73,8 @@ final class PieceWriter {
   }
 
   /**
-   * The store has read its last chunk: what is queued goes now, and what comes later goes without lingering (the
-   * store's last pieces, and its catalog record's, waited LINGER_NANOS for pieces that would not come).
+   * The store has handed over its last chunk's pieces: what is queued goes now, and what comes later goes without
+   * lingering (the store's last pieces, and its catalog record's, waited LINGER_NANOS for pieces that would not come).
    */
   void noMoreLinger() {
     flushing = true;

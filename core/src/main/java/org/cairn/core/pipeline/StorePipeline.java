@@ -67,7 +67,10 @@ public final class StorePipeline {
   public interface AsyncFragmentSink {
     CompletableFuture<?> store(long chunkIndex, Fragment[] fragments) throws IOException;
 
-    /** The image's last chunk has been read: what is sent from now on has nothing more to wait for (called once, from the reader). */
+    /**
+     * The image's last chunk has been read and every chunk's fragments handed to {@link #store}: nothing more comes
+     * (called once, before the store returns).
+     */
     default void inputEnded() {}
 
     /** {@code sink}, calling {@code ended} when the image's last chunk has been read. */
@@ -174,9 +177,11 @@ public final class StorePipeline {
     ExecutorService workers = Pools.workers("store", threads);
     OrderedWindow<StoreResult.Outcome> stage = new OrderedWindow<>(workers, ordered, result::add);
     AwaitingBytes awaiting = new AwaitingBytes(awaitingBytes);
+    LastChunk last = new LastChunk(sink);
     try {
       Chunk c;
       while ((c = next(chunker, awaiting)) != null) {
+        last.read();
         Chunk chunk = c;
         // id and dedup on a worker; a new chunk then waits for its base's read (if any) without holding a worker
         stage.submitFuture(() -> CompletableFuture.supplyAsync(() -> identify(chunk, dedup, seen), workers)
@@ -200,10 +205,11 @@ public final class StorePipeline {
             .whenComplete((p, e) -> {
               pool.give(chunk.data());
               buffersOut.release();
+              last.handed();
             })
             .thenCompose(p -> p.acked.thenApply(x -> p.outcome)));
       }
-      sink.inputEnded();
+      last.ended();
       stage.drain();
     } catch (IOException | RuntimeException | Error e) {
       stage.cancel();
@@ -212,6 +218,48 @@ public final class StorePipeline {
       Pools.shutdown(workers);
     }
     return result;
+  }
+
+  /**
+   * Tells the sink {@link AsyncFragmentSink#inputEnded} once the image's last chunk is read and every chunk read has
+   * been handed on (its fragments to the sink, or found known): from then on nothing more comes to batch with.
+   */
+  private static final class LastChunk {
+    private final AsyncFragmentSink sink;
+    private long read;
+    private long handed;
+    private boolean ended;
+    private boolean told;
+
+    LastChunk(AsyncFragmentSink sink) {
+      this.sink = sink;
+    }
+
+    synchronized void read() {
+      read++;
+    }
+
+    void handed() {
+      synchronized (this) {
+        handed++;
+        if (!ended || handed < read || told) {
+          return;
+        }
+        told = true;
+      }
+      sink.inputEnded();
+    }
+
+    void ended() {
+      synchronized (this) {
+        ended = true;
+        if (handed < read || told) {
+          return;
+        }
+        told = true;
+      }
+      sink.inputEnded();
+    }
   }
 
   /** The next chunk of the image (null at its end), read once the pieces awaiting acknowledgement are under their limit. */
