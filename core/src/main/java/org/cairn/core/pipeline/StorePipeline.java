@@ -73,7 +73,7 @@ public final class StorePipeline {
      */
     default void inputEnded() {}
 
-    /** {@code sink}, calling {@code ended} when the image's last chunk has been read. */
+    /** {@code sink}, running {@code ended} as its {@link #inputEnded} (every chunk read, every chunk handed on). */
     static AsyncFragmentSink endingWith(AsyncFragmentSink sink, Runnable ended) {
       return new AsyncFragmentSink() {
         @Override
