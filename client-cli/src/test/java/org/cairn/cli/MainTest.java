@@ -42,6 +42,14 @@ class MainTest {
     for (String name : Preload.CLASSES) { // a renamed class would quietly end the preload
       assertThat(Class.forName(name, false, Preload.class.getClassLoader())).isNotNull();
     }
+    for (var e : Preload.MESSAGES.entrySet()) { // each a message Jackson reads and writes (prepare would skip it quietly)
+      assertThat(Main.HANDED).contains(e.getKey());
+      for (Class<?> type : e.getValue()) {
+        var t = org.cairn.core.api.TrackerHttp.JSON.constructType(type);
+        assertThat(org.cairn.core.api.TrackerHttp.JSON.canDeserialize(t)).as(type.getName()).isTrue();
+        assertThat(org.cairn.core.api.TrackerHttp.JSON.canSerialize(type)).as(type.getName()).isTrue();
+      }
+    }
     assertThat(Preload.start("key")).as("no grid: nothing to start").isNull();
     assertThat(Preload.start(null)).isNull();
     Thread t = Preload.start("store");

@@ -58,6 +58,17 @@ public final class TrackerHttp {
     this.http = b.build();
   }
 
+  /**
+   * Builds the mapper's readers and writers of these messages now (a new JVM's Jackson builds each by reflection at
+   * its first use: ~10 ms a record type), so a process can do it on a spare thread before its calls need them.
+   */
+  public static void prepare(List<Class<?>> messages) {
+    for (Class<?> type : messages) {
+      JSON.readerFor(type); // fetches (builds and caches) the root deserializer
+      JSON.writerFor(type);
+    }
+  }
+
   /** The tracker calls go to first (the one that answered last). */
   public URI base() {
     return bases.get(current);
@@ -73,17 +84,17 @@ public final class TrackerHttp {
     this.token = java.util.Objects.requireNonNull(credential, "credential");
   }
 
-  public JsonNode get(String path, Map<String, String> query) throws IOException {
+  private byte[] get(String path, Map<String, String> query) throws IOException {
     String q = query(query);
     return send(base -> HttpRequest.newBuilder(URI.create(base + path + q)).GET(), path);
   }
 
-  public JsonNode delete(String path, Map<String, String> query) throws IOException {
+  private byte[] delete(String path, Map<String, String> query) throws IOException {
     String q = query(query);
     return send(base -> HttpRequest.newBuilder(URI.create(base + path + q)).DELETE(), path);
   }
 
-  public JsonNode post(String path, Object body) throws IOException {
+  private byte[] post(String path, Object body) throws IOException {
     byte[] json = JSON.writeValueAsBytes(body);
     return send(base -> HttpRequest.newBuilder(URI.create(base + path))
         .header("Content-Type", "application/json")
@@ -123,13 +134,16 @@ public final class TrackerHttp {
     return decode(delete(path, query), type, path);
   }
 
-  private <T> T decode(JsonNode body, Class<T> type, String path) throws IOException {
+  private <T> T decode(byte[] body, Class<T> type, String path) throws IOException {
     return decode(body, JSON.getTypeFactory().constructType(type), path);
   }
 
-  private <T> T decode(JsonNode body, com.fasterxml.jackson.databind.JavaType type, String path) throws IOException {
+  /** The answer read straight into its record (one pass: no tree of the JSON first). */
+  private <T> T decode(byte[] body, com.fasterxml.jackson.databind.JavaType type, String path) throws IOException {
     try {
-      return JSON.treeToValue(body, type);
+      return JSON.readValue(body, type);
+    } catch (com.fasterxml.jackson.core.JsonParseException e) {
+      throw new IOException("tracker " + base() + path + " answered 200 with a body that is not JSON");
     } catch (IllegalArgumentException | com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IOException("tracker " + base() + path + " answered JSON of an unexpected shape: " + e.getMessage(), e);
     }
@@ -157,7 +171,7 @@ public final class TrackerHttp {
    * Sends to the tracker that answered last; when it cannot be reached, to the others in order (the
    * first that answers is used from then on). Unreachable only when none answers.
    */
-  private JsonNode send(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
+  private byte[] send(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
     if (bases.size() == 1) {
       return sendRound(request, path);
     }
@@ -183,13 +197,13 @@ public final class TrackerHttp {
   /** How long calls to a tracker group wait for one of its members to lead (an election takes 1-3 s). */
   static final Duration ELECTION_WAIT = Duration.ofSeconds(10);
 
-  private JsonNode sendRound(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
+  private byte[] sendRound(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
     int first = current;
     UnreachableException last = null;
     for (int i = 0; i < bases.size(); i++) {
       int at = (first + i) % bases.size();
       try {
-        JsonNode answer = send(bases.get(at), request.apply(bases.get(at)), path);
+        byte[] answer = send(bases.get(at), request.apply(bases.get(at)), path);
         if (at != current) {
           current = at;
         }
@@ -207,7 +221,8 @@ public final class TrackerHttp {
     throw last;
   }
 
-  private JsonNode send(URI base, HttpRequest.Builder b, String path) throws IOException {
+  /** The body of the tracker's 200 answer; any other status is an exception carrying the tracker's message. */
+  private byte[] send(URI base, HttpRequest.Builder b, String path) throws IOException {
     HttpRequest req = b.timeout(timeout).header("Authorization", "Bearer " + token.bearerValue()).build();
     HttpResponse<byte[]> res;
     try {
@@ -221,6 +236,9 @@ public final class TrackerHttp {
     } catch (IOException e) {
       throw new UnreachableException("tracker " + base + " unreachable: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
           + " (is it running? check --tracker or CAIRN_TRACKER)", e);
+    }
+    if (res.statusCode() == 200) {
+      return res.body(); // read into its record by the caller, in one pass
     }
     if (res.statusCode() == 401) {
       String why;
@@ -241,10 +259,7 @@ public final class TrackerHttp {
       NotLeaderError e = JSON.treeToValue(body, NotLeaderError.class);
       throw new UnreachableException("tracker " + base + " does not lead its group: " + e.error(), null);
     }
-    if (res.statusCode() != 200) {
-      throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));
-    }
-    return body;
+    throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));
   }
 
   /** A call that did not reach the tracker, or got no answer (the caller may try again). */
