@@ -25,7 +25,10 @@ public final class TrackerHttp {
   /** Index into {@link #bases} of the tracker calls go to first: the last one that answered. */
   private volatile int current;
   private volatile GridToken token;
-  private final HttpClient http;
+  /** The calls whose answers the caller reads. */
+  private final BlockingHttp calls;
+  /** {@link #postAsync}'s client, made at its first use (peers' heartbeats, load generators). */
+  private HttpClient async;
   private final Duration timeout;
 
   public TrackerHttp(URI base, GridToken token, Duration timeout) {
@@ -48,14 +51,26 @@ public final class TrackerHttp {
     this.bases = List.copyOf(clean);
     this.token = token;
     this.timeout = timeout;
-    HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
-    if ("https".equalsIgnoreCase(this.bases.get(0).getScheme()) && token != null && token.caPin().isPresent()) {
-      // the token pins the tracker's CA: trust it and nothing else (no certificate step for peers and clients)
-      b.sslContext(org.cairn.core.security.PinnedTrust.context(token.caPin().get()));
-    } else if (this.bases.stream().noneMatch(u -> "https".equalsIgnoreCase(u.getScheme()))) {
-      b.sslContext(org.cairn.core.security.NoTls.context()); // plain http: skip loading the JDK's CA store
+    this.calls = new BlockingHttp(pinned() ? org.cairn.core.security.PinnedTrust.context(token.caPin().get()).getSocketFactory() : null,
+        timeout);
+  }
+
+  /** Whether the token pins the tracker's CA for https: then that CA is trusted and nothing else (no certificate step for peers and clients). */
+  private boolean pinned() {
+    return "https".equalsIgnoreCase(bases.get(0).getScheme()) && token != null && token.caPin().isPresent();
+  }
+
+  private synchronized HttpClient async() {
+    if (async == null) {
+      HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(timeout).version(HttpClient.Version.HTTP_1_1);
+      if (pinned()) {
+        b.sslContext(org.cairn.core.security.PinnedTrust.context(token.caPin().get()));
+      } else if (bases.stream().noneMatch(u -> "https".equalsIgnoreCase(u.getScheme()))) {
+        b.sslContext(org.cairn.core.security.NoTls.context()); // plain http: skip loading the JDK's CA store
+      }
+      async = b.build();
     }
-    this.http = b.build();
+    return async;
   }
 
   /**
@@ -84,21 +99,19 @@ public final class TrackerHttp {
     this.token = java.util.Objects.requireNonNull(credential, "credential");
   }
 
+  /** A call: its method, path with query, and JSON body (null: none). */
+  private record Call(String method, String target, byte[] json) {}
+
   private byte[] get(String path, Map<String, String> query) throws IOException {
-    String q = query(query);
-    return send(base -> HttpRequest.newBuilder(URI.create(base + path + q)).GET(), path);
+    return send(new Call("GET", path + query(query), null), path);
   }
 
   private byte[] delete(String path, Map<String, String> query) throws IOException {
-    String q = query(query);
-    return send(base -> HttpRequest.newBuilder(URI.create(base + path + q)).DELETE(), path);
+    return send(new Call("DELETE", path + query(query), null), path);
   }
 
   private byte[] post(String path, Object body) throws IOException {
-    byte[] json = JSON.writeValueAsBytes(body);
-    return send(base -> HttpRequest.newBuilder(URI.create(base + path))
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(json)), path);
+    return send(new Call("POST", path, JSON.writeValueAsBytes(body)), path);
   }
 
   /**
@@ -115,7 +128,7 @@ public final class TrackerHttp {
     HttpRequest req = HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout)
         .header("Authorization", "Bearer " + token.bearerValue()).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build();
-    return http.sendAsync(req, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode);
+    return async().sendAsync(req, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode);
   }
 
   <T> T get(String path, Map<String, String> query, Class<T> type) throws IOException {
@@ -171,7 +184,7 @@ public final class TrackerHttp {
    * Sends to the tracker that answered last; when it cannot be reached, to the others in order (the
    * first that answers is used from then on). Unreachable only when none answers.
    */
-  private byte[] send(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
+  private byte[] send(Call request, String path) throws IOException {
     if (bases.size() == 1) {
       return sendRound(request, path);
     }
@@ -197,13 +210,13 @@ public final class TrackerHttp {
   /** How long calls to a tracker group wait for one of its members to lead (an election takes 1-3 s). */
   static final Duration ELECTION_WAIT = Duration.ofSeconds(10);
 
-  private byte[] sendRound(java.util.function.Function<URI, HttpRequest.Builder> request, String path) throws IOException {
+  private byte[] sendRound(Call request, String path) throws IOException {
     int first = current;
     UnreachableException last = null;
     for (int i = 0; i < bases.size(); i++) {
       int at = (first + i) % bases.size();
       try {
-        byte[] answer = send(bases.get(at), request.apply(bases.get(at)), path);
+        byte[] answer = send(bases.get(at), request, path);
         if (at != current) {
           current = at;
         }
@@ -222,14 +235,10 @@ public final class TrackerHttp {
   }
 
   /** The body of the tracker's 200 answer; any other status is an exception carrying the tracker's message. */
-  private byte[] send(URI base, HttpRequest.Builder b, String path) throws IOException {
-    HttpRequest req = b.timeout(timeout).header("Authorization", "Bearer " + token.bearerValue()).build();
-    HttpResponse<byte[]> res;
+  private byte[] send(URI base, Call call, String path) throws IOException {
+    BlockingHttp.Answer res;
     try {
-      res = http.send(req, HttpResponse.BodyHandlers.ofByteArray());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while calling the tracker", e);
+      res = calls.exchange(URI.create(base + call.target()), call.method(), call.json(), "Bearer " + token.bearerValue());
     } catch (javax.net.ssl.SSLException e) {
       throw new IOException("TLS with tracker " + base + " failed: " + rootMessage(e)
           + (token.caPin().isPresent() ? "" : " (the token carries no #sha256: CA pin; use the token 'token create' printed)"), e);
@@ -237,10 +246,10 @@ public final class TrackerHttp {
       throw new UnreachableException("tracker " + base + " unreachable: " + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage())
           + " (is it running? check --tracker or CAIRN_TRACKER)", e);
     }
-    if (res.statusCode() == 200) {
+    if (res.status() == 200) {
       return res.body(); // read into its record by the caller, in one pass
     }
-    if (res.statusCode() == 401) {
+    if (res.status() == 401) {
       String why;
       try {
         why = JSON.readTree(res.body()).path("error").asText("unknown token");
@@ -253,13 +262,13 @@ public final class TrackerHttp {
     try {
       body = JSON.readTree(res.body());
     } catch (IOException e) {
-      throw new IOException("tracker " + base + path + " answered " + res.statusCode() + " with a body that is not JSON");
+      throw new IOException("tracker " + base + path + " answered " + res.status() + " with a body that is not JSON");
     }
-    if (res.statusCode() == 503 && body.has("leader")) {
+    if (res.status() == 503 && body.has("leader")) {
       NotLeaderError e = JSON.treeToValue(body, NotLeaderError.class);
       throw new UnreachableException("tracker " + base + " does not lead its group: " + e.error(), null);
     }
-    throw new TrackerException(res.statusCode(), body.path("error").asText("HTTP " + res.statusCode()));
+    throw new TrackerException(res.status(), body.path("error").asText("HTTP " + res.status()));
   }
 
   /** A call that did not reach the tracker, or got no answer (the caller may try again). */

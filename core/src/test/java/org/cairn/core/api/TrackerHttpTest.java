@@ -24,12 +24,20 @@ class TrackerHttpTest {
   /** path -> status and body the server answers. */
   private final Map<String, Object[]> answers = new ConcurrentHashMap<>();
   private final Map<String, String> seenBodies = new ConcurrentHashMap<>();
+  private final java.util.Set<Integer> clientPorts = ConcurrentHashMap.newKeySet();
   private TrackerHttp http;
 
   @BeforeEach
   void start() throws IOException {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+    serve(0);
+    http = new TrackerHttp(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), GridToken.of(GridToken.generate()),
+        Duration.ofSeconds(5));
+  }
+
+  private void serve(int port) throws IOException {
+    server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     server.createContext("/", ex -> {
+      clientPorts.add(ex.getRemoteAddress().getPort());
       seenBodies.put(ex.getRequestURI().getPath(), new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
       Object[] a = answers.getOrDefault(ex.getRequestURI().getPath(), new Object[] {404, "{\"error\":\"no such route\"}"});
       byte[] body = ((String) a[1]).getBytes(StandardCharsets.UTF_8);
@@ -39,8 +47,6 @@ class TrackerHttpTest {
       }
     });
     server.start();
-    http = new TrackerHttp(URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/"), GridToken.of(GridToken.generate()),
-        Duration.ofSeconds(5));
   }
 
   @AfterEach
@@ -59,6 +65,41 @@ class TrackerHttpTest {
     List<NotLeaderError> list = http.get("/l", Map.of("q", "a b"),
         TrackerHttp.JSON.getTypeFactory().constructCollectionType(List.class, NotLeaderError.class));
     assertThat(list).containsExactly(new NotLeaderError(503, "e", "x"), new NotLeaderError(200, null, null));
+  }
+
+  @Test
+  void callsOneAfterAnotherShareOneConnection() throws IOException {
+    answers.put("/k", new Object[] {200, "{\"status\":1,\"error\":\"e\",\"leader\":\"l\"}"});
+    answers.put("/bad", new Object[] {409, "{\"error\":\"conflict\"}"});
+    for (int i = 0; i < 6; i++) {
+      assertThat(http.post("/k", Map.of("i", i), NotLeaderError.class).status()).isEqualTo(1);
+      assertThatThrownBy(() -> http.get("/bad", Map.of(), NotLeaderError.class)).hasMessage("conflict"); // error bodies are read too
+    }
+    assertThat(seenBodies.get("/k")).isEqualTo("{\"i\":5}");
+    assertThat(clientPorts).as("the connection is kept alive between calls").hasSize(1);
+  }
+
+  @Test
+  void aTrackerRestartedBetweenCallsIsCalledOnANewConnection() throws IOException {
+    answers.put("/k", new Object[] {200, "{\"status\":7,\"error\":null,\"leader\":null}"});
+    assertThat(http.post("/k", Map.of(), NotLeaderError.class).status()).isEqualTo(7);
+    int port = server.getAddress().getPort();
+    server.stop(0); // closes the kept-alive connection from its side, as a restarted tracker has
+    serve(port);
+    assertThat(http.post("/k", Map.of("again", true), NotLeaderError.class).status()).isEqualTo(7);
+    assertThat(http.get("/k", Map.of(), NotLeaderError.class).status()).isEqualTo(7);
+    assertThat(clientPorts).hasSize(2);
+  }
+
+  @Test
+  void aTrackerThatIsGoneIsUnreachable() throws IOException {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    TrackerHttp gone = new TrackerHttp(URI.create("http://127.0.0.1:" + port), GridToken.of(GridToken.generate()), Duration.ofSeconds(2));
+    assertThatThrownBy(() -> gone.get("/x", Map.of(), NotLeaderError.class)).isInstanceOf(TrackerHttp.UnreachableException.class)
+        .hasMessageContaining("unreachable");
   }
 
   @Test
