@@ -51,6 +51,8 @@ class FragmentKeyTest {
     assertThat(FragmentKey.fromBytes(b)).isEqualTo(k);
     assertThat(FragmentKey.fromBytes(b).tag()).isEqualTo(0xF00DBEEF);
     assertThat(FragmentKey.tagHex(k.tag())).isEqualTo("f00dbeef");
+    assertThat(FragmentKey.tagHex(0x1a)).isEqualTo("0000001a"); // always 8 digits, as parseTag wants
+    assertThat(FragmentKey.parseTag(FragmentKey.tagHex(-2))).isEqualTo(-2);
     assertThat(FragmentKey.parseTag("f00dbeef")).isEqualTo(0xF00DBEEF);
     assertThat(k.toString()).endsWith("#200/f00dbeef");
     // keys sort by chunk, index, then tag as unsigned
