@@ -84,7 +84,7 @@ public final class CairnCli {
         System.err.flush();
       }
     }, "cairn-interrupted"));
-    Preload.start(Main.commandOf(args));
+    Preload.start(Main.commandOf(args), args);
     int code = run(args);
     finished.set(true);
     QuietExit.exit(code);

@@ -21,7 +21,9 @@ import java.util.Set;
  * initialises the classes the command reaches next whose static set-up is slow in a new JVM: Jackson's
  * mapper (the tracker's client), Netty's event loops (and with them the logging), Tink's registry
  * (the app key); then, for a command that codes chunks, the JDK's hashing and AES-GCM loops
- * ({@link Kernels}). Those classes' initialisation then waits for, or finds done, what this thread did: the
+ * ({@link Kernels}). A store coding against bases, and a fetch, first start the index of the host's cache of bases
+ * ({@link org.cairn.client.Grid#indexBasesAhead}), which their first chunk would otherwise wait for. Those classes'
+ * initialisation then waits for, or finds done, what this thread did: the
  * same work, on the second core (docs/benchmarks.md, "One-command starts").
  */
 final class Preload {
@@ -52,13 +54,24 @@ final class Preload {
 
   private Preload() {}
 
-  /** Starts the thread if {@code command} opens the grid; returns it (null otherwise). */
-  static Thread start(String command) {
+  /**
+   * Starts the thread if {@code command} opens the grid; returns it (null otherwise). A store that codes against bases
+   * and a fetch also start the index of the host's cache of bases at once ({@link Grid#indexBasesAhead}).
+   */
+  static Thread start(String command, String[] args) {
     if (command == null || !GRID.contains(command)) {
       return null;
     }
+    boolean bases = command.equals("fetch") || command.equals("store") && codesAgainstBases(args);
     boolean coding = CODING.contains(command);
     Thread t = new Thread(() -> {
+      if (bases) {
+        try {
+          org.cairn.client.Grid.indexBasesAhead(); // starts the index's own thread, first
+        } catch (RuntimeException e) {
+          // the command meets the same error where it uses the cache, and reports it there
+        }
+      }
       run();
       TrackerHttp.prepare(MESSAGES.getOrDefault(command, List.of()));
       if (coding) {
@@ -68,6 +81,18 @@ final class Preload {
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  /** Whether a store with these arguments codes chunks against bases: not with {@code --delta off}, nor a set's part. */
+  static boolean codesAgainstBases(String[] args) {
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--delta=off") || a.equals("--delta") && i + 1 < args.length && args[i + 1].equals("off") || a.equals("--set")
+          || a.startsWith("--set=")) {
+        return false;
+      }
+    }
+    return true;
   }
 
   static void run() {

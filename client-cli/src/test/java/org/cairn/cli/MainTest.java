@@ -50,9 +50,13 @@ class MainTest {
         assertThat(org.cairn.core.api.TrackerHttp.JSON.canSerialize(type)).as(type.getName()).isTrue();
       }
     }
-    assertThat(Preload.start("key")).as("no grid: nothing to start").isNull();
-    assertThat(Preload.start(null)).isNull();
-    Thread t = Preload.start("store");
+    assertThat(Preload.codesAgainstBases(new String[] {"store", "f", "--app", "a", "--node", "n"})).isTrue();
+    assertThat(Preload.codesAgainstBases(new String[] {"store", "f", "--delta", "off"})).isFalse();
+    assertThat(Preload.codesAgainstBases(new String[] {"store", "f", "--delta=off"})).isFalse();
+    assertThat(Preload.codesAgainstBases(new String[] {"store", "f", "--set", "3", "--part", "0", "--parts", "2"})).isFalse();
+    assertThat(Preload.start("key", new String[] {"key"})).as("no grid: nothing to start").isNull();
+    assertThat(Preload.start(null, new String[0])).isNull();
+    Thread t = Preload.start("store", new String[] {"store", "f", "--delta", "off"}); // not this host's cache of bases
     assertThat(t).isNotNull();
     t.join(30_000);
     assertThat(t.isAlive()).isFalse();
