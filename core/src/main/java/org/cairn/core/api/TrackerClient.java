@@ -141,7 +141,7 @@ public final class TrackerClient {
   }
 
   public void reportBandwidth(BandwidthReport r) throws IOException {
-    http.post(API + "/bandwidth", r, Map.class);
+    http.post(API + "/bandwidth", r, Acknowledged.BandwidthNoted.class);
   }
 
   /** The chunks the app holds coded at least as strongly as {@code atLeast} (any coding when null). */
@@ -181,7 +181,7 @@ public final class TrackerClient {
 
   /** A store gives up: its pending chunks are no longer spared. */
   public void abandon(String session) throws IOException {
-    http.delete(API + "/stores/" + segment(session), Map.of(), Map.class);
+    http.delete(API + "/stores/" + segment(session), Map.of(), Acknowledged.SessionClosed.class);
   }
 
   public CommitRequest.Answer commit(CommitRequest c) throws IOException {
@@ -237,7 +237,7 @@ public final class TrackerClient {
   }
 
   public void deleteVersion(String app, String node, long step) throws IOException {
-    http.delete(API + "/versions", Map.of("app", app, "node", node, "step", Long.toString(step)), Map.class);
+    http.delete(API + "/versions", Map.of("app", app, "node", node, "step", Long.toString(step)), Acknowledged.Deleted.class);
   }
 
   public List<AppSummary> apps() throws IOException {
