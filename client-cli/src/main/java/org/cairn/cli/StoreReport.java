@@ -15,7 +15,8 @@ import org.cairn.core.config.ByteSize;
  * the set's fields for a store that is not part of a set.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record StoreReport(String app, String node, long step, long size, long chunks, long newChunks, long newBytes,
+@com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+public record StoreReport(String app, String node, long step, long size, long chunks, long newChunks, long newBytes,
     long compressedBytes, long sentBytes, Long recordBytes, String write, double seconds, double mbPerSec, List<String> hosts,
     List<String> replaced, List<String> probed, String set, Integer part, Integer parts, Integer partsCommitted) {
 

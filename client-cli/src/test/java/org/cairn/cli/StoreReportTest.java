@@ -41,6 +41,14 @@ class StoreReportTest {
   }
 
   @Test
+  void json_readsBackIntoTheRecord_asTheBenchmarkReadsAStoreProcessesOutput() throws Exception {
+    StoreReport back = new com.fasterxml.jackson.databind.ObjectMapper().readValue(print(result(null, -1), true, null), StoreReport.class);
+    assertThat(back).isEqualTo(StoreReport.of(result(null, -1), "pessimistic", null));
+    assertThat(back.recordBytes()).isNull();
+    assertThat(back.size()).isEqualTo(4_000_000);
+  }
+
+  @Test
   void aPartOfASet_saysWhichPartAndHowManyAreCommitted() throws Exception {
     CommitRequest.Answer set = new CommitRequest.Answer("app", "n", 0, "epoch-3", 4, 2);
     JsonNode j = Json.MAPPER.readTree(print(result(set, 0), true, 1));

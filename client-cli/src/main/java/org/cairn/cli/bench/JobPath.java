@@ -1,6 +1,5 @@
 package org.cairn.cli.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -84,10 +83,9 @@ final class JobPath {
           for (String way : WAYS) {
             Measured m = command(grid, agent, way, "store", image.toString(), "--app", "bench-" + way, "--node", "rank0", "--json",
                 "--redundancy", o.redundancy().spec(), "--compression", o.compressor().spec(), "--threads", Integer.toString(o.threads()));
-            JsonNode r = JSON.readTree(m.stdout());
+            org.cairn.cli.StoreReport r = JSON.readValue(m.stdout(), org.cairn.cli.StoreReport.class);
             sink.accept(m.row(new StageResult("e2e-store").with("tool", "cairn (" + way + ")").with("image", i + 1)
-                .with("bytes", r.path("size").asLong()).with("newChunks", r.path("newChunks").asInt()).with("chunks", r.path("chunks").asInt()),
-                r.path("size").asLong()));
+                .with("bytes", r.size()).with("newChunks", r.newChunks()).with("chunks", r.chunks()), r.size()));
           }
         }
         Path last = o.images().get(o.images().size() - 1);
