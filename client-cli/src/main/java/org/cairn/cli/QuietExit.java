@@ -7,7 +7,8 @@ package org.cairn.cli;
  * {@code epoll_wait}: every one-command {@code cairn} that spoke to the tracker took 0.33 s longer to exit
  * than to answer (docs/benchmarks.md). That thread leaves its loop, closing its selector, when interrupted,
  * so before exiting the threads named as one are interrupted and awaited briefly; any other is left to the
- * JVM's wait, as before.
+ * JVM's wait, as before. (The tracker's calls now go over {@code HttpURLConnection}, which has no such thread; the
+ * JDK client remains for asynchronous posts, as a load generator's.)
  */
 final class QuietExit {
   /** How long a selector thread is awaited after its interrupt (it takes well under a millisecond). */
