@@ -87,6 +87,8 @@ public final class Storer {
     boolean pessimisticProbe = o.placement().equals("pessimistic");
     PlacementQuery req = PlacementQuery.of(o.clientId(), Math.max(0, sizeHint), r.dataFragments(), r.parityFragments(),
         pessimisticProbe ? "falcon" : o.placement(), 2 * r.totalFragments());
+    // the dedup index is asked for at once, on a thread of its own, while the store is placed (neither needs the other)
+    java.util.concurrent.CompletableFuture<java.util.Set<ChunkId>> heldCall = HeldIndex.ask(tracker, o.app(), r.spec());
     Prober prober = new Prober(tracker, peers, o.clientId());
     List<String> probed = new ArrayList<>();
     if (pessimisticProbe) {
@@ -121,7 +123,7 @@ public final class Storer {
     // A chunk held with weaker coding is stored again with this coding and replaces the weaker one at
     // the commit, so dedup never weakens a version; chunks committed by others meanwhile are merely
     // sent again (the commit keeps the index's holders and the extra fragments become garbage).
-    java.util.Set<ChunkId> held = new java.util.HashSet<>(tracker.heldChunks(o.app(), r.spec()));
+    java.util.Set<ChunkId> held = HeldIndex.await(heldCall);
     List<CommitRequest.NewChunk> sent = java.util.Collections.synchronizedList(new ArrayList<>());
     AtomicLong sentBytes = new AtomicLong();
     long indexed = System.nanoTime();
