@@ -1,6 +1,8 @@
 package org.cairn.cli;
 
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.cairn.core.api.BandwidthReport;
 import org.cairn.core.api.CatalogRecordBlob;
 import org.cairn.core.api.CommitRequest;
@@ -12,8 +14,6 @@ import org.cairn.core.api.PlacementQuery;
 import org.cairn.core.api.RecordAttach;
 import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.api.VersionRow;
-import java.util.List;
-import java.util.Set;
 
 /**
  * A one-command process's start, in parallel: while the main thread builds the command line's model
