@@ -32,13 +32,16 @@ final class PackIndex {
 
   /**
    * The index's first size: a cache at its 4 GiB budget holds ~37,000 records (memory images' chunks code to ~0.1 MB),
-   * and growing the map from 16 was a tenth of the index's time in a new JVM.
+   * and growing the table from 16 was a tenth of the index's time in a new JVM.
    */
   private static final int INITIAL_CAPACITY = 1 << 15;
   private final Path dir;
   private final Set<Integer> magics;
-  /** Where each indexed chunk's bytes are. */
-  private final Map<ChunkId, Location> index = new ConcurrentHashMap<>(INITIAL_CAPACITY);
+  /** Where each indexed chunk's bytes are, by pack number ({@link #byNumber}). */
+  private final RecordSlots index = new RecordSlots(INITIAL_CAPACITY);
+  /** The packs seen, by number (guarded by itself); a pack forgotten keeps its number. */
+  private final List<Path> byNumber = new ArrayList<>();
+  private final Map<Path, Integer> numbers = new ConcurrentHashMap<>();
   /** How far each pack has been indexed (a pack another process is writing grows); MAX_VALUE: to its end for good. */
   private final Map<Path, Long> indexed = new ConcurrentHashMap<>();
   private volatile long lastScan = Long.MIN_VALUE;
@@ -60,30 +63,57 @@ final class PackIndex {
     if (lastScan == Long.MIN_VALUE) {
       scan();
     }
-    return index.get(id);
+    return at(id);
+  }
+
+  /** Where {@code id}'s record is by the index as it stands (its first 64 bits' slot). */
+  private Location at(ChunkId id) {
+    RecordSlots.Place p = index.find(id.leading64());
+    if (p == null) {
+      return null;
+    }
+    synchronized (byNumber) {
+      return new Location(byNumber.get(p.pack()), p.offset(), p.length());
+    }
+  }
+
+  /** {@code pack}'s number, given it when first seen. */
+  private int number(Path pack) {
+    return numbers.computeIfAbsent(pack, p -> {
+      synchronized (byNumber) {
+        byNumber.add(p);
+        return byNumber.size() - 1;
+      }
+    });
   }
 
   /** As {@link #get}, looking again for what other processes appended if it is unknown (at most once a second). */
   Location find(ChunkId id) {
     Location at = get(id);
-    return at == null && scan() ? index.get(id) : at;
+    return at == null && scan() ? at(id) : at;
   }
 
   /** This process appended chunk {@code id}'s record at {@code at}; its pack now ends at {@code packEnd}. */
   void appended(Path pack, long packEnd, ChunkId id, Location at) {
     indexed.put(pack, packEnd);
-    index.putIfAbsent(id, at);
+    index.putIfAbsent(id.leading64(), number(pack), at.offset(), at.length());
   }
 
   /** The record at {@code at} is not chunk {@code id}'s after all (damaged, unreadable). */
   void remove(ChunkId id, Location at) {
-    index.remove(id, at);
+    Integer n = numbers.get(at.pack());
+    if (n != null) {
+      index.remove(id.leading64(), n, at.offset());
+    }
   }
 
   /** Pack {@code pack} is gone: its records are forgotten. */
   void forget(Path pack) {
     indexed.remove(pack);
-    index.values().removeIf(l -> l.pack().equals(pack));
+    Integer n = numbers.get(pack);
+    if (n != null) {
+      index.removePack(n);
+    }
   }
 
   /**
@@ -138,13 +168,12 @@ final class PackIndex {
     long pos = was == null ? 0 : was;
     boolean ended = pos == Long.MAX_VALUE;
     List<PackIndexFile.Entry> entries = new ArrayList<>();
-    int fromFile = 0;
+    int number = number(p);
     try (FileChannel ch = FileChannel.open(p, StandardOpenOption.READ)) {
       long size = ch.size();
-      PackIndexFile.Contents kept = was == null ? PackIndexFile.read(p, size, BasePacks.MAX_CHUNK) : null;
+      PackIndexFile.Raw kept = was == null ? PackIndexFile.readRaw(p, size, BasePacks.MAX_CHUNK) : null;
       if (kept != null) {
-        entries.addAll(kept.entries());
-        fromFile = entries.size();
+        add(number, kept);
         pos = kept.covered();
         ended = kept.ended();
       }
@@ -165,15 +194,27 @@ final class PackIndex {
         }
       }
       for (PackIndexFile.Entry e : entries) {
-        index.putIfAbsent(e.id(), new Location(p, e.offset(), e.length()));
+        index.putIfAbsent(e.id().leading64(), number, e.offset(), e.length());
       }
       indexed.put(p, ended ? Long.MAX_VALUE : pos);
-      boolean learnt = entries.size() > fromFile || (ended && (kept == null || !kept.ended()));
+      boolean learnt = !entries.isEmpty() || (ended && (kept == null || !kept.ended()));
       if (was == null && learnt && done(p, size)) {
-        PackIndexFile.write(p, new PackIndexFile.Contents(pos, ended, entries));
+        List<PackIndexFile.Entry> all = new ArrayList<>();
+        for (int i = 0; kept != null && i < kept.count(); i++) {
+          all.add(kept.entry(i));
+        }
+        all.addAll(entries);
+        PackIndexFile.write(p, new PackIndexFile.Contents(pos, ended, all));
       }
     } catch (IOException e) {
       forget(p);
+    }
+  }
+
+  /** Indexes the entries of a pack's index file: no object per entry (the loop a new JVM runs ~37,000 times). */
+  private void add(int number, PackIndexFile.Raw kept) {
+    for (int i = 0; i < kept.count(); i++) {
+      index.putIfAbsent(kept.key(i), number, kept.offset(i), kept.length(i));
     }
   }
 

@@ -57,6 +57,52 @@ final class PackIndexFile {
    * bytes; null otherwise.
    */
   static Contents read(Path pack, long packSize, int maxChunk) {
+    Raw raw = readRaw(pack, packSize, maxChunk);
+    if (raw == null) {
+      return null;
+    }
+    List<Entry> entries = new ArrayList<>(raw.count());
+    for (int i = 0; i < raw.count(); i++) {
+      entries.add(raw.entry(i));
+    }
+    return new Contents(raw.covered(), raw.ended(), entries);
+  }
+
+  /**
+   * An index file's bytes, checked (as {@link #read} checks them) but not made into an object per entry: an index of a
+   * cache at its budget is ~37,000 entries, read by every one-command store.
+   */
+  record Raw(byte[] bytes, int count, long covered, boolean ended) {
+    /** Entry {@code i}'s chunk id's first 64 bits ({@link ChunkId#leading64}). */
+    long key(int i) {
+      return getLong(bytes, HEAD + i * ENTRY);
+    }
+
+    long offset(int i) {
+      return getLong(bytes, HEAD + i * ENTRY + ChunkId.LENGTH);
+    }
+
+    int length(int i) {
+      return getInt(bytes, HEAD + i * ENTRY + ChunkId.LENGTH + 8);
+    }
+
+    Entry entry(int i) {
+      return new Entry(ChunkId.fromBytes(bytes, HEAD + i * ENTRY), offset(i), length(i));
+    }
+  }
+
+  /* Big-endian reads by hand: interpreted (a new JVM's first few thousand entries) they cost a fraction of a VarHandle's
+   * or a ByteBuffer's calls. */
+  private static long getLong(byte[] b, int at) {
+    return (long) getInt(b, at) << 32 | (getInt(b, at + 4) & 0xFFFFFFFFL);
+  }
+
+  private static int getInt(byte[] b, int at) {
+    return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | (b[at + 3] & 0xFF);
+  }
+
+  /** As {@link #read}, the entries left in the file's bytes. */
+  static Raw readRaw(Path pack, long packSize, int maxChunk) {
     byte[] b;
     try {
       b = Files.readAllBytes(of(pack));
@@ -66,30 +112,25 @@ final class PackIndexFile {
     if (b.length < HEAD + 4) {
       return null;
     }
-    ByteBuffer in = ByteBuffer.wrap(b);
-    int count = in.getInt(13);
-    if (in.getInt(0) != MAGIC || count < 0 || (long) b.length != HEAD + (long) ENTRY * count + 4) {
+    int count = getInt(b, 13);
+    if (getInt(b, 0) != MAGIC || count < 0 || (long) b.length != HEAD + (long) ENTRY * count + 4) {
       return null;
     }
     CRC32C crc = new CRC32C();
     crc.update(b, 0, b.length - 4);
-    long covered = in.getLong(4);
-    if ((int) crc.getValue() != in.getInt(b.length - 4) || covered < 0 || covered > packSize) {
+    long covered = getLong(b, 4);
+    if ((int) crc.getValue() != getInt(b, b.length - 4) || covered < 0 || covered > packSize) {
       return null;
     }
-    List<Entry> entries = new ArrayList<>(count);
-    in.position(HEAD);
+    Raw raw = new Raw(b, count, covered, b[12] == 1);
     for (int i = 0; i < count; i++) {
-      ChunkId id = ChunkId.fromBytes(b, in.position());
-      in.position(in.position() + ChunkId.LENGTH);
-      long offset = in.getLong();
-      int length = in.getInt();
+      long offset = raw.offset(i);
+      int length = raw.length(i);
       if (offset < 0 || length < 0 || length > maxChunk || offset + length > covered) {
         return null;
       }
-      entries.add(new Entry(id, offset, length));
     }
-    return new Contents(covered, b[12] == 1, entries);
+    return raw;
   }
 
   /** Writes {@code pack}'s index (replacing any); a failure only leaves the pack to be scanned again. */

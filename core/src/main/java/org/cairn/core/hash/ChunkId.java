@@ -73,6 +73,15 @@ public final class ChunkId implements Comparable<ChunkId> {
     System.arraycopy(bytes, 0, dst, offset, LENGTH);
   }
 
+  /** The first 8 bytes, big-endian (a key for compact tables, which should mix it: a catalog record's id starts with a fixed tag). */
+  public long leading64() {
+    long v = 0;
+    for (int i = 0; i < 8; i++) {
+      v = (v << 8) | (bytes[i] & 0xFF);
+    }
+    return v;
+  }
+
   /** True if this id equals the 32 bytes at {@code offset} of {@code raw}. */
   public boolean matches(byte[] raw, int offset) {
     return Arrays.equals(bytes, 0, LENGTH, raw, offset, offset + LENGTH);

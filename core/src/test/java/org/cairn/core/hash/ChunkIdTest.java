@@ -15,6 +15,13 @@ class ChunkIdTest {
   }
 
   @Test
+  void leading64_isTheFirstEightBytesBigEndian() {
+    ChunkId id = ChunkId.parse("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    assertThat(id.leading64()).isEqualTo(0xba7816bf8f01cfeaL);
+    assertThat(ChunkId.parse("00000000000000ff" + "0".repeat(48)).leading64()).isEqualTo(0xffL);
+  }
+
+  @Test
   void of_hashesOnlyTheGivenRange() {
     byte[] buf = "xxabcyy".getBytes(StandardCharsets.US_ASCII);
     assertThat(ChunkId.of(buf, 2, 3)).isEqualTo(ChunkId.of("abc".getBytes(StandardCharsets.US_ASCII)));
