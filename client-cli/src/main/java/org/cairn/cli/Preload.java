@@ -45,8 +45,8 @@ final class Preload {
    */
   static final Map<String, List<Class<?>>> MESSAGES = Map.of(
       "store", List.of(PlacementQuery.class, PlacementAnswer.class, HeldChunks.class, PendingRequest.class, PendingRequest.Answer.class,
-          CommitRequest.class, CommitRequest.Answer.class, BandwidthReport.class, CatalogRecordBlob.class, RecordAttach.class,
-          RecordAttach.Answer.class),
+          LocatedVersion.class, CommitRequest.class, CommitRequest.Answer.class, BandwidthReport.class, CatalogRecordBlob.class,
+          RecordAttach.class, RecordAttach.Answer.class),
       "fetch", List.of(LocatedVersion.class, PlacementQuery.class, PlacementAnswer.class),
       "verify", List.of(LocatedVersion.class),
       "prefetch", List.of(LocatedVersion.class),

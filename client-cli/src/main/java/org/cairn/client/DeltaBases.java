@@ -32,9 +32,31 @@ import org.slf4j.LoggerFactory;
 final class DeltaBases implements StorePipeline.BaseSource {
   private static final Logger LOG = LoggerFactory.getLogger(DeltaBases.class);
 
-  /** Finds the previous version (null if there is none); asked once, when the first chunk of memory comes. */
+  /** Where the previous version is found. */
   interface Previous {
-    LocatedVersion locate() throws java.io.IOException;
+    /**
+     * The latest version with each chunk's coding and base, its holders left out (null if there is none); asked once,
+     * when the first chunk of memory comes.
+     */
+    LocatedVersion codings() throws java.io.IOException;
+
+    /** Version {@code step} in full (holders and READ tickets), asked only if a base must be read from the grid. */
+    LocatedVersion located(long step) throws java.io.IOException;
+
+    /** App/node's previous version as {@code tracker} has it. */
+    static Previous of(org.cairn.core.api.TrackerClient tracker, String app, String node) {
+      return new Previous() {
+        @Override
+        public LocatedVersion codings() throws java.io.IOException {
+          return tracker.latestCodings(app, node);
+        }
+
+        @Override
+        public LocatedVersion located(long step) throws java.io.IOException {
+          return tracker.locate(app, node, step);
+        }
+      };
+    }
   }
 
   private final Previous previous;
@@ -52,6 +74,8 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private CompletableFuture<Map<Long, ChunkId>> keys;
   /** Set before {@link #keys} completes (so seen by whatever runs after it). */
   private BaseReads reads;
+  /** The previous version in full, once a base had to be read from the grid (guarded by this). */
+  private LocatedVersion located;
 
   /**
    * Bases of {@code previous}'s chunks, found in {@code cache} (null: none) or read from the grid.
@@ -94,7 +118,7 @@ final class DeltaBases implements StorePipeline.BaseSource {
     if (keys == null) {
       keys = CompletableFuture.supplyAsync(() -> {
         try {
-          LocatedVersion v = previous.locate();
+          LocatedVersion v = previous.codings();
           return v == null ? Map.<Long, ChunkId>of() : index(v);
         } catch (java.io.IOException | RuntimeException e) {
           LOG.debug("no previous version to code against: {}", e.getMessage());
@@ -117,16 +141,34 @@ final class DeltaBases implements StorePipeline.BaseSource {
       }
     }
     if (!keys.isEmpty()) {
-      org.cairn.core.read.Tickets.present(peers, previous.tickets()); // READ tickets for the previous version's holders
       // m pieces per base, data pieces first (nothing to decode), one more per failure: a store reads no more than it must
       ChunkReader reader = new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.FIRST_M, peers.timeout().multipliedBy(6),
           timer, new BadPieceLog());
-      reads = new BaseReads(reader, previous::chunk, crypto);
+      long step = previous.manifest().step();
+      reads = new BaseReads(reader, id -> holders(step, id), crypto);
       if (cache != null) {
         reads.withLocal(base -> cache.get(base, crypto));
       }
     }
     return keys;
+  }
+
+  /**
+   * Base {@code id} with its holders, for a read from the grid: the previous version located in full the first time (its
+   * READ tickets presented then). A version that cannot be located leaves the base without holders: a failed read, and
+   * the chunk coded plainly.
+   */
+  private synchronized LocatedChunk holders(long step, ChunkId id) {
+    if (located == null) {
+      try {
+        located = previous.located(step);
+        org.cairn.core.read.Tickets.present(peers, located.tickets()); // READ tickets for the previous version's holders
+      } catch (java.io.IOException | RuntimeException e) {
+        LOG.debug("previous version {} not located: {}", step, e.getMessage());
+        located = new LocatedVersion(null, Map.of());
+      }
+    }
+    return located.chunk(id);
   }
 
   @Override

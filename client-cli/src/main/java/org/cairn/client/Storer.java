@@ -138,7 +138,7 @@ public final class Storer {
           window, IN_FLIGHT_BYTES);
       // an agent's store answers before the host's cache has its chunks: they are written after the answer
       bases = o.delta() && o.set() == null
-          ? new DeltaBases(() -> tracker.locate(o.app(), o.node(), 0), baseCache, o.crypto(), peers, mabw, io, records != null)
+          ? new DeltaBases(DeltaBases.Previous.of(tracker, o.app(), o.node()), baseCache, o.crypto(), peers, mabw, io, records != null)
           : null;
       DeltaBases deltas = bases;
       // a new chunk is named to the tracker as soon as its id is known, so the call runs while the chunk is

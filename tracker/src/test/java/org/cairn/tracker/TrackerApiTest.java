@@ -372,6 +372,16 @@ class TrackerApiTest {
     assertThat(latest.get("chunks").get(c).get("holders").get(0).get("address").asText()).startsWith("127.0.0.1:");
     assertThat(latest.get("chunks").get(c).get("holders").get(1).get("tag").asText()).isEqualTo("0000000b");
     assertThat(latest.get("chunks").get(a).get("holders").get(2).isNull()).isTrue();
+    assertThat(latest.get("tickets")).isNotEmpty();
+    // without holders: the same version, each chunk's coding only, and no tickets
+    JsonNode codings = call(200, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1", "holders", "none"), null, AUTH);
+    assertThat(codings.get("manifest")).isEqualTo(latest.get("manifest"));
+    assertThat(codings.get("chunks").get(c).get("redundancy").asText()).isEqualTo(latest.get("chunks").get(c).get("redundancy").asText());
+    assertThat(codings.get("chunks").get(c).get("holders")).isEmpty();
+    assertThat(codings.get("chunks").get(a).get("holders")).isEmpty();
+    assertThat(codings.get("tickets")).isEmpty();
+    assertThat(call(400, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n1", "holders", "some"), null, AUTH).get("error").asText())
+        .contains("holders must be all or none");
     call(404, "GET", "/api/v1/manifest", Map.of("app", "heat", "node", "n9"), null, AUTH);
     assertThat(call(200, "GET", "/api/v1/apps", null).get(0).get("nodes").get("n1").asInt()).isEqualTo(2);
 

@@ -227,6 +227,19 @@ public final class TrackerClient {
     return http.get(API + "/manifest", q, LocatedVersion.class);
   }
 
+  /**
+   * The latest version of app/node with each chunk's coding and base but not its holders (no READ tickets either): what a
+   * store coding against it needs first. A tracker from before this parameter answers in full.
+   */
+  public LocatedVersion latestCodings(String app, String node) throws IOException {
+    Map<String, String> q = new java.util.LinkedHashMap<>();
+    q.put("app", app);
+    q.put("node", node);
+    q.put("step", "latest");
+    q.put("holders", "none");
+    return http.get(API + "/manifest", q, LocatedVersion.class);
+  }
+
   /** The checkpoint sets of app/node still waiting for parts. */
   public List<SetProgress> pendingSets(String app, String node) throws IOException {
     return http.get(API + "/sets", Map.of("app", app, "node", node), list(SetProgress.class));

@@ -191,7 +191,12 @@ final class DataRoutes {
     return json(200, new TicketRequest.Answer(grants.of(op, v, who, ids, Duration.ofSeconds(ttl))));
   }
 
-  /** The manifest plus, per distinct chunk, its own coding and its holders with their address, state and the piece's tag. */
+  /**
+   * The manifest plus, per distinct chunk, its own coding and its holders with their address, state and the piece's tag,
+   * and READ tickets for them. With {@code holders=none}, each chunk's coding and base only, no holders nor tickets: what
+   * a store coding against the previous version needs first (a sixth of the answer; the holders are asked for only if a
+   * base must be read from the grid).
+   */
   Response manifest(String method, Map<String, String> query, Principal who) throws IOException, ApiException {
     requireMethod(method, "GET");
     requireApp(who, query.get("app"));
@@ -213,6 +218,20 @@ final class DataRoutes {
     if (m == null) {
       throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")
           + (step.equals("latest") ? "" : "." + step));
+    }
+    String holdersParam = query.getOrDefault("holders", "all");
+    if (!holdersParam.equals("all") && !holdersParam.equals("none")) {
+      throw new ApiException(400, "holders must be all or none, was '" + holdersParam + "'");
+    }
+    if (holdersParam.equals("none")) {
+      Map<String, LocatedChunk> codings = new LinkedHashMap<>();
+      for (Map.Entry<ChunkId, ChunkRecord> e : m.chunks().entrySet()) {
+        ChunkRecord r = e.getValue();
+        String hex = e.getKey().hex();
+        codings.put(hex, new LocatedChunk(hex, r == null ? null : (r.redundancy() == null ? m.manifest().redundancy() : r.redundancy()),
+            List.of(), r == null ? null : r.base()));
+      }
+      return json(200, new LocatedVersion(m.manifest(), codings, List.of()));
     }
     Map<String, PeerView> peers = peersById();
     Map<String, LocatedChunk> chunks = new LinkedHashMap<>();
