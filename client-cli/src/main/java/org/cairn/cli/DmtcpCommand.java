@@ -97,7 +97,7 @@ final class DmtcpCommand {
       if (!java.util.List.of("pessimistic", "optimistic", "soft").contains(write)) {
         throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
       }
-      ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
+      ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
       return new StoreOptions(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
           Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), write.equals("optimistic"),
           StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, crypto, cutting).withSoft(write.equals("soft"));

@@ -94,7 +94,7 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
     // SIGTERM: the hook unmounts, then waits until this command has closed the grid and removed its cache
     CountDownLatch finished = new CountDownLatch(1);
     try (Grid grid = GridAccess.open(root, cl)) {
-      ChunkCrypto crypto = StoreCommand.appCrypto(root, cl, target.app, sealing);
+      ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
       String client = StoreCommand.clientId();
       MountedGrid.PerVersion options = (node, step, kind) -> new StoreOptions(target.app, node, step, r, c,
           ChunkSize.parse("1MiB"), Runtime.getRuntime().availableProcessors(), "falcon", kind, client, write.equals("optimistic"),

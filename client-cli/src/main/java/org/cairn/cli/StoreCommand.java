@@ -234,7 +234,7 @@ final class StoreCommand implements Callable<Integer> {
   /** Hands the image to the agent's background stores (the app key is made now, so its warning reaches the user). */
   private int queue(CommandLine cl, org.cairn.core.crypto.Encryption sealing) throws IOException {
     if (sealing.encrypted()) {
-      appKey(root, cl, target.app); // made now, so its warning reaches the user; the agent's store seals with it
+      AppCrypto.key(root, cl, target.app); // made now, so its warning reaches the user; the agent's store seals with it
     }
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("store", "--app", target.app, "--node", nodeOption.node,
         "--step", Long.toString(step), "--redundancy", redundancy, "--compression", compression, "--encryption", encryption,
@@ -267,7 +267,7 @@ final class StoreCommand implements Callable<Integer> {
       org.cairn.core.chunk.Chunking cutting, org.cairn.core.crypto.Encryption sealing, java.time.Duration probe,
       java.time.Duration commitWait, int t, String kind, long sizeHint, org.cairn.core.manifest.Manifest.SetPart setPart)
       throws Exception {
-    org.cairn.core.crypto.ChunkCrypto crypto = appCrypto(root, cl, target.app, sealing);
+    org.cairn.core.crypto.ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
     try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(root.session, root.quiet || json, "storing", in::getByteCount, sizeHint)) {
@@ -278,24 +278,6 @@ final class StoreCommand implements Callable<Integer> {
       print(res);
     }
     return 0;
-  }
-
-  /** The sealing of app's chunks: its key (made now, with a loud warning, on the app's first store) unless plaintext. */
-  static org.cairn.core.crypto.ChunkCrypto appCrypto(CairnCli root, CommandLine cl, String app,
-      org.cairn.core.crypto.Encryption sealing) throws IOException {
-    if (!sealing.encrypted()) {
-      return org.cairn.core.crypto.ChunkCrypto.PLAIN;
-    }
-    return appKey(root, cl, app).crypto(sealing);
-  }
-
-  /** App's key, made now with a loud warning if the app has none yet. */
-  private static org.cairn.core.crypto.AppKey appKey(CairnCli root, CommandLine cl, String app) throws IOException {
-    org.cairn.client.AppKeys.Created key = root.keys().findOrCreate(app, java.time.Instant.now());
-    if (key.created()) {
-      KeyCommand.warn(cl.getErr(), "created a new key " + key.key().fingerprint() + " for app " + app + ":", key.path());
-    }
-    return key.key();
   }
 
   /**
