@@ -206,7 +206,9 @@ final class PackIndex {
         all.addAll(entries);
         PackIndexFile.write(p, new PackIndexFile.Contents(pos, ended, all));
       }
-    } catch (IOException e) {
+    } catch (IOException | IllegalArgumentException e) {
+      // unreadable, or records past 2 GiB (no pack this cache writes grows past 64 MiB and one record): not indexed
+      LOG.debug("base cache: {} not indexed: {}", p.getFileName(), e.getMessage());
       forget(p);
     }
   }

@@ -86,6 +86,28 @@ class PackIndexFileTest {
   }
 
   @Test
+  void anIndexPlacingARecordPast2GiB_leavesItsPackUnindexed_andTheOthersServe() throws Exception {
+    byte[] a = bytes(8, 30_000);
+    byte[] b = bytes(9, 20_000);
+    Path pack = keptByAGoneProcess(a);
+    assertThat(new BaseCache(dir, 1 << 30).get(ChunkId.of(a), null)).isEqualTo(a);
+    // not a pack this cache writes: 3 GiB (sparse), its index naming a record at 2.5 GiB
+    Path big = dir.resolve("1-" + GONE + "-0" + BasePacks.PACK_SUFFIX);
+    try (var ch = java.nio.channels.FileChannel.open(big, java.nio.file.StandardOpenOption.CREATE_NEW,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      ch.write(java.nio.ByteBuffer.wrap(new byte[] {0}), (3L << 30) - 1);
+    }
+    PackIndexFile.write(big, new PackIndexFile.Contents(3L << 30, true, List.of(new PackIndexFile.Entry(ChunkId.of(b), 5L << 29, b.length))));
+    PackIndex index = new PackIndex(dir, java.util.Set.of(0x43524E42, 0x43524E43)); // the cache's record kinds
+    assertThat(index.get(ChunkId.of(b))).as("a miss, not an error").isNull();
+    assertThat(index.get(ChunkId.of(a))).as("the other packs still indexed").isNotNull();
+    BaseCache reader = new BaseCache(dir, 1 << 30);
+    assertThat(reader.get(ChunkId.of(b), null)).isNull();
+    assertThat(reader.get(ChunkId.of(a), null)).isEqualTo(a);
+    Files.delete(big);
+  }
+
+  @Test
   void anIndexOfPartOfAPack_isExtendedByTheHeadersAfterIt() throws Exception {
     byte[] a = bytes(6, 30_000);
     byte[] b = bytes(7, 20_000);
