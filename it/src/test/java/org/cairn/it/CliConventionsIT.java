@@ -121,6 +121,12 @@ class CliConventionsIT {
     }
     Run status = launch(launcher, flags, "status");
     assertThat(status.out()).as("status keeps the JVM's defaults").doesNotContain("-XX:+UseSerialGC").doesNotContain("CompileThresholdScaling");
+    // a one-command store names its chunks in calls at least 50 ms apart (an agent's stores: the default 20 ms)
+    Map<String, String> properties = Map.of("CAIRN_JAVA_OPTS", "-XshowSettings:properties");
+    Run store = launch(launcher, properties, "store", root.resolve("none").toString(), "--app", "A", "--node", "N");
+    assertThat(store.err()).as("store").anyMatch(l -> l.trim().equals("cairn.store.nameLingerMillis = 50"));
+    Run fetch = launch(launcher, properties, "fetch", "--app", "A", "--node", "N");
+    assertThat(fetch.err()).as("fetch").noneMatch(l -> l.contains("cairn.store.nameLingerMillis"));
   }
 
   @Test
