@@ -74,7 +74,9 @@ final class DeltaBases implements StorePipeline.BaseSource {
   private CompletableFuture<Map<Long, ChunkId>> keys;
   /** Set before {@link #keys} completes (so seen by whatever runs after it). */
   private BaseReads reads;
-  /** The previous version in full, once a base had to be read from the grid (guarded by this). */
+  /** Guards {@link #located} (not this object: {@link #keys} must not wait behind a tracker call). */
+  private final Object locating = new Object();
+  /** The previous version in full, once a base had to be read from the grid (guarded by {@link #locating}). */
   private LocatedVersion located;
 
   /**
@@ -158,17 +160,19 @@ final class DeltaBases implements StorePipeline.BaseSource {
    * READ tickets presented then). A version that cannot be located leaves the base without holders: a failed read, and
    * the chunk coded plainly.
    */
-  private synchronized LocatedChunk holders(long step, ChunkId id) {
-    if (located == null) {
-      try {
-        located = previous.located(step);
-        org.cairn.core.read.Tickets.present(peers, located.tickets()); // READ tickets for the previous version's holders
-      } catch (java.io.IOException | RuntimeException e) {
-        LOG.debug("previous version {} not located: {}", step, e.getMessage());
-        located = new LocatedVersion(null, Map.of());
+  private LocatedChunk holders(long step, ChunkId id) {
+    synchronized (locating) {
+      if (located == null) {
+        try {
+          located = previous.located(step);
+          org.cairn.core.read.Tickets.present(peers, located.tickets()); // READ tickets for the previous version's holders
+        } catch (java.io.IOException | RuntimeException e) {
+          LOG.debug("previous version {} not located: {}", step, e.getMessage());
+          located = new LocatedVersion(null, Map.of());
+        }
       }
+      return located.chunk(id);
     }
-    return located.chunk(id);
   }
 
   @Override
