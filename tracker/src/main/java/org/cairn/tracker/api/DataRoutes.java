@@ -201,6 +201,11 @@ final class DataRoutes {
     requireMethod(method, "GET");
     requireApp(who, query.get("app"));
     metrics.manifestRead();
+    String holdersParam = query.getOrDefault("holders", "all");
+    if (!holdersParam.equals("all") && !holdersParam.equals("none")) {
+      throw new ApiException(400, "holders must be all or none, was '" + holdersParam + "'");
+    }
+    boolean withHolders = holdersParam.equals("all");
     String step = query.getOrDefault("step", "latest");
     int part = -1;
     if (query.containsKey("part")) {
@@ -219,28 +224,15 @@ final class DataRoutes {
       throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")
           + (step.equals("latest") ? "" : "." + step));
     }
-    String holdersParam = query.getOrDefault("holders", "all");
-    if (!holdersParam.equals("all") && !holdersParam.equals("none")) {
-      throw new ApiException(400, "holders must be all or none, was '" + holdersParam + "'");
-    }
-    if (holdersParam.equals("none")) {
-      Map<String, LocatedChunk> codings = new LinkedHashMap<>();
-      for (Map.Entry<ChunkId, ChunkRecord> e : m.chunks().entrySet()) {
-        ChunkRecord r = e.getValue();
-        String hex = e.getKey().hex();
-        codings.put(hex, new LocatedChunk(hex, r == null ? null : (r.redundancy() == null ? m.manifest().redundancy() : r.redundancy()),
-            List.of(), r == null ? null : r.base()));
-      }
-      return json(200, new LocatedVersion(m.manifest(), codings, List.of()));
-    }
-    Map<String, PeerView> peers = peersById();
+    // no holders: no peers looked up, no tickets (byHolder stays empty)
+    Map<String, PeerView> peers = withHolders ? peersById() : Map.of();
     Map<String, LocatedChunk> chunks = new LinkedHashMap<>();
     Map<String, List<ChunkId>> byHolder = new LinkedHashMap<>();
     for (Map.Entry<ChunkId, ChunkRecord> e : m.chunks().entrySet()) {
       String hex = e.getKey().hex();
       ChunkRecord r = e.getValue();
       List<LocatedChunk.Holder> holders = new ArrayList<>();
-      if (r != null) {
+      if (r != null && withHolders) {
         for (int i = 0; i < r.holders().size(); i++) {
           PeerView v = r.holders().get(i) == null ? null : peers.get(r.holders().get(i));
           holders.add(v == null || r.tag(i) == null ? null
