@@ -52,6 +52,8 @@ final class BaseCache {
   static final long DEFAULT_BUDGET = 4L << 30;
   private static final int MAGIC = 0x43524E42; // "CRNB": a plaintext record
   private static final int MAGIC_CODED = 0x43524E43; // "CRNC": a coded record (compressed, maybe sealed)
+  /** The record kinds in this cache's packs. */
+  static final java.util.Set<Integer> RECORD_KINDS = java.util.Set.of(MAGIC, MAGIC_CODED);
   /** A coded record's bytes before its payload: compression id, encryption id, chunk length. */
   private static final int CODED_HEAD = 1 + 1 + 4;
 
@@ -67,7 +69,7 @@ final class BaseCache {
   /** @param heldBudget bytes of records held in memory at most (-Dcairn.store.heldBaseBytes: 64 MiB or an eighth of the heap) */
   BaseCache(Path dir, long budget, long heldBudget) {
     this.budget = budget;
-    this.packs = new BasePacks(dir, budget, java.util.Set.of(MAGIC, MAGIC_CODED));
+    this.packs = new BasePacks(dir, budget, RECORD_KINDS);
     this.held = new HeldRecords(heldBudget,
         (id, r) -> packs.append(MAGIC_CODED, id, ByteBuffer.wrap(r.meta()), ByteBuffer.wrap(r.payload())));
   }

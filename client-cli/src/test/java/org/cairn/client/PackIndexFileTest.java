@@ -89,7 +89,7 @@ class PackIndexFileTest {
   void anIndexPlacingARecordPast2GiB_leavesItsPackUnindexed_andTheOthersServe() throws Exception {
     byte[] a = bytes(8, 30_000);
     byte[] b = bytes(9, 20_000);
-    Path pack = keptByAGoneProcess(a);
+    keptByAGoneProcess(a);
     assertThat(new BaseCache(dir, 1 << 30).get(ChunkId.of(a), null)).isEqualTo(a);
     // not a pack this cache writes: 3 GiB (sparse), its index naming a record at 2.5 GiB
     Path big = dir.resolve("1-" + GONE + "-0" + BasePacks.PACK_SUFFIX);
@@ -98,7 +98,7 @@ class PackIndexFileTest {
       ch.write(java.nio.ByteBuffer.wrap(new byte[] {0}), (3L << 30) - 1);
     }
     PackIndexFile.write(big, new PackIndexFile.Contents(3L << 30, true, List.of(new PackIndexFile.Entry(ChunkId.of(b), 5L << 29, b.length))));
-    PackIndex index = new PackIndex(dir, java.util.Set.of(0x43524E42, 0x43524E43)); // the cache's record kinds
+    PackIndex index = new PackIndex(dir, BaseCache.RECORD_KINDS);
     assertThat(index.get(ChunkId.of(b))).as("a miss, not an error").isNull();
     assertThat(index.get(ChunkId.of(a))).as("the other packs still indexed").isNotNull();
     BaseCache reader = new BaseCache(dir, 1 << 30);
