@@ -5,12 +5,14 @@
  * same wire as org.cairn.cli.agent.AgentClient (AgentRequest out; OUT / ERR / EXIT frames back,
  * AgentWire) and behaves the same; whatever it cannot do exactly as the JVM would, it hands to the
  * JVM's thin path by exec'ing it, so the result never depends on which client ran:
- *   - no agent answers at SOCKET (no file, refused, a path too long): exec FALLBACK, which tries
- *     again, prints the one-line notice and runs the command in its own process;
+ *   - no agent answers at SOCKET (no file, refused, a path too long): exec FALLBACK with
+ *     CAIRN_AGENT_ABSENT=1 in its environment, which tries again, prints the one-line notice and runs
+ *     the command in its own process (the launcher then starts the JVM it starts without an agent,
+ *     not the thin one: C1 alone ran a store's hashing without its intrinsics, 1.6 x the time);
  *   - an argument or the working directory is not plain ASCII (the JVM decodes them by the
  *     locale, and writes them as modified UTF-8): exec FALLBACK;
- *   - the agent goes away before any byte reached standard output: exec FALLBACK (as the JVM's
- *     client runs the command in its own process then); after some output: "cairn: COMMAND
+ *   - the agent goes away before any byte reached standard output: exec FALLBACK with
+ *     CAIRN_AGENT_ABSENT=1 (as the JVM's client runs the command in its own process then); after some output: "cairn: COMMAND
  *     failed: ..." and exit 1.
  * Built by client-cli's package phase when a C compiler is there (`cc`); the launcher uses it
  * when it exists, and CAIRN_THIN_CLIENT=java makes it start the JVM's thin path instead.
@@ -36,12 +38,21 @@ enum { FRAME_OUT = 1, FRAME_ERR = 2, FRAME_EXIT = 3, MAX_FRAME = 8 << 20 };
 static char **fallback_argv; /* FALLBACK then ARGS, NULL-terminated */
 static const char *command;
 
-/* Runs the JVM's thin path with the same arguments; never returns. */
-static void fall_back(void) {
+/* Runs FALLBACK with the same arguments (absent: no agent took the command, so it will run in that process; the
+   launcher then starts the JVM for that, not its thin path); never returns. */
+static void fall_back_to(int absent) {
+  if (absent && setenv("CAIRN_AGENT_ABSENT", "1", 1) != 0) {
+    fprintf(stderr, "cairn: cannot set CAIRN_AGENT_ABSENT: %s\n", strerror(errno));
+  }
   signal(SIGPIPE, SIG_DFL); /* ignored here (see main); an ignored signal would stay ignored across exec */
   execvp(fallback_argv[0], fallback_argv);
   fprintf(stderr, "cairn: cannot start %s: %s\n", fallback_argv[0], strerror(errno));
   exit(127);
+}
+
+/* FALLBACK for what this program cannot send as the JVM would (the agent may be there) */
+static void fall_back(void) {
+  fall_back_to(0);
 }
 
 /* The request as AgentRequest.write lays it out; 0 if a string cannot go as the JVM would send it. */
@@ -128,7 +139,7 @@ static int wrote_output;
 /* The agent went away mid-command (why): run the command here if nothing was printed yet. */
 static void lost(const char *why) {
   if (!wrote_output) {
-    fall_back();
+    fall_back_to(1);
   }
   fprintf(stderr, "cairn: %s failed: the agent went away mid-command (%s)\n", command, why);
   exit(1);
@@ -176,12 +187,12 @@ int main(int argc, char **argv) {
 
   struct sockaddr_un addr = {.sun_family = AF_UNIX};
   if (strlen(socket_path) >= sizeof addr.sun_path) {
-    fall_back();
+    fall_back_to(1);
   }
   strcpy(addr.sun_path, socket_path);
   int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0 || connect(fd, (struct sockaddr *)&addr, sizeof addr) != 0) {
-    fall_back();
+    fall_back_to(1);
   }
   for (size_t off = 0; off < req.len;) {
     ssize_t w = send(fd, req.p + off, req.len - off, MSG_NOSIGNAL);

@@ -129,6 +129,27 @@ class CliConventionsIT {
     assertThat(fetch.err()).as("fetch").noneMatch(l -> l.contains("cairn.store.nameLingerMillis"));
   }
 
+  /**
+   * A socket file no agent listens on (an agent that died): the native thin client finds no agent and the command runs
+   * in the JVM the launcher starts without an agent (its one-command flags), not in the thin path's C1-only JVM.
+   */
+  @Test
+  void clientLauncher_withNoAgentAtTheSocket_runsTheCommandInTheOneCommandJvm() throws Exception {
+    Path launcher = MiniGrid.jar("client-cli", "cairn.jar").resolveSibling("cairn");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(launcher.resolveSibling("cairn-thin"))
+        || System.getenv("CAIRN_REQUIRE_NATIVE_THIN") != null, "no native thin client built (no C compiler)");
+    Path socket = root.resolve("dead.sock");
+    try (java.nio.channels.ServerSocketChannel gone = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      gone.bind(java.net.UnixDomainSocketAddress.of(socket));
+    }
+    assertThat(socket).as("the dead agent's socket file stays").exists();
+    Run r = launch(launcher, Map.of("CAIRN_JAVA_OPTS", "-XX:+PrintCommandLineFlags", "CAIRN_AGENT_SOCKET", socket.toString()),
+        "versions", "--app", "A", "--node", "N");
+    assertThat(r.err()).as("the notice").first().asString().startsWith("cairn: no agent at " + socket);
+    assertThat(r.out()).contains("-XX:CompileThresholdScaling=10").contains("-XX:+UseSerialGC").doesNotContain("TieredStopAtLevel");
+    assertThat(r.out()).as("the thin path's archive not used").contains("cairn.jsa").doesNotContain("cairn-thin.jsa");
+  }
+
   @Test
   void tokenFileFromTheEnvironment_andJsonBeforeOrAfterTheCommand() throws Exception {
     try (MiniGrid grid = new MiniGrid(Files.createDirectories(root.resolve("grid")), Duration.ofSeconds(1))) {
