@@ -125,6 +125,10 @@ class CliConventionsIT {
     Map<String, String> properties = Map.of("CAIRN_JAVA_OPTS", "-XshowSettings:properties");
     Run store = launch(launcher, properties, "store", root.resolve("none").toString(), "--app", "A", "--node", "N");
     assertThat(store.err()).as("store").anyMatch(l -> l.trim().equals("cairn.store.nameLingerMillis = 50"));
+    // zstd-jni's native library from beside the jar (the build takes it out), not copied to /tmp by each process
+    Path zstd = launcher.resolveSibling("cairn-zstd-jni.so");
+    assertThat(zstd).as("the build's copy of zstd-jni's library").isRegularFile();
+    assertThat(store.err()).as("store").anyMatch(l -> l.trim().equals("ZstdNativePath = " + zstd));
     Run fetch = launch(launcher, properties, "fetch", "--app", "A", "--node", "N");
     assertThat(fetch.err()).as("fetch").noneMatch(l -> l.contains("cairn.store.nameLingerMillis"));
   }
