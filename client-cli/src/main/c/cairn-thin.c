@@ -8,7 +8,7 @@
  *   - no agent answers at SOCKET (no file, refused, a path too long): exec FALLBACK with
  *     CAIRN_AGENT_ABSENT=1 in its environment, which tries again, prints the one-line notice and runs
  *     the command in its own process (the launcher then starts the JVM it starts without an agent,
- *     not the thin one: C1 alone ran a store's hashing without its intrinsics, 1.6 x the time);
+ *     not the thin one: C1 alone ran a store's hashing without its intrinsics, 1.7-1.8 x the time);
  *   - an argument or the working directory is not plain ASCII (the JVM decodes them by the
  *     locale, and writes them as modified UTF-8): exec FALLBACK;
  *   - the agent goes away before any byte reached standard output: exec FALLBACK with
