@@ -51,9 +51,53 @@ public final class Main {
         System.err.println("cairn: " + command + " failed: " + u.why());
         System.exit(1);
       }
+      String launcher = System.getProperty(LAUNCHER);
+      if (launcher != null) {
+        runByLauncher(launcher, args); // returns only if that process could not be started
+      }
       System.err.println("cairn: no agent at " + socket + " (" + u.why() + "); running " + command + " in this process");
     }
     CairnCli.main(args);
+  }
+
+  /** Set by the launcher on the JVM it starts only to hand a command to an agent (C1 only, its small archive). */
+  static final String LAUNCHER = "cairn.launcher";
+
+  /**
+   * No agent took the command in the JVM started to hand it over: the launcher runs it again with {@code
+   * CAIRN_AGENT_ABSENT=1}, in the JVM it starts for one command without an agent (C2, its flags and archive; a store
+   * took 1.7-1.8 x the time in this one), which tries the socket once more and prints the notice. This process
+   * waits and exits with its code; stopped (SIGTERM, Ctrl-C), it stops that process first.
+   */
+  private static void runByLauncher(String launcher, String[] args) {
+    List<String> command = new java.util.ArrayList<>(List.of("sh", launcher));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+    pb.environment().put("CAIRN_AGENT_ABSENT", "1");
+    Process p;
+    try {
+      p = pb.start();
+    } catch (java.io.IOException e) {
+      System.err.println("cairn: cannot start " + launcher + " (" + e.getMessage() + ")");
+      return;
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      if (p.isAlive()) {
+        p.destroy();
+        try {
+          p.waitFor(15, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }, "cairn-launcher-child"));
+    int code;
+    try {
+      code = p.waitFor();
+    } catch (InterruptedException e) {
+      code = 130;
+    }
+    System.exit(code);
   }
 
   /** The command word of {@code args} (the first word that is neither an option nor a global option's value), or null. */

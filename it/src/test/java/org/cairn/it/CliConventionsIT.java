@@ -149,9 +149,21 @@ class CliConventionsIT {
     assertThat(socket).as("the dead agent's socket file stays").exists();
     Run r = launch(launcher, Map.of("CAIRN_JAVA_OPTS", "-XX:+PrintCommandLineFlags", "CAIRN_AGENT_SOCKET", socket.toString()),
         "versions", "--app", "A", "--node", "N");
+    assertThat(r.exit()).as("no tracker: a usage error after the notice").isEqualTo(2);
     assertThat(r.err()).as("the notice").first().asString().startsWith("cairn: no agent at " + socket);
     assertThat(r.out()).contains("-XX:CompileThresholdScaling=10").contains("-XX:+UseSerialGC").doesNotContain("TieredStopAtLevel");
     assertThat(r.out()).as("the thin path's archive not used").contains("cairn.jsa").doesNotContain("cairn-thin.jsa");
+
+    // the JVM's thin path (where no C compiler built the native client) has the launcher run it the same way, and
+    // waits for it: two JVMs' flags, the second the one-command JVM's; one notice; that JVM's exit code
+    Run viaJava = launch(launcher, Map.of("CAIRN_JAVA_OPTS", "-XX:+PrintCommandLineFlags", "CAIRN_AGENT_SOCKET", socket.toString(),
+        "CAIRN_THIN_CLIENT", "java"), "versions", "--app", "A", "--node", "N");
+    assertThat(viaJava.exit()).isEqualTo(2);
+    List<String> jvms = viaJava.out().lines().filter(l -> l.contains("-XX:")).toList();
+    assertThat(jvms).hasSize(2);
+    assertThat(jvms.get(0)).contains("-XX:TieredStopAtLevel=1").contains("cairn-thin.jsa");
+    assertThat(jvms.get(1)).contains("-XX:CompileThresholdScaling=10").doesNotContain("TieredStopAtLevel");
+    assertThat(viaJava.err()).filteredOn(l -> l.startsWith("cairn: no agent at " + socket)).hasSize(1);
   }
 
   @Test
