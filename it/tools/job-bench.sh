@@ -7,13 +7,17 @@
 # GRID_WARM (default 3): stores and fetches of the images under another app first, one process each, so the
 # tracker and peers have served before, as a grid that has run for a while has (0: a grid started just now).
 # AGENT_WARM (default 0): the same for the agent, in rounds of the whole series (see below).
+# KEEP_LOGS=DIR: keeps the processes' logs (CAIRN_LOG_LEVEL=debug makes every cairn process log its phases).
 #   ./mvnw -B -q -DskipTests package && it/tools/job-bench.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 IMAGE..." >&2; exit 2; }
 W=$(mktemp -d /tmp/job-bench.XXXX)
 PIDS=()
-trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$W"' EXIT
+# KEEP_LOGS=DIR: the agent's, tracker's and peers' logs copied there at the end (the scratch directory goes)
+trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true
+  if [ -n "${KEEP_LOGS:-}" ]; then mkdir -p "$KEEP_LOGS" && cp "$W"/*.err "$W"/*.out "$KEEP_LOGS"/ 2>/dev/null || true; fi
+  rm -rf "$W"' EXIT
 # shellcheck source=local-grid.sh
 . "$ROOT/it/tools/local-grid.sh"
 CAIRN="$ROOT/client-cli/target/cairn"
