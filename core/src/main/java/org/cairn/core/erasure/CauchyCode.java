@@ -88,30 +88,11 @@ public final class CauchyCode {
   /** Rebuilds every shard not {@code present} from any m present ones (missing shards allocated). */
   public void reconstruct(byte[][] shards, boolean[] present) {
     int packet = checkShards(shards);
-    if (present.length != totalShards()) {
-      throw new IllegalArgumentException("expected " + totalShards() + " presence flags, got " + present.length);
-    }
-    int count = 0;
-    for (boolean p : present) {
-      count += p ? 1 : 0;
-    }
-    if (count == totalShards()) {
+    Survivors held = Survivors.pick(shards, present, dataShards);
+    if (held == null) {
       return;
     }
-    if (count < dataShards) {
-      throw new IllegalArgumentException(
-          "need at least " + dataShards + " of " + totalShards() + " shards to reconstruct, have " + count);
-    }
-    int[] validRows = new int[dataShards];
-    byte[][] valid = new byte[dataShards][];
-    for (int i = 0, v = 0; v < dataShards; i++) {
-      if (present[i]) {
-        validRows[v] = i;
-        valid[v] = shards[i];
-        v++;
-      }
-    }
-    Matrix decode = generator.selectRows(validRows).invert();
+    Matrix decode = generator.selectRows(held.rows()).invert();
     List<byte[]> rows = new ArrayList<>();
     List<byte[]> outputs = new ArrayList<>();
     for (int d = 0; d < dataShards; d++) {
@@ -121,7 +102,7 @@ public final class CauchyCode {
       }
     }
     if (!rows.isEmpty()) {
-      run(schedule(rows.toArray(new byte[0][])), valid, outputs.toArray(new byte[0][]), packet);
+      run(schedule(rows.toArray(new byte[0][])), held.shards(), outputs.toArray(new byte[0][]), packet);
     }
     rows.clear();
     outputs.clear();

@@ -72,34 +72,12 @@ public final class ReedSolomon {
    */
   public void reconstruct(byte[][] shards, boolean[] present, int offset, int byteCount) {
     checkShards(shards, offset, byteCount);
-    if (present.length != totalShards()) {
-      throw new IllegalArgumentException("expected " + totalShards() + " presence flags, got " + present.length);
-    }
-    int count = 0;
-    for (boolean p : present) {
-      if (p) {
-        count++;
-      }
-    }
-    if (count == totalShards()) {
+    // The first m present shards, and the rows of the encoding matrix that produced them.
+    Survivors held = Survivors.pick(shards, present, dataShards);
+    if (held == null) {
       return;
     }
-    if (count < dataShards) {
-      throw new IllegalArgumentException(
-          "need at least " + dataShards + " of " + totalShards() + " shards to reconstruct, have " + count);
-    }
-
-    // The first m present shards, and the rows of the encoding matrix that produced them.
-    int[] validRows = new int[dataShards];
-    byte[][] validShards = new byte[dataShards][];
-    for (int i = 0, v = 0; v < dataShards; i++) {
-      if (present[i]) {
-        validRows[v] = i;
-        validShards[v] = shards[i];
-        v++;
-      }
-    }
-    Matrix decode = matrix.selectRows(validRows).invert();
+    Matrix decode = matrix.selectRows(held.rows()).invert();
 
     int missingData = 0;
     byte[][] rows = new byte[parityShards][];
@@ -112,7 +90,7 @@ public final class ReedSolomon {
       }
     }
     if (missingData > 0) {
-      CodingLoop.code(rows, validShards, outputs, missingData, offset, byteCount);
+      CodingLoop.code(rows, held.shards(), outputs, missingData, offset, byteCount);
     }
 
     // Data is complete now; recompute missing parity from it.
