@@ -10,9 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import org.cairn.client.Fetcher;
@@ -273,20 +271,15 @@ final class FetchCommand implements Callable<Integer> {
     }
   }
 
+  /** What {@code fetch --json} prints (on standard error when the data goes to standard output). */
+  record Fetched(String app, String node, long step, long size, String kind, double seconds, double mbPerSec, int chunksFromThisHost) {}
+
   private void print(Fetcher.Result res, boolean dataOnStdout) throws IOException {
     PrintWriter out = dataOnStdout ? spec.commandLine().getErr() : spec.commandLine().getOut();
     double mbps = res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
     if (json) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("app", res.app());
-      m.put("node", res.node());
-      m.put("step", res.step());
-      m.put("size", res.size());
-      m.put("kind", res.kind());
-      m.put("seconds", Math.round(res.seconds() * 1000) / 1000.0);
-      m.put("mbPerSec", Math.round(mbps * 10) / 10.0);
-      m.put("chunksFromThisHost", res.chunksFromThisHost());
-      out.println(Json.MAPPER.writeValueAsString(m));
+      out.println(Json.MAPPER.writeValueAsString(new Fetched(res.app(), res.node(), res.step(), res.size(), res.kind(),
+          Math.round(res.seconds() * 1000) / 1000.0, Math.round(mbps * 10) / 10.0, res.chunksFromThisHost())));
     } else if (!dataOnStdout) {
       out.printf(Locale.ROOT, "fetched %s.%s.%d: %s in %.1f s (%s/s) to %s%n", res.app(), res.node(), res.step(),
           ByteSize.format(res.size()), res.seconds(), ByteSize.format((long) (mbps * 1e6)), dir != null ? dir : output);

@@ -33,6 +33,12 @@ final class PolicyCommand implements Callable<Integer> {
       "always kept) and change nothing."})
   boolean dryRun;
 
+  /** What a dry run prints with {@code --json}: the folder's versions the policy would delete. */
+  record DryRun(String folder, boolean dryRun, java.util.List<Doomed> wouldDelete) {}
+
+  /** One version a dry run would delete. */
+  record Doomed(String app, String node, long step, long committedAt, long size) {}
+
   @Override
   public Integer call() throws Exception {
     String app = target.app;
@@ -92,17 +98,11 @@ final class PolicyCommand implements Callable<Integer> {
     }
     java.io.PrintWriter out = spec.commandLine().getOut();
     if (json) {
-      java.util.List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+      java.util.List<Doomed> rows = new java.util.ArrayList<>();
       for (org.cairn.core.api.VersionRow v : doomed) {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("app", v.app());
-        m.put("node", v.node());
-        m.put("step", v.step());
-        m.put("committedAt", v.committedAt());
-        m.put("size", v.size());
-        rows.add(m);
+        rows.add(new Doomed(v.app(), v.node(), v.step(), v.committedAt(), v.size()));
       }
-      out.println(Json.MAPPER.writeValueAsString(java.util.Map.of("folder", f, "dryRun", true, "wouldDelete", rows)));
+      out.println(Json.MAPPER.writeValueAsString(new DryRun(f, true, rows)));
     } else {
       for (org.cairn.core.api.VersionRow v : doomed) {
         out.println("would delete " + v.app() + "." + v.node() + "." + v.step() + " (committed "

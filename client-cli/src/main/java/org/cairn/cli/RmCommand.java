@@ -1,6 +1,5 @@
 package org.cairn.cli;
 
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -27,17 +26,15 @@ final class RmCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
+  /** What {@code rm --json} prints. */
+  record Deleted(String app, String node, long step, boolean deleted) {}
+
   @Override
   public Integer call() throws Exception {
     try (org.cairn.client.Grid grid = GridAccess.open(root, spec.commandLine())) {
       grid.delete(target.app, nodeOption.node, step);
       if (json) {
-        java.util.Map<String, Object> m = new java.util.LinkedHashMap<>();
-        m.put("app", target.app);
-        m.put("node", nodeOption.node);
-        m.put("step", step);
-        m.put("deleted", true);
-        spec.commandLine().getOut().println(Json.MAPPER.writeValueAsString(m));
+        spec.commandLine().getOut().println(Json.MAPPER.writeValueAsString(new Deleted(target.app, nodeOption.node, step, true)));
       } else {
         spec.commandLine().getOut().println("deleted " + target.app + "." + nodeOption.node + "." + step);
       }

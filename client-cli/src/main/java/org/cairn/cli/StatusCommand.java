@@ -6,7 +6,6 @@ import org.cairn.core.api.AppSummary;
 import org.cairn.core.api.DurabilityView;
 import org.cairn.core.api.PeerView;
 import java.io.PrintWriter;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
@@ -26,6 +25,10 @@ final class StatusCommand implements Callable<Integer> {
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
+
+  /** What {@code status --json} prints: live peers' capacity, peers counted by state, the catalog's size and health. */
+  record Summary(String tracker, int peers, Map<String, Integer> peersByState, long donatedBytes, long usedBytes, long freeBytes,
+      int apps, int nodes, int versions, DurabilityView durability) {}
 
   @Override
   public Integer call() throws Exception {
@@ -51,18 +54,8 @@ final class StatusCommand implements Callable<Integer> {
       }
       PrintWriter out = spec.commandLine().getOut();
       if (json) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("tracker", grid.tracker().base().toString());
-        m.put("peers", peers.size());
-        m.put("peersByState", byState);
-        m.put("donatedBytes", quota);
-        m.put("usedBytes", used);
-        m.put("freeBytes", free);
-        m.put("apps", apps.size());
-        m.put("nodes", nodes);
-        m.put("versions", versions);
-        m.put("durability", durability);
-        out.println(Json.MAPPER.writeValueAsString(m));
+        out.println(Json.MAPPER.writeValueAsString(new Summary(grid.tracker().base().toString(), peers.size(), byState, quota, used,
+            free, apps.size(), nodes, versions, durability)));
       } else {
         out.println("tracker   " + grid.tracker().base());
         StringBuilder states = new StringBuilder();

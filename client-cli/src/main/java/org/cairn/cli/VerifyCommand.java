@@ -2,10 +2,8 @@ package org.cairn.cli;
 
 import java.io.PrintWriter;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import org.cairn.client.Grid;
 import org.cairn.client.Verifier;
@@ -64,6 +62,14 @@ final class VerifyCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * One version in {@code verify --json}'s list; {@code part} (which part of a checkpoint set the version is) is left
+   * out for a plain version.
+   */
+  record Verified(String app, String node, long step, @com.fasterxml.jackson.annotation.JsonInclude(
+      com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL) Integer part, String redundancy, boolean restorable,
+      int chunks, int healthy, int degraded, int lost, long piecesChecked, long piecesBad, boolean readData, List<String> problems) {}
+
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
@@ -104,27 +110,11 @@ final class VerifyCommand implements Callable<Integer> {
     }
     boolean ok = reports.stream().allMatch(Verifier.Report::restorable);
     if (json) {
-      List<Map<String, Object>> list = new ArrayList<>();
+      List<Verified> list = new ArrayList<>();
       for (int i = 0; i < reports.size(); i++) {
         Verifier.Report r = reports.get(i);
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("app", r.app());
-        m.put("node", r.node());
-        m.put("step", r.step());
-        if (parts.get(i) != null) {
-          m.put("part", parts.get(i));
-        }
-        m.put("redundancy", r.redundancy());
-        m.put("restorable", r.restorable());
-        m.put("chunks", r.chunks());
-        m.put("healthy", r.healthy());
-        m.put("degraded", r.degraded());
-        m.put("lost", r.lost());
-        m.put("piecesChecked", r.piecesChecked());
-        m.put("piecesBad", r.piecesBad());
-        m.put("readData", readData);
-        m.put("problems", r.problems());
-        list.add(m);
+        list.add(new Verified(r.app(), r.node(), r.step(), parts.get(i), r.redundancy(), r.restorable(), r.chunks(), r.healthy(),
+            r.degraded(), r.lost(), r.piecesChecked(), r.piecesBad(), readData, r.problems()));
       }
       out.println(Json.MAPPER.writeValueAsString(list));
     } else {
