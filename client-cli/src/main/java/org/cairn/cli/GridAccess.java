@@ -1,11 +1,7 @@
 package org.cairn.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import org.cairn.client.Grid;
 import org.cairn.core.security.GridToken;
@@ -41,14 +37,14 @@ final class GridAccess {
     if (url == null) {
       url = System.getenv("CAIRN_TRACKER");
     }
-    Path config = Path.of(System.getProperty("user.home"), ".config", "cairn", "client.yaml");
-    if ((url == null || (tokenFile == null && envToken == null)) && Files.isRegularFile(config)) {
-      JsonNode yaml = new ObjectMapper(new YAMLFactory()).readTree(config.toFile());
-      if (url == null && yaml != null && yaml.hasNonNull("tracker")) {
-        url = yaml.get("tracker").asText();
+    Path config = ClientConfig.defaultPath();
+    if (url == null || (tokenFile == null && envToken == null)) {
+      ClientConfig file = ClientConfig.read(config, cl);
+      if (url == null) {
+        url = file.tracker();
       }
-      if (tokenFile == null && envToken == null && yaml != null && yaml.hasNonNull("token-file")) {
-        tokenFile = Path.of(yaml.get("token-file").asText());
+      if (tokenFile == null && envToken == null && file.tokenFile() != null) {
+        tokenFile = Path.of(file.tokenFile());
       }
     }
     if (url == null) {
