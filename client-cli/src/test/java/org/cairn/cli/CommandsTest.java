@@ -15,7 +15,7 @@ import java.util.List;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.Tracker;
-import org.cairn.tracker.TrackerConfig;
+import org.cairn.tracker.service.TrackerConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import org.cairn.core.security.GridToken;
 import org.cairn.peer.PeerConfig;
 import org.cairn.peer.PeerRuntime;
 import org.cairn.tracker.Tracker;
-import org.cairn.tracker.TrackerConfig;
+import org.cairn.tracker.service.TrackerConfig;
 import picocli.CommandLine;
 
 /** A real tracker and real peers in this JVM on loopback, with the cairn commands run against them in-process. */

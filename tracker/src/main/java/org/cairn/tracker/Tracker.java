@@ -7,6 +7,8 @@ import org.cairn.tracker.api.HttpApiServer;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.repair.RepairService;
 import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.service.TrackerConfig;
+import org.cairn.tracker.service.TrackerServices;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -9,6 +9,7 @@ import java.util.concurrent.CountDownLatch;
 import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
+import org.cairn.tracker.service.TrackerConfig;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

@@ -1,2 +1,2 @@
-/** The tracker daemon: membership, availability history, metadata, placement (cairn-tracker.jar). */
+/** The tracker daemon's entry points and composition roots (cairn-tracker.jar): a lone tracker, its commands. */
 package org.cairn.tracker;

@@ -16,7 +16,7 @@ import org.cairn.core.availability.Crls;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.api.Metrics;
-import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.api.TrackerApi;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;

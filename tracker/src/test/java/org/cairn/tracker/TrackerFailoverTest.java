@@ -14,6 +14,7 @@ import org.cairn.core.api.TrackerEndpoints;
 import org.cairn.core.api.TrackerHttp;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
+import org.cairn.tracker.service.TrackerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

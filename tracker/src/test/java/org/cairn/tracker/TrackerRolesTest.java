@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.api.Metrics;
-import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.api.TrackerApi;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Role;

@@ -23,6 +23,10 @@ import org.cairn.client.LocalGrid;
  */
 final class JobPath {
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** What the benchmark reads of a {@code cairn store --json} line (the rest of its fields are ignored). */
+  @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+  record Stored(long size, long chunks, long newChunks) {}
   private static final String[] WAYS = {"agent", "process"};
 
   private final EndToEnd.Options o;
@@ -83,7 +87,7 @@ final class JobPath {
           for (String way : WAYS) {
             Measured m = command(grid, agent, way, "store", image.toString(), "--app", "bench-" + way, "--node", "rank0", "--json",
                 "--redundancy", o.redundancy().spec(), "--compression", o.compressor().spec(), "--threads", Integer.toString(o.threads()));
-            org.cairn.cli.StoreReport r = JSON.readValue(m.stdout(), org.cairn.cli.StoreReport.class);
+            Stored r = JSON.readValue(m.stdout(), Stored.class);
             sink.accept(m.row(new StageResult("e2e-store").with("tool", "cairn (" + way + ")").with("image", i + 1)
                 .with("bytes", r.size()).with("newChunks", r.newChunks()).with("chunks", r.chunks()), r.size()));
           }

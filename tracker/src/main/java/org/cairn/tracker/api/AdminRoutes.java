@@ -27,6 +27,7 @@ import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.history.CapacityHistory;
 import org.cairn.tracker.membership.Membership;
 import org.cairn.tracker.repair.RepairService;
+import org.cairn.tracker.tls.PeerCertifier;
 import org.cairn.tracker.tls.TrackerCa;
 
 /**

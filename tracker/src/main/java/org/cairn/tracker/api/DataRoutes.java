@@ -42,6 +42,7 @@ import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.VersionReads;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.placement.PlacementService;
 
 /**
  * What a store and a fetch ask before and around moving pieces: placement and bandwidth reports, the

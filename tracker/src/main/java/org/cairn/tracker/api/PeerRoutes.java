@@ -32,6 +32,7 @@ import org.cairn.tracker.auth.Role;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.membership.Membership;
 import org.cairn.tracker.repair.RepairService;
+import org.cairn.tracker.tls.PeerCertifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -28,8 +28,10 @@ import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.history.CapacityHistory;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.repair.RepairService;
 import org.cairn.tracker.store.NotCommittedException;
+import org.cairn.tracker.tls.PeerCertifier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -10,7 +10,7 @@ import java.util.Set;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.availability.HostState;
-import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.membership.Membership;

@@ -16,7 +16,7 @@ import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.hash.ChunkId;
-import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.CommitJournal;
 import org.cairn.tracker.events.EventLog;

@@ -11,7 +11,7 @@ import java.util.TreeMap;
 import org.cairn.core.api.DurabilityView.Stalled;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.availability.HostState;
-import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.catalog.ChunkRecord;
 
 /*

@@ -51,7 +51,7 @@ import org.cairn.core.security.PinnedTrust;
  * certificate is made anew at every start (one year), signed by the CA, for the names and addresses
  * the tracker may be reached by.
  */
-public final class TrackerCa implements org.cairn.tracker.api.PeerCertifier {
+public final class TrackerCa implements org.cairn.tracker.tls.PeerCertifier {
   private static final String SIGNATURE = "SHA256withECDSA";
   private static final SecureRandom RANDOM = new SecureRandom();
   public static final String KEY_FILE = "ca.key";

@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.tls;
 
 import java.io.IOException;
 

@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.placement;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package org.cairn.tracker;
+package org.cairn.tracker.service;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -9,7 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.cairn.core.availability.Crls;
 import org.cairn.tracker.api.Metrics;
-import org.cairn.tracker.api.PlacementService;
+import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.api.TrackerApi;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;

@@ -1,4 +1,4 @@
-package org.cairn.tracker;
+package org.cairn.tracker.service;
 
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;

@@ -1,4 +1,4 @@
-package org.cairn.tracker;
+package org.cairn.tracker.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.cairn.tracker;
+package org.cairn.tracker.service;
 
 import java.nio.file.Path;
 import java.time.Duration;
