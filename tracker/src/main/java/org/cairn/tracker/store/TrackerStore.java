@@ -45,6 +45,14 @@ public final class TrackerStore implements Closeable {
   private final DBOptions dbOptions;
   private final ColumnFamilyOptions cfOptions;
   private final WriteOptions writeOptions;
+  /**
+   * A lone tracker's batches (a version committed or deleted, a set's parts, a catalog record attached) are on disk
+   * before {@link #write} returns: RocksDB syncs its WAL for them, so a commit the tracker answered survives the
+   * tracker's host losing power, not only its process dying. Single puts and deletes (heartbeats, names of chunks in
+   * flight, repair bookkeeping: rewritten or redone if lost) are not synced. A group member's durability is the
+   * group's log (Ratis syncs it on a majority), so what it applies from the log is not synced again.
+   */
+  private final WriteOptions syncedWrites;
   private final Path dir;
   /** Readers and writers share it; {@link #restoreFrom} (a group member installing a snapshot) swaps the database under it. */
   private final java.util.concurrent.locks.ReentrantReadWriteLock swap = new java.util.concurrent.locks.ReentrantReadWriteLock();
@@ -57,11 +65,6 @@ public final class TrackerStore implements Closeable {
   /** Writes applied to this member's database per family, since it opened ({@link #writes}). */
   private final java.util.concurrent.atomic.AtomicLongArray writes = new java.util.concurrent.atomic.AtomicLongArray(Family.values().length);
 
-
-
-
-
-
   /**
    * How a tracker group's writes are made: {@link #replicate} hands an encoded {@link Batch} to the
    * group's log and returns once this member has applied it through {@link #applyReplicated}
@@ -71,11 +74,15 @@ public final class TrackerStore implements Closeable {
     void replicate(byte[] encodedBatch) throws IOException;
   }
 
-  private TrackerStore(Path dir) throws IOException {
+  private TrackerStore(Path dir, org.rocksdb.Statistics statistics) throws IOException {
     this.dir = dir;
     dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
+    if (statistics != null) {
+      dbOptions.setStatistics(statistics);
+    }
     cfOptions = new ColumnFamilyOptions();
     writeOptions = new WriteOptions();
+    syncedWrites = new WriteOptions().setSync(true);
     try {
       Files.createDirectories(dir);
       handles = openHandles();
@@ -135,7 +142,12 @@ public final class TrackerStore implements Closeable {
   }
 
   public static TrackerStore open(Path dir) throws IOException {
-    return new TrackerStore(dir);
+    return new TrackerStore(dir, null);
+  }
+
+  /** As {@link #open(Path)}, with RocksDB counting into {@code statistics} (tests). */
+  static TrackerStore open(Path dir, org.rocksdb.Statistics statistics) throws IOException {
+    return new TrackerStore(dir, statistics);
   }
 
   /** Makes every later write go through {@code r} (a tracker group's log). */
@@ -221,7 +233,10 @@ public final class TrackerStore implements Closeable {
     }
   }
 
-  /** Applies puts and deletes atomically (in a group: once the group's log has committed them). */
+  /**
+   * Applies puts and deletes atomically and durably: on a lone tracker synced to disk before it returns, in a group
+   * once the group's log has committed them.
+   */
   public void write(Batch batch) throws IOException {
     Replicator r = replicator;
     if (r != null) {
@@ -229,7 +244,7 @@ public final class TrackerStore implements Closeable {
       r.replicate(batch.encode());
       return;
     }
-    writeLocal(batch);
+    writeLocal(batch, syncedWrites);
   }
 
   /**
@@ -239,7 +254,7 @@ public final class TrackerStore implements Closeable {
   public void applyReplicated(byte[] encoded, byte[] applied) throws IOException {
     Batch batch = Batch.decode(encoded);
     batch.put(Family.CLUSTER, APPLIED, applied);
-    writeLocal(batch);
+    writeLocal(batch, writeOptions);
   }
 
   /**
@@ -253,7 +268,7 @@ public final class TrackerStore implements Closeable {
   /** The key under which {@link #applyReplicated} records the last log position applied. */
   public static final byte[] APPLIED = "applied".getBytes(StandardCharsets.UTF_8);
 
-  private void writeLocal(Batch batch) throws IOException {
+  private void writeLocal(Batch batch, WriteOptions options) throws IOException {
     Handles h = use();
     try (WriteBatch wb = new WriteBatch()) {
       for (Batch.Op op : batch.ops) {
@@ -263,7 +278,7 @@ public final class TrackerStore implements Closeable {
           wb.put(h.of(op.family()), op.key(), op.value());
         }
       }
-      h.db().write(writeOptions, wb);
+      h.db().write(options, wb);
       for (Batch.Op op : batch.ops) {
         writes.incrementAndGet(op.family().ordinal());
       }
@@ -400,6 +415,7 @@ public final class TrackerStore implements Closeable {
 
   private void closeOptions() {
     writeOptions.close();
+    syncedWrites.close();
     cfOptions.close();
     dbOptions.close();
   }
