@@ -48,7 +48,9 @@ final class FolderPolicies {
     if (f.startsWith(PURGE_AFTER)) {
       Durations.parse(f.substring(PURGE_AFTER.length()));
     }
-    store.put(TrackerStore.Family.POLICIES, app.getBytes(StandardCharsets.UTF_8), f.getBytes(StandardCharsets.UTF_8));
+    // a batch, so a lone tracker has the policy it answered for on disk (a lost purge-after would keep or drop versions)
+    store.write(new org.cairn.tracker.store.Batch().put(TrackerStore.Family.POLICIES, app.getBytes(StandardCharsets.UTF_8),
+        f.getBytes(StandardCharsets.UTF_8)));
     LOG.info("app {}: folder policy {}", app, f);
   }
 

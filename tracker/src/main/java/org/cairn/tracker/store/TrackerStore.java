@@ -46,10 +46,10 @@ public final class TrackerStore implements Closeable {
   private final ColumnFamilyOptions cfOptions;
   private final WriteOptions writeOptions;
   /**
-   * A lone tracker's batches (a version committed or deleted, a set's parts, a catalog record attached) are on disk
-   * before {@link #write} returns: RocksDB syncs its WAL for them, so a commit the tracker answered survives the
-   * tracker's host losing power, not only its process dying. Single puts and deletes (heartbeats, names of chunks in
-   * flight, repair bookkeeping: rewritten or redone if lost) are not synced. A group member's durability is the
+   * A lone tracker's batches (a version committed or deleted, a set's parts, a catalog record attached, a folder
+   * policy set) are on disk before {@link #write} returns: RocksDB syncs its WAL for them, so a commit the tracker
+   * answered survives the tracker's host losing power, not only its process dying. Single puts and deletes
+   * (heartbeats, repair's new holders, bandwidth samples: rewritten or redone if lost) are not synced. A group member's durability is the
    * group's log (Ratis syncs it on a majority), so what it applies from the log is not synced again.
    */
   private final WriteOptions syncedWrites;
