@@ -23,11 +23,11 @@ import org.cairn.client.LocalGrid;
  */
 final class JobPath {
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String[] WAYS = {"agent", "process"};
 
   /** What the benchmark reads of a {@code cairn store --json} line (the rest of its fields are ignored). */
   @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
   record Stored(long size, long chunks, long newChunks) {}
-  private static final String[] WAYS = {"agent", "process"};
 
   private final EndToEnd.Options o;
   private final Consumer<StageResult> sink;
