@@ -194,14 +194,17 @@ public final class Storer {
           o.app(), o.node(), (placed - start) / 1_000_000, (indexed - placed) / 1_000_000, (piped - indexed) / 1_000_000,
           sent.size(), pending.calls(), (committed - piped) / 1_000_000);
       long recordBytes = -1;
+      mabw.shutdownNow();
       if (records != null) {
         if (bases != null) {
           bases.answered(records);
         }
-        // the job does not wait for the record: the agent's thread puts it on the grid, then lets the store's io go
+        // the job waits for neither the record nor the bandwidth measured (one call to the tracker per host, 10-30 ms
+        // for a successor): the agent's thread puts the record on the grid, reports, then lets the store's io go
         records.execute(() -> {
           try {
             CatalogCopy.store(tracker, peers, hosts, writer, io, r, o.app(), o.node(), step);
+            reportBandwidth(o.clientId(), writer, reported);
           } finally {
             io.shutdown();
           }
@@ -210,9 +213,8 @@ public final class Storer {
       } else {
         recordBytes = CatalogCopy.store(tracker, peers, hosts, writer, io, r, o.app(), o.node(), step);
         LOG.debug("store {}.{}: catalog record {} ms", o.app(), o.node(), (System.nanoTime() - committed) / 1_000_000);
+        reportBandwidth(o.clientId(), writer, reported);
       }
-      mabw.shutdownNow();
-      reportBandwidth(o.clientId(), writer, reported);
       return new Result(o.app(), o.node(), step, res.bytesIn(), res.chunks().size(), res.newChunks(), sentBytes.get(),
           (System.nanoTime() - start) / 1e9, hosts.hostIds(), hosts.replaced(), probed, answer.set() == null ? null : answer,
           res.newBytes(), res.encodedBytes(), recordBytes);
