@@ -59,7 +59,16 @@ public final class HttpApiServer implements Closeable {
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(2);
-  private final io.netty.util.concurrent.EventExecutorGroup handlers = new io.netty.util.concurrent.DefaultEventExecutorGroup(4);
+  /** Threads that run requests (RocksDB calls, a commit's synced write): any connection's next request takes any free one. */
+  static final int HANDLER_THREADS = 16;
+  /**
+   * Each connection's requests run in order, one at a time, on whichever handler thread is free: a request that waits
+   * (a commit's synced write while the disk is slow) holds up its own connection only. A DefaultEventExecutorGroup pins
+   * each connection to one of its threads, so the peers' heartbeats pinned behind a waiting commit waited with it, and
+   * the tracker marked live peers DOWN.
+   */
+  private final io.netty.util.concurrent.EventExecutorGroup handlers = new io.netty.util.concurrent.NonStickyEventExecutorGroup(
+      new io.netty.util.concurrent.UnorderedThreadPoolEventExecutor(HANDLER_THREADS, new io.netty.util.concurrent.DefaultThreadFactory("tracker-api")));
   private final Channel channel;
   /** Every open connection, so close() can end them before stopping the executors they use. */
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
