@@ -60,8 +60,13 @@ public final class TrackerStore implements Closeable {
   private boolean closed;
   /** Null for a lone tracker (writes go to RocksDB); in a group, every write goes through the replicated log. */
   private volatile Replicator replicator;
-  /** Puts that may wait to be replicated together (heartbeat records in a group), newest value per key. */
+  /** Puts that may wait to be written together (heartbeat records), newest value per key. */
   private final WaitingPuts soon = new WaitingPuts();
+  /**
+   * A lone tracker's direct writes and its flush of waiting puts, one at a time: a put drained before a newer direct write
+   * of its key must not land after it.
+   */
+  private final java.util.concurrent.locks.ReentrantLock localOrder = new java.util.concurrent.locks.ReentrantLock();
   /** Writes applied to this member's database per family, since it opened ({@link #writes}). */
   private final java.util.concurrent.atomic.AtomicLongArray writes = new java.util.concurrent.atomic.AtomicLongArray(Family.values().length);
 
@@ -160,27 +165,30 @@ public final class TrackerStore implements Closeable {
       write(new Batch().put(f, key, value));
       return;
     }
-    Handles h = use();
+    localOrder.lock();
     try {
-      h.db().put(h.of(f), writeOptions, key, value);
-      writes.incrementAndGet(f.ordinal());
-    } catch (RocksDBException e) {
-      throw new IOException("writing " + f + " failed: " + e.getMessage(), e);
+      soon.supersede(new Batch().put(f, key, value)); // this write is newer
+      Handles h = use();
+      try {
+        h.db().put(h.of(f), writeOptions, key, value);
+        writes.incrementAndGet(f.ordinal());
+      } catch (RocksDBException e) {
+        throw new IOException("writing " + f + " failed: " + e.getMessage(), e);
+      } finally {
+        done();
+      }
     } finally {
-      done();
+      localOrder.unlock();
     }
   }
 
   /**
-   * A put that may be replicated up to a second later, together with others ({@link #flushSoon}):
-   * for records rewritten often whose latest value is all that matters (heartbeats). Reads see it at
-   * once; a lone tracker writes it at once.
+   * A put that may be written up to a second later, together with others ({@link #flushSoon}): for records rewritten
+   * often whose latest value is all that matters (heartbeats, events). Reads and scans see it at once. It never waits
+   * for the disk: a heartbeat is answered while a commit's synced write waits on a slow disk (RocksDB's writes queue
+   * behind a sync), so the tracker does not mark live peers DOWN for its own disk's stall.
    */
-  public void putSoon(Family f, byte[] key, byte[] value) throws IOException {
-    if (replicator == null) {
-      put(f, key, value);
-      return;
-    }
+  public void putSoon(Family f, byte[] key, byte[] value) {
     soon.put(f, key, value);
   }
 
@@ -189,23 +197,32 @@ public final class TrackerStore implements Closeable {
     soon.clear();
   }
 
-  /** Replicates the waiting {@link #putSoon} puts as one batch; returns how many. */
+  /** Writes the waiting {@link #putSoon} puts as one batch (in a group: replicates it); returns how many. */
   public int flushSoon() throws IOException {
-    Batch batch = soon.drain();
     Replicator r = replicator;
-    if (batch.size() == 0 || r == null) {
-      return 0;
+    if (r != null) {
+      Batch batch = soon.drain();
+      if (batch.size() > 0) {
+        r.replicate(batch.encode());
+      }
+      return batch.size();
     }
-    r.replicate(batch.encode());
-    return batch.size();
+    localOrder.lock();
+    try {
+      Batch batch = soon.drain();
+      if (batch.size() > 0) {
+        writeLocal(batch, writeOptions); // rewritten or redone if lost, as a single put: not synced
+      }
+      return batch.size();
+    } finally {
+      localOrder.unlock();
+    }
   }
 
   public byte[] get(Family f, byte[] key) throws IOException {
-    if (replicator != null) {
-      byte[] waiting = soon.get(f, key);
-      if (waiting != null) {
-        return waiting;
-      }
+    byte[] waiting = soon.get(f, key);
+    if (waiting != null) {
+      return waiting;
     }
     Handles h = use();
     try {
@@ -222,14 +239,20 @@ public final class TrackerStore implements Closeable {
       write(new Batch().delete(f, key));
       return;
     }
-    Handles h = use();
+    localOrder.lock();
     try {
-      h.db().delete(h.of(f), writeOptions, key);
-      writes.incrementAndGet(f.ordinal());
-    } catch (RocksDBException e) {
-      throw new IOException("deleting from " + f + " failed: " + e.getMessage(), e);
+      soon.supersede(new Batch().delete(f, key));
+      Handles h = use();
+      try {
+        h.db().delete(h.of(f), writeOptions, key);
+        writes.incrementAndGet(f.ordinal());
+      } catch (RocksDBException e) {
+        throw new IOException("deleting from " + f + " failed: " + e.getMessage(), e);
+      } finally {
+        done();
+      }
     } finally {
-      done();
+      localOrder.unlock();
     }
   }
 
@@ -244,7 +267,13 @@ public final class TrackerStore implements Closeable {
       r.replicate(batch.encode());
       return;
     }
-    writeLocal(batch, syncedWrites);
+    localOrder.lock();
+    try {
+      soon.supersede(batch);
+      writeLocal(batch, syncedWrites);
+    } finally {
+      localOrder.unlock();
+    }
   }
 
   /**
@@ -320,6 +349,7 @@ public final class TrackerStore implements Closeable {
 
   /** Visits every entry whose key starts with {@code prefix} (empty: all), in key order. */
   public void scan(Family f, byte[] prefix, EntryVisitor visitor) throws IOException {
+    flushBeforeScan(f);
     Handles h = use();
     try (RocksIterator it = h.db().newIterator(h.of(f))) {
       if (prefix.length == 0) {
@@ -349,6 +379,7 @@ public final class TrackerStore implements Closeable {
    * long, or null: one seek, no values read (a node's latest step without reading its versions).
    */
   public byte[] lastKey(Family f, byte[] prefix, int tail) throws IOException {
+    flushBeforeScan(f);
     byte[] upper = Arrays.copyOf(prefix, prefix.length + tail);
     Arrays.fill(upper, prefix.length, upper.length, (byte) 0xFF);
     Handles h = use();
@@ -366,6 +397,7 @@ public final class TrackerStore implements Closeable {
 
   /** Visits entries with keys strictly after {@code after} (empty: from the first), in key order. */
   public void scanAfter(Family f, byte[] after, EntryVisitor visitor) throws IOException {
+    flushBeforeScan(f);
     Handles h = use();
     try (RocksIterator it = h.db().newIterator(h.of(f))) {
       if (after.length == 0) {
@@ -389,6 +421,13 @@ public final class TrackerStore implements Closeable {
     }
   }
 
+  /** A scan of a family with puts waiting on a lone tracker writes them first, so it sees them (a group's wait for its leader). */
+  private void flushBeforeScan(Family f) throws IOException {
+    if (replicator == null && soon.holds(f)) {
+      flushSoon();
+    }
+  }
+
   /** Receives entries of a scan; return false to stop. */
   @FunctionalInterface
   public interface EntryVisitor {
@@ -399,6 +438,13 @@ public final class TrackerStore implements Closeable {
   public synchronized void close() {
     if (closed) {
       return;
+    }
+    if (replicator == null) {
+      try {
+        flushSoon(); // a lone tracker stopping writes its waiting heartbeat records
+      } catch (IOException | RuntimeException e) {
+        org.slf4j.LoggerFactory.getLogger(TrackerStore.class).warn("waiting heartbeat records not written at close: {}", e.toString());
+      }
     }
     closed = true;
     swap.writeLock().lock();

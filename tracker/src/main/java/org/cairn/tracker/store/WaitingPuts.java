@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A tracker group's puts that may wait to be replicated together ({@link TrackerStore#putSoon}):
- * the newest value per key, drained as one {@link Batch}. Thread-safe.
+ * Puts that may wait to be written together ({@link TrackerStore#putSoon}): a group's replicated as one log entry, a lone
+ * tracker's written as one batch; the newest value per key, drained as one {@link Batch}. Thread-safe.
  */
 final class WaitingPuts {
   private record Key(TrackerStore.Family family, ByteBuffer key) {}
@@ -27,6 +27,16 @@ final class WaitingPuts {
     for (Batch.Op op : batch.ops) {
       puts.remove(new Key(op.family(), ByteBuffer.wrap(op.key())));
     }
+  }
+
+  /** Whether a put to family {@code f} waits. */
+  synchronized boolean holds(TrackerStore.Family f) {
+    for (Key k : puts.keySet()) {
+      if (k.family() == f) {
+        return true;
+      }
+    }
+    return false;
   }
 
   synchronized void clear() {

@@ -42,4 +42,44 @@ class DurableBatchesTest {
       assertThat(store.get(TrackerStore.Family.VERSIONS, b("app/n/2"))).isEqualTo(b("v"));
     }
   }
+
+  /**
+   * A lone tracker's heartbeat records wait in memory: putting one touches no RocksDB write (so no sync a commit is in
+   * can hold it), reads and scans see it at once, the next flush writes it unsynced, a newer direct write of its key wins
+   * over it, and closing the store writes what still waits.
+   */
+  @Test
+  void aLoneTrackersHeartbeatRecordsNeverWaitForTheDisk_yetAreReadAndKept() throws Exception {
+    Path db = dir.resolve("db");
+    try (Statistics stats = new Statistics(); TrackerStore store = TrackerStore.open(db, stats)) {
+      long keys = stats.getTickerCount(TickerType.NUMBER_KEYS_WRITTEN);
+      store.putSoon(TrackerStore.Family.PEERS, b("p1"), b("beat-1"));
+      store.putSoon(TrackerStore.Family.PEERS, b("p1"), b("beat-2"));
+      store.putSoon(TrackerStore.Family.PEERS, b("p2"), b("beat-1"));
+      assertThat(stats.getTickerCount(TickerType.NUMBER_KEYS_WRITTEN)).as("nothing written yet").isEqualTo(keys);
+      assertThat(store.get(TrackerStore.Family.PEERS, b("p1"))).isEqualTo(b("beat-2"));
+
+      long synced = stats.getTickerCount(TickerType.WAL_FILE_SYNCED);
+      assertThat(store.flushSoon()).isEqualTo(2);
+      assertThat(stats.getTickerCount(TickerType.NUMBER_KEYS_WRITTEN)).isEqualTo(keys + 2);
+      assertThat(stats.getTickerCount(TickerType.WAL_FILE_SYNCED)).as("heartbeats are not synced").isEqualTo(synced);
+      assertThat(store.flushSoon()).isZero();
+
+      store.putSoon(TrackerStore.Family.PEERS, b("p1"), b("stale"));
+      store.put(TrackerStore.Family.PEERS, b("p1"), b("left")); // a peer leaving: a direct write, newer
+      assertThat(store.flushSoon()).isZero();
+      assertThat(store.get(TrackerStore.Family.PEERS, b("p1"))).isEqualTo(b("left"));
+
+      store.putSoon(TrackerStore.Family.PEERS, b("p3"), b("beat-1"));
+      java.util.List<String> scanned = new java.util.ArrayList<>();
+      store.scan(TrackerStore.Family.PEERS, new byte[0], (k, v) -> scanned.add(new String(k, StandardCharsets.UTF_8)));
+      assertThat(scanned).containsExactly("p1", "p2", "p3");
+      store.putSoon(TrackerStore.Family.COMPUTE, b("c1"), b("beat-1")); // waits until the close
+    }
+    try (TrackerStore again = TrackerStore.open(db, null)) {
+      assertThat(again.get(TrackerStore.Family.PEERS, b("p1"))).isEqualTo(b("left"));
+      assertThat(again.get(TrackerStore.Family.PEERS, b("p3"))).isEqualTo(b("beat-1"));
+      assertThat(again.get(TrackerStore.Family.COMPUTE, b("c1"))).isEqualTo(b("beat-1"));
+    }
+  }
 }
