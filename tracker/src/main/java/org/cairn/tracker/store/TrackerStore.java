@@ -63,10 +63,11 @@ public final class TrackerStore implements Closeable {
   /** Puts that may wait to be written together (heartbeat records), newest value per key. */
   private final WaitingPuts soon = new WaitingPuts();
   /**
-   * A lone tracker's direct writes and its flush of waiting puts, one at a time: a put drained before a newer direct write
-   * of its key must not land after it.
+   * A lone tracker's flush of waiting puts (the write side) excludes its direct writes (the read side, concurrent among
+   * themselves so RocksDB still groups concurrent commits' syncs): a put drained before a newer direct write of its key
+   * must not land after it.
    */
-  private final java.util.concurrent.locks.ReentrantLock localOrder = new java.util.concurrent.locks.ReentrantLock();
+  private final java.util.concurrent.locks.ReentrantReadWriteLock localOrder = new java.util.concurrent.locks.ReentrantReadWriteLock();
   /** Writes applied to this member's database per family, since it opened ({@link #writes}). */
   private final java.util.concurrent.atomic.AtomicLongArray writes = new java.util.concurrent.atomic.AtomicLongArray(Family.values().length);
 
@@ -165,7 +166,7 @@ public final class TrackerStore implements Closeable {
       write(new Batch().put(f, key, value));
       return;
     }
-    localOrder.lock();
+    localOrder.readLock().lock();
     try {
       soon.supersede(new Batch().put(f, key, value)); // this write is newer
       Handles h = use();
@@ -178,7 +179,7 @@ public final class TrackerStore implements Closeable {
         done();
       }
     } finally {
-      localOrder.unlock();
+      localOrder.readLock().unlock();
     }
   }
 
@@ -207,7 +208,7 @@ public final class TrackerStore implements Closeable {
       }
       return batch.size();
     }
-    localOrder.lock();
+    localOrder.writeLock().lock();
     try {
       Batch batch = soon.drain();
       if (batch.size() > 0) {
@@ -215,7 +216,7 @@ public final class TrackerStore implements Closeable {
       }
       return batch.size();
     } finally {
-      localOrder.unlock();
+      localOrder.writeLock().unlock();
     }
   }
 
@@ -239,7 +240,7 @@ public final class TrackerStore implements Closeable {
       write(new Batch().delete(f, key));
       return;
     }
-    localOrder.lock();
+    localOrder.readLock().lock();
     try {
       soon.supersede(new Batch().delete(f, key));
       Handles h = use();
@@ -252,7 +253,7 @@ public final class TrackerStore implements Closeable {
         done();
       }
     } finally {
-      localOrder.unlock();
+      localOrder.readLock().unlock();
     }
   }
 
@@ -267,12 +268,12 @@ public final class TrackerStore implements Closeable {
       r.replicate(batch.encode());
       return;
     }
-    localOrder.lock();
+    localOrder.readLock().lock();
     try {
       soon.supersede(batch);
       writeLocal(batch, syncedWrites);
     } finally {
-      localOrder.unlock();
+      localOrder.readLock().unlock();
     }
   }
 
