@@ -5,12 +5,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
-import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
@@ -62,6 +60,7 @@ public final class TrackerStore implements Closeable {
   private volatile Replicator replicator;
   /** Puts that may wait to be written together (heartbeat records), newest value per key. */
   private final WaitingPuts soon = new WaitingPuts();
+  private final Scans scans = new Scans(this);
   /**
    * A lone tracker's flush of waiting puts (the write side) excludes its direct writes (the read side, concurrent among
    * themselves so RocksDB still groups concurrent commits' syncs): a put drained before a newer direct write of its key
@@ -104,7 +103,7 @@ public final class TrackerStore implements Closeable {
 
 
   /** The open handles, with the swap lock's read side held (release with {@link #done}). */
-  private Handles use() throws IOException {
+  Handles use() throws IOException {
     swap.readLock().lock();
     if (handles == null) {
       swap.readLock().unlock();
@@ -113,7 +112,7 @@ public final class TrackerStore implements Closeable {
     return handles;
   }
 
-  private void done() {
+  void done() {
     swap.readLock().unlock();
   }
 
@@ -348,31 +347,13 @@ public final class TrackerStore implements Closeable {
     return out;
   }
 
+
+
+
   /** Visits every entry whose key starts with {@code prefix} (empty: all), in key order. */
   public void scan(Family f, byte[] prefix, EntryVisitor visitor) throws IOException {
     flushBeforeScan(f);
-    Handles h = use();
-    try (RocksIterator it = h.db().newIterator(h.of(f))) {
-      if (prefix.length == 0) {
-        it.seekToFirst();
-      } else {
-        it.seek(prefix);
-      }
-      for (; it.isValid(); it.next()) {
-        byte[] key = it.key();
-        if (key.length < prefix.length || !Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length)) {
-          break;
-        }
-        if (!visitor.visit(key, it.value())) {
-          break;
-        }
-      }
-      it.status();
-    } catch (RocksDBException e) {
-      throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
-    } finally {
-      done();
-    }
+    scans.scan(f, prefix, visitor);
   }
 
   /**
@@ -381,45 +362,13 @@ public final class TrackerStore implements Closeable {
    */
   public byte[] lastKey(Family f, byte[] prefix, int tail) throws IOException {
     flushBeforeScan(f);
-    byte[] upper = Arrays.copyOf(prefix, prefix.length + tail);
-    Arrays.fill(upper, prefix.length, upper.length, (byte) 0xFF);
-    Handles h = use();
-    try (RocksIterator it = h.db().newIterator(h.of(f))) {
-      it.seekForPrev(upper);
-      byte[] key = it.isValid() ? it.key() : null;
-      it.status();
-      return key != null && key.length >= prefix.length && Arrays.equals(key, 0, prefix.length, prefix, 0, prefix.length) ? key : null;
-    } catch (RocksDBException e) {
-      throw new IOException("seeking in " + f + " failed: " + e.getMessage(), e);
-    } finally {
-      done();
-    }
+    return scans.lastKey(f, prefix, tail);
   }
 
   /** Visits entries with keys strictly after {@code after} (empty: from the first), in key order. */
   public void scanAfter(Family f, byte[] after, EntryVisitor visitor) throws IOException {
     flushBeforeScan(f);
-    Handles h = use();
-    try (RocksIterator it = h.db().newIterator(h.of(f))) {
-      if (after.length == 0) {
-        it.seekToFirst();
-      } else {
-        it.seek(after);
-        if (it.isValid() && Arrays.equals(it.key(), after)) {
-          it.next();
-        }
-      }
-      for (; it.isValid(); it.next()) {
-        if (!visitor.visit(it.key(), it.value())) {
-          break;
-        }
-      }
-      it.status();
-    } catch (RocksDBException e) {
-      throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
-    } finally {
-      done();
-    }
+    scans.scanAfter(f, after, visitor);
   }
 
   /** A scan of a family with puts waiting on a lone tracker writes them first, so it sees them (a group's wait for its leader). */
