@@ -318,6 +318,51 @@ class StalledRepairTest {
     assertThat(job.get("targets").get(0).get("peer").asText()).isEqualTo("e7");
   }
 
+  /**
+   * A scan holds the repair service's lock for its whole walk of the chunk index (seconds on a large grid): a heartbeat's
+   * answer (the jobs queued) and a version list's status read the last scan's without waiting for it. Every heartbeat
+   * waited for the walk before, and peers were marked DOWN for it.
+   */
+  @Test
+  void heartbeatAnswersAndVersionStatus_doNotWaitForAScanInProgress() throws Exception {
+    peers("RUNNING", "h1", "h2", "h3", "h4", "h5", "h6", "h7");
+    store4plus2("h1", "h2", "h3", "h4", "h5", "h6");
+    call(200, "POST", "/api/v1/peers/h6/leave", "{}"); // repaired at once: no grace period
+    int queued = repair.scan().queued();
+    assertThat(queued).isEqualTo(1);
+    java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    Thread scanning = new Thread(() -> {
+      synchronized (repair) { // as scan() holds it while it walks
+        held.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    });
+    scanning.start();
+    try {
+      assertThat(held.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+      assertThat(java.util.concurrent.CompletableFuture.supplyAsync(repair::queued).get(5, java.util.concurrent.TimeUnit.SECONDS))
+          .isEqualTo(queued);
+      assertThat(call(200, "POST", "/api/v1/peers/h1/heartbeat", "{\"state\":\"RUNNING\",\"freeBytes\":1000000000}").get("repairQueued").asInt())
+          .isEqualTo(queued);
+      List<ChunkId> chunk = List.of(ChunkId.parse(CHUNK));
+      assertThat(java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+        try {
+          return repair.status("heat", chunk);
+        } catch (IOException e) {
+          throw new java.io.UncheckedIOException(e);
+        }
+      }).get(5, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("degraded");
+    } finally {
+      release.countDown();
+      scanning.join();
+    }
+  }
+
   private JsonNode durability() throws IOException {
     repair.scan();
     return call(200, "GET", "/api/v1/durability", null);

@@ -96,8 +96,15 @@ public final class RepairService {
   private final RepairPlanner planner;
 
   private Deque<Pending> queue = new ArrayDeque<>();
+  /**
+   * The queue's length as the last scan or claim left it, read without the service's lock: every heartbeat's answer
+   * carries it, and a scan holds the lock for its whole walk of the chunk index (seconds on a large grid), during which
+   * heartbeats waiting for the lock made the tracker mark live peers DOWN, and so walk again.
+   */
+  private volatile int queuedCount;
   private final RepairJobs jobs = new RepairJobs();
-  private Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of(), 0);
+  /** Written under the lock; {@link #status} reads a fresh one without it. */
+  private volatile Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of(), 0);
   /** Bytes repaired per second over about the last minute (the ETA's rate). */
   private final RepairRate rate = new RepairRate(60_000);
   private final RepairOutcomes.Totals totals = new RepairOutcomes.Totals();
@@ -153,6 +160,7 @@ public final class RepairService {
     // only a walk that finished stands for the grid; a commit during it may or may not be in its counts
     last.walked(changes, down, now, mark.seq(), catalog.commitSeq());
     queue = new ArrayDeque<>(w.queue());
+    queuedCount = queue.size();
     if (w.lost() > snapshot.lost()) {
       LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", w.lost());
     }
@@ -203,13 +211,19 @@ public final class RepairService {
    * healthy, degraded or lost for a set of chunks of an app (a version's status), from the last scan
    * (at most the scan interval old): no index reads, so listing many versions stays cheap.
    */
-  public synchronized String status(String app, List<ChunkId> chunks) throws IOException {
-    if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
-      scan();
+  public String status(String app, List<ChunkId> chunks) throws IOException {
+    Snapshot last = snapshot; // a fresh one is read without the lock, which a scan holds for its whole walk
+    if (clock.millis() - last.scannedAt() >= config.scanInterval().toMillis()) {
+      synchronized (this) {
+        if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
+          scan();
+        }
+        last = snapshot;
+      }
     }
     String worst = "healthy";
     for (ChunkId id : chunks) {
-      String s = snapshot.unhealthy().get(IndexWalk.key(app, id));
+      String s = last.unhealthy().get(IndexWalk.key(app, id));
       if ("lost".equals(s)) {
         return "lost";
       }
@@ -220,9 +234,9 @@ public final class RepairService {
     return worst;
   }
 
-  /** Jobs waiting (a peer's heartbeat answer tells it whether to claim). */
-  public synchronized int queued() {
-    return queue.size();
+  /** Jobs waiting (a peer's heartbeat answer tells it whether to claim), as the last scan or claim left them: never waits. */
+  public int queued() {
+    return queuedCount;
   }
 
   /** Hands up to {@code max} jobs to a peer, most endangered first. */
@@ -254,6 +268,7 @@ public final class RepairService {
       jobs.start(k, new RepairJobs.InFlight(planned.job(), peerId, now, now + config.jobTimeout().toMillis(), planned.expected()));
       out.add(planned.job());
     }
+    queuedCount = queue.size();
     if (!out.isEmpty()) {
       LOG.debug("peer {} claimed {} repair jobs ({} still queued)", peerId, out.size(), queue.size());
     }
