@@ -154,7 +154,7 @@ class RecoverFromPeersIT {
     assertThat(next.exit()).as(next.stderr()).isZero();
     assertThat(next.json().get("step").asLong()).isEqualTo(3);
     assertThat(next.json().get("newChunks").asLong()).isZero();
-    assertThat(next.json().get("recordBytes").asLong()).isPositive();
+    assertThat(next.json().get("recordBytes").asLong()).as("the next store's catalog record: " + next.stderr()).isPositive();
   }
 
   /** The versions of app/node as {@code versions --json} lists them: step, size and kind (what recovery must keep). */
