@@ -10,9 +10,9 @@ import org.rocksdb.RocksIterator;
  * prefix. Each holds the store's open handles for its length (a group member installing a snapshot swaps them).
  */
 final class Scans {
-  private final TrackerStore store;
+  private final OpenDb store;
 
-  Scans(TrackerStore store) {
+  Scans(OpenDb store) {
     this.store = store;
   }
 

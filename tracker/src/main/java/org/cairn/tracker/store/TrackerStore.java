@@ -3,20 +3,16 @@ package org.cairn.tracker.store;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import org.rocksdb.ColumnFamilyOptions;
-import org.rocksdb.DBOptions;
-import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * The tracker's persistent state in one RocksDB with a column family per concern. This class owns
- * every native handle: it opens all column families explicitly (creating missing ones), and
- * {@link #close()} is idempotent and closes handles, then the DB, then the options. RocksDB errors
- * become {@link IOException}s naming the operation.
+ * The tracker's persistent state in one RocksDB with a column family per concern: its reads, scans and writes (each
+ * write to RocksDB directly, to a tracker group's log, or, for records rewritten often, together a second later). The
+ * native handles are {@link OpenDb}'s; {@link #close()} is idempotent and writes what waits, then closes them. RocksDB
+ * errors become {@link IOException}s naming the operation.
  */
 public final class TrackerStore implements Closeable {
   /** The column families. */
@@ -40,8 +36,6 @@ public final class TrackerStore implements Closeable {
     org.cairn.core.util.RocksDbLibrary.load(); // from the user's cache, unpacked there once
   }
 
-  private final DBOptions dbOptions;
-  private final ColumnFamilyOptions cfOptions;
   private final WriteOptions writeOptions;
   /**
    * A lone tracker's batches (a version committed or deleted, a set's parts, a catalog record attached, a folder
@@ -51,16 +45,14 @@ public final class TrackerStore implements Closeable {
    * group's log (Ratis syncs it on a majority), so what it applies from the log is not synced again.
    */
   private final WriteOptions syncedWrites;
-  private final Path dir;
-  /** Readers and writers share it; {@link #restoreFrom} (a group member installing a snapshot) swaps the database under it. */
-  private final java.util.concurrent.locks.ReentrantReadWriteLock swap = new java.util.concurrent.locks.ReentrantReadWriteLock();
-  private Handles handles;
+  /** The open database (a group member's restored snapshot swaps it). */
+  private final OpenDb db;
   private boolean closed;
   /** Null for a lone tracker (writes go to RocksDB); in a group, every write goes through the replicated log. */
   private volatile Replicator replicator;
   /** Puts that may wait to be written together (heartbeat records), newest value per key. */
   private final WaitingPuts soon = new WaitingPuts();
-  private final Scans scans = new Scans(this);
+  private final Scans scans;
   /**
    * A lone tracker's flush of waiting puts (the write side) excludes its direct writes (the read side, concurrent among
    * themselves so RocksDB still groups concurrent commits' syncs): a put drained before a newer direct write of its key
@@ -80,40 +72,18 @@ public final class TrackerStore implements Closeable {
   }
 
   private TrackerStore(Path dir, org.rocksdb.Statistics statistics) throws IOException {
-    this.dir = dir;
-    dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true);
-    if (statistics != null) {
-      dbOptions.setStatistics(statistics);
-    }
-    cfOptions = new ColumnFamilyOptions();
+    this.db = OpenDb.open(dir, statistics);
+    this.scans = new Scans(db);
     writeOptions = new WriteOptions();
     syncedWrites = new WriteOptions().setSync(true);
-    try {
-      Files.createDirectories(dir);
-      handles = openHandles();
-    } catch (IOException e) {
-      closeOptions();
-      throw e;
-    }
   }
 
-  private Handles openHandles() throws IOException {
-    return Handles.open(dir, dbOptions, cfOptions);
+  private Handles use() throws IOException {
+    return db.use();
   }
 
-
-  /** The open handles, with the swap lock's read side held (release with {@link #done}). */
-  Handles use() throws IOException {
-    swap.readLock().lock();
-    if (handles == null) {
-      swap.readLock().unlock();
-      throw new IOException("the tracker database in " + dir + " is closed");
-    }
-    return handles;
-  }
-
-  void done() {
-    swap.readLock().unlock();
+  private void done() {
+    db.done();
   }
 
   /**
@@ -122,27 +92,9 @@ public final class TrackerStore implements Closeable {
    * files aside, links or copies the checkpoint's files in, opens it again. Every call waits meanwhile.
    */
   public void restoreFrom(Path checkpoint) throws IOException {
-    swap.writeLock().lock();
-    try {
-      if (handles == null) {
-        throw new IOException("the tracker database in " + dir + " is closed");
-      }
-      handles.close();
-      handles = null;
-      Path aside = Handles.replaceFiles(dir, checkpoint);
-      try {
-        handles = openHandles();
-      } catch (IOException e) {
-        Handles.putBack(dir, aside); // the store stays as it was
-        handles = openHandles();
-        throw new IOException("the snapshot in " + checkpoint + " does not open as the tracker's database; kept the old one", e);
-      }
-      for (Family f : Family.values()) {
-        writes.incrementAndGet(f.ordinal()); // every family may have changed
-      }
-      org.cairn.core.util.FileTrees.delete(aside);
-    } finally {
-      swap.writeLock().unlock();
+    db.restoreFrom(checkpoint);
+    for (Family f : Family.values()) {
+      writes.incrementAndGet(f.ordinal()); // every family may have changed
     }
   }
 
@@ -161,24 +113,11 @@ public final class TrackerStore implements Closeable {
   }
 
   public void put(Family f, byte[] key, byte[] value) throws IOException {
+    Batch batch = new Batch().put(f, key, value);
     if (replicator != null) {
-      write(new Batch().put(f, key, value));
-      return;
-    }
-    localOrder.readLock().lock();
-    try {
-      soon.supersede(new Batch().put(f, key, value)); // this write is newer
-      Handles h = use();
-      try {
-        h.db().put(h.of(f), writeOptions, key, value);
-        writes.incrementAndGet(f.ordinal());
-      } catch (RocksDBException e) {
-        throw new IOException("writing " + f + " failed: " + e.getMessage(), e);
-      } finally {
-        done();
-      }
-    } finally {
-      localOrder.readLock().unlock();
+      write(batch);
+    } else {
+      writeDirect(batch, writeOptions);
     }
   }
 
@@ -235,24 +174,11 @@ public final class TrackerStore implements Closeable {
   }
 
   public void delete(Family f, byte[] key) throws IOException {
+    Batch batch = new Batch().delete(f, key);
     if (replicator != null) {
-      write(new Batch().delete(f, key));
-      return;
-    }
-    localOrder.readLock().lock();
-    try {
-      soon.supersede(new Batch().delete(f, key));
-      Handles h = use();
-      try {
-        h.db().delete(h.of(f), writeOptions, key);
-        writes.incrementAndGet(f.ordinal());
-      } catch (RocksDBException e) {
-        throw new IOException("deleting from " + f + " failed: " + e.getMessage(), e);
-      } finally {
-        done();
-      }
-    } finally {
-      localOrder.readLock().unlock();
+      write(batch);
+    } else {
+      writeDirect(batch, writeOptions);
     }
   }
 
@@ -267,10 +193,15 @@ public final class TrackerStore implements Closeable {
       r.replicate(batch.encode());
       return;
     }
+    writeDirect(batch, syncedWrites);
+  }
+
+  /** A lone tracker's direct write: newer than any waiting put of its keys, so those are dropped. */
+  private void writeDirect(Batch batch, WriteOptions options) throws IOException {
     localOrder.readLock().lock();
     try {
       soon.supersede(batch);
-      writeLocal(batch, syncedWrites);
+      writeLocal(batch, options);
     } finally {
       localOrder.readLock().unlock();
     }
@@ -323,14 +254,7 @@ public final class TrackerStore implements Closeable {
    * RocksDB checkpoint, hard-linking the immutable table files where it can. Writes go on meanwhile.
    */
   public void checkpoint(Path target) throws IOException {
-    Handles h = use();
-    try (org.rocksdb.Checkpoint cp = org.rocksdb.Checkpoint.create(h.db())) {
-      cp.createCheckpoint(target.toString());
-    } catch (RocksDBException e) {
-      throw new IOException("checkpoint to " + target + " failed: " + e.getMessage(), e);
-    } finally {
-      done();
-    }
+    db.checkpoint(target);
   }
 
   /** How many entries each family holds (a full scan of each). */
@@ -346,9 +270,6 @@ public final class TrackerStore implements Closeable {
     }
     return out;
   }
-
-
-
 
   /** Visits every entry whose key starts with {@code prefix} (empty: all), in key order. */
   public void scan(Family f, byte[] prefix, EntryVisitor visitor) throws IOException {
@@ -397,22 +318,9 @@ public final class TrackerStore implements Closeable {
       }
     }
     closed = true;
-    swap.writeLock().lock();
-    try {
-      if (handles != null) {
-        handles.close();
-        handles = null;
-      }
-    } finally {
-      swap.writeLock().unlock();
-    }
-    closeOptions();
-  }
-
-  private void closeOptions() {
+    db.close();
     writeOptions.close();
     syncedWrites.close();
-    cfOptions.close();
-    dbOptions.close();
   }
+
 }
