@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,36 +11,10 @@ import org.cairn.core.api.VersionRow;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
-import org.cairn.tracker.MutableClock;
-import org.cairn.tracker.events.EventLog;
-import org.cairn.tracker.store.TrackerStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Issue #20: a checkpoint set's version exists only when all its parts are committed; an incomplete set expires. */
-class CheckpointSetsTest {
-  private static final int CHUNK = 4096;
-
-  @TempDir
-  Path dir;
-
-  private final MutableClock clock = new MutableClock(1_800_000_000_000L);
-  private TrackerStore store;
-  private Catalog catalog;
-
-  @BeforeEach
-  void open() throws IOException {
-    store = TrackerStore.open(dir);
-    catalog = new Catalog(store, clock, new EventLog(clock, 100));
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class CheckpointSetsTest extends CatalogFixture {
   @Test
   void aSetIsAVersionOnlyWhenItsLastPartCommits() throws IOException {
     assertThat(commitPart("e1", 0, 3, "shared", "rank0")).isZero();
@@ -114,9 +87,7 @@ class CheckpointSetsTest {
   @Test
   void aSetSurvivesATrackerRestartBetweenParts() throws IOException {
     commitPart("e7", 0, 2, "p", "q");
-    store.close();
-    store = TrackerStore.open(dir);
-    catalog = new Catalog(store, clock, new EventLog(clock, 100));
+    reopen();
     assertThat(commitPart("e7", 1, 2, "r", "q")).isEqualTo(1);
     assertThat(catalog.reads().versions("mpi", "job").get(0).parts()).isEqualTo(2);
   }

@@ -5,47 +5,20 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
-import org.cairn.tracker.MutableClock;
-import org.cairn.tracker.events.EventLog;
-import org.cairn.tracker.store.TrackerStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Chunks coded against a base: the base holds a reference per chunk coded against it, so deleting
  * the version that stored the base keeps it while a later version needs it; a reader is told where
  * the bases are; a base that is not held, or is itself coded against another, is refused.
  */
-class DeltaBasesTest {
-  private static final int CHUNK = 4096;
-
-  @TempDir
-  Path dir;
-
-  private final MutableClock clock = new MutableClock(1_800_000_000_000L);
-  private TrackerStore store;
-  private Catalog catalog;
-
-  @BeforeEach
-  void open() throws IOException {
-    store = TrackerStore.open(dir);
-    catalog = new Catalog(store, clock, new EventLog(clock, 100));
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class DeltaBasesTest extends CatalogFixture {
   @Test
   void aBaseOutlivesTheVersionThatStoredIt_whileAChunkCodedAgainstItIsHeld() throws IOException {
     long v1 = commit(List.of("b", "same"), Map.of("b", "", "same", ""), Map.of());

@@ -4,43 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.cairn.core.api.CommitRequest.SoftHold;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
-import org.cairn.tracker.MutableClock;
-import org.cairn.tracker.events.EventLog;
-import org.cairn.tracker.store.TrackerStore;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Issue #20: a version written soft stays soft until each peer reports its soft writes durable; a restarted peer's are lost. */
-class SoftVersionsTest {
-  private static final int CHUNK = 4096;
-
-  @TempDir
-  Path dir;
-
-  private final MutableClock clock = new MutableClock(1_800_000_000_000L);
-  private TrackerStore store;
-  private Catalog catalog;
-
-  @BeforeEach
-  void open() throws IOException {
-    store = TrackerStore.open(dir);
-    catalog = new Catalog(store, clock, new EventLog(clock, 100));
-  }
-
-  @AfterEach
-  void close() {
-    store.close();
-  }
-
+class SoftVersionsTest extends CatalogFixture {
   @Test
   void softUntilEveryPeerReportsItsNumberDurableUnderTheSameBoot() throws IOException {
     long step = commit("v1", List.of(new SoftHold("p1", "a1", 5), new SoftHold("p2", "b2", 9)));
