@@ -94,6 +94,15 @@ class CliConventionsIT {
     return new Run(p.exitValue(), Files.readString(root.resolve("out")), Files.readAllLines(root.resolve("err")));
   }
 
+  /** Whether this JVM takes -XX:-UseCounterDecay (JDK 17 does; later JDKs refuse the option). */
+  private static boolean jvmHasCounterDecay() throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p = new ProcessBuilder(java.toString(), "-XX:-UseCounterDecay", "-version").redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    assertThat(p.waitFor(1, TimeUnit.MINUTES)).as("java -version finished").isTrue();
+    return p.exitValue() == 0;
+  }
+
   @Test
   void donorLaunchers_runTheJarsWithThePeersJitAndGcFlags() throws Exception {
     Path peerLauncher = MiniGrid.jar("peer", "cairn-peer.jar").resolveSibling("cairn-peer");
@@ -120,7 +129,14 @@ class CliConventionsIT {
       assertThat(r.out().contains("-XX:+UseTransparentHugePages")).as(command + " huge pages where the kernel has them").isEqualTo(hugePages);
     }
     Run status = launch(launcher, flags, "status");
-    assertThat(status.out()).as("status keeps the JVM's defaults").doesNotContain("-XX:+UseSerialGC").doesNotContain("CompileThresholdScaling");
+    assertThat(status.out()).as("status keeps the JVM's defaults").doesNotContain("-XX:+UseSerialGC").doesNotContain("CompileThresholdScaling")
+        .doesNotContain("UseCounterDecay");
+    // the resident agent keeps its methods' invocation counts (no decay) where the JVM has the option, and starts where it has not
+    Run agent = launch(launcher, flags, "agent", "--socket", root.resolve("agent.sock").toString());
+    assertThat(agent.exit()).as("agent: no tracker").isEqualTo(2);
+    assertThat(agent.err()).as("agent").anyMatch(l -> l.startsWith("cairn agent: no tracker"));
+    assertThat(agent.out().contains("-XX:-UseCounterDecay")).as("agent without counter decay").isEqualTo(jvmHasCounterDecay());
+    assertThat(agent.out()).as("agent keeps the JVM's collector").doesNotContain("-XX:+UseSerialGC").doesNotContain("CompileThresholdScaling");
     // a one-command store names its chunks in calls at least 50 ms apart (an agent's stores: the default 20 ms)
     Map<String, String> properties = Map.of("CAIRN_JAVA_OPTS", "-XshowSettings:properties");
     Run store = launch(launcher, properties, "store", root.resolve("none").toString(), "--app", "A", "--node", "N");
