@@ -10,15 +10,15 @@ import org.rocksdb.RocksIterator;
  * prefix. Each holds the store's open handles for its length (a group member installing a snapshot swaps them).
  */
 final class Scans {
-  private final OpenDb store;
+  private final OpenDb db;
 
-  Scans(OpenDb store) {
-    this.store = store;
+  Scans(OpenDb db) {
+    this.db = db;
   }
 
   /** Visits every entry whose key starts with {@code prefix} (empty: all), in key order. */
   void scan(TrackerStore.Family f, byte[] prefix, TrackerStore.EntryVisitor visitor) throws IOException {
-    Handles h = store.use();
+    Handles h = db.use();
     try (RocksIterator it = h.db().newIterator(h.of(f))) {
       if (prefix.length == 0) {
         it.seekToFirst();
@@ -38,7 +38,7 @@ final class Scans {
     } catch (RocksDBException e) {
       throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
     } finally {
-      store.done();
+      db.done();
     }
   }
 
@@ -49,7 +49,7 @@ final class Scans {
   byte[] lastKey(TrackerStore.Family f, byte[] prefix, int tail) throws IOException {
     byte[] upper = Arrays.copyOf(prefix, prefix.length + tail);
     Arrays.fill(upper, prefix.length, upper.length, (byte) 0xFF);
-    Handles h = store.use();
+    Handles h = db.use();
     try (RocksIterator it = h.db().newIterator(h.of(f))) {
       it.seekForPrev(upper);
       byte[] key = it.isValid() ? it.key() : null;
@@ -58,13 +58,13 @@ final class Scans {
     } catch (RocksDBException e) {
       throw new IOException("seeking in " + f + " failed: " + e.getMessage(), e);
     } finally {
-      store.done();
+      db.done();
     }
   }
 
   /** Visits entries with keys strictly after {@code after} (empty: from the first), in key order. */
   void scanAfter(TrackerStore.Family f, byte[] after, TrackerStore.EntryVisitor visitor) throws IOException {
-    Handles h = store.use();
+    Handles h = db.use();
     try (RocksIterator it = h.db().newIterator(h.of(f))) {
       if (after.length == 0) {
         it.seekToFirst();
@@ -83,7 +83,7 @@ final class Scans {
     } catch (RocksDBException e) {
       throw new IOException("scanning " + f + " failed: " + e.getMessage(), e);
     } finally {
-      store.done();
+      db.done();
     }
   }
 }
