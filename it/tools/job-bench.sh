@@ -4,7 +4,10 @@
 # A local grid (tracker + 6 peers at their defaults, roles), the client token, default store settings.
 # Per command: wall s, CPU-s of the command's process, of the agent, of the peers and of the tracker
 # (from /proc, during the command and 1 s after), and the machine's steal time in that window (CPU the hypervisor gave
-# to other guests: a slow command with steal was slowed from outside). Then the latest image is fetched each way.
+# to other guests: a slow command with steal was slowed from outside), and the wall ms of a fixed calibration load
+# (sha256sum of 16 MiB in the page cache) just before and just after the window: the same work, so a slow command
+# beside a slow calibration ran on a slow machine (a neighbour on the physical core shows as no steal).
+# Then the latest image is fetched each way.
 # GRID_WARM (default 3): stores and fetches of the images under another app first, one process each, so the
 # tracker and peers have served before, as a grid that has run for a while has (0: a grid started just now).
 # AGENT_WARM (default 0): the same for the agent, in rounds of the whole series (see below).
@@ -45,18 +48,23 @@ done
 rm -f "$W/warm.out"
 borg init --encryption none "$W/borg" > /dev/null 2>&1
 
-printf "image\tway\top\twall_s\tcmd_cpu_s\tagent_cpu_s\tpeers_cpu_s\ttracker_cpu_s\tsteal_s\n"
+printf "image\tway\top\twall_s\tcmd_cpu_s\tagent_cpu_s\tpeers_cpu_s\ttracker_cpu_s\tsteal_s\tcalib_before_ms\tcalib_after_ms\n"
 steal() { awk '$1 == "cpu" {print $9; exit}' /proc/stat; }
+head -c 16777216 /dev/urandom > "$W/calib"
+sha256sum "$W/calib" > /dev/null
+calib() { local t0 t1; t0=$(date +%s%N); sha256sum "$W/calib" > /dev/null; t1=$(date +%s%N); echo $(((t1 - t0) / 1000000)); }
 run() { # run IMAGE WAY OP COMMAND...
   local img=$1 way=$2 op=$3; shift 3
-  local a0 p0 t0 a1 p1 t1 s0 s1
+  local a0 p0 t0 a1 p1 t1 s0 s1 c0 c1
+  c0=$(calib)
   a0=$(cpu_of $AGENT); p0=$(cpu_of "${PEERS[@]}"); t0=$(cpu_of $TRACKER); s0=$(steal)
   /usr/bin/time -f "%e %U %S" -o "$W/t" "$@" > /dev/null 2> "$W/cmd.err" || { cat "$W/cmd.err" >&2; exit 1; }
   sleep 1
   a1=$(cpu_of $AGENT); p1=$(cpu_of "${PEERS[@]}"); t1=$(cpu_of $TRACKER); s1=$(steal)
+  c1=$(calib)
   read -r e u s < "$W/t"
-  printf "%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\n" "$img" "$way" "$op" "$e" "$(echo "$u + $s" | bc)" "$(secs $((a1 - a0)))" \
-    "$(secs $((p1 - p0)))" "$(secs $((t1 - t0)))" "$(secs $((s1 - s0)))"
+  printf "%s\t%s\t%s\t%s\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\n" "$img" "$way" "$op" "$e" "$(echo "$u + $s" | bc)" "$(secs $((a1 - a0)))" \
+    "$(secs $((p1 - p0)))" "$(secs $((t1 - t0)))" "$(secs $((s1 - s0)))" "$c0" "$c1"
 }
 n=0
 for img in "$@"; do
