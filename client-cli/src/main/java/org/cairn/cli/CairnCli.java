@@ -59,13 +59,25 @@ public final class CairnCli {
   @Option(names = {"-v", "--verbose"}, scope = CommandLine.ScopeType.INHERIT,
       description = "Log what the command does on stderr (as CAIRN_LOG_LEVEL=DEBUG).")
   void verbose(boolean on) {
-    if (on) {
-      org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-      if (root instanceof ch.qos.logback.classic.Logger l) {
-        l.setLevel(ch.qos.logback.classic.Level.DEBUG);
-      }
+    if (!on) {
+      return;
+    }
+    if (session.grid() != null) {
+      // a command an agent runs: its lines go to the client that asked, the agent's own levels stay
+      requestLog = RequestLog.begin(session.stderr());
+      return;
+    }
+    // this process: main() set CAIRN_LOG_LEVEL before logging started (LogSetup.debugIfVerbose); this covers a command line run where logging had
+    // started already (tests, embedding)
+    org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    if (root instanceof ch.qos.logback.classic.Logger l) {
+      l.setLevel(ch.qos.logback.classic.Level.DEBUG);
     }
   }
+
+  /** The log of this command for a client of an agent that asked for -v (null otherwise); closed when it ends. */
+  private RequestLog requestLog;
+
 
   /** Where this command runs: this process, or an agent for a thin client. */
   Session session = Session.local();
@@ -84,6 +96,7 @@ public final class CairnCli {
         System.err.flush();
       }
     }, "cairn-interrupted"));
+    LogSetup.debugIfVerbose(args);
     Preload.start(Main.commandOf(args), args);
     int code = run(args);
     finished.set(true);
@@ -106,6 +119,10 @@ public final class CairnCli {
     try {
       return cli.execute(globalJson(cli, args));
     } finally {
+      RequestLog log = ((CairnCli) cli.getCommand()).requestLog;
+      if (log != null) {
+        log.close();
+      }
       out.flush();
       err.flush();
     }

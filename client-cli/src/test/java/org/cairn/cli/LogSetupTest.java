@@ -30,12 +30,31 @@ class LogSetupTest {
   }
 
   @Test
-  void cairnLogLevel_setsEveryLogger() {
+  void cairnLogLevel_setsEveryLoggerButNetty() {
     System.setProperty("CAIRN_LOG_LEVEL", "DEBUG");
     LoggerContext context = configured();
     assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.DEBUG);
     assertThat(context.getLogger("org.cairn.cli.Warmup").getEffectiveLevel()).isEqualTo(Level.DEBUG);
     assertThat(context.getLogger("org.cairn.client.Storer").isDebugEnabled()).isTrue();
+    assertThat(context.getLogger("io.netty.util.internal.PlatformDependent").isInfoEnabled()).isFalse();
+    assertThat(context.getLogger("io.netty.util.internal.PlatformDependent").isWarnEnabled()).isTrue();
+  }
+
+  @Test
+  void verbose_isReadFromTheArguments_beforeLoggingStarts() {
+    assertThat(LogSetup.verboseIn(new String[] {"-v", "store", "f"})).isTrue();
+    assertThat(LogSetup.verboseIn(new String[] {"store", "f", "--verbose"})).isTrue();
+    assertThat(LogSetup.verboseIn(new String[] {"-qv", "versions"})).isTrue();
+    assertThat(LogSetup.verboseIn(new String[] {"-V"})).isFalse();
+    assertThat(LogSetup.verboseIn(new String[] {"--version"})).isFalse();
+    assertThat(LogSetup.verboseIn(new String[] {"store", "--", "-v"})).isFalse();
+    LogSetup.debugIfVerbose(new String[] {"store", "f"});
+    assertThat(System.getProperty("CAIRN_LOG_LEVEL")).isNull();
+    LogSetup.debugIfVerbose(new String[] {"-v", "store", "f"});
+    assertThat(System.getProperty("CAIRN_LOG_LEVEL")).isEqualTo("DEBUG");
+    System.setProperty("CAIRN_LOG_LEVEL", "TRACE");
+    LogSetup.debugIfVerbose(new String[] {"-v", "store", "f"});
+    assertThat(System.getProperty("CAIRN_LOG_LEVEL")).as("-v does not lower a finer level").isEqualTo("TRACE");
   }
 
   @Test

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * handed to {@code cairn agent} over its Unix socket give the in-process results; two jobs store
  * through one agent at once; {@code store --async} then {@code wait}; {@code prefetch}; a killed
  * agent leaves no half version, the CLI falls back with a notice, and a restarted agent finishes
- * the spooled store.
+ * the spooled store; a client's {@code -v} gets that command's log without turning the agent's up.
  */
 class AgentIT {
   @TempDir
@@ -210,6 +210,21 @@ class AgentIT {
         return; // closed by the test
       }
     }
+  }
+
+  @Test
+  void aVerboseClientGetsItsCommandsLog_theAgentKeepsItsLevel() throws Exception {
+    grid.startAgent("agent", socket);
+    Path file = image("v.img", 23, 3 * 1024 * 1024);
+    MiniGrid.Cli verbose = grid.viaAgent(socket, "-v", "store", file.toString(), "--app", "loud", "--node", "n");
+    assertThat(verbose.exit()).as(verbose.stderr()).isZero();
+    assertThat(verbose.stderr()).as("the store's own lines, on the client's stderr").contains("DEBUG", "store loud.n: placement and probes");
+    MiniGrid.Cli quiet = grid.viaAgent(socket, "store", file.toString(), "--app", "quiet", "--node", "n");
+    assertThat(quiet.exit()).as(quiet.stderr()).isZero();
+    assertThat(quiet.stderr()).doesNotContain("DEBUG");
+    MiniGrid.await("the agent logged both stores", Duration.ofSeconds(10),
+        () -> Files.readString(root.resolve("agent.err")).contains("--app quiet"));
+    assertThat(Files.readString(root.resolve("agent.err"))).as("the agent's own log, at its own level").doesNotContain("DEBUG");
   }
 
   @Test

@@ -1,0 +1,134 @@
+package org.cairn.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.AppenderBase;
+import ch.qos.logback.core.filter.Filter;
+import ch.qos.logback.core.spi.FilterReply;
+import java.io.PrintStream;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+
+/**
+ * The log of one command an agent runs for a client that asked for it ({@code cairn -v ...}): the lines the command logs
+ * at DEBUG and above, on the thread that runs it and on the threads that thread starts (a store's workers), go to that
+ * client's standard error; the agent's own levels and log stay as they were (before, a client's {@code -v} turned the
+ * whole agent to DEBUG for good and showed the client nothing). Logback's way: a turbo filter lets those threads' DEBUG
+ * events through whatever their loggers' levels, an appender writes them to the client, and the agent's own stderr
+ * appender drops what only the filter let through. Installed the first time a client asks; until then no log call pays
+ * for it. A thread started during the command that outlives it keeps a reference to this log, which is closed then and
+ * takes nothing more.
+ */
+final class RequestLog implements AutoCloseable {
+  private static final InheritableThreadLocal<RequestLog> CURRENT = new InheritableThreadLocal<>();
+  private static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n";
+  private static PatternLayout layout;
+
+  private final PrintStream err;
+  private final RequestLog previous;
+  private volatile boolean open = true;
+
+  private RequestLog(PrintStream err, RequestLog previous) {
+    this.err = err;
+    this.previous = previous;
+  }
+
+  /**
+   * Sends what this thread (and the threads it starts) logs at DEBUG and above to {@code err} until {@link #close}; null
+   * when logging is not logback's (a configuration file that chose another backend: nothing to route).
+   */
+  static RequestLog begin(PrintStream err) {
+    if (!install()) {
+      return null;
+    }
+    RequestLog log = new RequestLog(err, CURRENT.get());
+    CURRENT.set(log);
+    return log;
+  }
+
+  @Override
+  public void close() {
+    open = false;
+    if (CURRENT.get() == this) {
+      CURRENT.set(previous != null && previous.open ? previous : null);
+    }
+  }
+
+  /** The open log of the calling thread's command, or null. */
+  private static RequestLog current() {
+    RequestLog log = CURRENT.get();
+    return log != null && log.open ? log : null;
+  }
+
+  private static synchronized boolean install() {
+    if (layout != null) {
+      return true;
+    }
+    if (!(LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) {
+      return false;
+    }
+    PatternLayout p = new PatternLayout();
+    p.setContext(context);
+    p.setPattern(PATTERN);
+    p.start();
+    Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+    Appender<ILoggingEvent> own = root.getAppender("STDERR");
+    if (own != null) {
+      OnlyAtLoggerLevel filter = new OnlyAtLoggerLevel(context);
+      filter.start();
+      own.addFilter(filter);
+    }
+    ToClient toClient = new ToClient();
+    toClient.setContext(context);
+    toClient.setName("REQUEST");
+    toClient.start();
+    root.addAppender(toClient);
+    TurboFilter debug = new DebugOnRequest();
+    debug.setContext(context);
+    debug.start();
+    context.addTurboFilter(debug);
+    layout = p;
+    return true;
+  }
+
+  /** DEBUG and above, whatever the logger's level, on a thread whose command a client runs with -v (Netty's excepted). */
+  private static final class DebugOnRequest extends TurboFilter {
+    @Override
+    public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+      return level != null && level.isGreaterOrEqual(Level.DEBUG) && current() != null && !logger.getName().startsWith(LogSetup.NETTY)
+          ? FilterReply.ACCEPT : FilterReply.NEUTRAL;
+    }
+  }
+
+  /** Writes the calling thread's command's events to its client. */
+  private static final class ToClient extends AppenderBase<ILoggingEvent> {
+    @Override
+    protected void append(ILoggingEvent event) {
+      RequestLog log = current(); // appenders run on the thread that logs
+      if (log != null) {
+        log.err.print(layout.doLayout(event));
+        log.err.flush();
+      }
+    }
+  }
+
+  /** The agent's own log: only what its loggers' levels let through, not what a client's -v did. */
+  private static final class OnlyAtLoggerLevel extends Filter<ILoggingEvent> {
+    private final LoggerContext context;
+
+    OnlyAtLoggerLevel(LoggerContext context) {
+      this.context = context;
+    }
+
+    @Override
+    public FilterReply decide(ILoggingEvent event) {
+      Level at = context.getLogger(event.getLoggerName()).getEffectiveLevel();
+      return event.getLevel().isGreaterOrEqual(at) ? FilterReply.NEUTRAL : FilterReply.DENY;
+    }
+  }
+}

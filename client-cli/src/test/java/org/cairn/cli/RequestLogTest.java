@@ -1,0 +1,55 @@
+package org.cairn.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+class RequestLogTest {
+  private static final Logger LOG = LoggerFactory.getLogger("org.cairn.client.RequestLogTestSubject");
+
+  @Test
+  void aVerboseRequestsLines_goToItsClient_notToTheAgentsLog_andEndWithIt() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    Level rootBefore = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel();
+    assertThat(LOG.isDebugEnabled()).as("the agent's own level").isFalse();
+    ExecutorService startedBefore = Executors.newSingleThreadExecutor();
+    startedBefore.submit(() -> { }).get(); // its thread exists before the request begins
+    ByteArrayOutputStream client = new ByteArrayOutputStream();
+    ByteArrayOutputStream agentLog = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    System.setErr(new PrintStream(agentLog, true, StandardCharsets.UTF_8)); // the agent's STDERR appender writes to System.err
+    try {
+      try (RequestLog log = RequestLog.begin(new PrintStream(client, true, StandardCharsets.UTF_8))) {
+        assertThat(log).isNotNull();
+        assertThat(LOG.isDebugEnabled()).as("on the request's thread").isTrue();
+        LOG.debug("on the request's thread");
+        Thread worker = new Thread(() -> LOG.debug("on a thread the request started"));
+        worker.start();
+        worker.join();
+        startedBefore.submit(() -> LOG.debug("on a thread of another command")).get();
+        LoggerFactory.getLogger("io.netty.util.NetUtil").debug("a library's setting");
+        LOG.warn("a warning of the request");
+      }
+      LOG.debug("after the request");
+      assertThat(LOG.isDebugEnabled()).as("after the request").isFalse();
+    } finally {
+      System.setErr(stderr);
+      startedBefore.shutdownNow();
+    }
+    String toClient = client.toString(StandardCharsets.UTF_8);
+    assertThat(toClient).contains("DEBUG", "on the request's thread", "on a thread the request started", "WARN", "a warning of the request")
+        .doesNotContain("another command", "after the request", "a library's setting");
+    String own = agentLog.toString(StandardCharsets.UTF_8);
+    assertThat(own).contains("a warning of the request").doesNotContain("DEBUG", "on the request's thread");
+    assertThat(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(rootBefore);
+  }
+}
