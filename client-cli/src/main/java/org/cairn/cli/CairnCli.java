@@ -67,8 +67,11 @@ public final class CairnCli {
       requestLog = RequestLog.begin(session.stderr());
       return;
     }
-    // this process: main() set CAIRN_LOG_LEVEL before logging started (LogSetup.debugIfVerbose); this covers a command line run where logging had
-    // started already (tests, embedding)
+    if (levelFromArguments) {
+      return; // main() set CAIRN_LOG_LEVEL before logging started; asking for a logger here, while Preload's thread starts
+      // logging, had the JDK's and Netty's first log calls queued and SLF4J warn on stderr that it replayed them
+    }
+    // a command line run where logging had started already (tests, embedding)
     org.slf4j.Logger root = org.slf4j.LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     if (root instanceof ch.qos.logback.classic.Logger l) {
       l.setLevel(ch.qos.logback.classic.Level.DEBUG);
@@ -77,7 +80,8 @@ public final class CairnCli {
 
   /** The log of this command for a client of an agent that asked for -v (null otherwise); closed when it ends. */
   private RequestLog requestLog;
-
+  /** Whether main() found -v and set the level before logging started. */
+  private boolean levelFromArguments;
 
   /** Where this command runs: this process, or an agent for a thin client. */
   Session session = Session.local();
@@ -96,9 +100,11 @@ public final class CairnCli {
         System.err.flush();
       }
     }, "cairn-interrupted"));
-    LogSetup.debugIfVerbose(args);
+    boolean verbose = LogSetup.debugIfVerbose(args);
     Preload.start(Main.commandOf(args), args);
-    int code = run(args);
+    CommandLine cli = commandLine(Session.local(), args);
+    ((CairnCli) cli.getCommand()).levelFromArguments = verbose;
+    int code = cli.execute(globalJson(cli, args));
     finished.set(true);
     QuietExit.exit(code);
   }

@@ -44,16 +44,18 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
    * {@code -v} in {@code args} ({@code --verbose}, or {@code -v} among other one-letter flags, as {@code -qv}; before
    * {@code --}) sets CAIRN_LOG_LEVEL to DEBUG unless it asks for more already. Called before logging starts: a
    * command's first log calls and picocli's parse race with logging's start on another thread ({@link Preload}), and
-   * setting the level only when picocli saw the flag missed the command's lines in some runs.
+   * setting the level only when picocli saw the flag missed the command's lines in some runs. Returns whether it found
+   * -v.
    */
-  static void debugIfVerbose(String[] args) {
+  static boolean debugIfVerbose(String[] args) {
     if (!verboseIn(args)) {
-      return;
+      return false;
     }
     String set = DaemonLogSetup.level();
     if (set == null || Level.toLevel(set, Level.WARN).isGreaterOrEqual(Level.INFO)) {
       System.setProperty("CAIRN_LOG_LEVEL", "DEBUG");
     }
+    return true;
   }
 
   static boolean verboseIn(String[] args) {

@@ -48,9 +48,9 @@ class LogSetupTest {
     assertThat(LogSetup.verboseIn(new String[] {"-V"})).isFalse();
     assertThat(LogSetup.verboseIn(new String[] {"--version"})).isFalse();
     assertThat(LogSetup.verboseIn(new String[] {"store", "--", "-v"})).isFalse();
-    LogSetup.debugIfVerbose(new String[] {"store", "f"});
+    assertThat(LogSetup.debugIfVerbose(new String[] {"store", "f"})).isFalse();
     assertThat(System.getProperty("CAIRN_LOG_LEVEL")).isNull();
-    LogSetup.debugIfVerbose(new String[] {"-v", "store", "f"});
+    assertThat(LogSetup.debugIfVerbose(new String[] {"-v", "store", "f"})).isTrue();
     assertThat(System.getProperty("CAIRN_LOG_LEVEL")).isEqualTo("DEBUG");
     System.setProperty("CAIRN_LOG_LEVEL", "TRACE");
     LogSetup.debugIfVerbose(new String[] {"-v", "store", "f"});
