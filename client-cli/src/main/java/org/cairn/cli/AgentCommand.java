@@ -72,9 +72,11 @@ final class AgentCommand implements Callable<Integer> {
     try (Grid grid = GridAccess.open(root, cl).recordsInBackground()) {
       grid.peerList(); // the tracker and the token are good before the socket opens
       AsyncStores background = new AsyncStores(spoolDir, grid);
+      // the agent's own --key-dir for the commands it serves that name none (the client's CAIRN_KEY_DIR arrives as one)
+      java.util.Map<String, String> own = java.util.Map.of("--key-dir", root.keyDir == null ? "" : root.keyDir.toAbsolutePath().toString());
       AgentServer server = AgentServer.start(sock, (request, o, e) -> CairnCli.run(
           new Session(Path.of(request.cwd()), o, new PrintStream(e, true, StandardCharsets.UTF_8), request.terminal(), grid, background),
-          request.args().toArray(String[]::new)));
+          Main.withFlags(request.args(), own).toArray(String[]::new)));
       ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "agent-heartbeat");
         t.setDaemon(true);

@@ -42,7 +42,7 @@ public final class Main {
       }
     }
     if (socket != null && !socket.isBlank() && handed(command, args)) {
-      AgentClient.Outcome o = AgentClient.run(Path.of(socket), List.of(args), System.console() != null);
+      AgentClient.Outcome o = AgentClient.run(Path.of(socket), withClientsSettings(args, System.getenv()), System.console() != null);
       if (o instanceof AgentClient.Exited e) {
         System.exit(e.code());
       }
@@ -101,6 +101,33 @@ public final class Main {
   }
 
   /** The command word of {@code args} (the first word that is neither an option nor a global option's value), or null. */
+  /**
+   * The arguments an agent gets: {@code args}, after the client's own {@code CAIRN_KEY_DIR} and {@code CAIRN_TRACKER} as
+   * {@code --key-dir} and {@code --tracker} where the arguments do not name them (the agent runs with its own
+   * environment): a job's keys are in the directory it set, as when it runs the command itself, and a job pointed at
+   * another tracker is refused by the agent rather than served from the agent's grid. The launcher does the same for
+   * the native thin client.
+   */
+  static List<String> withClientsSettings(String[] args, java.util.Map<String, String> env) {
+    java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
+    flags.put("--key-dir", env.get("CAIRN_KEY_DIR"));
+    flags.put("--tracker", env.get("CAIRN_TRACKER"));
+    return withFlags(List.of(args), flags);
+  }
+
+  /** {@code args} after each of {@code flags} (name, value) whose value is set and whose name the arguments do not give. */
+  static List<String> withFlags(List<String> args, java.util.Map<String, String> flags) {
+    List<String> out = new java.util.ArrayList<>();
+    flags.forEach((flag, value) -> {
+      if (value != null && !value.isBlank() && args.stream().noneMatch(a -> a.equals(flag) || a.startsWith(flag + "="))) {
+        out.add(flag);
+        out.add(value);
+      }
+    });
+    out.addAll(args);
+    return out;
+  }
+
   static String commandOf(String[] args) {
     for (int i = 0; i < args.length; i++) {
       if (VALUED.contains(args[i])) {

@@ -38,6 +38,20 @@ class MainTest {
   }
 
   @Test
+  void theClientsKeyDirectoryAndTracker_goToTheAgentAsFlags_unlessTheArgumentsNameThem() {
+    java.util.Map<String, String> env = java.util.Map.of("CAIRN_KEY_DIR", "/home/j/keys", "CAIRN_TRACKER", "http://t:7600");
+    assertThat(Main.withClientsSettings(new String[] {"store", "f", "--app", "a"}, env))
+        .containsExactly("--key-dir", "/home/j/keys", "--tracker", "http://t:7600", "store", "f", "--app", "a");
+    assertThat(Main.withClientsSettings(new String[] {"--key-dir=/k", "store", "f"}, env))
+        .containsExactly("--tracker", "http://t:7600", "--key-dir=/k", "store", "f");
+    assertThat(Main.withClientsSettings(new String[] {"--tracker", "http://u:1", "versions"}, env))
+        .containsExactly("--key-dir", "/home/j/keys", "--tracker", "http://u:1", "versions");
+    assertThat(Main.withClientsSettings(new String[] {"versions"}, java.util.Map.of("CAIRN_KEY_DIR", " "))).containsExactly("versions");
+    assertThat(Main.withFlags(java.util.List.of("store", "f"), java.util.Map.of("--key-dir", "/agent/keys")))
+        .as("an agent's own key directory for a command naming none").containsExactly("--key-dir", "/agent/keys", "store", "f");
+  }
+
+  @Test
   void aGridCommandsStart_initialisesItsSlowClassesOnAThreadOfItsOwn() throws Exception {
     for (String name : Preload.CLASSES) { // a renamed class would quietly end the preload
       assertThat(Class.forName(name, false, Preload.class.getClassLoader())).isNotNull();

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * handed to {@code cairn agent} over its Unix socket give the in-process results; two jobs store
  * through one agent at once; {@code store --async} then {@code wait}; {@code prefetch}; a killed
  * agent leaves no half version, the CLI falls back with a notice, and a restarted agent finishes
- * the spooled store; a client's {@code -v} gets that command's log without turning the agent's up.
+ * the spooled store; a client's {@code -v} gets that command's log without turning the agent's up; the
+ * key directory a job sets is the one the agent uses for it.
  */
 class AgentIT {
   @TempDir
@@ -60,7 +61,8 @@ class AgentIT {
     assertThat(store.stderr()).doesNotContain("no agent");
     // (the agent logs a command after its answer, which a native thin client may exit before: awaited, not read at once)
     MiniGrid.await("the agent ran the store", Duration.ofSeconds(10),
-        () -> (Files.readString(root.resolve("agent.err")) + Files.readString(root.resolve("agent.out"))).contains("ran store"));
+        () -> java.util.regex.Pattern.compile("ran (--key-dir \\S+ )?store ")
+            .matcher(Files.readString(root.resolve("agent.err")) + Files.readString(root.resolve("agent.out"))).find());
     assertThat(new ObjectMapper().readTree(store.stdout()).has("recordBytes")).as("the record is stored after the answer").isFalse();
     // the agent puts the version's catalog record on the grid after answering: recovery from the peers finds the version
     MiniGrid.await("the version's catalog record on the grid", Duration.ofSeconds(20),
@@ -225,6 +227,27 @@ class AgentIT {
     MiniGrid.await("the agent logged both stores", Duration.ofSeconds(10),
         () -> Files.readString(root.resolve("agent.err")).contains("--app quiet"));
     assertThat(Files.readString(root.resolve("agent.err"))).as("the agent's own log, at its own level").doesNotContain("DEBUG");
+  }
+
+  @Test
+  void theKeyDirectory_isTheClientsWhereItSetsOne_elseTheAgents() throws Exception {
+    Path agentKeys = root.resolve("agent-keys");
+    grid.startAgent("agent", socket, "--key-dir", agentKeys.toString());
+    Path file = image("k.img", 29, 2 * 1024 * 1024);
+    Path jobKeys = root.resolve("job-keys");
+    MiniGrid.Cli job = grid.viaAgentWith(java.util.Map.of("CAIRN_KEY_DIR", jobKeys.toString()), socket, "store", file.toString(),
+        "--app", "mine", "--node", "n");
+    assertThat(job.exit()).as(job.stderr()).isZero();
+    assertThat(jobKeys.resolve("mine.json")).as("the job's CAIRN_KEY_DIR, as when it stores by itself").exists();
+    assertThat(agentKeys.resolve("mine.json")).doesNotExist();
+    MiniGrid.Cli unset = grid.viaAgentWith(java.util.Map.of("CAIRN_KEY_DIR", ""), socket, "store", file.toString(), "--app", "theirs",
+        "--node", "n");
+    assertThat(unset.exit()).as(unset.stderr()).isZero();
+    assertThat(agentKeys.resolve("theirs.json")).as("the agent's own --key-dir").exists();
+    MiniGrid.Cli jvm = grid.viaAgentWith(java.util.Map.of("CAIRN_KEY_DIR", jobKeys.toString(), "CAIRN_THIN_CLIENT", "java"), socket,
+        "store", file.toString(), "--app", "viajvm", "--node", "n");
+    assertThat(jvm.exit()).as(jvm.stderr()).isZero();
+    assertThat(jobKeys.resolve("viajvm.json")).as("the JVM's thin path too").exists();
   }
 
   @Test
