@@ -12,6 +12,8 @@
 # tracker and peers have served before, as a grid that has run for a while has (0: a grid started just now).
 # AGENT_WARM (default 0): the same for the agent, in rounds of the whole series (see below).
 # KEEP_LOGS=DIR: keeps the processes' logs (CAIRN_LOG_LEVEL=debug makes every cairn process log its phases).
+# SYNC=1: `sync` before each command (outside its window): the writes of the commands before it are on disk, as a job's
+# previous checkpoint's are after minutes of computing; without it they are written back during the next commands.
 #   ./mvnw -B -q -DskipTests package && it/tools/job-bench.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -56,6 +58,7 @@ calib() { local t0 t1; t0=$(date +%s%N); sha256sum "$W/calib" > /dev/null; t1=$(
 run() { # run IMAGE WAY OP COMMAND...
   local img=$1 way=$2 op=$3; shift 3
   local a0 p0 t0 a1 p1 t1 s0 s1 c0 c1
+  if [ -n "${SYNC:-}" ]; then sync; fi
   c0=$(calib)
   a0=$(cpu_of $AGENT); p0=$(cpu_of "${PEERS[@]}"); t0=$(cpu_of $TRACKER); s0=$(steal)
   /usr/bin/time -f "%e %U %S" -o "$W/t" "$@" > /dev/null 2> "$W/cmd.err" || { cat "$W/cmd.err" >&2; exit 1; }
