@@ -48,7 +48,7 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
    * -v.
    */
   static boolean debugIfVerbose(String[] args) {
-    if (!verboseIn(args)) {
+    if (!Main.verboseIn(args)) {
       return false;
     }
     String set = DaemonLogSetup.level();
@@ -56,17 +56,5 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
       System.setProperty("CAIRN_LOG_LEVEL", "DEBUG");
     }
     return true;
-  }
-
-  static boolean verboseIn(String[] args) {
-    for (String a : args) {
-      if (a.equals("--")) {
-        return false;
-      }
-      if (a.equals("--verbose") || a.matches("-[hqvV]*v[hqvV]*")) {
-        return true;
-      }
-    }
-    return false;
   }
 }

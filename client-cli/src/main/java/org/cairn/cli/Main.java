@@ -105,14 +105,20 @@ public final class Main {
    * The arguments an agent gets: {@code args}, after the client's own {@code CAIRN_KEY_DIR} and {@code CAIRN_TRACKER} as
    * {@code --key-dir} and {@code --tracker} where the arguments do not name them (the agent runs with its own
    * environment): a job's keys are in the directory it set, as when it runs the command itself, and a job pointed at
-   * another tracker is refused by the agent rather than served from the agent's grid. The launcher does the same for
-   * the native thin client.
+   * another tracker is refused by the agent rather than served from the agent's grid; its {@code CAIRN_LOG_LEVEL} of
+   * DEBUG or finer as {@code -v}. The launcher does the same for the native thin client.
    */
   static List<String> withClientsSettings(String[] args, java.util.Map<String, String> env) {
     java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
     flags.put("--key-dir", env.get("CAIRN_KEY_DIR"));
     flags.put("--tracker", env.get("CAIRN_TRACKER"));
-    return withFlags(List.of(args), flags);
+    List<String> out = withFlags(List.of(args), flags);
+    String level = env.get("CAIRN_LOG_LEVEL");
+    if (level != null && java.util.Set.of("DEBUG", "TRACE", "ALL").contains(level.strip().toUpperCase(java.util.Locale.ROOT))
+        && !verboseIn(args)) {
+      out.add(0, "-v"); // the job's CAIRN_LOG_LEVEL=DEBUG: that command's log on its stderr, as when it runs the command itself
+    }
+    return out;
   }
 
   /** {@code args} after each of {@code flags} (name, value) whose value is set and whose name the arguments do not give. */
@@ -126,6 +132,19 @@ public final class Main {
     });
     out.addAll(args);
     return out;
+  }
+
+  /** Whether {@code args} ask for -v ({@code --verbose}, or {@code -v} among other one-letter flags, as {@code -qv}), before {@code --}. */
+  static boolean verboseIn(String[] args) {
+    for (String a : args) {
+      if (a.equals("--")) {
+        return false;
+      }
+      if (a.equals("--verbose") || a.matches("-[hqvV]*v[hqvV]*")) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static String commandOf(String[] args) {

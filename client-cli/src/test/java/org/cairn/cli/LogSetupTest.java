@@ -42,12 +42,12 @@ class LogSetupTest {
 
   @Test
   void verbose_isReadFromTheArguments_beforeLoggingStarts() {
-    assertThat(LogSetup.verboseIn(new String[] {"-v", "store", "f"})).isTrue();
-    assertThat(LogSetup.verboseIn(new String[] {"store", "f", "--verbose"})).isTrue();
-    assertThat(LogSetup.verboseIn(new String[] {"-qv", "versions"})).isTrue();
-    assertThat(LogSetup.verboseIn(new String[] {"-V"})).isFalse();
-    assertThat(LogSetup.verboseIn(new String[] {"--version"})).isFalse();
-    assertThat(LogSetup.verboseIn(new String[] {"store", "--", "-v"})).isFalse();
+    assertThat(Main.verboseIn(new String[] {"-v", "store", "f"})).isTrue();
+    assertThat(Main.verboseIn(new String[] {"store", "f", "--verbose"})).isTrue();
+    assertThat(Main.verboseIn(new String[] {"-qv", "versions"})).isTrue();
+    assertThat(Main.verboseIn(new String[] {"-V"})).isFalse();
+    assertThat(Main.verboseIn(new String[] {"--version"})).isFalse();
+    assertThat(Main.verboseIn(new String[] {"store", "--", "-v"})).isFalse();
     assertThat(LogSetup.debugIfVerbose(new String[] {"store", "f"})).isFalse();
     assertThat(System.getProperty("CAIRN_LOG_LEVEL")).isNull();
     assertThat(LogSetup.debugIfVerbose(new String[] {"-v", "store", "f"})).isTrue();

@@ -47,6 +47,11 @@ class MainTest {
     assertThat(Main.withClientsSettings(new String[] {"--tracker", "http://u:1", "versions"}, env))
         .containsExactly("--key-dir", "/home/j/keys", "--tracker", "http://u:1", "versions");
     assertThat(Main.withClientsSettings(new String[] {"versions"}, java.util.Map.of("CAIRN_KEY_DIR", " "))).containsExactly("versions");
+    assertThat(Main.withClientsSettings(new String[] {"store", "f"}, java.util.Map.of("CAIRN_LOG_LEVEL", "debug")))
+        .as("the job's DEBUG as -v").containsExactly("-v", "store", "f");
+    assertThat(Main.withClientsSettings(new String[] {"-qv", "store", "f"}, java.util.Map.of("CAIRN_LOG_LEVEL", "DEBUG")))
+        .as("not twice").containsExactly("-qv", "store", "f");
+    assertThat(Main.withClientsSettings(new String[] {"store", "f"}, java.util.Map.of("CAIRN_LOG_LEVEL", "INFO"))).containsExactly("store", "f");
     assertThat(Main.withFlags(java.util.List.of("store", "f"), java.util.Map.of("--key-dir", "/agent/keys")))
         .as("an agent's own key directory for a command naming none").containsExactly("--key-dir", "/agent/keys", "store", "f");
   }
