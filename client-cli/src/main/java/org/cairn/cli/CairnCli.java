@@ -102,16 +102,20 @@ public final class CairnCli {
     }, "cairn-interrupted"));
     boolean verbose = LogSetup.debugIfVerbose(args);
     Preload.start(Main.commandOf(args), args);
-    CommandLine cli = commandLine(Session.local(), args);
-    ((CairnCli) cli.getCommand()).levelFromArguments = verbose;
-    int code = cli.execute(globalJson(cli, args));
+    int code = run(verbose, args);
     finished.set(true);
     QuietExit.exit(code);
   }
 
   /** Runs the command line and returns the exit code (for tests and embedding). */
   public static int run(String... args) {
+    return run(false, args);
+  }
+
+  /** As {@link #run(String...)}; {@code levelFromArguments}: main() set the log level from -v before logging started. */
+  private static int run(boolean levelFromArguments, String... args) {
     CommandLine cli = commandLine(Session.local(), args);
+    ((CairnCli) cli.getCommand()).levelFromArguments = levelFromArguments;
     return cli.execute(globalJson(cli, args));
   }
 

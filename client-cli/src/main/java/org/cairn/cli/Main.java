@@ -100,7 +100,6 @@ public final class Main {
     System.exit(code);
   }
 
-  /** The command word of {@code args} (the first word that is neither an option nor a global option's value), or null. */
   /**
    * The arguments an agent gets: {@code args}, after the client's own {@code CAIRN_KEY_DIR} and {@code CAIRN_TRACKER} as
    * {@code --key-dir} and {@code --tracker} where the arguments do not name them (the agent runs with its own
@@ -147,6 +146,7 @@ public final class Main {
     return false;
   }
 
+  /** The command word of {@code args} (the first word that is neither an option nor a global option's value), or null. */
   static String commandOf(String[] args) {
     for (int i = 0; i < args.length; i++) {
       if (VALUED.contains(args[i])) {

@@ -7,7 +7,7 @@ import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.Appender;
-import ch.qos.logback.core.AppenderBase;
+import ch.qos.logback.core.UnsynchronizedAppenderBase;
 import ch.qos.logback.core.filter.Filter;
 import ch.qos.logback.core.spi.FilterReply;
 import java.io.PrintStream;
@@ -27,7 +27,8 @@ import org.slf4j.Marker;
 final class RequestLog implements AutoCloseable {
   private static final InheritableThreadLocal<RequestLog> CURRENT = new InheritableThreadLocal<>();
   private static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n";
-  private static PatternLayout layout;
+  /** Set once, by the first {@link #install}. */
+  private static volatile PatternLayout layout;
 
   private final PrintStream err;
   private final RequestLog previous;
@@ -105,8 +106,8 @@ final class RequestLog implements AutoCloseable {
     }
   }
 
-  /** Writes the calling thread's command's events to its client. */
-  private static final class ToClient extends AppenderBase<ILoggingEvent> {
+  /** Writes the calling thread's command's events to its client (the client's PrintStream orders concurrent lines). */
+  private static final class ToClient extends UnsynchronizedAppenderBase<ILoggingEvent> {
     @Override
     protected void append(ILoggingEvent event) {
       RequestLog log = current(); // appenders run on the thread that logs
