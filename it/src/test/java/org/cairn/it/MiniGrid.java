@@ -367,7 +367,6 @@ public final class MiniGrid implements Closeable {
     return r.json();
   }
 
-  /** The state the tracker reports for a peer, or null if it does not list it. */
   /** Bytes of fragments all peers report holding (from their heartbeats). */
   public long usedOnPeers() throws IOException, InterruptedException {
     long used = 0;
@@ -377,7 +376,8 @@ public final class MiniGrid implements Closeable {
     return used;
   }
 
-    public String stateOf(String peerId) throws IOException, InterruptedException {
+  /** The state the tracker reports for a peer, or null if it does not list it. */
+  public String stateOf(String peerId) throws IOException, InterruptedException {
     for (JsonNode p : peers()) {
       if (p.get("id").asText().equals(peerId)) {
         return p.get("state").asText();
