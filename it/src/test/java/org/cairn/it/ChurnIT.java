@@ -94,8 +94,9 @@ class ChurnIT {
     AtomicInteger corruptions = new AtomicInteger();
     AtomicReference<Throwable> failure = new AtomicReference<>();
     Map<String, Long> down = new ConcurrentHashMap<>(); // peer -> when to restart it
-    // restarted, but not RUNNING yet in the tracker's view: readers still skip it as DOWN, so it is still a fault (a fetch
-    // once met a restarted peer the tracker had not seen back, a corrupted one and a killed one: three of a 4+2 chunk's six)
+    // restarted, but not RUNNING yet in the tracker's view: readers know only its old address (a new port here), so it is
+    // still a fault (a fetch once met a restarted peer the tracker had not seen back, a corrupted one and a killed one:
+    // three of a 4+2 chunk's six)
     java.util.Set<String> rejoining = ConcurrentHashMap.newKeySet();
     Thread monitor = new Thread(() -> {
       try {

@@ -153,4 +153,26 @@ class ReadPathIT {
     MiniGrid.Cli plain = grid.cli("verify", "--app", "x");
     assertThat(plain.exit()).as(plain.stdout() + plain.stderr()).isZero();
   }
+
+  @Test
+  void aHolderTheTrackerStillListsDown_isAskedWhenTheLiveOnesCannotGiveM() throws Exception {
+    store("back", "code:4+2");
+    String address = peers.get(2).address();
+    kill(2, 5);
+    // back on its old address and its own data, but heartbeating to no tracker: the tracker lists it DOWN for good
+    peers.set(2, grid.startPeer("p2", "--id", "p2", "--listen", address, "--tracker", "http://127.0.0.1:9"));
+    kill(0, 4);
+    kill(1, 3);
+    assertThat(grid.stateOf("p2")).isEqualTo("DOWN");
+    // three live holders of a 4+2 chunk: the fourth piece comes from the holder listed DOWN
+    assertThat(fetches("back")).isTrue();
+    // verify agrees, with and without reading the pieces
+    assertThat(verifies("back", true)).isTrue();
+    assertThat(verifies("back", false)).isTrue();
+
+    peers.get(2).kill();
+    assertThat(fetches("back")).as("really down: three pieces of four").isFalse();
+    assertThat(verifies("back", true)).isFalse();
+    assertThat(verifies("back", false)).isFalse();
+  }
 }

@@ -24,6 +24,8 @@ final class ChunkRead {
   /** Pieces asked a second time after their connection failed. */
   private final boolean[] retried;
   private final List<Integer> order = new ArrayList<>();
+  /** Where holders the tracker lists DOWN start in {@link #order}: hedges stop before them. */
+  private int downFrom;
   private final List<String> problems = new ArrayList<>();
   /** The caller's future; dropped once completed, so that answers still out do not keep the pieces alive. */
   private CompletableFuture<Pieces> done = new CompletableFuture<>();
@@ -52,14 +54,19 @@ final class ChunkRead {
     CompletableFuture<Pieces> future = done;
     List<Integer> idle = new ArrayList<>();
     List<Integer> backlogged = new ArrayList<>();
+    List<Integer> down = new ArrayList<>();
     for (int i = 0; i < got.length; i++) {
       LocatedChunk.Holder h = chunk.holder(i);
       if (h == null) {
         problems.add("piece " + i + ": no holder");
-      } else if (!h.live()) {
-        problems.add("piece " + i + ": holder " + h.id() + " is " + h.state());
       } else if (!ChunkReader.validTag(h.tag())) {
         problems.add("piece " + i + ": no valid tag in the index");
+      } else if (!h.live()) {
+        problems.add("piece " + i + ": holder " + h.id() + " is " + h.state());
+        if (h.address() != null) {
+          down.add(i); // a last resort: the tracker's DOWN may be a holder that has just come back
+          retried[i] = true; // and a refused connection is its answer, not asked twice
+        }
       } else {
         (reader.mode == Mode.ALL && reader.backlog(h.address()).get() >= ChunkReader.MAX_BACKLOG ? backlogged : idle).add(i);
       }
@@ -73,16 +80,19 @@ final class ChunkRead {
     }
     order.addAll(idle);
     order.addAll(backlogged);
+    downFrom = order.size();
+    order.addAll(down);
     if (needed == 0) {
       problems.add("the index has no coding for this chunk");
     }
     int first;
     switch (reader.mode) {
       case EVERY:
-        first = order.size();
+        first = downFrom > 0 ? downFrom : order.size();
         break;
       case ALL:
-        first = idle.size() >= Math.max(1, needed) ? idle.size() : order.size();
+        first = idle.size() >= Math.max(1, needed) ? idle.size() : downFrom;
+        first = first >= Math.max(1, needed) ? first : order.size();
         break;
       default:
         first = Math.min(order.size(), Math.max(1, needed));
@@ -172,7 +182,13 @@ final class ChunkRead {
         problems.add("piece " + i + " from " + h.id() + ": " + ((PieceReply.Failed) reply).reason());
       }
       if (reader.mode == Mode.EVERY) {
-        if (outstanding == 0) {
+        if (outstanding == 0 && good < Math.max(1, needed) && next < order.size()) {
+          while (next < order.size()) { // every live holder answered, too few pieces: the ones listed DOWN
+            toAsk.add(order.get(next++));
+            outstanding++;
+            asked++;
+          }
+        } else if (outstanding == 0) {
           finish();
         }
       } else if (needed > 0 && good >= needed) {
@@ -212,7 +228,7 @@ final class ChunkRead {
     reader.timer.schedule(() -> {
       int another = -1;
       synchronized (this) {
-        if (!over && good == seen && next < order.size()) {
+        if (!over && good == seen && next < downFrom) {
           another = order.get(next++);
           outstanding++;
           asked++;

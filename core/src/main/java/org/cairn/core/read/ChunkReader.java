@@ -16,7 +16,9 @@ import org.cairn.core.protocol.PieceReply;
  * read, shared by fetch, verify and repair so that they cannot disagree about what is restorable.
  *
  * m comes from the chunk's own coding (its index entry, then the verified header of the first piece
- * that arrives), never from a version that refers to it. Holders that are DOWN are not asked. Modes:
+ * that arrives), never from a version that refers to it. Holders the tracker lists DOWN are asked last, and
+ * only when the live ones cannot give m pieces (the tracker notices a holder's return a heartbeat late).
+ * Modes:
  *   ALL      every live holder at once, except one still answering MAX_BACKLOG earlier requests of
  *            this reader (its answer would come after the chunk is decoded); those are asked when
  *            others fail, or at once when fewer than m would be asked without them;
@@ -24,9 +26,10 @@ import org.cairn.core.protocol.PieceReply;
  *            for each that fails: the sequential baseline of FALCON Fig. 9 (repair reads this way);
  *   HEDGED   as FIRST_M, by state then fastest holders of this reader first, and one more holder whenever, after a
  *            piece arrived, none follows within HEDGE_FACTOR times the chunk's time so far;
- *   EVERY    every live holder, all answers awaited (verify --read-data).
+ *   EVERY    every live holder, all answers awaited (verify --read-data); then, if they gave fewer than m
+ *            pieces, every holder listed DOWN.
  * In every mode the invariant is: while fewer than m pieces are in hand, pieces in hand plus answers
- * awaited stay at least m, as long as any live holder is left to ask. Pieces that arrive corrupt, and
+ * awaited stay at least m, as long as any holder is left to ask. Pieces that arrive corrupt, and
  * pieces a holder says it does not hold, go to the BadPieceLog. This class holds what a reader's
  * reads share (the source, the mode, each holder's backlog and speed); one chunk's read is a ChunkRead.
  */

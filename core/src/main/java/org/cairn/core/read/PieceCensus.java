@@ -17,7 +17,7 @@ import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;
 
 /**
- * Asks live holders which pieces they hold (HAS, batched per peer) without reading them: how many
+ * Asks holders which pieces they hold (HAS, batched per peer) without reading them: how many
  * pieces of each chunk exist now. The cheap half of {@code cairn verify} (restic's {@code check}
  * without {@code --read-data}); what counts as restorable is {@link Health}'s rule, as for reads.
  */
@@ -33,21 +33,44 @@ public final class PieceCensus {
     this.timeout = timeout;
   }
 
-  /** Pieces confirmed held, per chunk; unreachable peers and odd answers go to {@code problems}. */
+  private record Asked(ChunkId chunk, FragmentKey key) {}
+
+  /**
+   * Pieces confirmed held, per chunk; unreachable peers and odd answers go to {@code problems}. Holders the
+   * tracker lists DOWN are asked too, as reads ask them: last, only for chunks the live ones hold fewer than m of.
+   */
   public Map<ChunkId, Integer> count(Collection<LocatedChunk> chunks, List<String> problems) throws IOException {
-    record Asked(ChunkId chunk, FragmentKey key) {}
-    Map<String, List<Asked>> byAddress = new LinkedHashMap<>();
     Map<ChunkId, Integer> held = new HashMap<>();
     for (LocatedChunk c : chunks) {
+      held.put(c.chunkId(), 0);
+    }
+    ask(byAddress(chunks, true), held, problems);
+    List<LocatedChunk> short_ = new ArrayList<>();
+    for (LocatedChunk c : chunks) {
+      if (held.get(c.chunkId()) < Math.max(1, c.needed())) {
+        short_.add(c);
+      }
+    }
+    ask(byAddress(short_, false), held, problems);
+    return held;
+  }
+
+  /** The pieces to ask about, by holder address: live holders', or those of holders listed DOWN. */
+  private static Map<String, List<Asked>> byAddress(Collection<LocatedChunk> chunks, boolean live) {
+    Map<String, List<Asked>> byAddress = new LinkedHashMap<>();
+    for (LocatedChunk c : chunks) {
       ChunkId id = c.chunkId();
-      held.put(id, 0);
       for (int i = 0; i < c.pieces(); i++) {
         LocatedChunk.Holder h = c.holder(i);
-        if (h != null && h.live() && h.tag() != null) {
+        if (h != null && h.live() == live && h.address() != null && ChunkReader.validTag(h.tag())) {
           byAddress.computeIfAbsent(h.address(), a -> new ArrayList<>()).add(new Asked(id, new FragmentKey(id, i, FragmentKey.parseTag(h.tag()))));
         }
       }
     }
+    return byAddress;
+  }
+
+  private void ask(Map<String, List<Asked>> byAddress, Map<ChunkId, Integer> held, List<String> problems) throws IOException {
     for (Map.Entry<String, List<Asked>> e : byAddress.entrySet()) {
       List<Asked> all = e.getValue();
       for (int from = 0; from < all.size(); from += BATCH) {
@@ -61,10 +84,10 @@ public final class PieceCensus {
           answer = peers.has(e.getKey(), keys).get(timeout.toMillis() * 3, TimeUnit.MILLISECONDS);
         } catch (ExecutionException ex) {
           problems.add("peer " + e.getKey() + ": " + ex.getCause().getMessage());
-          continue;
+          break; // its other batches would fail the same way
         } catch (TimeoutException ex) {
           problems.add("peer " + e.getKey() + ": no answer within " + timeout.multipliedBy(3).toMillis() + " ms");
-          continue;
+          break;
         } catch (InterruptedException ex) {
           Thread.currentThread().interrupt();
           throw new IOException("interrupted", ex);
@@ -76,6 +99,5 @@ public final class PieceCensus {
         }
       }
     }
-    return held;
   }
 }

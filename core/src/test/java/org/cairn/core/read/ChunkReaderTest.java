@@ -147,15 +147,47 @@ class ChunkReaderTest {
   }
 
   @Test
-  void downHoldersAreNotAsked_andTooFewLivePiecesIsReportedNotThrown() throws Exception {
+  void downHoldersAreNotAsked_whenTheLiveOnesGiveM() throws Exception {
     Fragment[] pieces = encode("code:4+2");
-    Holders h = serving(pieces);
-    LocatedChunk c = located(id, "code:4+2", pieces, HostState.DOWN, HostState.DOWN, HostState.RUNNING, HostState.DOWN);
-    Pieces p = reader(h, ChunkReader.Mode.ALL, new BadPieceLog()).read(c).get(5, TimeUnit.SECONDS);
-    assertThat(h.asked).doesNotContain(0, 1, 3);
-    assertThat(p.enough()).isFalse();
-    assertThat(p.good()).isEqualTo(3);
-    assertThat(p.describe()).contains("3 good pieces of 4 needed").contains("is DOWN");
+    for (ChunkReader.Mode mode : ChunkReader.Mode.values()) {
+      Holders h = serving(pieces);
+      Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, "code:4+2", pieces, HostState.DOWN, HostState.RUNNING, HostState.DOWN))
+          .get(5, TimeUnit.SECONDS);
+      assertThat(p.decode()).as(mode.name()).isEqualTo(data);
+      assertThat(h.asked).as(mode.name()).doesNotContain(0, 2);
+    }
+  }
+
+  @Test
+  void holdersListedDown_areAskedLast_whenTheLiveOnesCannotGiveM() throws Exception {
+    // the tracker lists a restarted holder DOWN until its next heartbeat: a read that needs its piece asks it
+    Fragment[] pieces = encode("code:4+2");
+    for (ChunkReader.Mode mode : ChunkReader.Mode.values()) {
+      Holders h = serving(pieces);
+      h.answers.remove(4); // live, but unreachable
+      Pieces p = reader(h, mode, new BadPieceLog())
+          .read(located(id, "code:4+2", pieces, HostState.DOWN, HostState.DOWN, HostState.RUNNING, HostState.DOWN)).get(5, TimeUnit.SECONDS);
+      assertThat(p.enough()).as(mode + ": " + p.describe()).isTrue();
+      assertThat(p.decode()).isEqualTo(data);
+      assertThat(h.asked).as(mode.name()).contains(2, 4, 5);
+    }
+  }
+
+  @Test
+  void tooFewPiecesFromLiveAndDownHolders_isReportedNotThrown_andARefusedDownHolderIsAskedOnce() throws Exception {
+    Fragment[] pieces = encode("code:4+2");
+    for (ChunkReader.Mode mode : ChunkReader.Mode.values()) {
+      Holders h = serving(pieces);
+      h.answers.remove(0);
+      h.answers.remove(1);
+      h.answers.remove(3); // really down
+      Pieces p = reader(h, mode, new BadPieceLog())
+          .read(located(id, "code:4+2", pieces, HostState.DOWN, HostState.DOWN, HostState.RUNNING, HostState.DOWN)).get(5, TimeUnit.SECONDS);
+      assertThat(p.enough()).as(mode.name()).isFalse();
+      assertThat(p.good()).as(mode.name()).isEqualTo(3);
+      assertThat(p.describe()).contains("3 good pieces of 4 needed").contains("is DOWN");
+      assertThat(Collections.frequency(h.asked, 0)).as(mode + ": a refused DOWN holder is asked once").isEqualTo(1);
+    }
   }
 
   @Test
@@ -223,16 +255,19 @@ class ChunkReaderTest {
   void randomLossPatterns_readSucceedsExactlyWhenAtLeastMPiecesAreServed() throws Exception {
     Random random = new Random(42);
     String[] codings = {"code:2+1", "code:3+2", "code:4+2", "replicate:2", "replicate:3"};
-    for (int round = 0; round < 60; round++) {
+    for (int round = 0; round < 100; round++) {
       String coding = codings[random.nextInt(codings.length)];
       Fragment[] pieces = encode(coding);
       Holders h = serving(pieces);
       int served = pieces.length;
+      ChunkReader.Mode mode = ChunkReader.Mode.values()[random.nextInt(ChunkReader.Mode.values().length)];
       HostState[] states = new HostState[pieces.length];
       for (int i = 0; i < pieces.length; i++) {
-        int fate = random.nextInt(4);
-        states[i] = fate == 1 ? HostState.DOWN : HostState.RUNNING;
-        if (fate == 1 || fate == 2) {
+        int fate = random.nextInt(5);
+        states[i] = fate == 1 || fate == 4 ? HostState.DOWN : HostState.RUNNING;
+        if (fate == 4) {
+          continue; // listed DOWN but back: asked last, and serves
+        } else if (fate == 1 || fate == 2) {
           h.answers.remove(i); // down, or up but unreachable
           served--;
         } else if (fate == 3 && random.nextBoolean()) {
@@ -241,7 +276,6 @@ class ChunkReaderTest {
         }
       }
       int m = Redundancy.parse(coding).dataFragments();
-      ChunkReader.Mode mode = ChunkReader.Mode.values()[random.nextInt(ChunkReader.Mode.values().length)];
       // the index may disagree with the pieces; the pieces win
       String indexCoding = random.nextInt(4) == 0 ? "code:3+2" : coding;
       Pieces p = reader(h, mode, new BadPieceLog()).read(located(id, indexCoding, pieces, states)).get(5, TimeUnit.SECONDS);
