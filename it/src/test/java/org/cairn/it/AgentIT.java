@@ -224,10 +224,11 @@ class AgentIT {
     MiniGrid.Cli quiet = grid.viaAgent(socket, "store", file.toString(), "--app", "quiet", "--node", "n");
     assertThat(quiet.exit()).as(quiet.stderr()).isZero();
     assertThat(quiet.stderr()).doesNotContain("DEBUG");
+    // --node=vm1 has a v but asks for nothing verbose (the launcher once took any -...v... for -v)
     MiniGrid.Cli debugEnv = grid.viaAgentWith(java.util.Map.of("CAIRN_LOG_LEVEL", "debug"), socket, "store", file.toString(), "--app",
-        "loud", "--node", "n");
+        "loud", "--node=vm1");
     assertThat(debugEnv.exit()).as(debugEnv.stderr()).isZero();
-    assertThat(debugEnv.stderr()).as("the job's CAIRN_LOG_LEVEL, as -v").contains("DEBUG", "store loud.n: placement and probes");
+    assertThat(debugEnv.stderr()).as("the job's CAIRN_LOG_LEVEL, as -v").contains("DEBUG", "store loud.vm1: placement and probes");
     MiniGrid.await("the agent logged both stores", Duration.ofSeconds(10),
         () -> Files.readString(root.resolve("agent.err")).contains("--app quiet"));
     assertThat(Files.readString(root.resolve("agent.err"))).as("the agent's own log, at its own level").doesNotContain("DEBUG");
