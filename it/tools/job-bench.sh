@@ -14,6 +14,8 @@
 # KEEP_LOGS=DIR: keeps the processes' logs (CAIRN_LOG_LEVEL=debug makes every cairn process log its phases).
 # SYNC=1: `sync` before each command (outside its window): the writes of the commands before it are on disk, as a job's
 # previous checkpoint's are after minutes of computing; without it they are written back during the next commands.
+# GAP=SECONDS: the machine idles that long before each image's commands (and before the fetches), as a job computes
+# between checkpoints: the agent's, peers' and tracker's connections, JIT and caches then have as long to go cold.
 #   ./mvnw -B -q -DskipTests package && it/tools/job-bench.sh IMAGE...
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -72,6 +74,7 @@ run() { # run IMAGE WAY OP COMMAND...
 n=0
 for img in "$@"; do
   n=$((n + 1))
+  sleep "${GAP:-0}"
   run "$n" borg store borg create --compression lz4 "$W/borg::i$n" "$img"
   CAIRN_AGENT_SOCKET=$W/agent.sock run "$n" agent store "$CAIRN" store "$img" --app agent --node n
   run "$n" process store "$CAIRN" "${C[@]}" store "$img" --app proc --node n
@@ -79,6 +82,7 @@ for img in "$@"; do
   CAIRN_AGENT_SOCKET=$W/agent.sock run "$n" async wait "$CAIRN" wait --app async --node n
 done
 last=$#
+sleep "${GAP:-0}"
 run "$last" borg fetch sh -c "borg extract --stdout '$W/borg::i$last' > '$W/out-borg'"
 CAIRN_AGENT_SOCKET=$W/agent.sock run "$last" agent fetch "$CAIRN" fetch --app agent --node n -o "$W/out-agent"
 run "$last" process fetch "$CAIRN" "${C[@]}" fetch --app proc --node n -o "$W/out-proc"

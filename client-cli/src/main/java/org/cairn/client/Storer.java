@@ -95,13 +95,13 @@ public final class Storer {
       // the baseline FALCON compares with: measure every candidate before every store
       probed.addAll(prober.probeAll());
     }
-    PlacementAnswer placement = tracker.place(req);
+    PlacementAnswer placement = HostWait.place(tracker, req, o.hostWait());
     if (!pessimisticProbe && o.probeAfter() != null && o.placement().equals("falcon")) {
       // hosts never measured, or measured long ago, are probed; if any were, place again with what was learnt
       List<String> renewed = prober.probeStale(placement, o.probeAfter());
       if (!renewed.isEmpty()) {
         probed.addAll(renewed);
-        placement = tracker.place(req);
+        placement = HostWait.place(tracker, req, o.hostWait());
       }
     }
     long placed = System.nanoTime();

@@ -268,7 +268,8 @@ public final class TrackerHttp {
       NotLeaderError e = JSON.treeToValue(body, NotLeaderError.class);
       throw new UnreachableException("tracker " + base + " does not lead its group: " + e.error(), null);
     }
-    throw new TrackerException(res.status(), body.path("error").asText("HTTP " + res.status()));
+    JsonNode retry = body.path("retryAfterMs"); // ApiError's field
+    throw new TrackerException(res.status(), body.path("error").asText("HTTP " + res.status()), retry.isNumber() ? retry.asLong() : null);
   }
 
   /** A call that did not reach the tracker, or got no answer (the caller may try again). */
@@ -284,14 +285,25 @@ public final class TrackerHttp {
   public static final class TrackerException extends IOException {
     private static final long serialVersionUID = 1L;
     private final int status;
+    private final Long retryAfterMs;
 
     public TrackerException(int status, String message) {
+      this(status, message, null);
+    }
+
+    public TrackerException(int status, String message, Long retryAfterMs) {
       super(message);
       this.status = status;
+      this.retryAfterMs = retryAfterMs;
     }
 
     public int status() {
       return status;
+    }
+
+    /** When the tracker said the same call may succeed after this many ms (hosts BUSY now), else null. */
+    public Long retryAfterMs() {
+      return retryAfterMs;
     }
   }
 }

@@ -176,6 +176,41 @@ class PlacementTest {
   }
 
   @Test
+  void aShortageOfHostsThatAreBusyOrFullNow_mayPass_oneOfTooFewOrTooSmallOrDownHostsMayNot() {
+    PlacementRequest r = PlacementRequest.of(100_000_000L, 3, 2); // 5 hosts with 33 MB free each
+    java.util.function.Function<HostState[], NotEnoughHostsException> refusal = states -> {
+      List<Candidate> hosts = new java.util.ArrayList<>();
+      for (int i = 0; i < states.length; i++) {
+        hosts.add(new Candidate("h" + i, states[i], 1L << 30, 2, 100 * MB));
+      }
+      try {
+        new FalconPlacement().place(hosts, r);
+        throw new AssertionError("placed on " + List.of(states));
+      } catch (NotEnoughHostsException e) {
+        return e;
+      }
+    };
+    HostState run = HostState.RUNNING;
+    NotEnoughHostsException busy = refusal.apply(new HostState[] {run, run, HostState.LOADED, HostState.BUSY, HostState.FULL});
+    assertThat(busy.passing()).isTrue();
+    assertThat(busy).hasMessageContaining("have 3 of 5 known").hasMessageContaining("2 more are BUSY or FULL now");
+    NotEnoughHostsException tooFew = refusal.apply(new HostState[] {run, run, run, HostState.BUSY});
+    assertThat(tooFew.passing()).as("4 hosts for 5 pieces").isFalse();
+    assertThat(tooFew).hasMessageContaining("1 more is BUSY or FULL now");
+    NotEnoughHostsException down = refusal.apply(new HostState[] {run, run, run, HostState.DOWN, HostState.DOWN});
+    assertThat(down.passing()).isFalse();
+    assertThat(down).hasMessageNotContaining("BUSY or FULL");
+    // a BUSY host without room for its piece does not count
+    List<Candidate> small = new java.util.ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      small.add(new Candidate("h" + i, i < 4 ? run : HostState.BUSY, i < 4 ? 1L << 30 : 1_000_000L, 2, 100 * MB));
+    }
+    assertThatThrownBy(() -> new FalconPlacement().place(small, r)).isInstanceOfSatisfying(NotEnoughHostsException.class,
+        e -> assertThat(e.passing()).isFalse());
+    assertThat(new NotEnoughHostsException(1, 0, 2).passing()).isFalse();
+  }
+
+  @Test
   void dedicated_putsEveryFragmentOnOneServer() throws Exception {
     List<Candidate> hosts = List.of(
         new Candidate("server", HostState.RUNNING, 1L << 40, 2, 100 * MB),

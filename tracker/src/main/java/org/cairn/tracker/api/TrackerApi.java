@@ -152,7 +152,8 @@ public final class TrackerApi implements RequestHandler {
     } catch (IllegalArgumentException e) {
       response = error(400, e.getMessage());
     } catch (NotEnoughHostsException e) {
-      response = error(409, e.getMessage());
+      // a shortage that may pass (hosts BUSY or FULL now) says when to ask again: a store waits for it
+      response = Requests.json(409, new org.cairn.core.api.ApiError(409, e.getMessage(), e.passing() ? PLACEMENT_RETRY_MS : null));
     } catch (NotCommittedException e) {
       response = notLeader(e.getMessage(), e.leader());
     } catch (IOException | RuntimeException e) {
@@ -231,6 +232,9 @@ public final class TrackerApi implements RequestHandler {
   public static Response notLeader(String message, String leader) {
     return json(503, new NotLeaderError(503, message, leader == null ? "" : leader));
   }
+
+  /** When a placement refused for hosts that are BUSY or FULL now may be asked again. */
+  static final long PLACEMENT_RETRY_MS = 2000;
 
   static Response error(int status, String message) {
     return Requests.error(status, message);
