@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "agent", mixinStandardHelpOptions = true,
     description = {"Run the resident agent of this compute host in the foreground (stop with Ctrl-C or SIGTERM).",
-        "cairn commands with CAIRN_AGENT_SOCKET=SOCKET (or --agent SOCKET) hand it their work; it also stores",
-        "'store --async' images in the background and reports this host UP to the tracker."})
+        "cairn commands with CAIRN_AGENT_SOCKET=SOCKET (or --agent SOCKET) hand it their work; it also stores "
+        + "'store --async' images in the background and reports this host UP to the tracker."})
 final class AgentCommand implements Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;
@@ -44,13 +44,13 @@ final class AgentCommand implements Callable<Integer> {
   Path spool;
 
   @Option(names = "--heartbeat", defaultValue = "5s", paramLabel = "DURATION",
-      description = {"How often this compute host is reported UP, at most (the tracker's interval when shorter);",
-          "'never' to not report (default: ${DEFAULT-VALUE})."})
+      description = {"How often this compute host is reported UP, at most (the tracker's interval when shorter); "
+          + "'never' to not report (default: ${DEFAULT-VALUE})."})
   String heartbeat;
 
   @Option(names = "--warmup", defaultValue = "256", paramLabel = "CHUNKS",
-      description = {"At start, run the chunk path (hash, compress, seal, code, decode) over this many generated 1 MiB chunks in",
-          "the background (a few CPU-s, at most 60 s), so the first checkpoint runs compiled code; 0: none (default: ${DEFAULT-VALUE})."})
+      description = {"At start, run the chunk path (hash, compress, seal, code, decode) over this many generated 1 MiB chunks in "
+          + "the background (a few CPU-s, at most 60 s), so the first checkpoint runs compiled code; 0: none (default: ${DEFAULT-VALUE})."})
   int warmup;
 
   @Option(names = "--client", description = "Compute host id (default: $CAIRN_CLIENT_ID, else this host's name, as stores use).")

@@ -105,8 +105,8 @@ final class BenchmarkCommand implements Callable<Integer> {
       description = "e2e: synthetic images in the series when no --data-file is given (default: ${DEFAULT-VALUE}).")
   int images;
 
-  @Option(names = "--in-process", description = {"e2e: store and fetch in this JVM (warm after the first image) instead of the",
-      "job's path: a new cairn process per command, with a running agent and without one (the default)."})
+  @Option(names = "--in-process", description = {"e2e: store and fetch in this JVM (warm after the first image) instead of the "
+      + "job's path: a new cairn process per command, with a running agent and without one (the default)."})
   boolean inProcess;
 
   @Option(names = "--warm-up", paramLabel = "SIZE", defaultValue = "0",

@@ -35,8 +35,8 @@ public final class CairnCli {
   private static final java.util.Set<String> VALUED = java.util.Set.of("--tracker", "--token-file", "--key-dir", "--agent");
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,
-      description = {"Tracker URL, e.g. http://127.0.0.1:7600 (env CAIRN_TRACKER); for a tracker group, its members' URLs",
-          "separated by commas (calls go to the next when one cannot be reached)."})
+      description = {"Tracker URL, e.g. http://127.0.0.1:7600 (env CAIRN_TRACKER); for a tracker group, its members' URLs "
+          + "separated by commas (calls go to the next when one cannot be reached)."})
   String tracker;
 
   @Option(names = "--token-file", paramLabel = "FILE", scope = CommandLine.ScopeType.INHERIT,
@@ -48,8 +48,8 @@ public final class CairnCli {
   java.nio.file.Path keyDir;
 
   @Option(names = "--agent", paramLabel = "SOCKET", scope = CommandLine.ScopeType.INHERIT,
-      description = {"Hand store, fetch, verify, versions, wait and prefetch to the 'cairn agent' on this Unix socket",
-          "(env CAIRN_AGENT_SOCKET); without a reachable agent they run in this process."})
+      description = {"Hand store, fetch, verify, versions, wait and prefetch to the 'cairn agent' on this Unix socket "
+          + "(env CAIRN_AGENT_SOCKET); without a reachable agent they run in this process."})
   java.nio.file.Path agent;
 
   @Option(names = {"-q", "--quiet"}, scope = CommandLine.ScopeType.INHERIT,

@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
  * (DMTCP's commands are found on PATH).
  */
 @Command(name = "dmtcp", header = "Run a program under DMTCP with its checkpoints kept on the grid.", mixinStandardHelpOptions = true,
-    description = {"Run a program under DMTCP with each checkpoint stored on the grid as it completes, and restart it from the",
-        "grid on any host. DMTCP's commands (dmtcp_launch, dmtcp_restart) must be on PATH."},
+    description = {"Run a program under DMTCP with each checkpoint stored on the grid as it completes, and restart it from the "
+        + "grid on any host. DMTCP's commands (dmtcp_launch, dmtcp_restart) must be on PATH."},
     subcommands = {DmtcpCommand.Launch.class, DmtcpCommand.Restart.class})
 final class DmtcpCommand {
   @CommandLine.ParentCommand
@@ -46,8 +46,8 @@ final class DmtcpCommand {
     String interval;
 
     @Option(names = "--ckpt-dir", paramLabel = "DIR",
-        description = {"Where DMTCP writes checkpoints before they are stored; older ones are removed once a newer one is",
-            "committed (default: ~/.cache/cairn/dmtcp/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
+        description = {"Where DMTCP writes checkpoints before they are stored; older ones are removed once a newer one is "
+            + "committed (default: ~/.cache/cairn/dmtcp/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
     Path ckptDir;
 
     @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
@@ -116,9 +116,9 @@ final class DmtcpCommand {
   }
 
   @Command(name = "launch", mixinStandardHelpOptions = true,
-      description = {"Run PROGRAM under DMTCP (a coordinator of its own, images without gzip) with its standard streams those of",
-          "this command; each checkpoint (every image plus the restart script) is stored as one version of APP/NODE as",
-          "soon as DMTCP has written it. Exits with PROGRAM's status once the last checkpoint is stored."})
+      description = {"Run PROGRAM under DMTCP (a coordinator of its own, images without gzip) with its standard streams those of "
+          + "this command; each checkpoint (every image plus the restart script) is stored as one version of APP/NODE as "
+          + "soon as DMTCP has written it. Exits with PROGRAM's status once the last checkpoint is stored."})
   static final class Launch implements java.util.concurrent.Callable<Integer> {
     @CommandLine.ParentCommand
     DmtcpCommand parent;
@@ -148,8 +148,8 @@ final class DmtcpCommand {
   }
 
   @Command(name = "restart", mixinStandardHelpOptions = true,
-      description = {"Fetch a checkpoint of APP/NODE (the latest unless --step) into the checkpoint directory and restart it here",
-          "under DMTCP; its later checkpoints are stored as new versions, as 'launch' does."})
+      description = {"Fetch a checkpoint of APP/NODE (the latest unless --step) into the checkpoint directory and restart it here "
+          + "under DMTCP; its later checkpoints are stored as new versions, as 'launch' does."})
   static final class Restart implements java.util.concurrent.Callable<Integer> {
     @CommandLine.ParentCommand
     DmtcpCommand parent;

@@ -59,8 +59,8 @@ final class FetchCommand implements Callable<Integer> {
   Integer part;
 
   @Option(names = "--read", defaultValue = "hedged", paramLabel = "MODE",
-      description = {"hedged (default): ask m holders, fastest first, and one more whenever one fails or no piece arrives",
-          "for twice the chunk's time so far (moves m/n of the bytes of 'all' when nothing is slow);",
+      description = {"hedged (default): ask m holders, fastest first, and one more whenever one fails or no piece arrives "
+          + "for twice the chunk's time so far (moves m/n of the bytes of 'all' when nothing is slow);",
           "all: ask every holder of a chunk at once and decode from the first m pieces;",
           "first-m: ask only m holders, one more per failure (slow when a holder is slow; for comparisons)."})
   String read;

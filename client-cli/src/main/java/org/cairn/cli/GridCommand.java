@@ -36,8 +36,8 @@ final class GridCommand implements Callable<Integer> {
   String heartbeat;
 
   @Option(names = "--status-page", defaultValue = "token", paramLabel = "token|public|public-apps",
-      description = {"Who may see the status page: token (default) asks for the grid token; public shows anyone who",
-          "can reach the tracker a read-only summary (no app names); public-apps also shows apps, nodes and versions."})
+      description = {"Who may see the status page: token (default) asks for the grid token; public shows anyone who "
+          + "can reach the tracker a read-only summary (no app names); public-apps also shows apps, nodes and versions."})
   String statusPage;
 
   @Override

@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
  * interval until stopped, then DOWN.
  */
 @Command(name = "heartbeat", header = "Report this compute host's job as UP to the tracker until stopped.", mixinStandardHelpOptions = true,
-    description = {"Report this compute host's job as running (UP) to the tracker until stopped (then DOWN), so placement",
-        "can prefer donors that are up when this host's job restarts (FALCON's CRLS). Run it beside the job:",
+    description = {"Report this compute host's job as running (UP) to the tracker until stopped (then DOWN), so placement "
+        + "can prefer donors that are up when this host's job restarts (FALCON's CRLS). Run it beside the job:",
         "  cairn heartbeat --client $(hostname) & JOB; kill %%1"})
 final class HeartbeatCommand implements Callable<Integer> {
   @CommandLine.ParentCommand

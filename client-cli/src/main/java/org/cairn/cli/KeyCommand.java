@@ -17,8 +17,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code cairn key create|export|import|list}: the app keys that encrypt checkpoints on this client. */
 @Command(name = "key", header = "Manage app keys: chunks are encrypted on this client with them.", mixinStandardHelpOptions = true,
-    description = {"Manage app keys. Each app's chunks are encrypted on this client with the app's key before they leave it;",
-        "the tracker and the donors never see it. A lost key means the app's checkpoints are lost: export a copy.",
+    description = {"Manage app keys. Each app's chunks are encrypted on this client with the app's key before they leave it; "
+        + "the tracker and the donors never see it. A lost key means the app's checkpoints are lost: export a copy.",
         "Keys live in --key-dir, $CAIRN_KEY_DIR or ~/.config/cairn/keys (one APP.json each, mode 0600)."},
     subcommands = {KeyCommand.Create.class, KeyCommand.Export.class, KeyCommand.Import.class, KeyCommand.ListKeys.class})
 final class KeyCommand implements Callable<Integer> {
@@ -114,8 +114,8 @@ final class KeyCommand implements Callable<Integer> {
   }
 
   @Command(name = "import", mixinStandardHelpOptions = true,
-      description = {"Install an exported key file as an app's key. An app's existing different key is replaced only with",
-          "--force (the versions stored with it need it: export it first)."})
+      description = {"Install an exported key file as an app's key. An app's existing different key is replaced only with "
+          + "--force (the versions stored with it need it: export it first)."})
   static final class Import implements Callable<Integer> {
     @CommandLine.ParentCommand
     KeyCommand parent;

@@ -24,10 +24,10 @@ import picocli.CommandLine.Parameters;
 /** {@code cairn mount}: an app's checkpoints as a file system (issue #23), in the foreground until unmounted. */
 @Command(name = "mount", mixinStandardHelpOptions = true,
     description = {"Mount an app's checkpoints at DIR as a file system (FUSE), in the foreground.",
-        "'fusermount3 -u DIR', SIGTERM or Ctrl-C unmount it. DIR/NODE/ lists the node's versions by step and 'latest'; a file copied into DIR/NODE/ is stored as a new version",
-        "when it is closed (nothing is visible before; a writer killed first leaves no version); a directory written as",
-        "DIR/NODE/.new-STEP/ and renamed to DIR/NODE/STEP is stored as one directory version; 'rm DIR/NODE/STEP' deletes",
-        "a version; 'df DIR' shows the grid's donated space. Needs /dev/fuse and libfuse 2 (Debian: libfuse2, fuse3)."})
+        "'fusermount3 -u DIR', SIGTERM or Ctrl-C unmount it. DIR/NODE/ lists the node's versions by step and 'latest'; a file copied into DIR/NODE/ is stored as a new version "
+        + "when it is closed (nothing is visible before; a writer killed first leaves no version); a directory written as "
+        + "DIR/NODE/.new-STEP/ and renamed to DIR/NODE/STEP is stored as one directory version; 'rm DIR/NODE/STEP' deletes "
+        + "a version; 'df DIR' shows the grid's donated space. Needs /dev/fuse and libfuse 2 (Debian: libfuse2, fuse3)."})
 final class MountCommand implements java.util.concurrent.Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;

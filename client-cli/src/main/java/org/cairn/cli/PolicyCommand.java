@@ -8,8 +8,8 @@ import picocli.CommandLine.Parameters;
 
 /** {@code cairn policy get|set}: an app's folder policy (stdchk): keep-all, replace, purge-after=DURATION. */
 @Command(name = "policy", header = "Show or set an app's folder policy: keep-all, replace or purge-after.", mixinStandardHelpOptions = true,
-    description = {"Show or set an app's folder policy: keep-all (default), replace (a committed version deletes the node's",
-        "older ones), or purge-after=DURATION (versions older than that are deleted; a node's latest is always kept)."})
+    description = {"Show or set an app's folder policy: keep-all (default), replace (a committed version deletes the node's "
+        + "older ones), or purge-after=DURATION (versions older than that are deleted; a node's latest is always kept)."})
 final class PolicyCommand implements Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;
@@ -29,8 +29,8 @@ final class PolicyCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
-  @Option(names = "--dry-run", description = {"With set: list the versions the policy would delete now (each node's latest is",
-      "always kept) and change nothing."})
+  @Option(names = "--dry-run", description = {"With set: list the versions the policy would delete now (each node's latest is "
+      + "always kept) and change nothing."})
   boolean dryRun;
 
   /** What a dry run prints with {@code --json}: the folder's versions the policy would delete. */

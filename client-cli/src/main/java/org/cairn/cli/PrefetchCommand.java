@@ -12,9 +12,9 @@ import picocli.CommandLine.Option;
 
 /** {@code cairn prefetch}: pulls a version to local disk ahead of a restart. */
 @Command(name = "prefetch", header = "Fetch a version into a directory ahead of a restart.", mixinStandardHelpOptions = true,
-    description = {"Fetch the latest version of app/node (or --step) into DIR as APP.NODE.STEP (a file, or a directory for a",
-        "directory checkpoint), so a restart reads it from local disk. Run through an agent it uses the agent's warm",
-        "connections. Exit 0 once the copy is complete (written under a temporary name, then renamed)."})
+    description = {"Fetch the latest version of app/node (or --step) into DIR as APP.NODE.STEP (a file, or a directory for a "
+        + "directory checkpoint), so a restart reads it from local disk. Run through an agent it uses the agent's warm "
+        + "connections. Exit 0 once the copy is complete (written under a temporary name, then renamed)."})
 final class PrefetchCommand implements Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;

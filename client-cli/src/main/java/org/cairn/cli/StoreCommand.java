@@ -53,54 +53,61 @@ final class StoreCommand implements Callable<Integer> {
   String compression;
 
   @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
-      description = {"aes-gcm (default) or aes-siv: chunks are encrypted here with the app's key before they leave this",
-          "machine (made on the app's first store; see 'cairn key'); none: store plaintext, readable by every donor."})
+      description = {"aes-gcm (default) or aes-siv: chunks are encrypted here with the app's key before they leave this "
+          + "machine (made on the app's first store; see 'cairn key'); none: store plaintext, readable by every donor."})
   String encryption;
 
   @Option(names = "--chunk-size", defaultValue = "1MiB", description = "Chunk size, 64KiB..16MiB (default: ${DEFAULT-VALUE}).")
   String chunkSize;
 
   @Option(names = "--chunking", defaultValue = "aligned", paramLabel = "fixed|aligned|cdc",
-      description = {"How the image is cut: aligned (default) restarts chunks at each memory area of a DMTCP image or ELF core",
-          "file (other files: as fixed); fixed: every chunk --chunk-size; cdc: content-defined, --chunk-size/4 .. 2 x --chunk-size."})
+      description = {"How the image is cut: aligned (default) restarts chunks at each memory area of a DMTCP image or ELF core "
+          + "file (other files: as fixed); fixed: every chunk --chunk-size; cdc: content-defined, --chunk-size/4 .. 2 x --chunk-size."})
   String chunking;
 
   @Option(names = "--delta", defaultValue = "on", paramLabel = "on|off",
-      description = {"on (default): a new chunk of memory (aligned chunks of a DMTCP image or ELF core) is compressed against",
-          "the previous version's chunk at the same address when that is smaller; off: every chunk on its own."})
+      description = {"on (default): a new chunk of memory (aligned chunks of a DMTCP image or ELF core) is compressed against "
+          + "the previous version's chunk at the same address when that is smaller; off: every chunk on its own."})
   String delta;
 
   @Option(names = "--threads", description = "Worker threads (default: cores).")
   Integer threads;
 
   @Option(names = "--placement", defaultValue = "falcon",
-      description = {"falcon, random[:SEED], dedicated:HOST, or pessimistic (FALCON's ranking after probing every",
-          "donor's bandwidth before the store; a baseline for experiments) (default: ${DEFAULT-VALUE})."})
+      description = {"falcon, random[:SEED], dedicated:HOST, or pessimistic (FALCON's ranking after probing every "
+          + "donor's bandwidth before the store; a baseline for experiments) (default: ${DEFAULT-VALUE})."})
   String placement;
 
   @Option(names = "--commit-timeout", defaultValue = "30s", paramLabel = "DURATION",
-      description = {"Once every piece is stored, keep trying to commit this long while the tracker is unreachable",
-          "(a restart); then give up, leaving no version (default: ${DEFAULT-VALUE})."})
+      description = {"Once every piece is stored, keep trying to commit this long while the tracker is unreachable "
+          + "(a restart); then give up, leaving no version (default: ${DEFAULT-VALUE})."})
   String commitTimeout;
 
+  @Option(names = "--host-wait", defaultValue = "60s", paramLabel = "DURATION",
+      description = {"When placement lacks hosts only because some are BUSY or FULL now, ask again for up to this long before "
+          + "failing; 0 fails at once (default: ${DEFAULT-VALUE})."})
+  String hostWait;
+  /** --host-wait, parsed. */
+  private java.time.Duration hostWaitParsed;
+
   @Option(names = "--probe-after", defaultValue = "10m", paramLabel = "DURATION",
-      description = {"Probe placed donors whose bandwidth was never measured or was measured longer ago than this,",
-          "then place again (FALCON §3.2.2); 'never' turns probing off (default: ${DEFAULT-VALUE})."})
+      description = {"Probe placed donors whose bandwidth was never measured or was measured longer ago than this, "
+          + "then place again (FALCON §3.2.2); 'never' turns probing off (default: ${DEFAULT-VALUE})."})
   String probeAfter;
 
   @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
       description = {"pessimistic (default): every piece is durable before the store succeeds;",
-          "optimistic: success once the m data pieces are durable; the tracker adds the rest in the background",
-          "('cairn versions' shows the status degraded until it has);",
-          "soft: success once every piece is in its peer's memory; the peers make them durable in the background",
-          "(within their --soft-sync-interval, 1 s by default; 'cairn versions' shows the status soft until all are;",
-          "a peer that crashes first loses its soft pieces, which repair makes again)."})
+          "optimistic: success once the m data pieces are durable; the tracker adds the rest in the background "
+          + "('cairn versions' shows the status degraded until it has);",
+          "soft: success once every piece is in its peer's memory; the peers make them durable in the background "
+          + "(within their --soft-sync-interval, 1 s by default; 'cairn versions' shows the status soft until all are; "
+          + "a peer that crashes first loses its soft pieces, which repair makes again)."})
   String write;
 
   @Option(names = "--set", paramLabel = "EPOCH",
       description = {"Store FILE as one part of checkpoint set EPOCH (a checkpoint written on several hosts, e.g. MPI ranks):",
-          "the set becomes one version only when all --parts parts are committed; a set left incomplete is dropped",
-          "after the tracker's --set-timeout. Needs --part and --parts."})
+          "the set becomes one version only when all --parts parts are committed; a set left incomplete is dropped "
+          + "after the tracker's --set-timeout. Needs --part and --parts."})
   String set;
 
   @Option(names = "--part", paramLabel = "R", description = "This part's number in the set, 0..P-1.")
@@ -112,8 +119,8 @@ final class StoreCommand implements Callable<Integer> {
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
-  @Option(names = "--async", description = {"Return once the agent holds a private copy of FILE; it stores it in the background",
-      "('cairn wait --app A --node N' blocks until committed). Without an agent the store runs now, as without --async."})
+  @Option(names = "--async", description = {"Return once the agent holds a private copy of FILE; it stores it in the background "
+      + "('cairn wait --app A --node N' blocks until committed). Without an agent the store runs now, as without --async."})
   boolean async;
 
   @Override
@@ -154,6 +161,11 @@ final class StoreCommand implements Callable<Integer> {
       commitWait = org.cairn.core.config.Durations.parse(commitTimeout);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--commit-timeout: " + e.getMessage());
+    }
+    try {
+      hostWaitParsed = org.cairn.core.config.Durations.parse(hostWait);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--host-wait: " + e.getMessage());
     }
     org.cairn.core.manifest.Manifest.SetPart setPart = setPart(cl);
     file = root.session.path(file);
@@ -239,7 +251,7 @@ final class StoreCommand implements Callable<Integer> {
     java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("store", "--app", target.app, "--node", nodeOption.node,
         "--step", Long.toString(step), "--redundancy", redundancy, "--compression", compression, "--encryption", encryption,
         "--chunk-size", chunkSize, "--chunking", chunking, "--placement", placement, "--commit-timeout", commitTimeout,
-        "--probe-after", probeAfter, "--write", write, "--delta", delta));
+        "--host-wait", hostWait, "--probe-after", probeAfter, "--write", write, "--delta", delta));
     if (threads != null) {
       args.addAll(java.util.List.of("--threads", threads.toString()));
     }
@@ -273,7 +285,8 @@ final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(root.session, root.quiet || json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
           new StoreOptions(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
-              probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta()));
+              probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta())
+              .withHostWait(hostWaitParsed));
       progress.close();
       print(res);
     }

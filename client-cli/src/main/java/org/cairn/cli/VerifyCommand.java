@@ -14,10 +14,10 @@ import picocli.CommandLine.Option;
 
 /** {@code cairn verify}: is a version restorable? Exit 0 when every chunk has m good pieces, 1 when not. */
 @Command(name = "verify", header = "Check that a version can be restored: every chunk has m good pieces.", mixinStandardHelpOptions = true,
-    description = {"Check that every chunk of a version (the latest unless --step; every node's unless --node; every app's",
-        "unless --app) has at least",
-        "m pieces on live peers. With --read-data every piece is read, verified and decoded (like restic check --read-data);",
-        "bad pieces are reported to the tracker for repair.",
+    description = {"Check that every chunk of a version (the latest unless --step; every node's unless --node; every app's unless "
+        + "--app) has at least m pieces on its holders: live ones, then those the tracker lists DOWN for chunks that need them. "
+        + "With --read-data every piece is read, verified and decoded (like restic check --read-data); bad pieces are reported "
+        + "to the tracker for repair.",
         "Exit codes: 0 restorable, 1 not restorable or the check failed, 2 usage error."})
 final class VerifyCommand implements Callable<Integer> {
   @CommandLine.ParentCommand

@@ -11,8 +11,8 @@ import picocli.CommandLine.Option;
 
 /** {@code cairn wait}: blocks until the agent's background stores of app/node are committed. */
 @Command(name = "wait", header = "Wait until the agent's background stores of app/node are committed.", mixinStandardHelpOptions = true,
-    description = {"Wait until every 'store --async' of app/node handed to the agent so far is committed (with the",
-        "durability its --write mode promises), then print the latest version. With --step, also check that step is committed.",
+    description = {"Wait until every 'store --async' of app/node handed to the agent so far is committed (with the "
+        + "durability its --write mode promises), then print the latest version. With --step, also check that step is committed.",
         "Exit codes: 0 committed, 1 a background store failed or the step is not there, 2 usage error."})
 final class WaitCommand implements Callable<Integer> {
   @CommandLine.ParentCommand

@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
  */
 @Command(name = "cairn-donor", mixinStandardHelpOptions = true, version = "cairn-donor 0.1.0",
     description = {"The Cairn donor app: donates disk space to a Cairn grid from a tray icon.",
-        "Any cairn-peer flag (--tracker, --token-file, --data, --listen, --quota, ...) may be given; without them the",
-        "settings file is used, and on the first run a dialog asks for the tracker, the token and a quota.",
+        "Any cairn-peer flag (--tracker, --token-file, --data, --listen, --quota, ...) may be given; without them the "
+        + "settings file is used, and on the first run a dialog asks for the tracker, the token and a quota.",
         "Exit codes: 0 stopped normally, 1 failed to start, 2 usage error."})
 public final class DonorMain implements Callable<Integer> {
   @Option(names = "--headless", description = "No tray icon or window (servers, tests).")

@@ -109,8 +109,8 @@ public final class PeerMain implements Callable<Integer> {
   String scrubMaxRate;
 
   @Option(names = "--soft-sync-interval", paramLabel = "DURATION",
-      description = {"How soon pieces written soft ('cairn store --write soft': acknowledged before they are on disk) are made",
-          "durable in the background (default: 1s)."})
+      description = {"How soon pieces written soft ('cairn store --write soft': acknowledged before they are on disk) are made "
+          + "durable in the background (default: 1s)."})
   String softSyncInterval;
 
   @Option(names = "--io-capacity", paramLabel = "BYTES_PER_SEC",

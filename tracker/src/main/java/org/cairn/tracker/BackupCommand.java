@@ -24,10 +24,10 @@ import picocli.CommandLine.Option;
  * token); a stopped one's directory ({@code --data}) is copied directly.
  */
 @Command(name = "backup", mixinStandardHelpOptions = true,
-    description = {"Write a consistent copy of the tracker's data directory (database, keys, tokens, CA) to a new directory DIR",
-        "on the tracker's host, while it runs. To restore: stop the tracker, then start it with --data on the copy",
-        "(or on a copy of it). Without --data, or when the tracker at --data is running, the running tracker at",
-        "--tracker makes the copy."})
+    description = {"Write a consistent copy of the tracker's data directory (database, keys, tokens, CA) to a new directory DIR "
+        + "on the tracker's host, while it runs. To restore: stop the tracker, then start it with --data on the copy "
+        + "(or on a copy of it). Without --data, or when the tracker at --data is running, the running tracker at "
+        + "--tracker makes the copy."})
 final class BackupCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;
@@ -39,8 +39,8 @@ final class BackupCommand implements Callable<Integer> {
   Path data;
 
   @Option(names = "--tracker", defaultValue = "http://127.0.0.1:7600", paramLabel = "URL",
-      description = {"The running tracker, or a tracker group's members as URL1,URL2,URL3 (the leader makes the copy, on",
-          "its host; default: ${DEFAULT-VALUE})."})
+      description = {"The running tracker, or a tracker group's members as URL1,URL2,URL3 (the leader makes the copy, on "
+          + "its host; default: ${DEFAULT-VALUE})."})
   String tracker;
 
   @Option(names = "--token-file", paramLabel = "FILE", description = "An admin token (default: DATA/admin.token).")

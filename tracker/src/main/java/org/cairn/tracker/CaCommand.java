@@ -13,8 +13,8 @@ final class CaCommand {
 
   @Command(name = "create", mixinStandardHelpOptions = true,
       description = {"Make a CA in DIR (ca.key mode 0600, ca.crt; ten years) and print its pin (the #sha256: tokens carry).",
-          "Copy DIR to every member of a tracker group and start each with --tls --tls-ca DIR; keep ca.key as",
-          "secret as the admin token. An existing CA in DIR is never replaced."})
+          "Copy DIR to every member of a tracker group and start each with --tls --tls-ca DIR; keep ca.key as "
+          + "secret as the admin token. An existing CA in DIR is never replaced."})
   static final class Create implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory for the CA (made if missing).")
     Path out;

@@ -15,10 +15,10 @@ import picocli.CommandLine.Option;
 
 /** {@code cairn-tracker recover --from-peers ADDR,... --kit DIR --data DIR}: a catalog rebuilt from the peers. */
 @Command(name = "recover", mixinStandardHelpOptions = true,
-    description = {"Rebuild a tracker's data directory from the catalog records the peers hold: for when every tracker disk",
-        "is gone. Needs the grid's keys from a kit (any tracker backup, or a copy of a data directory; only its",
-        "keys and tokens are read) and the peers' data addresses. Then start the tracker with --data on the result;",
-        "the peers register again by themselves."})
+    description = {"Rebuild a tracker's data directory from the catalog records the peers hold: for when every tracker disk "
+        + "is gone. Needs the grid's keys from a kit (any tracker backup, or a copy of a data directory; only its "
+        + "keys and tokens are read) and the peers' data addresses. Then start the tracker with --data on the result; "
+        + "the peers register again by themselves."})
 final class RecoverCommand implements Callable<Integer> {
   @CommandLine.Spec
   CommandLine.Model.CommandSpec spec;

@@ -39,8 +39,8 @@ final class TokenCommand {
 
   @Command(name = "create", mixinStandardHelpOptions = true,
       description = {"Print a new token on stdout (nothing else, so $(...) takes it).",
-          "client: store, fetch and inspect the apps in --apps (default all); donor: an enrollment token a peer",
-          "joins with (the peer then gets a credential of its own)."})
+          "client: store, fetch and inspect the apps in --apps (default all); donor: an enrollment token a peer "
+          + "joins with (the peer then gets a credential of its own)."})
   static final class Create implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -67,8 +67,8 @@ final class TokenCommand {
     String note;
 
     @Option(names = "--tracker", paramLabel = "URL[,URL...]",
-        description = {"Ask a running tracker, or a tracker group's members (every member learns the token), instead of",
-            "writing to --data; needs --token-file with an admin token."})
+        description = {"Ask a running tracker, or a tracker group's members (every member learns the token), instead of "
+            + "writing to --data; needs --token-file with an admin token."})
     String tracker;
 
     @Option(names = "--token-file", paramLabel = "FILE", description = "With --tracker: an admin token.")

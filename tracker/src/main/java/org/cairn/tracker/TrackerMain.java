@@ -17,8 +17,8 @@ import picocli.CommandLine.Option;
 /** {@code java -jar cairn-tracker.jar}: runs the tracker until SIGINT/SIGTERM. */
 @Command(name = "cairn-tracker", mixinStandardHelpOptions = true, version = "cairn-tracker 0.1.0",
     description = {"The Cairn tracker: membership, availability history, placement, metadata.",
-        "Without --token-file, the first start writes an admin token to DATA/admin.token (mode 0600);",
-        "'token create' makes client and donor tokens (the tracker may be running).",
+        "Without --token-file, the first start writes an admin token to DATA/admin.token (mode 0600); "
+        + "'token create' makes client and donor tokens (the tracker may be running).",
         "Exit codes: 0 stopped normally, 1 failed to start or run, 2 usage error."},
     subcommands = {TokenCommand.class, CaCommand.class, BackupCommand.class, RecoverCommand.class})
 public final class TrackerMain implements Callable<Integer> {
@@ -30,8 +30,8 @@ public final class TrackerMain implements Callable<Integer> {
   String listen;
 
   @Option(names = "--token-file", paramLabel = "FILE",
-      description = {"File holding the operator's admin token, for a grid that sets its own (default: DATA/admin.token,",
-          "written at the first start)."})
+      description = {"File holding the operator's admin token, for a grid that sets its own (default: DATA/admin.token, "
+          + "written at the first start)."})
   Path tokenFile;
 
   @Option(names = "--heartbeat-interval", defaultValue = "5s", paramLabel = "DURATION",
@@ -58,32 +58,32 @@ public final class TrackerMain implements Callable<Integer> {
       description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
   String repairGrace;
 
-  @Option(names = "--tls", description = {"Serve the API and the status page over HTTPS with the tracker's own CA (made at the",
-      "first start in DATA/tls; its SHA-256 pin goes in DATA/ca.sha256 and on every token 'token create' prints),",
-      "so peers and clients pin it from their token with no certificate step."})
+  @Option(names = "--tls", description = {"Serve the API and the status page over HTTPS with the tracker's own CA (made at the "
+      + "first start in DATA/tls; its SHA-256 pin goes in DATA/ca.sha256 and on every token 'token create' prints), "
+      + "so peers and clients pin it from their token with no certificate step."})
   boolean tls;
 
   @Option(names = "--tls-ca", paramLabel = "DIR",
-      description = {"With --tls: use the CA in DIR (from 'cairn-tracker ca create --out DIR') instead of making one; a tracker",
-          "group needs it, every member started with the same DIR (copied to each), so tokens pin every member",
-          "and the members' Raft traffic runs over mutual TLS. Copied into DATA/tls at the first start."})
+      description = {"With --tls: use the CA in DIR (from 'cairn-tracker ca create --out DIR') instead of making one; a tracker "
+          + "group needs it, every member started with the same DIR (copied to each), so tokens pin every member "
+          + "and the members' Raft traffic runs over mutual TLS. Copied into DATA/tls at the first start."})
   Path tlsCa;
 
   @Option(names = "--status-page", defaultValue = "token", paramLabel = "token|public|public-apps",
-      description = {"Who may see the status page at /: token (default) asks for a token;",
-          "public lets anyone who can reach the tracker read the grid's status (read-only: peers, health,",
-          "repair; no app names); public-apps also shows apps, nodes and versions."})
+      description = {"Who may see the status page at /: token (default) asks for a token; "
+          + "public lets anyone who can reach the tracker read the grid's status (read-only: peers, health, "
+          + "repair; no app names); public-apps also shows apps, nodes and versions."})
   String statusPage;
 
   @Option(names = "--gc-hold", defaultValue = "60s", paramLabel = "DURATION",
-      description = {"After a start, how long every piece counts as part of a store in flight, so peers' GC deletes",
-          "nothing while clients that were storing name their chunks again (they do within a second of reaching",
-          "the tracker, and every 30 s; default: ${DEFAULT-VALUE})."})
+      description = {"After a start, how long every piece counts as part of a store in flight, so peers' GC deletes "
+          + "nothing while clients that were storing name their chunks again (they do within a second of reaching "
+          + "the tracker, and every 30 s; default: ${DEFAULT-VALUE})."})
   String gcHold;
 
   @Option(names = "--set-timeout", defaultValue = "1h", paramLabel = "DURATION",
-      description = {"A checkpoint set (cairn store --set) whose parts are not all committed this long after its first part",
-          "is dropped and its chunks released (default: ${DEFAULT-VALUE})."})
+      description = {"A checkpoint set (cairn store --set) whose parts are not all committed this long after its first part "
+          + "is dropped and its chunks released (default: ${DEFAULT-VALUE})."})
   String setTimeout;
 
   @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
@@ -95,17 +95,17 @@ public final class TrackerMain implements Callable<Integer> {
   int repairJobsPerPeer;
 
   @Option(names = "--peers", paramLabel = "ID=HOST:PORT,...",
-      description = {"Run as one member of a replicated tracker group (Apache Ratis; 3 or 5 members): every member's id",
-          "and the address the group replicates its log over (each member gets the same list). Writes go to the",
-          "leader; the others answer 503 naming it. Without --peers the tracker runs alone."})
+      description = {"Run as one member of a replicated tracker group (Apache Ratis; 3 or 5 members): every member's id "
+          + "and the address the group replicates its log over (each member gets the same list). Writes go to the "
+          + "leader; the others answer 503 naming it. Without --peers the tracker runs alone."})
   String peers;
 
   @Option(names = "--id", paramLabel = "ID", description = "With --peers: which member this tracker is.")
   String id;
 
   @Option(names = "--snapshot-every", defaultValue = "10000", paramLabel = "N",
-      description = {"With --peers: log entries between snapshots of the store (RocksDB checkpoints); the log before the",
-          "newest snapshot is purged, and a member too far behind is sent the snapshot (default: ${DEFAULT-VALUE})."})
+      description = {"With --peers: log entries between snapshots of the store (RocksDB checkpoints); the log before the "
+          + "newest snapshot is purged, and a member too far behind is sent the snapshot (default: ${DEFAULT-VALUE})."})
   long snapshotEvery;
 
   private static String readPin(Path data) throws java.io.IOException {
