@@ -63,7 +63,7 @@ final class ChunkRead {
         problems.add("piece " + i + ": no valid tag in the index");
       } else if (!h.live()) {
         problems.add("piece " + i + ": holder " + h.id() + " is " + h.state());
-        if (h.address() != null) {
+        if (h.address() != null && !reader.unreachableDown.contains(h.address())) {
           down.add(i); // a last resort: the tracker's DOWN may be a holder that has just come back
           retried[i] = true; // and a refused connection is its answer, not asked twice
         }
@@ -134,6 +134,9 @@ final class ChunkRead {
     }
     reply.whenComplete((r, error) -> {
       backlog.decrementAndGet();
+      if (error != null && !h.live()) {
+        reader.unreachableDown.add(h.address()); // really down: the rest of this command's reads skip it
+      }
       if (r instanceof PieceReply.Found) {
         reader.holderNanos.merge(h.address(), System.nanoTime() - askedAt, (old, now) -> (old * 3 + now) / 4);
       }

@@ -76,6 +76,11 @@ public final class ChunkReader {
   final ScheduledExecutorService timer;
   final BadPieceLog bad;
   private final Map<String, AtomicInteger> backlogs = new ConcurrentHashMap<>();
+  /**
+   * Addresses of holders listed DOWN that could not be reached when asked: not asked again by this reader, so a
+   * host that is really gone (one that drops packets costs a connect timeout) is paid for once per command.
+   */
+  final java.util.Set<String> unreachableDown = ConcurrentHashMap.newKeySet();
   /** Smoothed time each holder (by address) took to deliver a piece: hedged reads ask the fastest first. */
   final Map<String, Long> holderNanos = new ConcurrentHashMap<>();
 

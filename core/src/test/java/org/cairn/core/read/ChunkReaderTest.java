@@ -174,6 +174,24 @@ class ChunkReaderTest {
   }
 
   @Test
+  void aHolderListedDownThatCannotBeReached_isNotAskedAgainByTheSameReader() throws Exception {
+    // a host that is really gone costs one failed connection per command, not one per chunk
+    Fragment[] pieces = encode("code:4+2");
+    for (ChunkReader.Mode mode : ChunkReader.Mode.values()) {
+      Holders h = serving(pieces);
+      h.answers.remove(0); // listed DOWN, and gone
+      h.answers.remove(5); // live, but unreachable: the read needs a DOWN-listed holder
+      ChunkReader reader = reader(h, mode, new BadPieceLog());
+      LocatedChunk c = located(id, "code:4+2", pieces, HostState.DOWN, HostState.DOWN);
+      assertThat(reader.read(c).get(5, TimeUnit.SECONDS).enough()).as(mode.name()).isTrue();
+      h.asked.clear();
+      Pieces again = reader.read(c).get(5, TimeUnit.SECONDS);
+      assertThat(again.decode()).as(mode.name()).isEqualTo(data);
+      assertThat(h.asked).as(mode + ": the second read").doesNotContain(0).contains(1);
+    }
+  }
+
+  @Test
   void tooFewPiecesFromLiveAndDownHolders_isReportedNotThrown_andARefusedDownHolderIsAskedOnce() throws Exception {
     Fragment[] pieces = encode("code:4+2");
     for (ChunkReader.Mode mode : ChunkReader.Mode.values()) {
