@@ -64,7 +64,11 @@ public final class CairnCli {
     }
     if (session.grid() != null) {
       // a command an agent runs: its lines go to the client that asked, the agent's own levels stay
-      requestLog = RequestLog.begin(session.stderr());
+      if (requestLog != null) {
+        requestLog.verbose();
+      } else {
+        requestLog = RequestLog.begin(session.stderr(), true);
+      }
       return;
     }
     if (levelFromArguments) {
@@ -78,7 +82,7 @@ public final class CairnCli {
     }
   }
 
-  /** The log of this command for a client of an agent that asked for -v (null otherwise); closed when it ends. */
+  /** The log of this command for a client of an agent (null otherwise); closed when it ends. */
   private RequestLog requestLog;
   /** Whether main() found -v and set the level before logging started. */
   private boolean levelFromArguments;
@@ -126,6 +130,8 @@ public final class CairnCli {
     java.io.PrintWriter err = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stderr(), java.nio.charset.StandardCharsets.UTF_8), true);
     cli.setOut(out);
     cli.setErr(err);
+    // the command's warnings reach its client, as they would in the client's own process (-v: its DEBUG lines too)
+    ((CairnCli) cli.getCommand()).requestLog = RequestLog.begin(session.stderr(), false);
     try {
       return cli.execute(globalJson(cli, args));
     } finally {

@@ -15,14 +15,15 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 
 /**
- * The log of one command an agent runs for a client that asked for it ({@code cairn -v ...}): the lines the command logs
- * at DEBUG and above, on the thread that runs it and on the threads that thread starts (a store's workers), go to that
- * client's standard error; the agent's own levels and log stay as they were (before, a client's {@code -v} turned the
- * whole agent to DEBUG for good and showed the client nothing). Logback's way: a turbo filter lets those threads' DEBUG
- * events through whatever their loggers' levels, an appender writes them to the client, and the agent's own stderr
- * appender drops what only the filter let through. Installed the first time a client asks; until then no log call pays
- * for it. A thread started during the command that outlives it keeps a reference to this log, which is closed then and
- * takes nothing more.
+ * The log of one command an agent runs for a client: the lines the command logs at WARN and above (at DEBUG and above when
+ * the client asked, {@code cairn -v ...}), on the thread that runs it and on the threads that thread starts (a store's
+ * workers), go to that client's standard error, as a command run in the client's own process prints them; the agent's
+ * own levels and log stay as they were (before, a client's {@code -v} turned the whole agent to DEBUG for good and showed
+ * the client nothing, and a store's warnings, such as waiting for BUSY hosts, reached only the agent's log). Logback's
+ * way: a turbo filter lets a verbose request's DEBUG events through whatever their loggers' levels, an appender writes
+ * the request's events to the client, and the agent's own stderr appender drops what only the filter let through.
+ * Installed with the agent's first command. A thread started during the command that outlives it keeps a reference to
+ * this log, which is closed then and takes nothing more.
  */
 final class RequestLog implements AutoCloseable {
   private static final InheritableThreadLocal<RequestLog> CURRENT = new InheritableThreadLocal<>();
@@ -33,23 +34,32 @@ final class RequestLog implements AutoCloseable {
   private final PrintStream err;
   private final RequestLog previous;
   private volatile boolean open = true;
+  /** Whether the client asked for -v: DEBUG and above, else WARN and above. */
+  private volatile boolean verbose;
 
-  private RequestLog(PrintStream err, RequestLog previous) {
+  private RequestLog(PrintStream err, RequestLog previous, boolean verbose) {
     this.err = err;
     this.previous = previous;
+    this.verbose = verbose;
   }
 
   /**
-   * Sends what this thread (and the threads it starts) logs at DEBUG and above to {@code err} until {@link #close}; null
-   * when logging is not logback's (a configuration file that chose another backend: nothing to route).
+   * Sends what this thread (and the threads it starts) logs at WARN and above, or DEBUG and above when {@code verbose}, to
+   * {@code err} until {@link #close}; null when logging is not logback's (a configuration file that chose another
+   * backend: nothing to route).
    */
-  static RequestLog begin(PrintStream err) {
+  static RequestLog begin(PrintStream err, boolean verbose) {
     if (!install()) {
       return null;
     }
-    RequestLog log = new RequestLog(err, CURRENT.get());
+    RequestLog log = new RequestLog(err, CURRENT.get(), verbose);
     CURRENT.set(log);
     return log;
+  }
+
+  /** From now on DEBUG and above (the client's -v, seen after the log began). */
+  void verbose() {
+    verbose = true;
   }
 
   @Override
@@ -101,8 +111,11 @@ final class RequestLog implements AutoCloseable {
   private static final class DebugOnRequest extends TurboFilter {
     @Override
     public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
-      return level != null && level.isGreaterOrEqual(Level.DEBUG) && current() != null && !logger.getName().startsWith(LogSetup.NETTY)
-          ? FilterReply.ACCEPT : FilterReply.NEUTRAL;
+      if (level == null || !level.isGreaterOrEqual(Level.DEBUG)) {
+        return FilterReply.NEUTRAL;
+      }
+      RequestLog log = current();
+      return log != null && log.verbose && !logger.getName().startsWith(LogSetup.NETTY) ? FilterReply.ACCEPT : FilterReply.NEUTRAL;
     }
   }
 
@@ -111,7 +124,7 @@ final class RequestLog implements AutoCloseable {
     @Override
     protected void append(ILoggingEvent event) {
       RequestLog log = current(); // appenders run on the thread that logs
-      if (log != null) {
+      if (log != null && (log.verbose || event.getLevel().isGreaterOrEqual(Level.WARN))) {
         log.err.print(layout.doLayout(event));
         log.err.flush();
       }

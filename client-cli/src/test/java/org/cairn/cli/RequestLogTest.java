@@ -28,7 +28,7 @@ class RequestLogTest {
     PrintStream stderr = System.err;
     System.setErr(new PrintStream(agentLog, true, StandardCharsets.UTF_8)); // the agent's STDERR appender writes to System.err
     try {
-      try (RequestLog log = RequestLog.begin(new PrintStream(client, true, StandardCharsets.UTF_8))) {
+      try (RequestLog log = RequestLog.begin(new PrintStream(client, true, StandardCharsets.UTF_8), true)) {
         assertThat(log).isNotNull();
         assertThat(LOG.isDebugEnabled()).as("on the request's thread").isTrue();
         LOG.debug("on the request's thread");
@@ -51,5 +51,33 @@ class RequestLogTest {
     String own = agentLog.toString(StandardCharsets.UTF_8);
     assertThat(own).contains("a warning of the request").doesNotContain("DEBUG", "on the request's thread");
     assertThat(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(rootBefore);
+  }
+
+  @Test
+  void aRequestWithoutVerbose_givesItsClientItsWarningsOnly() throws Exception {
+    ByteArrayOutputStream client = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    ByteArrayOutputStream agentLog = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(agentLog, true, StandardCharsets.UTF_8));
+    Logger daemon = LoggerFactory.getLogger("org.cairn.cli.agent.RequestLogTestSubject"); // the agent's loggers log at INFO
+    try {
+      try (RequestLog log = RequestLog.begin(new PrintStream(client, true, StandardCharsets.UTF_8), false)) {
+        assertThat(LOG.isDebugEnabled()).isFalse();
+        LOG.debug("a debug line");
+        daemon.info("the agent ran something");
+        Thread worker = new Thread(() -> LOG.warn("a store's worker warns"));
+        worker.start();
+        worker.join();
+        LOG.error("the request failed");
+        log.verbose(); // -v, seen after the log began
+        LOG.debug("now verbose");
+      }
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(client.toString(StandardCharsets.UTF_8)).contains("a store's worker warns", "the request failed", "now verbose")
+        .doesNotContain("a debug line", "the agent ran something");
+    assertThat(agentLog.toString(StandardCharsets.UTF_8)).contains("the agent ran something", "a store's worker warns")
+        .doesNotContain("now verbose");
   }
 }

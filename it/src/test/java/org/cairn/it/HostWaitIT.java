@@ -60,6 +60,14 @@ class HostWaitIT {
     assertThat(short_.stderr()).contains("1 more is BUSY or FULL now").contains("waiting up to 3 s").contains("waited 3 s");
     assertThat((System.nanoTime() - t0) / 1e9).as("it waited").isGreaterThanOrEqualTo(3.0);
 
+    // through an agent the client sees the same warning (the agent's warnings of a command go to its client)
+    Path socket = root.resolve("agent.sock");
+    grid.startAgent("agent", socket);
+    MiniGrid.Cli viaAgent = grid.viaAgent(socket, "store", file.toString(), "--app", "w", "--node", "n", "--redundancy", "code:3+2",
+        "--host-wait", "2s");
+    assertThat(viaAgent.exit()).isNotZero();
+    assertThat(viaAgent.stderr()).contains("WARN").contains("waiting up to 2 s").contains("waited 2 s");
+
     // 4+2 needs six of five: no wait can help, it fails at once
     MiniGrid.Cli tooSmall = grid.cli("store", file.toString(), "--app", "w", "--node", "n", "--redundancy", "code:4+2");
     assertThat(tooSmall.exit()).isNotZero();
