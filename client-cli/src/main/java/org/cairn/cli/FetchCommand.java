@@ -156,12 +156,23 @@ final class FetchCommand implements Callable<Integer> {
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
           SyncedFileOutput out = new SyncedFileOutput(ch, SyncedFileOutput.DEFAULT_WRITEBACK_BYTES)) {
         java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
+        // a failed write (a full disk) names the file, as a failed read names the chunk
+        OutputStream named = new org.apache.commons.io.output.ProxyOutputStream(out) {
+          @Override
+          protected void handleIOException(IOException e) throws IOException {
+            throw new IOException("writing " + target + ": " + e.getMessage(), e);
+          }
+        };
         try {
-          res = grid.fetch(located, options, counted(out, progress), crypto);
+          res = grid.fetch(located, options, counted(named, progress), crypto);
         } finally {
           closeQuietly(progress.get());
         }
-        out.sync();
+        try {
+          out.sync();
+        } catch (IOException e) {
+          throw new IOException("writing " + target + ": " + e.getMessage(), e);
+        }
       }
       // the temporary file was made 0600; the restored one gets what a new file gets here (0644 under umask 022)
       Files.setPosixFilePermissions(tmp, newFileMode());

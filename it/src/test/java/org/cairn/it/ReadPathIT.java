@@ -175,4 +175,25 @@ class ReadPathIT {
     assertThat(verifies("back", true)).isFalse();
     assertThat(verifies("back", false)).isFalse();
   }
+
+  @Test
+  void aFetchOntoAFullDisk_namesTheFile_andLeavesNothingThere() throws Exception {
+    // a 1 MiB file system (tmpfs; root only) cannot take the 6 MiB image
+    org.junit.jupiter.api.Assumptions.assumeTrue("root".equals(System.getProperty("user.name")), "mounting a tmpfs needs root");
+    store("full", "code:3+2");
+    Path small = Files.createDirectories(root.resolve("small"));
+    assertThat(new ProcessBuilder("mount", "-t", "tmpfs", "-o", "size=1m", "tmpfs", small.toString()).inheritIO().start().waitFor())
+        .isZero();
+    try {
+      Path out = small.resolve("ckpt.img");
+      MiniGrid.Cli f = grid.cli("fetch", "--app", "x", "--node", "full", "-o", out.toString());
+      assertThat(f.exit()).isEqualTo(1);
+      assertThat(f.stderr()).contains("writing " + out + ": No space left on device");
+      try (java.util.stream.Stream<Path> left = Files.list(small)) {
+        assertThat(left).as("no file under the final name, no partial file").isEmpty();
+      }
+    } finally {
+      new ProcessBuilder("umount", small.toString()).inheritIO().start().waitFor();
+    }
+  }
 }
