@@ -80,7 +80,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
     boolean done = false;
     try {
       Path copy = entry.resolve(IMAGE);
-      Files.copy(image, copy, StandardCopyOption.COPY_ATTRIBUTES);
+      org.cairn.core.chunk.ImageSource.copy(image, copy);
       List<String> command = new ArrayList<>();
       command.add(args.get(0));
       command.add(copy.toString());

@@ -39,4 +39,41 @@ class ImageSourceTest {
     assertThatThrownBy(() -> ImageSource.open(tmp.resolve("missing.img")))
         .isInstanceOf(NoSuchFileException.class).hasMessageContaining("missing.img");
   }
+
+  @Test
+  void aFileChangedInPlaceWhileRead_failsTheRead_oneReplacedDoesNot() throws IOException {
+    byte[] data = FixedSizeChunkerTest.random(300_000, 9);
+    Path file = Files.write(tmp.resolve("growing.img"), data);
+    try (InputStream in = ImageSource.open(file)) {
+      in.readNBytes(100_000);
+      Files.write(file, new byte[4096], java.nio.file.StandardOpenOption.APPEND); // the job writes on
+      assertThatThrownBy(in::readAllBytes).isInstanceOf(IOException.class).hasMessageContaining("changed while it was read")
+          .hasMessageContaining("300000 bytes when opened");
+    }
+
+    Path same = Files.write(tmp.resolve("rewritten.img"), data);
+    try (InputStream in = ImageSource.open(same)) {
+      in.readNBytes(1000);
+      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(same, java.nio.file.StandardOpenOption.WRITE)) {
+        ch.write(java.nio.ByteBuffer.wrap(new byte[] {1, 2, 3}), 200_000); // same size, rewritten in place
+      }
+      Files.setLastModifiedTime(same, java.nio.file.attribute.FileTime.fromMillis(Files.getLastModifiedTime(same).toMillis() + 5000));
+      assertThatThrownBy(in::readAllBytes).hasMessageContaining("changed while it was read");
+    }
+
+    Path replaced = Files.write(tmp.resolve("ckpt.img"), data);
+    try (InputStream in = ImageSource.open(replaced)) {
+      in.readNBytes(1000);
+      Path next = Files.write(tmp.resolve("ckpt.img.tmp"), new byte[10]);
+      Files.move(next, replaced, java.nio.file.StandardCopyOption.ATOMIC_MOVE); // a checkpointer's rename over it
+      byte[] rest = in.readAllBytes();
+      assertThat(rest).hasSize(data.length - 1000);
+    }
+
+    Path untouched = Files.write(tmp.resolve("done.img"), data);
+    try (InputStream in = ImageSource.open(untouched)) {
+      assertThat(in.readAllBytes()).isEqualTo(data);
+      assertThat(in.read()).isEqualTo(-1);
+    }
+  }
 }
