@@ -81,7 +81,9 @@ public final class Grid implements Closeable {
   public static Grid open(List<URI> trackers, GridToken token, Duration timeout) {
     URI tracker = trackers.get(0);
     EventLoopGroup group = new NioEventLoopGroup(2, (java.util.concurrent.ThreadFactory) r -> {
-      Thread t = new Thread(r, "cairn-io");
+      // shared by every command of a process (an agent's): it inherits no thread-local context of the command that
+      // happened to start it (an agent's per-command log would otherwise follow these threads while that command runs)
+      Thread t = new Thread(null, r, "cairn-io", 0, false);
       t.setDaemon(true);
       return t;
     });

@@ -80,4 +80,21 @@ class RequestLogTest {
     assertThat(agentLog.toString(StandardCharsets.UTF_8)).contains("the agent ran something", "a store's worker warns")
         .doesNotContain("now verbose");
   }
+
+  @Test
+  void theGridsSharedIoThreads_doNotCarryTheLogOfTheCommandThatStartedThem() throws Exception {
+    ByteArrayOutputStream client = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    try (RequestLog log = RequestLog.begin(new PrintStream(client, true, StandardCharsets.UTF_8), true);
+        org.cairn.client.Grid grid = org.cairn.client.Grid.open(java.util.List.of(java.net.URI.create("http://127.0.0.1:9")),
+            org.cairn.core.security.GridToken.of("0123456789abcdef0123456789abcdef"), java.time.Duration.ofSeconds(1))) {
+      LOG.warn("the command's own line");
+      // the event loop's thread starts now, from this command's thread; another command's work runs on it later
+      grid.group().submit(() -> LOG.warn("another command's line on a shared thread")).get();
+    } finally {
+      System.setErr(stderr);
+    }
+    assertThat(client.toString(StandardCharsets.UTF_8)).contains("the command's own line").doesNotContain("shared thread");
+  }
 }
