@@ -87,8 +87,6 @@ final class StoreCommand implements Callable<Integer> {
       description = {"When placement lacks hosts only because some are BUSY or FULL now, ask again for up to this long before "
           + "failing; 0 fails at once (default: ${DEFAULT-VALUE})."})
   String hostWait;
-  /** --host-wait, parsed. */
-  private java.time.Duration hostWaitParsed;
 
   @Option(names = "--probe-after", defaultValue = "10m", paramLabel = "DURATION",
       description = {"Probe placed donors whose bandwidth was never measured or was measured longer ago than this, "
@@ -162,8 +160,9 @@ final class StoreCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--commit-timeout: " + e.getMessage());
     }
+    java.time.Duration hostWaitFor;
     try {
-      hostWaitParsed = org.cairn.core.config.Durations.parse(hostWait);
+      hostWaitFor = org.cairn.core.config.Durations.parse(hostWait);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--host-wait: " + e.getMessage());
     }
@@ -210,7 +209,7 @@ final class StoreCommand implements Callable<Integer> {
     }
     // the grid's address and token are checked before anything is written here (a new app key)
     try (org.cairn.client.Grid grid = GridAccess.open(root, cl)) {
-      return store(cl, grid, r, c, chunk, cutting, sealing, probe, commitWait, t, kind, sizeHint, setPart);
+      return store(cl, grid, r, c, chunk, cutting, sealing, probe, commitWait, hostWaitFor, t, kind, sizeHint, setPart);
     }
   }
 
@@ -277,7 +276,8 @@ final class StoreCommand implements Callable<Integer> {
 
   private int store(CommandLine cl, org.cairn.client.Grid grid, Redundancy r, Compressor c, int chunk,
       org.cairn.core.chunk.Chunking cutting, org.cairn.core.crypto.Encryption sealing, java.time.Duration probe,
-      java.time.Duration commitWait, int t, String kind, long sizeHint, org.cairn.core.manifest.Manifest.SetPart setPart)
+      java.time.Duration commitWait, java.time.Duration hostWaitFor, int t, String kind, long sizeHint,
+      org.cairn.core.manifest.Manifest.SetPart setPart)
       throws Exception {
     org.cairn.core.crypto.ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
     try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
@@ -286,7 +286,7 @@ final class StoreCommand implements Callable<Integer> {
       Storer.Result res = grid.store(in, sizeHint,
           new StoreOptions(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
               probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta())
-              .withHostWait(hostWaitParsed));
+              .withHostWait(hostWaitFor));
       progress.close();
       print(res);
     }

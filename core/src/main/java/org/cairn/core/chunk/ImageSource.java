@@ -88,6 +88,13 @@ public final class ImageSource {
       return n;
     }
 
+    @Override
+    public long skip(long n) throws IOException {
+      long skipped = in.skip(n);
+      read += skipped; // passed over, not unread: the end is still checked against the whole file
+      return skipped;
+    }
+
     private void atEnd() throws IOException {
       if (checked) {
         return;

@@ -45,13 +45,13 @@ public final class PieceCensus {
       held.put(c.chunkId(), 0);
     }
     ask(byAddress(chunks, true), held, problems);
-    List<LocatedChunk> short_ = new ArrayList<>();
+    List<LocatedChunk> underM = new ArrayList<>();
     for (LocatedChunk c : chunks) {
       if (held.get(c.chunkId()) < Math.max(1, c.needed())) {
-        short_.add(c);
+        underM.add(c);
       }
     }
-    ask(byAddress(short_, false), held, problems);
+    ask(byAddress(underM, false), held, problems);
     return held;
   }
 

@@ -75,5 +75,9 @@ class ImageSourceTest {
       assertThat(in.readAllBytes()).isEqualTo(data);
       assertThat(in.read()).isEqualTo(-1);
     }
+    try (InputStream in = ImageSource.open(untouched)) {
+      assertThat(in.skip(1000)).isEqualTo(1000); // passed over, not missing
+      assertThat(in.readAllBytes()).hasSize(data.length - 1000);
+    }
   }
 }

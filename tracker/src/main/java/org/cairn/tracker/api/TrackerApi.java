@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import org.cairn.core.api.ApiError;
 import org.cairn.core.api.BackupRequest;
 import org.cairn.core.api.ClusterView;
 import org.cairn.core.api.NotLeaderError;
@@ -153,7 +154,7 @@ public final class TrackerApi implements RequestHandler {
       response = error(400, e.getMessage());
     } catch (NotEnoughHostsException e) {
       // a shortage that may pass (hosts BUSY or FULL now) says when to ask again: a store waits for it
-      response = Requests.json(409, new org.cairn.core.api.ApiError(409, e.getMessage(), e.passing() ? PLACEMENT_RETRY_MS : null));
+      response = Requests.json(409, new ApiError(409, e.getMessage(), e.passing() ? PLACEMENT_RETRY_MS : null));
     } catch (NotCommittedException e) {
       response = notLeader(e.getMessage(), e.leader());
     } catch (IOException | RuntimeException e) {
