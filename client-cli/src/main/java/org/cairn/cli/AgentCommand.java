@@ -48,6 +48,15 @@ final class AgentCommand implements Callable<Integer> {
           + "'never' to not report (default: ${DEFAULT-VALUE})."})
   String heartbeat;
 
+  @Option(names = "--keep-connections", defaultValue = "15m", paramLabel = "DURATION",
+      description = {"Keep the connections to the donors a command used this long after its last use (a PING every "
+          + KEEPALIVE_SECONDS + " s; a donor closes a connection idle for 120 s), so the next checkpoint does not open them "
+          + "again; 0 to let them close (default: ${DEFAULT-VALUE})."})
+  String keepConnections;
+
+  /** How often the kept connections are pinged: well inside the peers' 120 s read timeout. */
+  static final int KEEPALIVE_SECONDS = 50;
+
   @Option(names = "--warmup", defaultValue = "256", paramLabel = "CHUNKS",
       description = {"At start, run the chunk path (hash, compress, seal, code, decode) over this many generated 1 MiB chunks in "
           + "the background (a few CPU-s, at most 60 s), so the first checkpoint runs compiled code; 0: none (default: ${DEFAULT-VALUE})."})
@@ -64,6 +73,12 @@ final class AgentCommand implements Callable<Integer> {
       every = heartbeat.equals("never") ? null : Durations.parse(heartbeat);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, "--heartbeat: " + e.getMessage());
+    }
+    Duration keep;
+    try {
+      keep = Durations.parse(keepConnections);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, "--keep-connections: " + e.getMessage());
     }
     Path sock = (socket != null ? socket : defaultSocket()).toAbsolutePath();
     Path spoolDir = spool != null ? spool.toAbsolutePath() : Path.of(sock + ".spool");
@@ -109,6 +124,9 @@ final class AgentCommand implements Callable<Integer> {
               beats.schedule(this, interval > 0 ? Math.min(every.toMillis(), interval) : every.toMillis(), TimeUnit.MILLISECONDS);
             }
           });
+        }
+        if (!keep.isZero()) {
+          beats.scheduleWithFixedDelay(() -> grid.keepConnections(keep), KEEPALIVE_SECONDS, KEEPALIVE_SECONDS, TimeUnit.SECONDS);
         }
         out.println("cairn agent for " + grid.tracker().base() + " on " + sock + (resumed > 0 ? " (resumed " + resumed + " spooled stores)" : ""));
         out.println("  export CAIRN_AGENT_SOCKET=" + sock);

@@ -123,6 +123,14 @@ public final class Grid implements Closeable {
     return peers;
   }
 
+  /**
+   * Keeps open the connections to peers a command used within {@code within} ({@link PeerClient#keepAlive}):
+   * a resident agent calls it more often than a peer closes an idle connection. Opens none.
+   */
+  public int keepConnections(Duration within) {
+    return peers.keepAlive(within);
+  }
+
   public EventLoopGroup group() {
     return group;
   }

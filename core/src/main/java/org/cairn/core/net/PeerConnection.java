@@ -44,6 +44,8 @@ public final class PeerConnection implements Closeable {
   private final Duration callTimeout;
   /** The number of the last ticket of its peer's {@link TicketBook} presented here (grants hold until they expire). */
   private long presentedUpTo;
+  /** When a request other than a PING was last sent here ({@link System#nanoTime}). */
+  private volatile long lastUsedNanos = System.nanoTime();
 
   PeerConnection(String address, Channel channel, Duration callTimeout) {
     this.address = address;
@@ -97,6 +99,11 @@ public final class PeerConnection implements Closeable {
     return channel.isActive();
   }
 
+  /** When a request other than a PING was last sent on this connection ({@link System#nanoTime}). */
+  public long lastUsedNanos() {
+    return lastUsedNanos;
+  }
+
   /**
    * Presents the tickets of {@code book} not yet presented here, ahead of any request sent after this
    * returns (the peer answers in order; a refused ticket closes the connection, failing what follows).
@@ -120,6 +127,9 @@ public final class PeerConnection implements Closeable {
 
   /** Sends a request (the payload's ownership passes to the connection) and returns its answer. */
   public CompletableFuture<Frame> call(FrameType type, ByteBuf payload) {
+    if (type != FrameType.PING) {
+      lastUsedNanos = System.nanoTime();
+    }
     int id = nextId.getAndIncrement();
     CompletableFuture<Frame> answer = new CompletableFuture<>();
     pending.put(id, answer);
