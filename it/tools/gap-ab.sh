@@ -21,12 +21,12 @@ K=$AGENT
 "$C" --tracker "$URL" --token-file "$W/client" agent --socket "$W/n.sock" --keep-connections 0 > "$W/n.out" 2> "$W/n.err" &
 N=$!; PIDS+=($N)
 for _ in $(seq 900); do grep -q "warmed up" "$W/n.err" 2>/dev/null && break; sleep 0.1; done
-cat "${IMAGES[@]}" > /dev/null # in the page cache, as a checkpoint just written is
 declare -A next
 store() { # store K|N LABEL: the agent's next image into its own app (a new app after each pass over the series)
   local who=$1 label=$2 sock pid i a0 p0 t0 t1
   if [ "$who" = K ]; then sock=$W/agent.sock; pid=$K; else sock=$W/n.sock; pid=$N; fi
   i=${next[$who]:-0}; next[$who]=$((i + 1))
+  cat "${IMAGES[$((i % ${#IMAGES[@]}))]}" > /dev/null # just written: in the page cache (this VM drops files idle a minute)
   a0=$(cpu_of $pid); p0=$(cpu_of "${PEERS[@]}"); t0=$(date +%s%N)
   CAIRN_AGENT_SOCKET=$sock "$C" store "${IMAGES[$((i % ${#IMAGES[@]}))]}" --app "$who-$((i / ${#IMAGES[@]}))" --node n -q \
     > /dev/null 2> "$W/e" || { cat "$W/e" >&2; exit 1; }

@@ -75,6 +75,7 @@ n=0
 for img in "$@"; do
   n=$((n + 1))
   sleep "${GAP:-0}"
+  cat "$img" > /dev/null # a checkpoint just written is in the page cache (this VM drops files idle for a minute)
   run "$n" borg store borg create --compression lz4 "$W/borg::i$n" "$img"
   CAIRN_AGENT_SOCKET=$W/agent.sock run "$n" agent store "$CAIRN" store "$img" --app agent --node n
   run "$n" process store "$CAIRN" "${C[@]}" store "$img" --app proc --node n

@@ -99,6 +99,13 @@ public final class PeerConnection implements Closeable {
     return channel.isActive();
   }
 
+  /** Completes when this connection has closed, from either end. */
+  public CompletableFuture<Void> closed() {
+    CompletableFuture<Void> closed = new CompletableFuture<>();
+    channel.closeFuture().addListener(f -> closed.complete(null));
+    return closed;
+  }
+
   /** When a request other than a PING was last sent on this connection ({@link System#nanoTime}). */
   public long lastUsedNanos() {
     return lastUsedNanos;
