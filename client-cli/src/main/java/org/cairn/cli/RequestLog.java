@@ -22,12 +22,26 @@ import org.slf4j.Marker;
  * the client nothing, and a store's warnings, such as waiting for BUSY hosts, reached only the agent's log). Logback's
  * way: a turbo filter lets a verbose request's DEBUG events through whatever their loggers' levels, an appender writes
  * the request's events to the client, and the agent's own stderr appender drops what only the filter let through.
- * Installed with the agent's first command. A thread started during the command that outlives it keeps a reference to
- * this log, which is closed then and takes nothing more.
+ * Installed with the agent's first command. The threads of a command's own pools ({@link org.cairn.core.log.CommandContext})
+ * carry its log wherever they are started (a store's I/O pool gets work from the grid's event loops); lines logged on the
+ * shared threads themselves (the event loops, the JDK HTTP client's) reach the agent's log only. A thread started during
+ * the command that outlives it keeps a reference to this log, which is closed then and takes nothing more.
  */
 final class RequestLog implements AutoCloseable {
   private static final InheritableThreadLocal<RequestLog> CURRENT = new InheritableThreadLocal<>();
   private static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n";
+  private static final org.cairn.core.log.CommandContext.Carrier<RequestLog> CARRIER =
+      new org.cairn.core.log.CommandContext.Carrier<>() {
+        @Override
+        public RequestLog current() {
+          return RequestLog.current();
+        }
+
+        @Override
+        public void hold(RequestLog log) {
+          CURRENT.set(log);
+        }
+      };
   /** Set once, by the first {@link #install}. */
   private static volatile PatternLayout layout;
 
@@ -87,6 +101,8 @@ final class RequestLog implements AutoCloseable {
     p.setContext(context);
     p.setPattern(PATTERN);
     p.start();
+    // a command's own pools start threads where the grid's event loops hand them work: those carry the log too
+    org.cairn.core.log.CommandContext.register(CARRIER);
     Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
     Appender<ILoggingEvent> own = root.getAppender("STDERR");
     if (own != null) {

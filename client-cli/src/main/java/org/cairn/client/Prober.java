@@ -74,7 +74,7 @@ final class Prober {
     }
     // one thread per host (the common pool has a single thread on 2 cores: probes would run one by one)
     java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(Math.min(hosts.size(), 32),
-        Storer.daemon("cairn-probe"));
+        org.cairn.core.log.CommandContext.threads("cairn-probe"));
     try {
       List<CompletableFuture<String>> runs = new ArrayList<>();
       for (Map.Entry<String, String> h : hosts.entrySet()) {

@@ -6,6 +6,7 @@ import org.cairn.core.api.PlacementAnswer;
 import org.cairn.core.api.PlacementQuery;
 import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.TrackerHttp;
+import org.cairn.core.log.CommandContext;
 import org.cairn.core.net.PeerClient;
 import java.io.IOException;
 import java.io.InputStream;
@@ -106,8 +107,9 @@ public final class Storer {
     }
     long placed = System.nanoTime();
     HostSet hosts = new HostSet(placement, peers);
-    ExecutorService io = Executors.newCachedThreadPool(daemon("cairn-store-io"));
-    ScheduledExecutorService mabw = Executors.newSingleThreadScheduledExecutor(daemon("cairn-mabw"));
+    // the pools' threads carry this command's context (an agent's client gets their warnings), wherever they start
+    ExecutorService io = Executors.newCachedThreadPool(CommandContext.threads("cairn-store-io"));
+    ScheduledExecutorService mabw = Executors.newSingleThreadScheduledExecutor(CommandContext.threads("cairn-mabw"));
     PieceWriter writer = new PieceWriter(hosts, io, Integer.getInteger("cairn.store.batchBytes", PieceWriter.DEFAULT_BATCH_BYTES),
         o.soft());
     Map<String, HostTraffic.Traffic> reported = new HashMap<>();

@@ -92,7 +92,7 @@ public final class Verifier {
           located::chunk, crypto);
       // decoding a chunk may wait for its base's read: not on the readers' threads
       java.util.concurrent.ExecutorService decoders = java.util.concurrent.Executors.newFixedThreadPool(Math.max(1, threads),
-          Storer.daemon("cairn-verify"));
+          org.cairn.core.log.CommandContext.threads("cairn-verify"));
       try {
         for (LocatedChunk c : chunks.values()) {
           window.acquire();

@@ -97,4 +97,39 @@ class RequestLogTest {
     }
     assertThat(client.toString(StandardCharsets.UTF_8)).contains("the command's own line").doesNotContain("shared thread");
   }
+
+  @Test
+  void aCommandsPoolThreads_carryItsLog_evenWhenASharedThreadStartsThem() throws Exception {
+    ByteArrayOutputStream client = new ByteArrayOutputStream();
+    PrintStream stderr = System.err;
+    System.setErr(new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    ExecutorService shared = Executors.newSingleThreadExecutor(); // an event loop: started before, belongs to no command
+    shared.submit(() -> { }).get();
+    ExecutorService carrying = null;
+    ExecutorService plain = null;
+    try {
+      try (RequestLog log = RequestLog.begin(new PrintStream(client, true, StandardCharsets.UTF_8), false)) {
+        assertThat(log).isNotNull();
+        // made on the command's thread, as a store makes its I/O pool; their threads start on the shared thread
+        carrying = Executors.newCachedThreadPool(org.cairn.core.log.CommandContext.threads("cmd-io"));
+        plain = Executors.newCachedThreadPool();
+        ExecutorService c = carrying;
+        ExecutorService p = plain;
+        shared.submit(() -> c.submit(() -> LOG.warn("host h1 failed; a pool thread of the command warns")).get()).get();
+        shared.submit(() -> p.submit(() -> LOG.warn("a thread that carries nothing warns")).get()).get();
+      }
+      carrying.submit(() -> LOG.warn("after the command, on its pool's thread")).get();
+    } finally {
+      System.setErr(stderr);
+      shared.shutdownNow();
+      if (carrying != null) {
+        carrying.shutdownNow();
+      }
+      if (plain != null) {
+        plain.shutdownNow();
+      }
+    }
+    assertThat(client.toString(StandardCharsets.UTF_8)).contains("a pool thread of the command warns")
+        .doesNotContain("carries nothing", "after the command");
+  }
 }

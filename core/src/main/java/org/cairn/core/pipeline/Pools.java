@@ -3,9 +3,8 @@ package org.cairn.core.pipeline;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
-/** Worker pools of the pipelines: daemon threads with readable names, shut down with a bound. */
+/** Worker pools of the pipelines: daemon threads with readable names, carrying their command's context, shut down with a bound. */
 final class Pools {
   private Pools() {}
 
@@ -13,12 +12,8 @@ final class Pools {
     if (threads < 1) {
       throw new IllegalArgumentException("threads must be at least 1, was " + threads);
     }
-    AtomicInteger n = new AtomicInteger();
-    return Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    // the threads start where work is handed in (perhaps an event loop) and carry the context of the pipeline's command
+    return Executors.newFixedThreadPool(threads, org.cairn.core.log.CommandContext.threads(name));
   }
 
   static void shutdown(ExecutorService pool) {
