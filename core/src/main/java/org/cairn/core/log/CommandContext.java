@@ -22,17 +22,13 @@ public final class CommandContext {
     void hold(T value);
   }
 
-  private static final List<Carrier<?>> CARRIERS = new CopyOnWriteArrayList<>();
+  private static final CopyOnWriteArrayList<Carrier<?>> CARRIERS = new CopyOnWriteArrayList<>();
 
   private CommandContext() {}
 
   /** Adds a kind of context every later {@link #threads} factory carries (once: registering it again does nothing). */
   public static void register(Carrier<?> carrier) {
-    synchronized (CARRIERS) {
-      if (!CARRIERS.contains(carrier)) {
-        CARRIERS.add(carrier);
-      }
-    }
+    CARRIERS.addIfAbsent(carrier);
   }
 
   /**

@@ -15,8 +15,10 @@ import io.netty.handler.timeout.ReadTimeoutHandler;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.cairn.core.protocol.Frame;
@@ -38,6 +40,8 @@ class KeepAliveTest {
   private final NioEventLoopGroup group = new NioEventLoopGroup(2);
   private final AtomicInteger accepted = new AtomicInteger();
   private final AtomicInteger pings = new AtomicInteger();
+  /** A permit per PING the server read. */
+  private final Semaphore pinged = new Semaphore(0);
   private Channel server;
   private PeerClient client;
   private String address;
@@ -64,6 +68,7 @@ class KeepAliveTest {
                           "peer-1".getBytes(StandardCharsets.UTF_8)));
                       case PING -> {
                         pings.incrementAndGet();
+                        pinged.release();
                         ctx.writeAndFlush(new Frame(FrameType.PONG, f.requestId(), Unpooled.EMPTY_BUFFER));
                       }
                       default -> ctx.close();
@@ -87,13 +92,23 @@ class KeepAliveTest {
   void aConnectionUsedWithinTheWindowOutlivesThePeersReadTimeout() throws Exception {
     assertThat(client.identify(address).get(5, TimeUnit.SECONDS)).isEqualTo("peer-1");
     PeerConnection used = client.connection(address).get(5, TimeUnit.SECONDS);
-    long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3 * READ_TIMEOUT_MS);
-    while (System.nanoTime() < until) { // three read timeouts, pinged at a third of one
-      assertThat(client.keepAlive(Duration.ofMinutes(1))).isEqualTo(1);
-      Thread.sleep(READ_TIMEOUT_MS / 3);
-      assertThat(used.isActive()).as("kept open by the pings").isTrue();
+    CompletableFuture<Void> closed = used.closed();
+    AtomicInteger notPinged = new AtomicInteger();
+    ScheduledExecutorService pinger = Executors.newSingleThreadScheduledExecutor();
+    try {
+      pinger.scheduleAtFixedRate(() -> {
+        if (client.keepAlive(Duration.ofMinutes(1)) != 1) {
+          notPinged.incrementAndGet();
+        }
+      }, 0, READ_TIMEOUT_MS / 3, TimeUnit.MILLISECONDS);
+      // nine pings at a third of the read timeout apart: the connection has lived through about three timeouts
+      assertThat(pinged.tryAcquire(9, 10, TimeUnit.SECONDS)).as("nine pings read").isTrue();
+      assertThat(closed).as("kept open by the pings").isNotDone();
+    } finally {
+      pinger.shutdownNow();
+      assertThat(pinger.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
     }
-    assertThat(pings.get()).isGreaterThanOrEqualTo(8);
+    assertThat(notPinged.get()).as("pinged on every call within the window").isZero();
     assertThat(client.identify(address).get(5, TimeUnit.SECONDS)).isEqualTo("peer-1");
     assertThat(client.connection(address).get(5, TimeUnit.SECONDS)).as("the same connection").isSameAs(used);
     assertThat(accepted.get()).isEqualTo(1);
