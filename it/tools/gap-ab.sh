@@ -18,9 +18,8 @@ C="$ROOT/client-cli/target/cairn"
 grid_up 16GiB
 agent_up # K: the defaults, on $W/agent.sock
 K=$AGENT
-"$C" --tracker "$URL" --token-file "$W/client" agent --socket "$W/n.sock" --keep-connections 0 > "$W/n.out" 2> "$W/n.err" &
-N=$!; PIDS+=($N)
-for _ in $(seq 900); do grep -q "warmed up" "$W/n.err" 2>/dev/null && break; sleep 0.1; done
+agent_start n --keep-connections 0 # N: on $W/n.sock
+N=$AGENT_PID
 declare -A next
 store() { # store K|N LABEL: the agent's next image into its own app (a new app after each pass over the series)
   local who=$1 label=$2 sock pid i a0 p0 t0 t1

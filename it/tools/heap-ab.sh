@@ -16,11 +16,10 @@ trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 . "$ROOT/it/tools/local-grid.sh"
 C="$ROOT/client-cli/target/cairn"
 grid_up 16GiB
-export CAIRN_KEY_DIR=$W/keys
-start() { CAIRN_JAVA_OPTS="$2" "$C" --tracker "$URL" --token-file "$W/client" agent --socket "$W/$1.sock" > "$W/$1.out" 2> "$W/$1.err" &
-  PIDS+=($!); eval "$1=$!"; for _ in $(seq 900); do grep -q "warmed up" "$W/$1.err" 2>/dev/null && break; sleep 0.1; done; }
-start A "${A_OPTS:-}"
-start B "$B_OPTS"
+CAIRN_JAVA_OPTS="${A_OPTS:-}" agent_start A # on $W/A.sock
+A=$AGENT_PID
+CAIRN_JAVA_OPTS="$B_OPTS" agent_start B
+B=$AGENT_PID
 f() { awk '{print $14, $15, $10}' /proc/$1/stat; }
 st() { local who=$1 r=$2 k=$3 pid img u0 s0 m0 u1 s1 m1 w0 w1
   pid=${!who}; img=${IMAGES[$k]}

@@ -41,13 +41,23 @@ grid_up() {
   sleep 3 # registered
 }
 
+# agent_start NAME [ARG...]: starts an agent through the launcher on $W/NAME.sock (keys in $W/keys; ARGs added to its
+# command line, CAIRN_JAVA_OPTS as the caller sets it), sets AGENT_PID, waits for its JIT warm-up
+agent_start() {
+  local name=$1
+  shift
+  export CAIRN_KEY_DIR=$W/keys
+  "$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client" agent --socket "$W/$name.sock" "$@" \
+    > "$W/$name.out" 2> "$W/$name.err" &
+  AGENT_PID=$!; PIDS+=($AGENT_PID)
+  for _ in $(seq 900); do grep -q "warmed up" "$W/$name.err" 2>/dev/null && break; sleep 0.1; done
+}
+
 # agent_up: starts the agent on $W/agent.sock (keys in $W/keys), sets AGENT, waits for its JIT warm-up
 # (an agent is started ahead of the job: prologue, systemd unit)
 agent_up() {
-  export CAIRN_KEY_DIR=$W/keys
-  "$ROOT/client-cli/target/cairn" --tracker "$URL" --token-file "$W/client" agent --socket "$W/agent.sock" > "$W/agent.out" 2> "$W/agent.err" &
-  AGENT=$!; PIDS+=($AGENT)
-  for _ in $(seq 900); do grep -q "warmed up" "$W/agent.err" 2>/dev/null && break; sleep 0.1; done
+  agent_start agent
+  AGENT=$AGENT_PID
   grep -o "warmed up.*" "$W/agent.err" >&2 || true
 }
 
