@@ -17,9 +17,7 @@ grid_up 8GiB
 export CAIRN_KEY_DIR=$W/keys
 for x in A B; do
   o=${x}_OPTS
-  CAIRN_JAVA_OPTS="${!o:-}" "$CAIRN" --tracker "$URL" --token-file "$W/client" agent --socket "$W/$x.sock" > "$W/$x.out" 2> "$W/$x.err" &
-  PIDS+=($!)
-  for _ in $(seq 900); do grep -q "warmed up" "$W/$x.err" 2>/dev/null && break; sleep 0.1; done
+  CAIRN_JAVA_OPTS="${!o:-}" agent_start "$x" # on $W/$x.sock
 done
 for img in "$@"; do CAIRN_AGENT_SOCKET=$W/A.sock "$CAIRN" store "$img" --app f --node n > /dev/null; done
 last=${!#}

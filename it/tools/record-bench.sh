@@ -18,10 +18,7 @@ grid_up 8GiB
 export CAIRN_LOG_LEVEL=DEBUG
 agent_up
 ln -s "$W/agent.sock" "$W/with.sock"
-CAIRN_JAVA_OPTS=-Dcairn.store.catalogRecords=false "$CAIRN" --tracker "$URL" --token-file "$W/client" agent --socket "$W/without.sock" \
-  > "$W/agent2.out" 2> "$W/agent2.err" &
-PIDS+=($!)
-for _ in $(seq 900); do grep -q "warmed up" "$W/agent2.err" 2>/dev/null && break; sleep 0.1; done
+CAIRN_JAVA_OPTS=-Dcairn.store.catalogRecords=false agent_start without # on $W/without.sock
 printf "round\timage\trecords\twall_s\n"
 for r in $(seq "$ROUNDS"); do
   n=0
