@@ -46,6 +46,10 @@ public final class Main {
       if (o instanceof AgentClient.Exited e) {
         System.exit(e.code());
       }
+      if (o instanceof AgentClient.OutputFailed f) {
+        System.err.println("cairn: " + command + " failed: " + f.why());
+        System.exit(1);
+      }
       AgentClient.Unreachable u = (AgentClient.Unreachable) o;
       if (u.wroteOutput()) {
         System.err.println("cairn: " + command + " failed: " + u.why());

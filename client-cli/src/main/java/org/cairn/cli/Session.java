@@ -24,7 +24,8 @@ record Session(Path cwd, OutputStream stdout, PrintStream stderr, boolean termin
 
   /** A command in this process: paths as given, this process's streams. */
   static Session local() {
-    return new Session(null, new FileOutputStream(FileDescriptor.out), System.err, System.console() != null, null, null);
+    return new Session(null, new StandardOutput(new FileOutputStream(FileDescriptor.out)), System.err, System.console() != null, null,
+        null);
   }
 
   /** {@code p} as the client means it: against its working directory when relative. */

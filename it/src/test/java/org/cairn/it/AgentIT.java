@@ -148,6 +148,21 @@ class AgentIT {
     assertThat(fetched.exit()).as(fetched.stderr()).isZero();
     assertThat(Files.readAllBytes(root.resolve("nat.out"))).isEqualTo(Files.readAllBytes(file));
 
+    // a standard output that cannot be written (here a full disk: /dev/full) fails the command the same way on every
+    // path, the native client's, the JVM's thin path and a command run in its own process: exit 1, one line
+    for (String[] args : new String[][] {{"versions", "--app", "nat", "--node", "n0"}, {"fetch", "--app", "nat", "--node", "n0", "-o", "-"}}) {
+      String line = "cairn: " + args[0] + " failed: cannot write standard output (No space left on device)\n";
+      assertThat(toFullDisk(java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString()), args)).as("native " + args[0])
+          .isEqualTo(new MiniGrid.Cli(1, "", line));
+      assertThat(toFullDisk(java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString(), "CAIRN_THIN_CLIENT", "java"), args))
+          .as("JVM thin " + args[0]).isEqualTo(new MiniGrid.Cli(1, "", line));
+      java.util.List<String> local = new java.util.ArrayList<>(java.util.List.of("--tracker", grid.trackerUrl(), "--token-file",
+          grid.tokenFile().toString()));
+      local.addAll(java.util.List.of(args));
+      assertThat(toFullDisk(java.util.Map.of(), local.toArray(String[]::new))).as("in-process " + args[0])
+          .isEqualTo(new MiniGrid.Cli(1, "", line));
+    }
+
     // what it leaves to the JVM's path runs FALLBACK with the command's arguments: no agent at the socket, and an
     // argument that is not ASCII with the agent there
     MiniGrid.Cli none = grid.command(java.util.List.of(thin.toString(), root.resolve("none.sock").toString(), "versions", "2",
@@ -160,6 +175,14 @@ class AgentIT {
     MiniGrid.Cli usage = grid.command(java.util.List.of(thin.toString(), socket.toString(), "versions", "5", "echo"), java.util.Map.of());
     assertThat(usage.exit()).isEqualTo(2);
     assertThat(usage.stderr()).contains("bad fallback count");
+  }
+
+  /** The launcher {@code client-cli/target/cairn ARGS...} with its standard output on /dev/full (every write: ENOSPC). */
+  private MiniGrid.Cli toFullDisk(java.util.Map<String, String> env, String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("sh", "-c", "exec sh \"$0\" \"$@\" > /dev/full",
+        MiniGrid.jar("client-cli", "cairn").toString()));
+    cmd.addAll(java.util.List.of(args));
+    return grid.command(cmd, env);
   }
 
   /**

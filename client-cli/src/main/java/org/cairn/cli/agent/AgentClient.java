@@ -32,6 +32,20 @@ public final class AgentClient {
    */
   public record Unreachable(String why, boolean wroteOutput) implements Outcome {}
 
+  /**
+   * This process's standard output or error could not be written (a reader that closed the pipe, a full disk): the
+   * command fails here with {@code why} ("cannot write standard output (Broken pipe)"), as it would in this process.
+   */
+  public record OutputFailed(String why) implements Outcome {}
+
+  /** A write to this process's own stream failed (not the agent's socket). */
+  private static final class LocalWriteFailed extends IOException {
+    LocalWriteFailed(String stream, IOException cause) {
+      super("cannot write standard " + stream + " (" + (cause.getMessage() == null || cause.getMessage().isBlank()
+          ? cause.getClass().getSimpleName() : cause.getMessage()) + ")", cause);
+    }
+  }
+
   private AgentClient() {}
 
   public static Outcome run(Path socket, List<String> args, boolean terminal) {
@@ -54,15 +68,25 @@ public final class AgentClient {
         @Override
         public void out(byte[] b, int len) throws IOException {
           wrote[0] = true;
-          stdout.write(b, 0, len);
+          try {
+            stdout.write(b, 0, len);
+          } catch (IOException e) {
+            throw new LocalWriteFailed("output", e);
+          }
         }
 
         @Override
         public void err(byte[] b, int len) throws IOException {
-          stderr.write(b, 0, len);
+          try {
+            stderr.write(b, 0, len);
+          } catch (IOException e) {
+            throw new LocalWriteFailed("error", e);
+          }
         }
       });
       return new Exited(code);
+    } catch (LocalWriteFailed e) {
+      return new OutputFailed(e.getMessage());
     } catch (IOException e) {
       return new Unreachable("the agent went away mid-command (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")",
           wrote[0]);
