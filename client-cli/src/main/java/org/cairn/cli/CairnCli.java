@@ -127,40 +127,16 @@ public final class CairnCli {
     ((CairnCli) cli.getCommand()).levelFromArguments = levelFromArguments;
     java.io.PrintWriter out = null;
     if (processStdout) {
-      out = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stdout(), stdoutCharset()), true);
+      out = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stdout(), StandardOutput.charset()), true);
       cli.setOut(out);
     }
     int code = cli.execute(globalJson(cli, args));
     if (out != null) {
       out.flush();
     }
-    return failedOutput(session, code, Main.commandOf(args), cli.getErr());
+    return StandardOutput.exitCode(session, code, Main.commandOf(args), cli.getErr());
   }
 
-  /**
-   * {@code code}, or 1 with "cairn: COMMAND failed: cannot write standard output (why)" on standard error when the
-   * command otherwise succeeded but its standard output could not be written (a reader that closed the pipe, a full
-   * disk): the line and exit code the thin paths give for the same.
-   */
-  static int failedOutput(Session session, int code, String command, java.io.PrintWriter err) {
-    java.io.IOException failure = session.stdout() instanceof StandardOutput s ? s.failure() : null;
-    if (failure == null || code != 0) {
-      return code;
-    }
-    err.println("cairn: " + (command == null ? "" : command + " failed: ") + failure.getMessage());
-    err.flush();
-    return 1;
-  }
-
-  /** The charset picocli writes standard output in ({@code sun.stdout.encoding} when the JVM set it, else the default). */
-  private static java.nio.charset.Charset stdoutCharset() {
-    String name = System.getProperty("sun.stdout.encoding");
-    try {
-      return name == null ? java.nio.charset.Charset.defaultCharset() : java.nio.charset.Charset.forName(name);
-    } catch (IllegalArgumentException e) {
-      return java.nio.charset.Charset.defaultCharset();
-    }
-  }
 
   /** Runs the command line in {@code session} (an agent serving a thin client), its output on the session's streams. */
   static int run(Session session, String... args) {

@@ -2,11 +2,13 @@ package org.cairn.cli;
 
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.nio.charset.Charset;
 
 /**
  * This process's standard output as a command writes it: a write that fails (a reader that closed the pipe, a full
  * disk) fails with "cannot write standard output (why)", and the first such failure is kept, so a command whose text
- * went through a {@link java.io.PrintWriter} (which keeps write errors to itself) still fails instead of exiting 0
+ * went through a {@link PrintWriter} (which keeps write errors to itself) still fails instead of exiting 0
  * with its output lost. The native thin client and the JVM's thin path say the same.
  */
 final class StandardOutput extends OutputStream {
@@ -60,6 +62,31 @@ final class StandardOutput extends OutputStream {
       failure = f;
     }
     return f;
+  }
+
+  /**
+   * {@code code}, or 1 with "cairn: COMMAND failed: cannot write standard output (why)" on standard error when the
+   * command otherwise succeeded but its standard output could not be written (a reader that closed the pipe, a full
+   * disk): the line and exit code the thin paths give for the same.
+   */
+  static int exitCode(Session session, int code, String command, PrintWriter err) {
+    IOException failure = session.stdout() instanceof StandardOutput s ? s.failure() : null;
+    if (failure == null || code != 0) {
+      return code;
+    }
+    err.println("cairn: " + (command == null ? "" : command + " failed: ") + failure.getMessage());
+    err.flush();
+    return 1;
+  }
+
+  /** The charset picocli writes standard output in ({@code sun.stdout.encoding} when the JVM set it, else the default). */
+  static Charset charset() {
+    String name = System.getProperty("sun.stdout.encoding");
+    try {
+      return name == null ? Charset.defaultCharset() : Charset.forName(name);
+    } catch (IllegalArgumentException e) {
+      return Charset.defaultCharset();
+    }
   }
 
   /** What the system said ("Broken pipe", "No space left on device"), as the native thin client prints strerror. */

@@ -61,20 +61,20 @@ class StandardOutputTest {
     text.println("  step  created");
     assertThat(text.checkError()).isTrue();
     StringWriter err = new StringWriter();
-    assertThat(CairnCli.failedOutput(session(lost), 0, "versions", new PrintWriter(err))).isEqualTo(1);
+    assertThat(StandardOutput.exitCode(session(lost), 0, "versions", new PrintWriter(err))).isEqualTo(1);
     assertThat(err).hasToString("cairn: versions failed: cannot write standard output (No space left on device)"
         + System.lineSeparator());
 
     // a command that failed already said why: its code and line stand
     StringWriter none = new StringWriter();
-    assertThat(CairnCli.failedOutput(session(lost), 2, "versions", new PrintWriter(none))).isEqualTo(2);
+    assertThat(StandardOutput.exitCode(session(lost), 2, "versions", new PrintWriter(none))).isEqualTo(2);
     assertThat(none).hasToString("");
 
     // nothing lost: nothing said
     StandardOutput fine = new StandardOutput(new Filling(1 << 10));
     new PrintWriter(fine, true).println("  step  created");
     StringWriter quiet = new StringWriter();
-    assertThat(CairnCli.failedOutput(session(fine), 0, "versions", new PrintWriter(quiet))).isZero();
+    assertThat(StandardOutput.exitCode(session(fine), 0, "versions", new PrintWriter(quiet))).isZero();
     assertThat(quiet).hasToString("");
   }
 }
