@@ -135,6 +135,8 @@ static int read_full(int fd, unsigned char *p, size_t n) {
 }
 
 static int wrote_output;
+/* standard error could not be written: what comes for it is dropped */
+static int err_closed;
 
 /* The agent went away mid-command (why): run the command here if nothing was printed yet. */
 static void lost(const char *why) {
@@ -232,9 +234,14 @@ int main(int argc, char **argv) {
       if (rc != 0) {
         lost(read_error(rc));
       }
-      if (write_all(out, data, k) != 0) {
-        fprintf(stderr, "cairn: %s failed: cannot write standard %s (%s)\n", command, out == 1 ? "output" : "error",
-            strerror(errno));
+      if (out == 2) {
+        /* standard error carries diagnostics, not the command's result: one that cannot be written is dropped (as the
+           JVM drops what System.err cannot write) and the agent's exit code stands */
+        if (!err_closed && write_all(2, data, k) != 0) {
+          err_closed = 1;
+        }
+      } else if (write_all(1, data, k) != 0) {
+        fprintf(stderr, "cairn: %s failed: cannot write standard output (%s)\n", command, strerror(errno));
         return 1;
       }
       left -= k;

@@ -162,6 +162,26 @@ class AgentIT {
       assertThat(toFullDisk(java.util.Map.of(), local.toArray(String[]::new))).as("in-process " + args[0])
           .isEqualTo(new MiniGrid.Cli(1, "", line));
     }
+    // a standard error that cannot be written loses only diagnostics (here the new app's key warning): the store's exit
+    // code and result stand on every path
+    String[][] ways = {{"native", "CAIRN_AGENT_SOCKET", socket.toString()}, {"jvm", "CAIRN_THIN_CLIENT", "java"}, {"local", "", ""}};
+    for (String[] way : ways) {
+      java.util.Map<String, String> env = new java.util.HashMap<>();
+      java.util.List<String> args = new java.util.ArrayList<>();
+      if (way[0].equals("local")) {
+        args.addAll(java.util.List.of("--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString()));
+      } else {
+        env.put("CAIRN_AGENT_SOCKET", socket.toString());
+        env.put(way[1], way[2]);
+      }
+      args.addAll(java.util.List.of("store", file.toString(), "--app", "full-err-" + way[0], "--node", "n0"));
+      java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("sh", "-c", "exec sh \"$0\" \"$@\" 2> /dev/full",
+          MiniGrid.jar("client-cli", "cairn").toString()));
+      cmd.addAll(args);
+      MiniGrid.Cli run = grid.command(cmd, env);
+      assertThat(run.exit()).as(way[0] + ": " + run.stdout()).isZero();
+      assertThat(run.stdout()).as(way[0]).startsWith("stored full-err-" + way[0] + ".n0.1: ");
+    }
 
     // what it leaves to the JVM's path runs FALLBACK with the command's arguments: no agent at the socket, and an
     // argument that is not ASCII with the agent there

@@ -33,15 +33,16 @@ public final class AgentClient {
   public record Unreachable(String why, boolean wroteOutput) implements Outcome {}
 
   /**
-   * This process's standard output or error could not be written (a reader that closed the pipe, a full disk): the
-   * command fails here with {@code why} ("cannot write standard output (Broken pipe)"), as it would in this process.
+   * This process's standard output could not be written (a reader that closed the pipe, a full disk): the command
+   * fails here with {@code why} ("cannot write standard output (Broken pipe)"), as it would in this process. (Standard
+   * error that cannot be written is dropped: it carries diagnostics, not the command's result.)
    */
   public record OutputFailed(String why) implements Outcome {}
 
-  /** A write to this process's own stream failed (not the agent's socket). */
+  /** A write to this process's standard output failed (not the agent's socket). */
   private static final class LocalWriteFailed extends IOException {
-    LocalWriteFailed(String stream, IOException cause) {
-      super("cannot write standard " + stream + " (" + (cause.getMessage() == null || cause.getMessage().isBlank()
+    LocalWriteFailed(IOException cause) {
+      super("cannot write standard output (" + (cause.getMessage() == null || cause.getMessage().isBlank()
           ? cause.getClass().getSimpleName() : cause.getMessage()) + ")", cause);
     }
   }
@@ -71,16 +72,22 @@ public final class AgentClient {
           try {
             stdout.write(b, 0, len);
           } catch (IOException e) {
-            throw new LocalWriteFailed("output", e);
+            throw new LocalWriteFailed(e);
           }
         }
 
+        /** Standard error that cannot be written: dropped (as System.err drops it); the agent's exit code stands. */
+        private boolean errClosed;
+
         @Override
-        public void err(byte[] b, int len) throws IOException {
+        public void err(byte[] b, int len) {
+          if (errClosed) {
+            return;
+          }
           try {
             stderr.write(b, 0, len);
           } catch (IOException e) {
-            throw new LocalWriteFailed("error", e);
+            errClosed = true;
           }
         }
       });
