@@ -137,7 +137,6 @@ public final class CairnCli {
     return StandardOutput.exitCode(session, code, Main.commandOf(args), cli.getErr());
   }
 
-
   /** Runs the command line in {@code session} (an agent serving a thin client), its output on the session's streams. */
   static int run(Session session, String... args) {
     CommandLine cli = commandLine(session, args);

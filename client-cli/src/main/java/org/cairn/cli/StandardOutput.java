@@ -90,7 +90,7 @@ final class StandardOutput extends OutputStream {
   }
 
   /** What the system said ("Broken pipe", "No space left on device"), as the native thin client prints strerror. */
-  static String why(IOException e) {
+  private static String why(IOException e) {
     String m = e.getMessage();
     return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }

@@ -152,35 +152,16 @@ class AgentIT {
     // path, the native client's, the JVM's thin path and a command run in its own process: exit 1, one line
     for (String[] args : new String[][] {{"versions", "--app", "nat", "--node", "n0"}, {"fetch", "--app", "nat", "--node", "n0", "-o", "-"}}) {
       String line = "cairn: " + args[0] + " failed: cannot write standard output (No space left on device)\n";
-      assertThat(toFullDisk(java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString()), args)).as("native " + args[0])
-          .isEqualTo(new MiniGrid.Cli(1, "", line));
-      assertThat(toFullDisk(java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString(), "CAIRN_THIN_CLIENT", "java"), args))
-          .as("JVM thin " + args[0]).isEqualTo(new MiniGrid.Cli(1, "", line));
-      java.util.List<String> local = new java.util.ArrayList<>(java.util.List.of("--tracker", grid.trackerUrl(), "--token-file",
-          grid.tokenFile().toString()));
-      local.addAll(java.util.List.of(args));
-      assertThat(toFullDisk(java.util.Map.of(), local.toArray(String[]::new))).as("in-process " + args[0])
-          .isEqualTo(new MiniGrid.Cli(1, "", line));
+      for (String way : WAYS) {
+        assertThat(fullDisk(way, ">", args)).as(way + " " + args[0]).isEqualTo(new MiniGrid.Cli(1, "", line));
+      }
     }
     // a standard error that cannot be written loses only diagnostics (here the new app's key warning): the store's exit
     // code and result stand on every path
-    String[][] ways = {{"native", "CAIRN_AGENT_SOCKET", socket.toString()}, {"jvm", "CAIRN_THIN_CLIENT", "java"}, {"local", "", ""}};
-    for (String[] way : ways) {
-      java.util.Map<String, String> env = new java.util.HashMap<>();
-      java.util.List<String> args = new java.util.ArrayList<>();
-      if (way[0].equals("local")) {
-        args.addAll(java.util.List.of("--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString()));
-      } else {
-        env.put("CAIRN_AGENT_SOCKET", socket.toString());
-        env.put(way[1], way[2]);
-      }
-      args.addAll(java.util.List.of("store", file.toString(), "--app", "full-err-" + way[0], "--node", "n0"));
-      java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("sh", "-c", "exec sh \"$0\" \"$@\" 2> /dev/full",
-          MiniGrid.jar("client-cli", "cairn").toString()));
-      cmd.addAll(args);
-      MiniGrid.Cli run = grid.command(cmd, env);
-      assertThat(run.exit()).as(way[0] + ": " + run.stdout()).isZero();
-      assertThat(run.stdout()).as(way[0]).startsWith("stored full-err-" + way[0] + ".n0.1: ");
+    for (String way : WAYS) {
+      MiniGrid.Cli run = fullDisk(way, "2>", "store", file.toString(), "--app", "full-err-" + way, "--node", "n0");
+      assertThat(run.exit()).as(way + ": " + run.stdout()).isZero();
+      assertThat(run.stdout()).as(way).startsWith("stored full-err-" + way + ".n0.1: ");
     }
 
     // what it leaves to the JVM's path runs FALLBACK with the command's arguments: no agent at the socket, and an
@@ -197,10 +178,24 @@ class AgentIT {
     assertThat(usage.stderr()).contains("bad fallback count");
   }
 
-  /** The launcher {@code client-cli/target/cairn ARGS...} with its standard output on /dev/full (every write: ENOSPC). */
-  private MiniGrid.Cli toFullDisk(java.util.Map<String, String> env, String... args) throws Exception {
-    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("sh", "-c", "exec sh \"$0\" \"$@\" > /dev/full",
+  /** The three ways a command runs: the native thin client, the JVM's thin path (both through the agent), its own process. */
+  private static final String[] WAYS = {"native", "jvm", "local"};
+
+  /**
+   * The launcher {@code client-cli/target/cairn ARGS...} run {@code way} with one stream on /dev/full (every write:
+   * ENOSPC): {@code redirect} "&gt;" for standard output, "2&gt;" for standard error.
+   */
+  private MiniGrid.Cli fullDisk(String way, String redirect, String... args) throws Exception {
+    java.util.List<String> cmd = new java.util.ArrayList<>(java.util.List.of("sh", "-c", "exec sh \"$0\" \"$@\" " + redirect + " /dev/full",
         MiniGrid.jar("client-cli", "cairn").toString()));
+    java.util.Map<String, String> env = switch (way) {
+      case "native" -> java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString());
+      case "jvm" -> java.util.Map.of("CAIRN_AGENT_SOCKET", socket.toString(), "CAIRN_THIN_CLIENT", "java");
+      default -> {
+        cmd.addAll(java.util.List.of("--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString()));
+        yield java.util.Map.of();
+      }
+    };
     cmd.addAll(java.util.List.of(args));
     return grid.command(cmd, env);
   }

@@ -42,12 +42,16 @@ public final class AgentClient {
   /** A write to this process's standard output failed (not the agent's socket). */
   private static final class LocalWriteFailed extends IOException {
     LocalWriteFailed(IOException cause) {
-      super("cannot write standard output (" + (cause.getMessage() == null || cause.getMessage().isBlank()
-          ? cause.getClass().getSimpleName() : cause.getMessage()) + ")", cause);
+      super("cannot write standard output (" + reason(cause) + ")", cause);
     }
   }
 
   private AgentClient() {}
+
+  /** What the system said of a failed read or write ("Broken pipe"), or the exception's kind when it said nothing. */
+  private static String reason(IOException e) {
+    return e.getMessage() == null || e.getMessage().isBlank() ? e.getClass().getSimpleName() : e.getMessage();
+  }
 
   public static Outcome run(Path socket, List<String> args, boolean terminal) {
     SocketChannel ch;
@@ -95,8 +99,7 @@ public final class AgentClient {
     } catch (LocalWriteFailed e) {
       return new OutputFailed(e.getMessage());
     } catch (IOException e) {
-      return new Unreachable("the agent went away mid-command (" + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")",
-          wrote[0]);
+      return new Unreachable("the agent went away mid-command (" + reason(e) + ")", wrote[0]);
     }
   }
 }
