@@ -141,12 +141,29 @@ class CliConventionsIT {
     Map<String, String> properties = Map.of("CAIRN_JAVA_OPTS", "-XshowSettings:properties");
     Run store = launch(launcher, properties, "store", root.resolve("none").toString(), "--app", "A", "--node", "N");
     assertThat(store.err()).as("store").anyMatch(l -> l.trim().equals("cairn.store.nameLingerMillis = 50"));
-    // zstd-jni's native library from beside the jar (the build takes it out), not copied to /tmp by each process
-    Path zstd = launcher.resolveSibling("cairn-zstd-jni.so");
+    // zstd-jni's native library from beside the jar (the build takes it out, named by its architecture), not copied to
+    // /tmp by each process
+    Path zstd = launcher.resolveSibling("cairn-zstd-jni-" + System.getProperty("os.arch") + ".so");
     assertThat(zstd).as("the build's copy of zstd-jni's library").isRegularFile();
     assertThat(store.err()).as("store").anyMatch(l -> l.trim().equals("ZstdNativePath = " + zstd));
     Run fetch = launch(launcher, properties, "fetch", "--app", "A", "--node", "N");
     assertThat(fetch.err()).as("fetch").noneMatch(l -> l.contains("cairn.store.nameLingerMillis"));
+  }
+
+  /**
+   * The launcher and its files copied to a host of another architecture: the build's zstd library (this machine's) is not
+   * named there, so zstd-jni takes the host's own out of the jar instead of failing to load the wrong one.
+   */
+  @Test
+  void clientLauncher_onAnotherArchitecture_leavesZstdToTheJar() throws Exception {
+    Path launcher = MiniGrid.jar("client-cli", "cairn.jar").resolveSibling("cairn");
+    Path bin = Files.createDirectories(root.resolve("other-arch-bin"));
+    Path uname = Files.writeString(bin.resolve("uname"), "#!/bin/sh\necho riscv64\n");
+    assertThat(uname.toFile().setExecutable(true)).isTrue();
+    Map<String, String> env = Map.of("CAIRN_JAVA_OPTS", "-XshowSettings:properties", "PATH", bin + ":" + System.getenv("PATH"));
+    Run store = launch(launcher, env, "store", root.resolve("none").toString(), "--app", "A", "--node", "N");
+    assertThat(store.err()).as("store's properties were shown").anyMatch(l -> l.trim().startsWith("java.home = "));
+    assertThat(store.err()).as("no zstd library named on another architecture").noneMatch(l -> l.contains("ZstdNativePath"));
   }
 
   /**
