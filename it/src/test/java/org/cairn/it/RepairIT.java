@@ -183,6 +183,37 @@ class RepairIT {
     fetchMatches();
   }
 
+  /**
+   * Two holders of a 3+2 version cut off from the tracker but still serving (back on their addresses and data,
+   * heartbeating to no tracker) and a third gone: fewer than m live holders, so the tracker counts the chunks lost. Repair
+   * reads them from the holders it lists DOWN, as a fetch would, and rebuilds their pieces on live peers; then the version
+   * survives the loss of those holders.
+   */
+  @Test
+  void aChunkFewerThanMLivePeersHold_isRebuiltFromHoldersListedDown_whileTheyStillAnswer() throws Exception {
+    MiniGrid.Cli store = grid.cli("store", file.toString(), "--app", "heat", "--node", "n1", "--redundancy", "code:3+2");
+    assertThat(store.exit()).as(store.stderr()).isZero();
+    MiniGrid.await("healthy after the store", Duration.ofSeconds(10), this::allHealthy);
+    List<String> holders = holdersOfFirstChunk();
+    List<String> cutOff = holders.subList(0, 2);
+    Map<String, String> addresses = new HashMap<>();
+    for (String h : holders.subList(0, 3)) {
+      addresses.put(h, peers.get(h).address());
+      peers.get(h).kill();
+    }
+    for (String h : cutOff) {
+      peers.put(h, grid.startPeer(h, "--id", h, "--listen", addresses.get(h), "--tracker", "http://127.0.0.1:9"));
+    }
+    MiniGrid.await("lost to the tracker", Duration.ofSeconds(15), () -> durability().get("lost").asLong() > 0);
+    MiniGrid.await("no chunk lost: rebuilt from the holders listed DOWN", Duration.ofSeconds(60),
+        () -> durability().get("lost").asLong() == 0);
+    assertThat(holdersOfFirstChunk()).as("the cut-off holders' pieces are elsewhere now").doesNotContainAnyElementsOf(cutOff);
+    for (String h : cutOff) {
+      peers.get(h).kill();
+    }
+    fetchMatches();
+  }
+
   @Test
   void verify_failsWithAMessageWhenFewerThanMPiecesLive() throws Exception {
     MiniGrid.Cli store = grid.cli("store", file.toString(), "--app", "heat", "--node", "n1", "--redundancy", "replicate:2");

@@ -165,10 +165,69 @@ class StalledRepairTest {
     }
     JsonNode d = durability();
     assertThat(d.get("lost").asLong()).isEqualTo(1);
+    assertThat(d.get("repairQueue").asInt()).as("holders that left are not asked").isZero();
     assertThat(d.get("stalled")).hasSize(1);
     assertThat(d.get("stalled").get(0).get("kind").asText()).isEqualTo("lost");
     assertThat(d.get("stalled").get(0).get("reason").asText()).startsWith("4+2 chunks are lost: fewer than 4 of their 6 pieces")
         .contains("cannot be repaired");
+  }
+
+  /**
+   * Holders that stopped heartbeating without leaving may still answer their peers (the tracker is cut off from them, or
+   * their heartbeats fail): a chunk fewer than m live holders hold is queued after the chunks live holders can restore,
+   * and its job names those holders last, as DOWN, for the executor's reader to ask when the live ones cannot give m.
+   */
+  @Test
+  void claim_triesAChunkFewerThanMLiveHoldersHold_afterTheRestorableOnes_askingItsHoldersListedDownLast() throws IOException {
+    peers("RUNNING", "w1", "w2", "w3", "w4", "w5", "w6", "w7", "w8", "w9");
+    store4plus2("w1", "w2", "w3", "w4", "w5", "w6"); // CHUNK: 3 live holders of 4 needed once w4-w6 are DOWN
+    String restorable = ChunkId.of(new byte[] {7}).hex();
+    commitOn("n2", List.of(restorable), "w1", "w2", "w3", "w4", "w5", "w7"); // 4 live: restorable from live holders
+    clock.advance(Duration.ofSeconds(4)); // w4, w5, w6 stop heartbeating: DOWN after the 3 s timeout
+    beat("RUNNING", "w1", "w2", "w3", "w7", "w8", "w9");
+    clock.advance(Duration.ofMinutes(11)); // past the 10 minute grace
+    beat("RUNNING", "w1", "w2", "w3", "w7", "w8", "w9");
+
+    JsonNode d = durability();
+    assertThat(d.get("lost").asLong()).isEqualTo(1);
+    assertThat(d.get("repairQueue").asInt()).as("both chunks").isEqualTo(2);
+    assertThat(reasons()).anyMatch(r -> r.startsWith("4+2 chunks are lost: fewer than 4 of their 6 pieces")
+        && r.contains("repaired only if holders listed DOWN still answer their peers"));
+
+    JsonNode first = call(200, "POST", "/api/v1/peers/w8/repair", "{\"max\":1}").get("jobs");
+    assertThat(first).hasSize(1);
+    assertThat(first.get(0).get("chunk").asText()).as("the chunk live holders can restore first").isEqualTo(restorable);
+    JsonNode job = call(200, "POST", "/api/v1/peers/w9/repair", "{\"max\":1}").get("jobs").get(0);
+    assertThat(job.get("chunk").asText()).isEqualTo(CHUNK);
+    List<String> sources = new ArrayList<>();
+    job.get("sources").forEach(s -> sources.add(s.get("peer").asText() + ":" + s.get("state").asText()));
+    assertThat(sources.subList(0, 3)).containsExactlyInAnyOrder("w1:RUNNING", "w2:RUNNING", "w3:RUNNING");
+    assertThat(sources.subList(3, 6)).containsExactlyInAnyOrder("w4:DOWN", "w5:DOWN", "w6:DOWN");
+    List<String> targets = new ArrayList<>();
+    job.get("targets").forEach(t -> targets.add(t.get("peer").asText()));
+    assertThat(targets).as("the live peers holding nothing of it").isNotEmpty().isSubsetOf("w7", "w8", "w9");
+    List<String> ticketed = new ArrayList<>();
+    job.get("tickets").forEach(t -> ticketed.add(t.get("peer").asText()));
+    assertThat(ticketed).as("READ tickets on the holders listed DOWN too").contains("w4", "w5", "w6");
+
+    // w9 could reach none of them (w1 is no source listed DOWN: its word about w1 counts for nothing): they are really
+    // gone, so the chunk is not tried again until that is 30 scan intervals old
+    call(200, "POST", "/api/v1/peers/w9/repaired", "{\"outcomes\":[{\"id\":" + JSON.writeValueAsString(job.get("id").asText())
+        + ",\"placed\":[],\"error\":\"could not read enough pieces\",\"unreachable\":[\"w4\",\"w5\",\"w6\",\"w1\"]}]}");
+    clock.advance(Duration.ofSeconds(2));
+    beat("RUNNING", "w1", "w2", "w3", "w7", "w8", "w9");
+    d = durability();
+    assertThat(d.get("repairQueue").asInt()).as("not queued while its DOWN holders are known unreachable").isZero();
+    assertThat(reasons()).anyMatch(r -> r.startsWith("4+2 chunks are lost") && r.contains("cannot be repaired"));
+    assertThat(call(200, "POST", "/api/v1/peers/w7/repair", "{}").get("jobs")).isEmpty();
+    clock.advance(Duration.ofSeconds(29));
+    beat("RUNNING", "w1", "w2", "w3", "w7", "w8", "w9");
+    JsonNode again = call(200, "POST", "/api/v1/peers/w7/repair", "{}").get("jobs");
+    assertThat(again).as("tried again once that is old").hasSize(1);
+    assertThat(again.get(0).get("chunk").asText()).isEqualTo(CHUNK);
+    List<String> sourcesAgain = new ArrayList<>();
+    again.get(0).get("sources").forEach(src -> sourcesAgain.add(src.get("peer").asText()));
+    assertThat(sourcesAgain).as("w1 still a source").contains("w1", "w4", "w5", "w6");
   }
 
   @Test

@@ -497,9 +497,10 @@ class TrackerApiTest {
     assertThat(job.get("chunk").asText()).isEqualTo(a);
     assertThat(job.get("redundancy").asText()).isEqualTo("code:2+1");
     assertThat(job.get("fragmentBytes").asLong()).isEqualTo(100);
-    assertThat(job.get("sources").findValuesAsText("peer")).containsExactly("r1", "r2");
+    // r3 stopped heartbeating without leaving: named last, as DOWN, for the reader to ask only if r1 and r2 cannot give m
+    assertThat(job.get("sources").findValuesAsText("peer")).containsExactly("r1", "r2", "r3");
     assertThat(job.get("sources").findValuesAsText("state")).as("sources carry their state, for the reader's order")
-        .containsExactly("RUNNING", "RUNNING");
+        .containsExactly("RUNNING", "RUNNING", "DOWN");
     assertThat(job.get("targets")).hasSize(1);
     assertThat(job.get("targets").get(0).has("state")).isFalse();
     assertThat(job.get("targets").get(0).get("index").asInt()).isEqualTo(2);
@@ -541,7 +542,12 @@ class TrackerApiTest {
     d = call(200, "GET", "/api/v1/durability", null);
     assertThat(d.get("lost").asLong()).isEqualTo(1);
     assertThat(d.get("latest").get(0).get("restorable").asBoolean()).isFalse();
-    assertThat(d.get("repairQueue").asInt()).as("nothing to rebuild from").isZero();
+    // r1 and r4 stopped heartbeating without leaving: the missing piece is queued, to be read from them if they still answer
+    assertThat(d.get("repairQueue").asInt()).as("a long shot, from holders listed DOWN").isEqualTo(1);
+    JsonNode longShot = call(200, "POST", "/api/v1/peers/r5/repair", "{}").get("jobs");
+    assertThat(longShot).hasSize(1);
+    assertThat(longShot.get(0).get("sources").findValuesAsText("state")).containsOnly("DOWN");
+    assertThat(longShot.get(0).get("sources").findValuesAsText("peer")).containsExactlyInAnyOrder("r1", "r4");
   }
 
   @Test

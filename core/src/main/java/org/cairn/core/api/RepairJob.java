@@ -10,7 +10,8 @@ import org.cairn.core.protocol.FragmentKey;
 
 /**
  * One chunk's repair as the tracker hands it to a peer ({@code POST /api/v1/peers/{id}/repair}):
- * read m pieces from {@code sources} (in order, RUNNING holders first), rebuild the pieces named in
+ * read m pieces from {@code sources} (in order, RUNNING holders first, holders listed DOWN last, asked
+ * only when the others cannot give m), rebuild the pieces named in
  * {@code targets} and store each durably on its peer, then report a {@link RepairOutcome}.
  * {@code tags} holds each fragment's tag (8 hex digits, by index): sources are read by chunk, index
  * and tag, and a rebuilt piece must come out with its index's tag. {@code tickets}: READ tickets for
@@ -43,9 +44,8 @@ public record RepairJob(String id, String app, String chunk, String redundancy, 
 
   /*
    * The job's chunk as the read path takes it: its own coding, and at each source's index that
-   * source with the piece's tag. The tracker names only holders that are not DOWN as sources, so
-   * they are given as live; their exact states are not in the job (the reader asks data pieces
-   * first, where the tracker ordered RUNNING holders first).
+   * source with the piece's tag and the state the tracker listed it in, so the reader asks holders
+   * listed DOWN last, as a fetch does (a source without a state is taken as RUNNING).
    */
   public LocatedChunk located() {
     int n = tags() == null ? 0 : tags().size();
@@ -66,11 +66,11 @@ public record RepairJob(String id, String app, String chunk, String redundancy, 
     return new LocatedChunk(chunk(), redundancy(), holders);
   }
 
-  /** A source's state as the tracker saw it; RUNNING when it did not say (the tracker lists only live holders). */
+  /** A source's state as the tracker saw it; RUNNING when it did not say, or said something this peer does not know. */
   private static HostState sourceState(String state) {
     if (state != null) {
       for (HostState s : HostState.values()) {
-        if (s.name().equals(state) && s.servesReads()) {
+        if (s.name().equals(state)) {
           return s;
         }
       }
@@ -80,7 +80,7 @@ public record RepairJob(String id, String app, String chunk, String redundancy, 
 
   /**
    * Fragment {@code index} of the chunk, on {@code peer} at {@code address}; a source carries its
-   * holder's {@code state} (RUNNING, FULL, LOADED or BUSY) so the reader asks unloaded holders first
+   * holder's {@code state} (RUNNING, FULL, LOADED, BUSY or DOWN) so the reader asks unloaded holders first and DOWN ones last
    * (null for targets, and from a tracker that predates it).
    */
   @JsonIgnoreProperties(ignoreUnknown = true)

@@ -106,6 +106,11 @@ public final class ChunkReader {
     return new ChunkRead(this, chunk).start();
   }
 
+  /** Whether a holder listed DOWN at {@code address} was asked by this reader and could not be reached. */
+  public boolean unreachable(String address) {
+    return unreachableDown.contains(address);
+  }
+
   AtomicInteger backlog(String address) {
     return backlogs.computeIfAbsent(address, a -> new AtomicInteger());
   }

@@ -22,6 +22,7 @@ import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.availability.HostState;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.net.PeerClient;
@@ -45,9 +46,10 @@ import org.slf4j.LoggerFactory;
  * Executes the tracker's repair jobs on this peer (ARCHITECTURE §6): no client needs to be online.
  * When a heartbeat answer says jobs wait, the worker claims a few, and for each reads m pieces of
  * the chunk through the ChunkReader that fetch and verify use (FIRST_M: m sources, one more for each
- * that fails; pieces this peer holds come from its own store), rebuilds the missing pieces with
- * ChunkCodec.rebuild (which checks the chunk id), stores each durably on its target through the
- * process's PeerClient (locally when the target is this peer), and reports which landed. It claims
+ * that fails, holders the tracker lists DOWN last; pieces this peer holds come from its own store),
+ * rebuilds the missing pieces with ChunkCodec.rebuild (which checks the chunk id), stores each durably
+ * on its target through the process's PeerClient (locally when the target is this peer), and reports
+ * which landed. It claims
  * again until the queue has nothing for it. Repair traffic (bytes read and written) passes through a
  * throttle. Sources whose piece is missing or corrupt are reported as bad, so the index stops naming
  * them.
@@ -67,7 +69,12 @@ public final class RepairWorker implements Closeable {
   private final ExecutorService workers;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "repair-timer"));
   private final BadPieceLog bad = new BadPieceLog();
-  private final ChunkReader reader;
+  private final ChunkReader.PieceSource source;
+  /**
+   * The reader of this pass over the tracker's jobs: a new one each pass, so a source listed DOWN that could not be
+   * reached is not asked again by the rest of the pass (one failed connection, not one per chunk) but is by the next.
+   */
+  private volatile ChunkReader reader;
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile boolean closed;
 
@@ -88,8 +95,12 @@ public final class RepairWorker implements Closeable {
     this.mayWork = mayWork;
     this.workers = Executors.newFixedThreadPool(threads, r -> daemon(r, "repair-worker"));
     ChunkReader.PieceSource network = ChunkReader.PieceSource.of(peers);
-    ChunkReader.PieceSource source = (holder, key) -> self.equals(holder.id()) ? local(key) : network.get(holder, key);
-    this.reader = new ChunkReader(source, ChunkReader.Mode.FIRST_M, timeout.multipliedBy(3), timer, bad);
+    this.source = (holder, key) -> self.equals(holder.id()) ? local(key) : network.get(holder, key);
+    this.reader = newReader();
+  }
+
+  private ChunkReader newReader() {
+    return new ChunkReader(source, ChunkReader.Mode.FIRST_M, timeout.multipliedBy(3), timer, bad);
   }
 
   /** Jobs are waiting at the tracker: claim and run them unless already doing so. */
@@ -112,6 +123,7 @@ public final class RepairWorker implements Closeable {
    * tracker has nothing for this peer and nothing is running.
    */
   private void drain() {
+    reader = newReader();
     int capacity = threads * 2;
     java.util.concurrent.Semaphore slots = new java.util.concurrent.Semaphore(capacity);
     java.util.concurrent.BlockingQueue<Boolean> finished = new java.util.concurrent.LinkedBlockingQueue<>();
@@ -167,11 +179,12 @@ public final class RepairWorker implements Closeable {
   /** Runs one job; never throws (a failure is an outcome with an error). */
   RepairOutcome execute(RepairJob job) {
     List<RepairJob.Piece> placed = new ArrayList<>();
+    ChunkReader reader = this.reader;
     try {
       org.cairn.core.read.Tickets.present(peers, job.tickets()); // READ on the sources, WRITE on the targets
       LocatedChunk chunk = job.located();
       ChunkId id = chunk.chunkId();
-      Pieces pieces = gather(chunk);
+      Pieces pieces = gather(reader, chunk);
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
       Fragment[] rebuilt = ChunkDecoder.rebuild(id, pieces.fragments(), indices);
       for (int j = 0; j < rebuilt.length; j++) {
@@ -198,15 +211,26 @@ public final class RepairWorker implements Closeable {
       return new RepairOutcome(job.id(), placed, failures.isEmpty() ? null : String.join("; ", failures));
     } catch (IOException | RuntimeException e) {
       LOG.info("repair {} failed: {}", job.id(), e.getMessage());
-      return new RepairOutcome(job.id(), placed, e.getMessage() == null ? e.toString() : e.getMessage());
+      return new RepairOutcome(job.id(), placed, e.getMessage() == null ? e.toString() : e.getMessage(), unreachable(job, reader));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return new RepairOutcome(job.id(), placed, "interrupted");
     }
   }
 
+  /** The job's sources listed DOWN that the reader asked and could not reach. */
+  private static List<String> unreachable(RepairJob job, ChunkReader reader) {
+    List<String> out = new ArrayList<>();
+    for (RepairJob.Piece s : job.sources()) {
+      if (HostState.DOWN.name().equals(s.state()) && s.address() != null && reader.unreachable(s.address())) {
+        out.add(s.peer());
+      }
+    }
+    return out;
+  }
+
   /** Reads m verified pieces through the one read path; pieces found bad are reported for repair. */
-  private Pieces gather(LocatedChunk chunk) throws IOException, InterruptedException {
+  private Pieces gather(ChunkReader reader, LocatedChunk chunk) throws IOException, InterruptedException {
     Pieces pieces;
     try {
       pieces = reader.read(chunk).get();

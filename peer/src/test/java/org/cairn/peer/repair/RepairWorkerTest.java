@@ -226,6 +226,49 @@ class RepairWorkerTest {
     assertThat(b.contains(key(4))).isFalse();
   }
 
+  /** Sources the tracker lists DOWN are read after the live ones, and complete a chunk live ones hold fewer than m pieces of. */
+  @Test
+  void execute_readsSourcesListedDownLast_andRebuildsFromThem() throws Exception {
+    FragmentStore a = store("a", 0, 1);
+    FragmentStore c = store("c", 2, 3);
+    FragmentStore b = store("b");
+    String addrA = serve(a);
+    String addrC = serve(c);
+    String addrB = serve(b);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA, "RUNNING"), new RepairJob.Piece(1, "a", addrA, "RUNNING"),
+            new RepairJob.Piece(2, "c", addrC, "DOWN"), new RepairJob.Piece(3, "c", addrC, "DOWN")),
+        List.of(new RepairJob.Piece(4, "b", addrB)));
+
+    RepairOutcome outcome = worker(store("self")).execute(job);
+
+    assertThat(outcome.error()).isNull();
+    assertThat(outcome.unreachable()).isEmpty();
+    assertThat(b.get(key(4))).isEqualTo(pieces[4].toBytes());
+  }
+
+  /** A source listed DOWN that cannot be reached is named in the outcome (one that answered is not), so the tracker stops counting it. */
+  @Test
+  void execute_namesTheSourcesListedDownItCouldNotReach() throws Exception {
+    FragmentStore a = store("a", 0, 1);
+    FragmentStore c = store("c", 2);
+    FragmentStore b = store("b");
+    String addrA = serve(a);
+    String addrC = serve(c);
+    String addrB = serve(b);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA, "RUNNING"), new RepairJob.Piece(1, "a", addrA, "RUNNING"),
+            new RepairJob.Piece(2, "c", addrC, "DOWN"), new RepairJob.Piece(3, "d", NOWHERE, "DOWN")),
+        List.of(new RepairJob.Piece(4, "b", addrB)));
+
+    RepairOutcome outcome = worker(store("self")).execute(job);
+
+    assertThat(outcome.placed()).isEmpty();
+    assertThat(outcome.error()).contains("could not read enough pieces");
+    assertThat(outcome.unreachable()).containsExactly("d");
+    assertThat(b.contains(key(4))).isFalse();
+  }
+
   @Test
   void located_putsEachSourceAtItsIndexWithItsTag() {
     RepairJob job = job(List.of(new RepairJob.Piece(3, "p3", "h:3"), new RepairJob.Piece(0, "p0", "h:0")),

@@ -218,6 +218,12 @@ public final class Membership {
     return out;
   }
 
+  /** Whether {@code id} left the grid gracefully (and has not registered again): its pieces are not to be asked for. */
+  public boolean leftGracefully(String id) {
+    PeerRecord r = peers.get(id);
+    return r != null && r.left();
+  }
+
   /**
    * When a peer's data becomes due for repair: the moment it left gracefully, or its last heartbeat
    * plus the timeout plus {@code grace} for one that stopped heartbeating. Long.MAX_VALUE while it

@@ -19,7 +19,7 @@ import org.cairn.tracker.membership.Membership;
 
 /**
  * One walk of the chunk index (a repair scan that could not be skipped): counts each chunk's pieces
- * on peers that are not DOWN, queues the chunks that need and can have repair in claim order (see
+ * on peers that are not DOWN, queues the chunks that need and may have repair in claim order (see
  * {@link RepairService}), and says per latest version whether it is restorable and why repair stalls.
  */
 final class IndexWalk {
@@ -58,7 +58,7 @@ final class IndexWalk {
       if (latestKeys.contains(k)) {
         latestCoding.put(k, r.redundancy());
       }
-      ChunkHealth h = ChunkHealth.of(r, peers, membership, grace, now);
+      ChunkHealth h = ChunkHealth.of(r, peers, membership, grace, now, holder -> jobs.askable(holder, now));
       h.graced.forEach(stalls::grace);
       counts[0]++;
       counts[4] += r.storedBytes();
@@ -70,12 +70,12 @@ final class IndexWalk {
       } else {
         counts[3]++;
         unhealthy.put(k, "lost");
-        stalls.lost(r);
+        stalls.lost(r, h.repairable(r.needed()));
       }
       if (!h.missing.isEmpty() && h.live >= r.needed()) {
         counts[5] += h.missing.size() * r.fragmentBytes();
       }
-      if (!h.missing.isEmpty() && h.live >= r.needed() && !jobs.running(k)) {
+      if (h.repairable(r.needed()) && !jobs.running(k)) {
         boolean blocked = r.tags() == null
             || stalls.noTarget(r, Exclusions.of(r, jobs.avoided(k, now), targetLoad, jobsPerPeer));
         if (r.tags() == null) {
@@ -84,8 +84,10 @@ final class IndexWalk {
         pending.add(new Pending(app, id, h.live - r.needed(), latestKeys.contains(k), blocked));
       }
     });
-    // claim() tries only a few jobs per call, so chunks nobody can take now must not hide the others
-    pending.sort(Comparator.comparing(Pending::blocked).thenComparingInt(Pending::surplus).thenComparing(p -> !p.latest()));
+    // claim() tries only a few jobs per call, so chunks nobody can take now must not hide the others, nor chunks whose
+    // read needs holders listed DOWN (their jobs fail where those are really gone) the ones live holders can restore
+    pending.sort(Comparator.comparing(Pending::blocked).thenComparing(Pending::longShot).thenComparingInt(Pending::surplus)
+        .thenComparing(p -> !p.latest()));
     stalls.executors(pending.size());
     List<DurabilityView.Latest> restorable = new ArrayList<>();
     for (VersionReads.VersionChunks v : latest) {

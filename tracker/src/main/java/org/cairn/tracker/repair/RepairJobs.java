@@ -12,7 +12,9 @@ import org.cairn.core.api.RepairJob;
 /*
  * The repair jobs handed out and not yet reported (by job id, which is the chunk's app/id key), and per
  * job the peers to avoid for it until a given time: an executor or target that failed it, or an
- * executor that never reported. Not thread-safe: RepairService's lock guards it.
+ * executor that never reported; and the peers listed DOWN that an executor could not reach, which are
+ * not counted as sources until a given time (so chunks that only they could complete are not tried
+ * again and again while they are really gone). Not thread-safe: RepairService's lock guards it.
  */
 final class RepairJobs {
   /** A job in flight: who runs it, when it was handed out and is given up on, and the holder each rebuilt piece replaces. */
@@ -20,6 +22,7 @@ final class RepairJobs {
 
   private final Map<String, InFlight> inFlight = new HashMap<>();
   private final Map<String, Map<String, Long>> avoid = new HashMap<>();
+  private final Map<String, Long> unreachable = new HashMap<>();
 
   int size() {
     return inFlight.size();
@@ -59,6 +62,17 @@ final class RepairJobs {
       }
     }
     return out;
+  }
+
+  /** A peer listed DOWN that an executor could not reach: no source until {@code until}. */
+  void unreachable(String peer, long until) {
+    unreachable.merge(peer, until, Math::max);
+  }
+
+  /** Whether {@code peer} may be named as a source listed DOWN now. */
+  boolean askable(String peer, long now) {
+    Long until = unreachable.get(peer);
+    return until == null || until <= now;
   }
 
   /** Jobs a peer is executing. */
@@ -104,6 +118,7 @@ final class RepairJobs {
       m.values().removeIf(until -> until <= now);
       return m.isEmpty();
     });
+    unreachable.values().removeIf(until -> until <= now);
     return expired;
   }
 }

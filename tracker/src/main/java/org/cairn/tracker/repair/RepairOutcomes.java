@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
+import org.cairn.core.availability.HostState;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;
@@ -34,13 +35,19 @@ final class RepairOutcomes {
   private final RepairJobs jobs;
   private final EventLog events;
   private final long avoidMillis;
+  private final long unreachableMillis;
   private final Totals totals;
 
-  RepairOutcomes(Catalog catalog, RepairJobs jobs, EventLog events, long avoidMillis, Totals totals) {
+  /**
+   * @param avoidMillis how long a failed job's executor and unplaced targets are not given that job again
+   * @param unreachableMillis how long a source listed DOWN that an executor could not reach is not named as a source
+   */
+  RepairOutcomes(Catalog catalog, RepairJobs jobs, EventLog events, long avoidMillis, long unreachableMillis, Totals totals) {
     this.catalog = catalog;
     this.jobs = jobs;
     this.events = events;
     this.avoidMillis = avoidMillis;
+    this.unreachableMillis = unreachableMillis;
     this.totals = totals;
   }
 
@@ -89,6 +96,14 @@ final class RepairOutcomes {
     for (RepairJob.Piece t : job.targets()) {
       if (!placedPeers.contains(t.peer())) {
         jobs.avoid(o.id(), t.peer(), until);
+      }
+    }
+    // only the job's own sources listed DOWN: an executor cannot have other peers left out as sources
+    for (RepairJob.Piece s : job.sources()) {
+      if (HostState.DOWN.name().equals(s.state()) && o.unreachable().contains(s.peer())) {
+        jobs.unreachable(s.peer(), now + unreachableMillis);
+        LOG.info("repair {}: {} (listed DOWN) could not be reached by {}; not asked for {} s", o.id(), s.peer(), peerId,
+            unreachableMillis / 1000);
       }
     }
     LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),

@@ -19,7 +19,10 @@ import org.cairn.tracker.membership.Membership;
  * A claimed chunk's repair job, planned from the index as it is now: its missing pieces (holders
  * nobody has, unknown, or DOWN past the grace), FALCON's targets for them among RUNNING peers that
  * hold nothing of the chunk (avoiding recent failures and peers at their in-flight limit), and its
- * live holders as sources, RUNNING first, loaded and busy ones last.
+ * live holders as sources, RUNNING first, loaded and busy ones later, then the holders listed DOWN that
+ * did not leave and no executor found unreachable lately: the executor's reader (the one fetch and verify use) asks those only when the live
+ * ones cannot give m pieces, so a chunk fewer than m live holders hold is rebuilt while holders the
+ * tracker no longer hears from still answer their peers.
  */
 final class RepairPlanner {
   private final Catalog catalog;
@@ -45,8 +48,8 @@ final class RepairPlanner {
     if (r == null || r.tags() == null) {
       return null; // gone, or indexed before fragments had tags (its pieces cannot be named on the peers)
     }
-    ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now);
-    if (h.missing.isEmpty() || h.live < r.needed()) {
+    ChunkHealth h = ChunkHealth.of(r, peers, membership, config.grace(), now, holder -> jobs.askable(holder, now));
+    if (!h.repairable(r.needed())) {
       return null;
     }
     String k = IndexWalk.key(p.app(), p.id());
@@ -66,11 +69,12 @@ final class RepairPlanner {
     for (int i = 0; i < r.holders().size(); i++) {
       String holder = r.holders().get(i);
       PeerView v = holder == null ? null : peers.get(holder);
-      if (v != null && !HostState.DOWN.name().equals(v.state())) {
+      boolean down = v != null && HostState.DOWN.name().equals(v.state());
+      if (v != null && (!down || (!membership.leftGracefully(holder) && jobs.askable(holder, now)))) {
         sources.add(new RepairJob.Piece(i, holder, v.address(), v.state()));
       }
     }
-    // read from RUNNING holders first, loaded and busy ones last
+    // read from RUNNING holders first, loaded and busy ones later, those listed DOWN last
     sources.sort(Comparator.comparingInt(s -> preference(peers.get(s.peer()).state())));
     return new Planned(new RepairJob(k, p.app(), p.id().hex(), r.redundancy(), r.fragmentBytes(), sources, targets, r.tags()), expected);
   }
@@ -80,6 +84,7 @@ final class RepairPlanner {
       case "RUNNING" -> 0;
       case "FULL" -> 1;
       case "LOADED" -> 2;
+      case "DOWN" -> 4;
       default -> 3;
     };
   }

@@ -31,12 +31,17 @@ import org.slf4j.LoggerFactory;
  * needs repair when nobody holds it (an optimistic write, a bad fragment), its holder is unknown, or
  * its holder has been DOWN past the grace period (at once if it left gracefully). Chunks with at
  * least m live pieces and something to repair are queued by risk: fewest live pieces beyond m first,
- * then chunks of each app/node's latest version before older ones; chunks the scan found no target for
- * go last, so they do not use up the few jobs a claim tries. (Under a `replace` policy the obsolete
- * versions are gone from the index at commit, so they are never repaired.)
+ * then chunks of each app/node's latest version before older ones. Chunks with fewer than m live
+ * pieces, but at least m counting holders listed DOWN that did not leave, come after those: their read
+ * needs a holder the tracker does not hear from (a partition, a heartbeat that fails) to answer its
+ * peers, and fails where it is really gone. Chunks the scan found no target for go last, so they do not
+ * use up the few jobs a claim tries. (Under a `replace` policy the obsolete versions are gone from the
+ * index at commit, so they are never repaired.)
  *
  * A RUNNING, unpaused peer claims jobs (up to `jobsPerPeer` in flight): for each, the current live
- * holders are the sources (RUNNING first) and FALCON ranks RUNNING peers that hold nothing of the
+ * holders are the sources (RUNNING first, then the holders listed DOWN that did not leave, which the
+ * executor's reader asks only when the live ones cannot give m pieces, as fetch and verify do) and
+ * FALCON ranks RUNNING peers that hold nothing of the
  * chunk as targets, none past its own in-flight limit. The peer fetches m pieces, rebuilds the missing
  * ones and stores them durably on the targets, then reports. Only then does the index change, by
  * compare-and-set per piece, so an entry never names a fragment that does not exist; anything a
@@ -122,7 +127,8 @@ public final class RepairService {
     this.walk = new IndexWalk(catalog, membership, config.grace(), config.jobsPerPeer());
     this.fold = new CommitFold(catalog, membership, config.grace());
     this.planner = new RepairPlanner(catalog, membership, placement, jobs, config);
-    this.outcomes = new RepairOutcomes(catalog, jobs, events, 10 * config.scanInterval().toMillis(), totals);
+    this.outcomes = new RepairOutcomes(catalog, jobs, events, 10 * config.scanInterval().toMillis(),
+        30 * config.scanInterval().toMillis(), totals);
     this.last = new LastWalk(UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis());
   }
 

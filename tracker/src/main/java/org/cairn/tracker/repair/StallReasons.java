@@ -19,7 +19,8 @@ import org.cairn.tracker.catalog.ChunkRecord;
  * decisions, and it answers a few lines that each say what blocks how many chunks and what unblocks
  * them.
  *
- * - lost: fewer than m live pieces, so the planner does not queue the chunk.
+ * - lost: fewer than m live pieces; queued after the others when holders listed DOWN that did not
+ *   leave could make up m (their executors ask them), not queued otherwise.
  * - grace: a holder is DOWN but not yet past the grace period, so its pieces are not missing yet.
  * - hosts / targets: a queued chunk for which plan() finds no target: every peer is excluded (holds a
  *   piece, failed this repair recently, is at its in-flight limit) or fails
@@ -58,9 +59,12 @@ final class StallReasons {
   }
 
   /** A chunk with fewer than m pieces on live peers. */
-  void lost(ChunkRecord r) {
+  /** {@code askingDown}: holders listed DOWN that did not leave could make up m, so repair asks them. */
+  void lost(ChunkRecord r, boolean askingDown) {
     add(Kind.LOST, coding(r) + " chunks are lost: fewer than " + r.needed() + " of their " + r.holders().size()
-        + " pieces are on live peers, so they cannot be repaired (only a DOWN holder coming back can restore them)");
+        + " pieces are on live peers, " + (askingDown
+            ? "so they are repaired only if holders listed DOWN still answer their peers (repair asks them; a DOWN holder coming back restores them too)"
+            : "so they cannot be repaired (only a DOWN holder coming back can restore them)"));
   }
 
   /** A chunk with a piece on {@code peer}, which is DOWN and due for repair at {@code dueAt}. */
