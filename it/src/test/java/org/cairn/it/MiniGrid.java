@@ -185,9 +185,15 @@ public final class MiniGrid implements Closeable {
    * grid's key directory, and waits until it serves.
    */
   public Node startAgent(String name, Path socket, String... extraArgs) throws IOException, InterruptedException {
+    return startAgent(name, socket, java.util.Map.of(), extraArgs);
+  }
+
+  /** As {@link #startAgent(String, Path, String...)}, with more environment variables ({@code JDK_JAVA_OPTIONS}, say). */
+  public Node startAgent(String name, Path socket, java.util.Map<String, String> env, String... extraArgs)
+      throws IOException, InterruptedException {
     List<String> args = withGrid(tokenFile, "agent", "--socket", socket.toString());
     args.addAll(List.of(extraArgs));
-    Node n = start(name, jar("client-cli", "cairn.jar"), args);
+    Node n = start(name, jar("client-cli", "cairn.jar"), args, env);
     n.awaitLine(AGENT_LINE, Duration.ofSeconds(30));
     return n;
   }
