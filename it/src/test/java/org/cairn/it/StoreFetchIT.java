@@ -96,7 +96,7 @@ class StoreFetchIT {
    * The agent lingers 200 ms here, not its default 20 ms: how many pieces the default gathers depends on
    * how fast the client makes them (this suite's JVMs run C1 only, two test classes at a time on two
    * cores), and one CI run saw 2.95 a write with it. That is a speed, which docs/benchmarks.md measures
-   * ("the store's linger"); this checks the mechanism, which a linger of 0 fails.
+   * ("A PUT per piece"); this checks the mechanism, which a linger of 0 fails.
    */
   /** The agent's linger in {@link #smallPiecesReachTheDonorsInBatches}. */
   private static final long LINGER_MILLIS = 200;
