@@ -20,9 +20,10 @@ import org.cairn.tracker.membership.Membership;
  * nobody has, unknown, or DOWN past the grace), FALCON's targets for them among RUNNING peers that
  * hold nothing of the chunk (avoiding recent failures and peers at their in-flight limit), and its
  * live holders as sources, RUNNING first, loaded and busy ones later, then the holders listed DOWN that
- * did not leave and no executor found unreachable lately: the executor's reader (the one fetch and verify use) asks those only when the live
- * ones cannot give m pieces, so a chunk fewer than m live holders hold is rebuilt while holders the
- * tracker no longer hears from still answer their peers.
+ * did not leave and no executor found unreachable lately (the rule ChunkHealth counts them by): the
+ * executor's reader (the one fetch and verify use) asks those only when the live ones cannot give m
+ * pieces, so a chunk fewer than m live holders hold is rebuilt while holders the tracker no longer
+ * hears from still answer their peers.
  */
 final class RepairPlanner {
   private final Catalog catalog;
