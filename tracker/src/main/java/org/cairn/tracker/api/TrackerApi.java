@@ -148,6 +148,8 @@ public final class TrackerApi implements RequestHandler {
       response = route(method, parts, query, body, who);
     } catch (ApiException e) {
       response = error(e.status(), e.getMessage());
+    } catch (org.cairn.tracker.auth.Refused e) {
+      response = error(e.status(), e.getMessage());
     } catch (JsonProcessingException e) {
       response = error(400, "request body is not valid JSON for this call: " + e.getOriginalMessage());
     } catch (IllegalArgumentException e) {
