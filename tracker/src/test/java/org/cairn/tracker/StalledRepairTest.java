@@ -233,7 +233,7 @@ class StalledRepairTest {
   @Test
   void claim_reachesARepairableChunkBehindManyStalledOnes() throws IOException {
     peers("RUNNING", "q1", "q2", "q3", "q4", "q5", "q6");
-    call(200, "POST", "/api/v1/peers", "{\"id\":\"q7\",\"address\":\"127.0.0.1:97\",\"state\":\"RUNNING\","
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"q7\",\"address\":\"127.0.0.1:9797\",\"state\":\"RUNNING\","
         + "\"freeBytes\":1000,\"quotaBytes\":1000}"); // room for a small fragment only
     List<String> big = new ArrayList<>();
     for (int i = 0; i < 17; i++) {
@@ -440,14 +440,14 @@ class StalledRepairTest {
 
   private void peers(String state, String... ids) throws IOException {
     for (String id : ids) {
-      call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\""
+      call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:" + (10000 + Math.floorMod(id.hashCode(), 50000)) + "\",\"state\":\""
           + state + "\",\"freeBytes\":1000000000,\"quotaBytes\":2000000000}");
     }
   }
 
   /** Registers a peer as its process {@code instance} does. */
   private void register(String id, String instance, long quotaBytes) throws IOException {
-    call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\"RUNNING\","
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:" + (10000 + Math.floorMod(id.hashCode(), 50000)) + "\",\"state\":\"RUNNING\","
         + "\"freeBytes\":1000000000,\"quotaBytes\":" + quotaBytes + ",\"instance\":\"" + instance + "\"}");
   }
 

@@ -83,7 +83,7 @@ class TrackerApiTest {
   }
 
   private void register(String id, String state) throws IOException {
-    call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\"" + state
+    call(200, "POST", "/api/v1/peers", "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:" + (10000 + Math.floorMod(id.hashCode(), 50000)) + "\",\"state\":\"" + state
         + "\",\"freeBytes\":1000000000,\"quotaBytes\":2000000000}");
   }
 

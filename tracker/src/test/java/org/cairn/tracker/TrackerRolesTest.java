@@ -85,7 +85,7 @@ class TrackerRolesTest {
   }
 
   private static String registration(String id) {
-    return "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:9" + id.length() + "\",\"state\":\"RUNNING\",\"freeBytes\":1000000000}";
+    return "{\"id\":\"" + id + "\",\"address\":\"127.0.0.1:" + (10000 + Math.floorMod(id.hashCode(), 50000)) + "\",\"state\":\"RUNNING\",\"freeBytes\":1000000000}";
   }
 
   @Test

@@ -8,12 +8,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.api.RegisterRequest;
 import org.cairn.core.availability.HostState;
+import org.cairn.core.config.HostPort;
+import org.cairn.tracker.auth.Refused;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.store.TrackerStore;
 import org.slf4j.Logger;
@@ -30,10 +33,20 @@ import org.slf4j.LoggerFactory;
  *
  * Compute hosts (clients running a job) heartbeat UP or DOWN the same way, in the COMPUTE family.
  * Time comes from the injected clock.
+ *
+ * What a donor says about itself is bounded, since donors are strangers: a peer may not register at the
+ * address of another peer that is not DOWN (it would receive that peer's traffic); its free space is
+ * clamped to its quota and to MAX_BYTES, and its disk rate to MAX_DISK_RATE, so a lie cannot draw all
+ * placements to it. A compute host belongs to the first token that heartbeats it; another token's
+ * heartbeat for it is refused.
  */
 public final class Membership {
   private static final Logger LOG = LoggerFactory.getLogger(Membership.class);
   private static final ObjectMapper JSON = new ObjectMapper();
+  /** The most space a peer is believed to offer or have free (1 PiB): beyond any donor's desktop. */
+  public static final long MAX_BYTES = 1L << 50;
+  /** The fastest disk write rate a peer is believed to have (bytes/s; 10 GB/s, above today's fastest NVMe drives). */
+  public static final double MAX_DISK_RATE = 10e9;
 
   private final TrackerStore store;
   private final Clock clock;
@@ -71,7 +84,7 @@ public final class Membership {
     });
     store.scan(TrackerStore.Family.COMPUTE, new byte[0], (key, value) -> {
       ComputeRecord r = JSON.readValue(value, ComputeRecord.class);
-      compute.put(r.id(), r.up() ? new ComputeRecord(r.id(), true, Math.max(r.lastHeartbeat(), now)) : r);
+      compute.put(r.id(), r.up() ? new ComputeRecord(r.id(), true, Math.max(r.lastHeartbeat(), now), r.owner()) : r);
       return true;
     });
     if (!peers.isEmpty()) {
@@ -93,17 +106,19 @@ public final class Membership {
     return rejoined.getOrDefault(id, 0L);
   }
 
-  /** Registers a new peer or rejoins a known one. */
-  public PeerView register(RegisterRequest r) throws IOException {
+  /** Registers a new peer or rejoins a known one; refused at an address another peer not DOWN has. */
+  public synchronized PeerView register(RegisterRequest r) throws IOException {
     requireId(r.id());
     if (r.address() == null || r.address().isBlank()) {
       throw new IllegalArgumentException("address is required");
     }
     HostState state = r.state() == null ? HostState.RUNNING : HostState.parse(r.state());
     long now = clock.millis();
+    requireFreeAddress(r.id(), r.address(), now);
     PeerRecord old = peers.get(r.id());
-    PeerRecord record = new PeerRecord(r.id(), r.address(), state.name(), r.freeBytes(), r.usedBytes(), r.quotaBytes(),
-        r.fragments(), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version());
+    long quota = clamp(r.quotaBytes(), MAX_BYTES);
+    PeerRecord record = new PeerRecord(r.id(), r.address(), state.name(), free(r.freeBytes(), quota), clamp(r.usedBytes(), MAX_BYTES),
+        quota, Math.max(0, r.fragments()), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version());
     save(record);
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
@@ -114,6 +129,39 @@ public final class Membership {
     lastSeenState.put(r.id(), state);
     events.add(old == null ? "joined" : "rejoined", r.id(), "at " + r.address() + " (" + state + ", quota " + r.quotaBytes() + " bytes)");
     return view(record, now);
+  }
+
+  /**
+   * Refuses ({@link Refused#conflict}) an address that another peer not DOWN has: the data plane would send that
+   * peer's traffic (pieces, tickets) to whoever registered last. A peer DOWN (timed out or left) frees its address.
+   */
+  private void requireFreeAddress(String id, String address, long now) {
+    String wanted = addressKey(address);
+    for (PeerRecord p : peers.values()) {
+      if (!p.id().equals(id) && effectiveState(p, now) != HostState.DOWN && addressKey(p.address()).equals(wanted)) {
+        throw Refused.conflict("address " + address.trim() + " is registered to live peer " + p.id());
+      }
+    }
+  }
+
+  /** An address as compared for sameness: host in lower case, port as a number (names are not resolved). */
+  private static String addressKey(String address) {
+    try {
+      HostPort hp = HostPort.parse(address);
+      return hp.host().toLowerCase(Locale.ROOT) + ":" + hp.port();
+    } catch (IllegalArgumentException e) {
+      return address.trim().toLowerCase(Locale.ROOT);
+    }
+  }
+
+  /** {@code v} within 0..max. */
+  private static long clamp(long v, long max) {
+    return Math.max(0, Math.min(v, max));
+  }
+
+  /** Claimed free space within 0..quota (0..MAX_BYTES when the peer names no quota). */
+  private static long free(long claimed, long quota) {
+    return clamp(claimed, quota > 0 ? quota : MAX_BYTES);
   }
 
   /** Records a heartbeat; false if the peer is unknown (it should register). */
@@ -128,13 +176,14 @@ public final class Membership {
     }
     long now = clock.millis();
     HostState before = effectiveState(old, now);
-    PeerRecord record = old.withHeartbeat(state.name(), h.freeBytes(), h.usedBytes(), h.fragments(), h.paused(), now);
+    PeerRecord record = old.withHeartbeat(state.name(), free(h.freeBytes(), old.quotaBytes()), clamp(h.usedBytes(), MAX_BYTES),
+        Math.max(0, h.fragments()), h.paused(), now);
     peers.put(id, record);
     // a tracker group replicates heartbeat records together, not one log entry per heartbeat
     store.putSoon(TrackerStore.Family.PEERS, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
     traffic.report(id, now, h.bytesIn(), h.bytesOut());
-    if (h.diskWriteBytesPerSecond() > 0) {
-      diskRates.put(id, h.diskWriteBytesPerSecond());
+    if (h.diskWriteBytesPerSecond() > 0) { // NaN is not > 0
+      diskRates.put(id, Math.min(h.diskWriteBytesPerSecond(), MAX_DISK_RATE));
     } else {
       diskRates.remove(id);
     }
@@ -159,12 +208,30 @@ public final class Membership {
     return true;
   }
 
-  /** A compute host's heartbeat: UP while its job runs, DOWN when the job stops. */
-  public void computeHeartbeat(String id, boolean up) throws IOException {
+  /**
+   * A compute host's heartbeat: UP while its job runs, DOWN when the job stops. The host id belongs to the
+   * first {@code owner} (token id) that heartbeats it; another owner is refused ({@link Refused#forbidden}).
+   * The admin passes a null owner: it may heartbeat any host, and binds none.
+   */
+  public void computeHeartbeat(String id, boolean up, String owner) throws IOException {
     requireId(id);
-    ComputeRecord r = new ComputeRecord(id, up, clock.millis());
-    compute.put(id, r);
+    ComputeRecord r;
+    synchronized (compute) {
+      ComputeRecord old = compute.get(id);
+      String bound = old == null ? null : old.owner();
+      if (owner != null && bound != null && !bound.equals(owner)) {
+        throw Refused.forbidden("compute host " + id + " belongs to another token");
+      }
+      r = new ComputeRecord(id, up, clock.millis(), bound != null ? bound : owner);
+      compute.put(id, r);
+    }
     store.putSoon(TrackerStore.Family.COMPUTE, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
+  }
+
+  /** As {@link #computeHeartbeat(String, boolean, String)} by the admin (until the API passes the caller). */
+  @Deprecated
+  public void computeHeartbeat(String id, boolean up) throws IOException {
+    computeHeartbeat(id, up, null);
   }
 
   /** Logs peers that went DOWN since the last check (heartbeats missed); returns how many. */
@@ -266,7 +333,7 @@ public final class Membership {
     }
   }
 
-  /** A compute host's last heartbeat. */
+  /** A compute host's last heartbeat, and the token id it belongs to (null: none yet, or only the admin heartbeat it). */
   @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
-  record ComputeRecord(String id, boolean up, long lastHeartbeat) {}
+  record ComputeRecord(String id, boolean up, long lastHeartbeat, String owner) {}
 }

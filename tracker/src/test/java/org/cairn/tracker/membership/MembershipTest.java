@@ -1,0 +1,94 @@
+package org.cairn.tracker.membership;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.cairn.core.api.HeartbeatRequest;
+import org.cairn.core.api.RegisterRequest;
+import org.cairn.tracker.MutableClock;
+import org.cairn.tracker.auth.Refused;
+import org.cairn.tracker.store.TrackerStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** What membership believes of what donors and compute hosts say about themselves. */
+class MembershipTest {
+  @TempDir
+  Path dir;
+
+  private final MutableClock clock = new MutableClock(1_800_000_000_000L);
+  private TrackerStore store;
+  private Membership membership;
+
+  @BeforeEach
+  void open() throws IOException {
+    store = TrackerStore.open(dir);
+    membership = new Membership(store, clock, Duration.ofSeconds(3));
+  }
+
+  @AfterEach
+  void close() {
+    store.close();
+  }
+
+  private static RegisterRequest at(String id, String address) {
+    return new RegisterRequest(id, address, "RUNNING", 1000, 0, 2000, 0, false, "t");
+  }
+
+  @Test
+  void aDonorCannotRegisterAtALivePeersAddress() throws IOException {
+    membership.register(at("p1", "10.0.0.1:7600"));
+    assertThatThrownBy(() -> membership.register(at("evil", "10.0.0.1:7600"))).isInstanceOf(Refused.class)
+        .hasMessage("address 10.0.0.1:7600 is registered to live peer p1")
+        .satisfies(e -> assertThat(((Refused) e).status()).isEqualTo(409));
+    assertThatThrownBy(() -> membership.register(at("evil", "10.0.0.1:07600"))).as("the same port written otherwise")
+        .isInstanceOf(Refused.class);
+    assertThat(membership.peer("evil")).isNull();
+    assertThat(membership.peer("p1").address()).isEqualTo("10.0.0.1:7600");
+  }
+
+  @Test
+  void aPeerReRegistersAtItsOwnAddress_andAnotherTakesTheAddressOfAPeerThatIsDown() throws IOException {
+    membership.register(at("p1", "10.0.0.1:7600"));
+    membership.register(at("p1", "10.0.0.1:7600"));
+    membership.register(at("p2", "10.0.0.2:7600"));
+    assertThat(membership.leave("p2")).isTrue();
+    assertThat(membership.register(at("p3", "10.0.0.2:7600")).id()).as("p2 left").isEqualTo("p3");
+    clock.advance(Duration.ofSeconds(4));
+    assertThat(membership.register(at("p4", "10.0.0.1:7600")).id()).as("p1 timed out: DOWN").isEqualTo("p4");
+  }
+
+  @Test
+  void aComputeHostBelongsToTheFirstTokenThatHeartbeatsIt_untilARestartToo() throws IOException {
+    membership.computeHeartbeat("job-1", true, "tok-a");
+    assertThatThrownBy(() -> membership.computeHeartbeat("job-1", false, "tok-b")).isInstanceOf(Refused.class)
+        .hasMessageContaining("belongs to another token");
+    assertThat(membership.computeStates()).containsEntry("job-1", true);
+    membership.computeHeartbeat("job-1", false, null); // the admin
+    assertThat(membership.computeStates()).containsEntry("job-1", false);
+    store.close();
+    store = TrackerStore.open(dir);
+    membership = new Membership(store, clock, Duration.ofSeconds(3));
+    assertThatThrownBy(() -> membership.computeHeartbeat("job-1", true, "tok-b")).isInstanceOf(Refused.class);
+    membership.computeHeartbeat("job-1", true, "tok-a");
+    assertThat(membership.computeStates()).containsEntry("job-1", true);
+  }
+
+  @Test
+  void aDonorsClaimsOfFreeSpaceAndDiskRateAreClamped() throws IOException {
+    membership.register(new RegisterRequest("p1", "10.0.0.1:7600", "RUNNING", Long.MAX_VALUE, -5, 2000, -1, false, "t"));
+    assertThat(membership.peer("p1").freeBytes()).as("no more free than the quota").isEqualTo(2000);
+    assertThat(membership.peer("p1").usedBytes()).isZero();
+    membership.heartbeat("p1", new HeartbeatRequest("RUNNING", 1L << 40, 10, 1, false, 1e15));
+    assertThat(membership.peer("p1").freeBytes()).isEqualTo(2000);
+    assertThat(membership.peer("p1").diskWriteBytesPerSecond()).isEqualTo(Membership.MAX_DISK_RATE);
+    membership.register(new RegisterRequest("p2", "10.0.0.2:7600", "RUNNING", Long.MAX_VALUE, 0, Long.MAX_VALUE, 0, false, "t"));
+    assertThat(membership.peer("p2").quotaBytes()).isEqualTo(Membership.MAX_BYTES);
+    assertThat(membership.peer("p2").freeBytes()).isEqualTo(Membership.MAX_BYTES);
+  }
+}
