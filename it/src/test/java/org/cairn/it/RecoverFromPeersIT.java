@@ -53,7 +53,8 @@ class RecoverFromPeersIT {
     String[] donor = {};
     if (tls) {
       grid.startTrackerWithRoles(trackerArgs);
-      MiniGrid.Cli made = grid.trackerCommand("token", "create", "--data", grid.trackerData().toString(), "--role", "donor");
+      MiniGrid.Cli made = grid.trackerCommand("token", "create", "--data", grid.trackerData().toString(), "--role", "donor",
+          "--uses", "6");
       assertThat(made.exit()).as(made.stderr()).isZero();
       donor = new String[] {"--token-file", Files.writeString(root.resolve("donor.token"), made.stdout()).toString()};
     } else {

@@ -31,7 +31,8 @@ class TlsIT {
       String pin = Files.readString(grid.trackerData().resolve("ca.sha256")).strip();
       assertThat(GridToken.readFile(grid.tokenFile()).caPin()).as("the admin token carries the pin").contains(pin);
 
-      MiniGrid.Cli made = grid.trackerCommand("token", "create", "--data", grid.trackerData().toString(), "--role", "donor");
+      MiniGrid.Cli made = grid.trackerCommand("token", "create", "--data", grid.trackerData().toString(), "--role", "donor",
+          "--uses", "5");
       assertThat(made.exit()).as(made.stderr()).isZero();
       assertThat(made.stdout().strip()).endsWith("#sha256:" + pin);
       Path donorFile = Files.writeString(root.resolve("donor.token"), made.stdout());

@@ -40,7 +40,7 @@ final class TokenCommand {
   @Command(name = "create", mixinStandardHelpOptions = true,
       description = {"Print a new token on stdout (nothing else, so $(...) takes it).",
           "client: store, fetch and inspect the apps in --apps (default all); donor: an enrollment token a peer "
-          + "joins with (the peer then gets a credential of its own)."})
+          + "joins with (the peer then gets a credential of its own); it registers one peer unless --uses says more."})
   static final class Create implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -60,8 +60,9 @@ final class TokenCommand {
     @Option(names = "--expires", paramLabel = "DURATION", description = "Valid for this long (e.g. 30d; default: until revoked).")
     String expires;
 
-    @Option(names = "--uses", paramLabel = "N", description = "Donor tokens: how many peers may join with it (default: unlimited).")
-    Integer uses;
+    @Option(names = "--uses", paramLabel = "N|unlimited",
+        description = "Donor tokens: how many peers may join with it (default: 1; 'unlimited' for no limit).")
+    String uses;
 
     @Option(names = "--note", paramLabel = "TEXT", description = "What the token is for (shown by 'token list').")
     String note;
@@ -83,12 +84,13 @@ final class TokenCommand {
       } catch (IllegalArgumentException e) {
         throw new CommandLine.ParameterException(cl, "--role: " + e.getMessage());
       }
-      String refused = TokenStore.refusal(r, apps != null || readOnly, uses);
+      Integer n = uses(cl);
+      String refused = TokenStore.refusal(r, apps != null || readOnly, n);
       if (refused != null) {
         throw new CommandLine.ParameterException(cl, (r == Role.PEER ? "--role peer: " : "") + refused);
       }
       if (tracker != null) {
-        return overApi(cl);
+        return overApi(cl, n);
       }
       Path dir = requireData(cl, data);
       Long until = null;
@@ -100,7 +102,7 @@ final class TokenCommand {
         }
       }
       List<String> scope = apps == null ? null : Arrays.stream(apps.split(",")).map(String::trim).filter(a -> !a.isEmpty()).toList();
-      String token = new TokenStore(dir).issue(r, scope, readOnly, until, uses, null, note, Clock.systemUTC().millis());
+      String token = new TokenStore(dir).issue(r, scope, readOnly, until, n, null, note, Clock.systemUTC().millis());
       Path pin = dir.resolve("ca.sha256");
       if (Files.isRegularFile(pin)) {
         token = token + "#sha256:" + Files.readString(pin).strip();
@@ -109,7 +111,26 @@ final class TokenCommand {
       return 0;
     }
 
-    private int overApi(CommandLine cl) throws Exception {
+    /** --uses as a number, {@link TokenStore#UNLIMITED_USES} for 'unlimited', null when absent. */
+    private Integer uses(CommandLine cl) {
+      if (uses == null) {
+        return null;
+      }
+      if (uses.equalsIgnoreCase("unlimited")) {
+        return TokenStore.UNLIMITED_USES;
+      }
+      try {
+        int n = Integer.parseInt(uses.strip());
+        if (n >= 1) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // answered below
+      }
+      throw new CommandLine.ParameterException(cl, "--uses takes a number >= 1 or 'unlimited', was '" + uses + "'");
+    }
+
+    private int overApi(CommandLine cl, Integer n) throws Exception {
       if (tokenFile == null || data != null) {
         throw new CommandLine.ParameterException(cl, "--tracker takes --token-file (an admin token) and no --data");
       }
@@ -125,7 +146,7 @@ final class TokenCommand {
       List<java.net.URI> trackers = Arrays.stream(tracker.split(",")).map(String::strip).map(java.net.URI::create).toList();
       org.cairn.core.api.TokenRequest.Answer a = new org.cairn.core.api.TrackerClient(trackers,
           org.cairn.core.security.GridToken.readFile(tokenFile), java.time.Duration.ofSeconds(30))
-          .createToken(new org.cairn.core.api.TokenRequest(role, scope, readOnly, seconds, uses, note));
+          .createToken(new org.cairn.core.api.TokenRequest(role, scope, readOnly, seconds, n, note));
       cl.getOut().println(a.token());
       return 0;
     }
@@ -154,7 +175,7 @@ final class TokenCommand {
       for (TokenRecord t : all) {
         String scope = t.peer() != null ? "peer " + t.peer() : t.apps() == null ? "all" : String.join(",", t.apps());
         cl.getOut().printf("%-16s  %-6s  %-20s  %-20s  %-6s  %s%n", t.id(), t.role() + (t.readOnly() ? " ro" : ""), scope,
-            t.expires() == null ? "never" : Instant.ofEpochMilli(t.expires()).toString(), t.uses() == null ? "-" : t.uses().toString(),
+            t.expires() == null ? "never" : Instant.ofEpochMilli(t.expires()).toString(), t.uses() != null ? t.uses().toString() : "donor".equals(t.role()) ? "unlim." : "-",
             t.revoked() ? "revoked" : t.expires() != null && t.expires() <= System.currentTimeMillis() ? "expired" : "valid");
       }
       return 0;

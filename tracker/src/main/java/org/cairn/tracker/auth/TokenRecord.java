@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * One issued credential as the tracker keeps it: never the secret, only its SHA-256 ({@code hash}).
  * {@code expires} (epoch millis) and {@code uses} (registrations left, for a donor enrollment
- * token) are null when unlimited.
+ * token) are null when unlimited: a donor token is issued with one use unless its issuer asks for more
+ * or for unlimited ({@link TokenStore#issue}); records written before that default keep what they say.
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -44,7 +44,15 @@ public final class TokenStore {
     this.dir = dataDir.resolve("tokens");
   }
 
-  /** A new credential; returns its full text (the only time the secret exists outside the caller). */
+  /**
+   * {@code uses} asking a donor token with no limit on its registrations: an explicit choice, since a donor
+   * token's default is {@link #DEFAULT_DONOR_USES} (each registration is a new peer, and a leaked enrollment
+   * token with unlimited uses would let a stranger join as many peers as it likes).
+   */
+  public static final int UNLIMITED_USES = -1;
+  /** Registrations a donor token allows when none is asked for: one donor, one peer. */
+  public static final int DEFAULT_DONOR_USES = 1;
+
   /**
    * Why a token of this kind may not be issued, or null: the rules {@code token create} and
    * {@code POST /api/v1/tokens} share. {@code scoped}: it names apps or is read-only.
@@ -56,14 +64,23 @@ public final class TokenStore {
     if (scoped && role != Role.CLIENT) {
       return "--apps and --read-only apply to client tokens";
     }
-    if (uses != null && (role != Role.DONOR || uses < 1)) {
-      return "--uses N (N >= 1) applies to donor tokens";
+    if (uses != null && (role != Role.DONOR || uses < 1 && uses != UNLIMITED_USES)) {
+      return "--uses N (N >= 1, or unlimited) applies to donor tokens";
     }
     return null;
   }
 
+  /**
+   * A new credential; returns its full text (the only time the secret exists outside the caller). A donor token's
+   * {@code uses} defaults to {@link #DEFAULT_DONOR_USES}; {@link #UNLIMITED_USES} stores none (no limit).
+   */
   public synchronized String issue(Role role, List<String> apps, boolean readOnly, Long expiresMillis, Integer uses, String peer,
       String note, long nowMillis) throws IOException {
+    if (role == Role.DONOR && uses == null) {
+      uses = DEFAULT_DONOR_USES;
+    } else if (uses != null && uses == UNLIMITED_USES) {
+      uses = null;
+    }
     byte[] idBytes = new byte[8];
     byte[] secret = new byte[32];
     RANDOM.nextBytes(idBytes);
