@@ -116,6 +116,23 @@ public final class Catalog {
     return holders;
   }
 
+  /**
+   * Whether a version of an app {@code appCovered} accepts references the chunk: the app's chunk index names it (an
+   * entry stays exactly while a committed version, or a part of a checkpoint set, references it), or a store in flight
+   * of such an app named it. Who may speak about a chunk (report its pieces bad) is decided by this.
+   */
+  public boolean referencedByApp(ChunkId id, java.util.function.Predicate<String> appCovered) throws IOException {
+    for (String app : reads.indexedApps()) {
+      if (appCovered.test(app)) {
+        ChunkRecord r = reads.chunk(app, id);
+        if (r != null && r.refs() > 0) {
+          return true;
+        }
+      }
+    }
+    return pending.pendingFor(id, appCovered);
+  }
+
   /** Stores in flight, whose chunks GC spares until they commit. */
   public PendingStores pending() {
     return pending;

@@ -184,6 +184,32 @@ public final class VersionReads {
     return out;
   }
 
+  /**
+   * The names of the apps the chunk index has entries of, in order: one seek per app (not a walk of every version,
+   * as {@link #appSummaries} takes), so a check per request stays cheap.
+   */
+  public List<String> indexedApps() throws IOException {
+    List<String> out = new ArrayList<>();
+    byte[][] after = {new byte[0]};
+    boolean[] more = {true};
+    while (more[0]) {
+      more[0] = false;
+      store.scanAfter(TrackerStore.Family.CHUNKS, after[0], (key, value) -> {
+        int sep = 0;
+        while (sep < key.length && key[sep] != 0) {
+          sep++;
+        }
+        out.add(new String(key, 0, sep, StandardCharsets.UTF_8));
+        // past every key of this app: names hold no byte below '+', and its keys continue with 0x00
+        after[0] = java.util.Arrays.copyOf(key, sep + 1);
+        after[0][sep] = 1;
+        more[0] = true;
+        return false;
+      });
+    }
+    return out;
+  }
+
   /** Chunk ids the app holds coded at least as strongly as {@code atLeast} (all when null). */
   public List<String> heldIds(String app, Redundancy atLeast) throws IOException {
     if (atLeast == null) {

@@ -88,6 +88,10 @@ public final class RepairService {
    * scan intervals (a healthy chunk can only become unhealthy through one of those two).
    */
   public static final int UNCHANGED_SCANS_SKIPPED = 30;
+  /** How long a bad-piece report by someone other than the holder waits for a second reporter before it is forgotten. */
+  public static final Duration SUSPICION_TTL = Duration.ofHours(1);
+  /** The most suspected fragments kept (about 200 bytes each); past it the oldest are forgotten. */
+  public static final int MAX_SUSPICIONS = 100_000;
 
 
   private final Catalog catalog;
@@ -115,6 +119,7 @@ public final class RepairService {
   private final RepairOutcomes.Totals totals = new RepairOutcomes.Totals();
   private final RepairOutcomes outcomes;
   private final LastWalk last;
+  private final Suspicions suspicions = new Suspicions(MAX_SUSPICIONS, SUSPICION_TTL.toMillis());
 
   public RepairService(Catalog catalog, Membership membership, PlacementService placement, EventLog events, Clock clock,
       Config config) {
@@ -288,21 +293,47 @@ public final class RepairService {
 
   /**
    * Bad fragments of one peer (found by its scrubber, read path or audit, by a repair, or by a client's
-   * fetch), as 37-byte fragment keys with why: the index forgets them and repair rebuilds them.
-   * {@code reporter} is who noticed. Returns how many index entries changed.
+   * fetch), as 37-byte fragment keys with why. {@code authoritative} (the holder reporting its own pieces, or the admin):
+   * the index forgets them at once and repair rebuilds them. Otherwise each is only suspected ({@link Suspicions}), and
+   * forgotten when a second reporter (another {@code reporterId}) reports it within {@link #SUSPICION_TTL}, or the holder
+   * itself does: one client or donor cannot erase pieces by naming their keys. Returns how many index entries the report
+   * dropped now.
    */
-  public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
-    int n = catalog.holders().dropHolder(peerId, new ArrayList<>(fragments.keySet()));
+  public synchronized int reportBad(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative)
+      throws IOException {
+    long now = clock.millis();
+    List<byte[]> drop = new ArrayList<>();
     for (Map.Entry<byte[], String> f : fragments.entrySet()) {
+      if (authoritative) {
+        suspicions.forget(holder, f.getKey());
+      }
+      boolean confirmed = authoritative || suspicions.report(holder, f.getKey(), reporterId, now);
+      if (confirmed) {
+        drop.add(f.getKey());
+      }
       ChunkId id = ChunkId.fromBytes(f.getKey(), 0);
       int index = f.getKey()[ChunkId.LENGTH] & 0xFF;
-      LOG.warn("fragment {} of chunk {} on {} is bad ({}: {}); repair will rebuild it", index, id.shortHex(), peerId, reporter,
-          f.getValue());
-      events.add("bad-fragment", peerId, "fragment " + index + " of chunk " + id.shortHex() + " reported by " + reporter + ": "
-          + f.getValue());
+      String what = confirmed ? "dropped" : "suspected";
+      LOG.warn("fragment {} of chunk {} on {} is {} bad ({}: {}){}", index, id.shortHex(), holder, what, reporterId, f.getValue(),
+          confirmed ? "; repair will rebuild it" : "; a second reporter or the holder must confirm it");
+      events.add(confirmed ? "bad-fragment" : "suspect-fragment", holder, "fragment " + index + " of chunk " + id.shortHex() + " "
+          + what + " bad, reported by " + reporterId + ": " + f.getValue());
     }
+    if (drop.isEmpty()) {
+      return 0;
+    }
+    int n = catalog.holders().dropHolder(holder, drop);
     snapshot = snapshot.at(0); // walk again at the next scan
     return n;
+  }
+
+  /**
+   * As {@link #reportBad(String, Map, String, boolean)} for a caller the API does not name yet: authoritative when the
+   * named reporter is the holder (the peer's own report), a suspicion otherwise.
+   */
+  @Deprecated
+  public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
+    return reportBad(peerId, fragments, reporter, peerId.equals(reporter));
   }
 
   /**
