@@ -19,6 +19,17 @@ import org.cairn.tracker.store.TrackerStore;
 public final class HolderIndex {
   private final Catalog catalog;
   private final TrackerStore store;
+  private volatile InventoryListener listener;
+
+  /** Told of each peer's inventory before it is answered (repair confirms the rebuilt pieces the peer lists). */
+  public interface InventoryListener {
+    void listed(String peerId, List<byte[]> keys) throws IOException;
+  }
+
+  /** From now on {@code l} hears of every inventory, first (one listener: the repair service). */
+  public void onInventory(InventoryListener l) {
+    this.listener = l;
+  }
 
   HolderIndex(Catalog catalog, TrackerStore store) {
     this.catalog = catalog;
@@ -36,10 +47,19 @@ public final class HolderIndex {
 
   /**
    * Inventory GC (stdchk §IV.A): which of a peer's fragments no chunk-index entry assigns to it and
-   * no store in flight has named ({@link PendingStores}).
+   * no store in flight has named ({@link PendingStores}). The listing is first a confirmation: see {@link #onInventory}.
    * Keys are 37-byte fragment keys (chunk id + index + tag).
    */
   public List<byte[]> garbage(String peerId, List<byte[]> keys) throws IOException {
+    for (byte[] key : keys) {
+      if (key.length != FragmentKey.SIZE) {
+        throw new IllegalArgumentException("fragment keys are " + FragmentKey.SIZE + " bytes, got " + key.length);
+      }
+    }
+    InventoryListener l = listener;
+    if (l != null) {
+      l.listed(peerId, keys); // a rebuilt piece the peer lists enters the index now, so it is not garbage
+    }
     List<String> apps = apps();
     List<byte[]> out = new ArrayList<>();
     for (byte[] key : keys) {

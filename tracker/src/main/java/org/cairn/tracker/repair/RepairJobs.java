@@ -15,12 +15,26 @@ import org.cairn.core.api.RepairJob;
  * executor that never reported; and the peers listed DOWN that an executor could not reach, which are
  * not counted as sources until a given time (so chunks that only they could complete are not tried
  * again and again while they are really gone). Not thread-safe: RepairService's lock guards it.
+ *
+ * Also the rebuilt pieces an executor says it placed on other peers, which the index names only once the
+ * target itself lists them (its inventory): while any piece of a job awaits that, the chunk counts as being
+ * repaired (it is not planned again) until the piece's deadline, after which it is planned again.
  */
 final class RepairJobs {
   /** A job in flight: who runs it, when it was handed out and is given up on, and the holder each rebuilt piece replaces. */
   record InFlight(RepairJob job, String executor, long started, long deadline, Map<Integer, String> expected) {}
 
+  /** A rebuilt piece its executor reported placed on another peer, not yet listed by that peer; {@code key} is the job's. */
+  record Unconfirmed(String key, RepairJob job, int index, String expected, String peer, String executor, long deadline) {}
+
   private final Map<String, InFlight> inFlight = new HashMap<>();
+  /**
+   * Target peer -> the pieces it has not confirmed yet. Concurrent only so {@link #awaits} may be asked without the lock
+   * (the lists are changed under it).
+   */
+  private final Map<String, List<Unconfirmed>> unconfirmed = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Job key -> how many of its pieces await confirmation. */
+  private final Map<String, Integer> unconfirmedJobs = new HashMap<>();
   private final Map<String, Map<String, Long>> avoid = new HashMap<>();
   private final Map<String, Long> unreachable = new HashMap<>();
 
@@ -28,8 +42,69 @@ final class RepairJobs {
     return inFlight.size();
   }
 
+  /** Whether the chunk's job is in flight, or a piece it placed awaits its target's confirmation. */
   boolean running(String key) {
-    return inFlight.containsKey(key);
+    return inFlight.containsKey(key) || unconfirmedJobs.containsKey(key);
+  }
+
+  /** Keeps a piece placed on another peer until that peer lists it or {@code u.deadline()} passes. */
+  void unconfirmed(Unconfirmed u) {
+    unconfirmed.computeIfAbsent(u.peer(), p -> new ArrayList<>()).add(u);
+    unconfirmedJobs.merge(u.key(), 1, Integer::sum);
+  }
+
+  /** Whether {@code peer} has pieces to confirm: safe without the lock (a stale answer delays a confirmation to its next inventory). */
+  boolean awaits(String peer) {
+    return unconfirmed.containsKey(peer);
+  }
+
+  /** The pieces {@code peer} has not confirmed yet (a copy). */
+  List<Unconfirmed> unconfirmedOn(String peer) {
+    return List.copyOf(unconfirmed.getOrDefault(peer, List.of()));
+  }
+
+  /** Forgets a piece its target confirmed. */
+  void confirmed(Unconfirmed u) {
+    List<Unconfirmed> l = unconfirmed.get(u.peer());
+    if (l != null && l.remove(u)) {
+      forgetOne(u.key());
+      if (l.isEmpty()) {
+        unconfirmed.remove(u.peer());
+      }
+    }
+  }
+
+  private void forgetOne(String key) {
+    unconfirmedJobs.computeIfPresent(key, (k, n) -> n <= 1 ? null : n - 1);
+  }
+
+  /** Pieces awaiting confirmation, over all peers. */
+  int unconfirmedCount() {
+    int n = 0;
+    for (int c : unconfirmedJobs.values()) {
+      n += c;
+    }
+    return n;
+  }
+
+  /** Forgets and returns the pieces whose deadline passed without their target listing them. */
+  List<Unconfirmed> expireUnconfirmed(long now) {
+    List<Unconfirmed> out = new ArrayList<>();
+    for (Iterator<List<Unconfirmed>> it = unconfirmed.values().iterator(); it.hasNext(); ) {
+      List<Unconfirmed> l = it.next();
+      for (Iterator<Unconfirmed> u = l.iterator(); u.hasNext(); ) {
+        Unconfirmed x = u.next();
+        if (x.deadline() <= now) {
+          u.remove();
+          forgetOne(x.key());
+          out.add(x);
+        }
+      }
+      if (l.isEmpty()) {
+        it.remove();
+      }
+    }
+    return out;
   }
 
   InFlight get(String key) {

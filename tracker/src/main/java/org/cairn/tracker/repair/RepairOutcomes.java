@@ -2,12 +2,14 @@ package org.cairn.tracker.repair;
 
 import java.io.IOException;
 import java.util.HashSet;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
 import org.cairn.core.api.RepairJob;
 import org.cairn.core.api.RepairOutcome;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.protocol.FragmentKey;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;
 import org.slf4j.Logger;
@@ -20,6 +22,12 @@ import org.slf4j.LoggerFactory;
  * for ten scan intervals. Reports of jobs the peer does not own (timed out and planned again) and of
  * pieces the job did not ask for are ignored: what they wrote is garbage the peers' GC removes. Called
  * under the repair service's lock.
+ *
+ * An executor's word is first-hand only for pieces it placed on itself. A piece it says it placed on
+ * another peer enters the index only when that peer's own inventory lists it (confirm): until then it is
+ * unconfirmed (RepairJobs), the chunk is not planned again, and if the target has not listed it within
+ * confirmMillis the piece is forgotten, the target avoided for the chunk, and the chunk planned again. So
+ * a peer cannot end a chunk's repair by claiming pieces nobody wrote.
  */
 final class RepairOutcomes {
   private static final Logger LOG = LoggerFactory.getLogger(RepairOutcomes.class);
@@ -36,18 +44,22 @@ final class RepairOutcomes {
   private final EventLog events;
   private final long avoidMillis;
   private final long unreachableMillis;
+  private final long confirmMillis;
   private final Totals totals;
 
   /**
    * @param avoidMillis how long a failed job's executor and unplaced targets are not given that job again
    * @param unreachableMillis how long a source listed DOWN that an executor could not reach is not named as a source
+   * @param confirmMillis how long a piece placed on another peer than its executor waits for that peer to list it
    */
-  RepairOutcomes(Catalog catalog, RepairJobs jobs, EventLog events, long avoidMillis, long unreachableMillis, Totals totals) {
+  RepairOutcomes(Catalog catalog, RepairJobs jobs, EventLog events, long avoidMillis, long unreachableMillis, long confirmMillis,
+      Totals totals) {
     this.catalog = catalog;
     this.jobs = jobs;
     this.events = events;
     this.avoidMillis = avoidMillis;
     this.unreachableMillis = unreachableMillis;
+    this.confirmMillis = confirmMillis;
     this.totals = totals;
   }
 
@@ -62,27 +74,92 @@ final class RepairOutcomes {
       RepairJob job = f.job();
       ChunkId id = ChunkId.parse(job.chunk());
       Set<String> placedPeers = new HashSet<>();
+      Set<String> awaiting = new HashSet<>();
       int placed = 0;
+      int unconfirmed = 0;
       for (RepairJob.Piece t : o.placed() == null ? List.<RepairJob.Piece>of() : o.placed()) {
         if (!job.targets().contains(t)) {
           LOG.warn("peer {} reported piece {} of {} on {}, which repair {} did not ask for; ignored", peerId, t.index(),
               id.shortHex(), t.peer(), o.id());
           continue;
         }
-        if (catalog.holders().reassign(job.app(), id, t.index(), f.expected().get(t.index()), t.peer())) {
+        if (!t.peer().equals(peerId)) {
+          jobs.unconfirmed(new RepairJobs.Unconfirmed(o.id(), job, t.index(), f.expected().get(t.index()), t.peer(), peerId,
+              now + confirmMillis));
+          placed++;
+          unconfirmed++;
+          placedPeers.add(t.peer());
+          awaiting.add(t.peer());
+        } else if (entered(job, id, t.index(), f.expected().get(t.index()), t.peer())) {
           placed++;
           placedPeers.add(t.peer());
-          totals.repairedFragments++;
-          totals.repairedBytes += job.fragmentBytes();
         }
       }
-      if (placed > 0) {
-        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt " + placed + " piece(s) on "
-            + String.join(", ", placedPeers) + " (executed by " + peerId + ")");
+      if (placed > unconfirmed) {
+        Set<String> entered = new HashSet<>(placedPeers);
+        entered.removeAll(awaiting);
+        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt " + (placed - unconfirmed) + " piece(s) on "
+            + String.join(", ", entered) + " (executed by " + peerId + ")");
+      }
+      if (!awaiting.isEmpty()) {
+        LOG.info("repair {} by {}: pieces on {} count once those peers list them", o.id(), peerId, awaiting);
       }
       if (o.error() != null || placed < job.targets().size()) {
         failed(o, f, id, peerId, placed, placedPeers, now);
       }
+    }
+  }
+
+  /** Names {@code peer} as the holder of the rebuilt piece if the entry still expects it; counts it repaired. */
+  private boolean entered(RepairJob job, ChunkId id, int index, String expected, String peer) throws IOException {
+    if (!catalog.holders().reassign(job.app(), id, index, expected, peer)) {
+      return false;
+    }
+    totals.repairedFragments++;
+    totals.repairedBytes += job.fragmentBytes();
+    return true;
+  }
+
+  /**
+   * A peer's inventory lists {@code keys} (37-byte fragment keys): the rebuilt pieces it was reported to hold and
+   * lists now enter the index. Returns how many did.
+   */
+  int confirm(String peer, List<byte[]> keys) throws IOException {
+    List<RepairJobs.Unconfirmed> waiting = jobs.unconfirmedOn(peer);
+    if (waiting.isEmpty()) {
+      return 0;
+    }
+    Set<String> listed = new HashSet<>();
+    for (byte[] k : keys) {
+      listed.add(HexFormat.of().formatHex(k));
+    }
+    int n = 0;
+    for (RepairJobs.Unconfirmed u : waiting) {
+      RepairJob job = u.job();
+      ChunkId id = ChunkId.parse(job.chunk());
+      String key = HexFormat.of().formatHex(new FragmentKey(id, u.index(), FragmentKey.parseTag(job.tags().get(u.index()))).toBytes());
+      if (!listed.contains(key)) {
+        continue;
+      }
+      jobs.confirmed(u);
+      if (entered(job, id, u.index(), u.expected(), peer)) {
+        n++;
+        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt piece " + u.index() + " on " + peer + " (executed by "
+            + u.executor() + ", listed by " + peer + ")");
+      }
+    }
+    return n;
+  }
+
+  /** Forgets pieces their targets did not list in time, avoiding those targets for the chunk: it is planned again. */
+  void expireUnconfirmed(long now) {
+    for (RepairJobs.Unconfirmed u : jobs.expireUnconfirmed(now)) {
+      totals.failedJobs++;
+      jobs.avoid(u.key(), u.peer(), now + avoidMillis);
+      LOG.warn("repair {}: {} did not list piece {} that {} reported placed on it within {} s; planning it again", u.key(),
+          u.peer(), u.index(), u.executor(), confirmMillis / 1000);
+      events.add("repair-failed", u.job().app() + "/" + ChunkId.parse(u.job().chunk()).shortHex(), "piece " + u.index()
+          + " reported placed on " + u.peer() + " by " + u.executor() + " was never listed by " + u.peer());
     }
   }
 

@@ -88,10 +88,13 @@ public final class RepairService {
    * scan intervals (a healthy chunk can only become unhealthy through one of those two).
    */
   public static final int UNCHANGED_SCANS_SKIPPED = 30;
+  /**
+   * How long a rebuilt piece an executor reports placed on another peer waits for that peer's inventory to list it
+   * before the chunk is planned again: twice a peer's default inventory interval (10 minutes), and some.
+   */
+  public static final Duration UNCONFIRMED_TIMEOUT = Duration.ofMinutes(25);
   /** How long a bad-piece report by someone other than the holder waits for a second reporter before it is forgotten. */
-  public static final Duration SUSPICION_TTL = Duration.ofHours(1);
-  /** The most suspected fragments kept (about 200 bytes each); past it the oldest are forgotten. */
-  public static final int MAX_SUSPICIONS = 100_000;
+  public static final Duration SUSPICION_TTL = BadReports.SUSPICION_TTL;
 
 
   private final Catalog catalog;
@@ -119,7 +122,7 @@ public final class RepairService {
   private final RepairOutcomes.Totals totals = new RepairOutcomes.Totals();
   private final RepairOutcomes outcomes;
   private final LastWalk last;
-  private final Suspicions suspicions = new Suspicions(MAX_SUSPICIONS, SUSPICION_TTL.toMillis());
+  private final BadReports badReports;
 
   public RepairService(Catalog catalog, Membership membership, PlacementService placement, EventLog events, Clock clock,
       Config config) {
@@ -133,8 +136,10 @@ public final class RepairService {
     this.fold = new CommitFold(catalog, membership, config.grace());
     this.planner = new RepairPlanner(catalog, membership, placement, jobs, config);
     this.outcomes = new RepairOutcomes(catalog, jobs, events, 10 * config.scanInterval().toMillis(),
-        30 * config.scanInterval().toMillis(), totals);
+        30 * config.scanInterval().toMillis(), UNCONFIRMED_TIMEOUT.toMillis(), totals);
+    catalog.holders().onInventory(this::inventory);
     this.last = new LastWalk(UNCHANGED_SCANS_SKIPPED * config.scanInterval().toMillis());
+    this.badReports = new BadReports(catalog, events);
   }
 
   public Config config() {
@@ -286,9 +291,34 @@ public final class RepairService {
     return out;
   }
 
-  /** Applies a peer's results: each placed piece enters the index if the entry still expects it ({@link RepairOutcomes}). */
+  /**
+   * Applies a peer's results: each piece placed on the executor itself enters the index if the entry still expects it;
+   * a piece placed on another peer once that peer's inventory lists it ({@link RepairOutcomes}).
+   */
   public synchronized void report(String peerId, List<RepairOutcome> outcomes) throws IOException {
     this.outcomes.apply(peerId, outcomes, clock.millis());
+  }
+
+  /**
+   * A peer's inventory (called by {@link org.cairn.tracker.catalog.HolderIndex#garbage} before it answers): the rebuilt
+   * pieces it was reported to hold and lists enter the index. Returns how many did.
+   */
+  public int inventory(String peerId, List<byte[]> keys) throws IOException {
+    if (!jobs.awaits(peerId)) {
+      return 0; // the common case, answered without waiting for the lock a scan holds for its whole walk
+    }
+    synchronized (this) {
+      int n = outcomes.confirm(peerId, keys);
+      if (n > 0) {
+        snapshot = snapshot.at(0); // walk again at the next scan
+      }
+      return n;
+    }
+  }
+
+  /** Rebuilt pieces reported placed on a peer other than their executor, which that peer has not listed yet. */
+  public synchronized int unconfirmed() {
+    return jobs.unconfirmedCount();
   }
 
   /**
@@ -296,34 +326,15 @@ public final class RepairService {
    * fetch), as 37-byte fragment keys with why. {@code authoritative} (the holder reporting its own pieces, or the admin):
    * the index forgets them at once and repair rebuilds them. Otherwise each is only suspected ({@link Suspicions}), and
    * forgotten when a second reporter (another {@code reporterId}) reports it within {@link #SUSPICION_TTL}, or the holder
-   * itself does: one client or donor cannot erase pieces by naming their keys. Returns how many index entries the report
-   * dropped now.
+   * itself does: one client or donor cannot erase pieces by naming their keys ({@link BadReports}). Returns how many
+   * index entries the report dropped now.
    */
   public synchronized int reportBad(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative)
       throws IOException {
-    long now = clock.millis();
-    List<byte[]> drop = new ArrayList<>();
-    for (Map.Entry<byte[], String> f : fragments.entrySet()) {
-      if (authoritative) {
-        suspicions.forget(holder, f.getKey());
-      }
-      boolean confirmed = authoritative || suspicions.report(holder, f.getKey(), reporterId, now);
-      if (confirmed) {
-        drop.add(f.getKey());
-      }
-      ChunkId id = ChunkId.fromBytes(f.getKey(), 0);
-      int index = f.getKey()[ChunkId.LENGTH] & 0xFF;
-      String what = confirmed ? "dropped" : "suspected";
-      LOG.warn("fragment {} of chunk {} on {} is {} bad ({}: {}){}", index, id.shortHex(), holder, what, reporterId, f.getValue(),
-          confirmed ? "; repair will rebuild it" : "; a second reporter or the holder must confirm it");
-      events.add(confirmed ? "bad-fragment" : "suspect-fragment", holder, "fragment " + index + " of chunk " + id.shortHex() + " "
-          + what + " bad, reported by " + reporterId + ": " + f.getValue());
+    int n = badReports.report(holder, fragments, reporterId, authoritative, clock.millis());
+    if (n > 0) {
+      snapshot = snapshot.at(0); // walk again at the next scan
     }
-    if (drop.isEmpty()) {
-      return 0;
-    }
-    int n = catalog.holders().dropHolder(holder, drop);
-    snapshot = snapshot.at(0); // walk again at the next scan
     return n;
   }
 
@@ -341,6 +352,7 @@ public final class RepairService {
    * restarted since it claimed them (it will never report them; a late report is ignored as not owned).
    */
   private void expireJobs(long now, Map<String, PeerView> peers) {
+    outcomes.expireUnconfirmed(now);
     for (Map.Entry<String, RepairJobs.InFlight> e : jobs.expire(now, now + 10 * config.scanInterval().toMillis(),
         f -> executorGone(f, peers))) {
       totals.failedJobs++;
