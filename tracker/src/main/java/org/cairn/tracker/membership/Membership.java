@@ -132,6 +132,17 @@ public final class Membership {
   }
 
   /**
+   * Refuses ({@link Refused#conflict}) registering peer {@code id} at {@code address} when another peer that is not DOWN
+   * has it, as {@link #register} does: a caller that spends something on a registration (an enrollment token's use)
+   * asks first.
+   */
+  public void requireFreeAddress(String id, String address) {
+    if (address != null && !address.isBlank()) {
+      requireFreeAddress(id, address, clock.millis());
+    }
+  }
+
+  /**
    * Refuses ({@link Refused#conflict}) an address that another peer not DOWN has: the data plane would send that
    * peer's traffic (pieces, tickets) to whoever registered last. A peer DOWN (timed out or left) frees its address.
    */

@@ -48,6 +48,9 @@ class MembershipTest {
         .satisfies(e -> assertThat(((Refused) e).status()).isEqualTo(409));
     assertThatThrownBy(() -> membership.register(at("evil", "10.0.0.1:07600"))).as("the same port written otherwise")
         .isInstanceOf(Refused.class);
+    assertThatThrownBy(() -> membership.requireFreeAddress("evil", "10.0.0.1:7600")).as("asked before a registration")
+        .isInstanceOf(Refused.class);
+    membership.requireFreeAddress("p1", "10.0.0.1:7600");
     assertThat(membership.peer("evil")).isNull();
     assertThat(membership.peer("p1").address()).isEqualTo("10.0.0.1:7600");
   }
