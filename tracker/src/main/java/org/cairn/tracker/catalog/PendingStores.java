@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * A session belongs to whoever opened it: its first call binds it to an app and the caller's token id,
  * and a later call (or close) by another token or for another app is refused, so one client can neither
  * ride another's session (and its WRITE tickets) nor end it. A token may hold MAX_SESSIONS_PER_OWNER
- * open sessions at once, each naming at most MAX_CHUNKS chunks, so no caller can fill the tracker's memory.
+ * open sessions at once, naming at most MAX_CHUNKS chunks over all of them, which bounds what one caller
+ * makes the tracker keep.
  */
 public final class PendingStores {
   private static final Logger LOG = LoggerFactory.getLogger(PendingStores.class);
@@ -39,7 +40,7 @@ public final class PendingStores {
   public static final Duration EXPIRY = Duration.ofMinutes(2);
   /** Default hold after a start: far more than the clients' 2 s between calls. */
   public static final Duration DEFAULT_HOLD = Duration.ofSeconds(60);
-  /** Chunks one session may name (a 16 TiB image of 1 MiB chunks). */
+  /** Chunks one session, or all of one token's sessions together, may name (a 16 TiB image of 1 MiB chunks). */
   static final int MAX_CHUNKS = 16 << 20;
   /**
    * Open sessions one token may hold at once: far more than the stores one client (an agent storing for
@@ -111,6 +112,9 @@ public final class PendingStores {
     if (s.chunks.size() + ids.size() > MAX_CHUNKS) {
       throw new IllegalArgumentException("store session " + session + " would name more than " + MAX_CHUNKS + " chunks");
     }
+    if (named(owner) + ids.size() > MAX_CHUNKS) {
+      throw Refused.forbidden("token " + owner + "'s open store sessions would name more than " + MAX_CHUNKS + " chunks");
+    }
     s.lastSeen = clock.millis();
     s.chunks.addAll(ids);
     return s.chunks.size();
@@ -170,6 +174,17 @@ public final class PendingStores {
     if (session == null || !session.matches("[A-Za-z0-9._-]{1,64}")) {
       throw new IllegalArgumentException("a store session id is 1-64 letters, digits, '.', '_' or '-', was '" + session + "'");
     }
+  }
+
+  /** Chunks the owner's open sessions name (counting a chunk named twice twice: an upper bound is what matters). */
+  private long named(String owner) {
+    long n = 0;
+    for (Session s : sessions.values()) {
+      if (s.owner.equals(owner)) {
+        n += s.chunks.size();
+      }
+    }
+    return n;
   }
 
   private int opened(String owner) {
