@@ -306,6 +306,23 @@ public final class Catalog {
     return new VersionEntries(r, reads.withBases(app, ChunkRefs.references(r.manifests()).keySet()));
   }
 
+  /** STUB until h/svc lands: whether a committed version of an app {@code appCovered} accepts references {@code id} (a full walk). */
+  public boolean referencedByApp(ChunkId id, java.util.function.Predicate<String> appCovered) throws IOException {
+    for (org.cairn.core.api.AppSummary a : reads.appSummaries()) {
+      if (!appCovered.test(a.app())) {
+        continue;
+      }
+      for (String node : a.nodes().keySet()) {
+        for (VersionReads.Listed l : reads.listed(a.app(), node)) {
+          if (l.chunks().contains(id)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
   private static Manifest stepped(Manifest m, long step) {
     return m.withStep(step);
   }

@@ -77,6 +77,16 @@ public final class PendingStores {
   }
 
   /** Ends a session (its store committed or gave up); returns whether it was open. */
+  /** STUB until h/svc lands (it binds the session to app and owner): delegates, checking nothing. */
+  public int add(String session, String app, String owner, Collection<ChunkId> ids) {
+    return add(session, ids);
+  }
+
+  /** STUB until h/svc lands: delegates, checking nothing. */
+  public boolean close(String session, String owner) {
+    return close(session);
+  }
+
   public synchronized boolean close(String session) {
     return sessions.remove(session) != null;
   }

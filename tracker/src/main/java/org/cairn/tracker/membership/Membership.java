@@ -160,6 +160,11 @@ public final class Membership {
   }
 
   /** A compute host's heartbeat: UP while its job runs, DOWN when the job stops. */
+  /** STUB until h/svc lands (binds a compute host to its first owner): delegates. */
+  public void computeHeartbeat(String id, boolean up, String owner) throws IOException {
+    computeHeartbeat(id, up);
+  }
+
   public void computeHeartbeat(String id, boolean up) throws IOException {
     requireId(id);
     ComputeRecord r = new ComputeRecord(id, up, clock.millis());

@@ -291,6 +291,11 @@ public final class RepairService {
    * fetch), as 37-byte fragment keys with why: the index forgets them and repair rebuilds them.
    * {@code reporter} is who noticed. Returns how many index entries changed.
    */
+  /** STUB until h/svc lands (a second independent report for non-authoritative reporters): delegates. */
+  public int reportBad(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative) throws IOException {
+    return reportBad(holder, fragments, reporterId);
+  }
+
   public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
     int n = catalog.holders().dropHolder(peerId, new ArrayList<>(fragments.keySet()));
     for (Map.Entry<byte[], String> f : fragments.entrySet()) {
