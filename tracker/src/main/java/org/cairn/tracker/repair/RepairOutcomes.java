@@ -77,7 +77,7 @@ final class RepairOutcomes {
         }
       }
       if (placed > 0) {
-        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt " + placed + " piece(s) on "
+        events.addFor(job.app(), "repaired", job.app() + "/" + id.shortHex(), "rebuilt " + placed + " piece(s) on "
             + String.join(", ", placedPeers) + " (executed by " + peerId + ")");
       }
       if (o.error() != null || placed < job.targets().size()) {
@@ -108,7 +108,7 @@ final class RepairOutcomes {
     }
     LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
         o.error() == null ? "" : ": " + o.error());
-    events.add("repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
+    events.addFor(job.app(), "repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
         ? placed + " of " + job.targets().size() + " pieces placed" : o.error()));
   }
 }
