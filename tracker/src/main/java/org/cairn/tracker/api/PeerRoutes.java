@@ -88,6 +88,9 @@ final class PeerRoutes {
     b.on(Endpoints.REPAIRED, c -> {
       String id = known(c.param("id")).id();
       List<RepairOutcome> outcomes = c.body().outcomes() == null ? List.of() : c.body().outcomes();
+      if (outcomes.stream().anyMatch(java.util.Objects::isNull)) {
+        throw new ApiException(400, "an outcome of the report is null");
+      }
       repair.report(id, outcomes);
       return new RepairClaim.Accepted(outcomes.size());
     });
