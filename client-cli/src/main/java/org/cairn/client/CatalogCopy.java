@@ -42,7 +42,7 @@ final class CatalogCopy {
     if (!ENABLED || step <= 0) {
       return 0;
     }
-    PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), io, TIMEOUT);
+    PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), app, io, TIMEOUT);
     try {
       long t0 = System.nanoTime();
       CatalogRecordBlob blob = tracker.record(app, node, step);

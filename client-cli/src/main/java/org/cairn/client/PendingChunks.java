@@ -38,6 +38,8 @@ final class PendingChunks {
   private final PeerClient peers;
   private final Supplier<List<String>> hosts;
   private final String session;
+  /** The app the store is for: the tracker binds the session to it. */
+  private final String app;
   private final Executor io;
   private final Duration patience;
   private final List<ChunkId> queued = new ArrayList<>();
@@ -64,12 +66,17 @@ final class PendingChunks {
   private volatile long lastAnswered = System.nanoTime();
   private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
 
-  /** @param hosts the peer ids the store may send pieces to (its slots and alternates) */
-  PendingChunks(TrackerClient tracker, PeerClient peers, Supplier<List<String>> hosts, String session, Executor io, Duration patience) {
+  /**
+   * @param hosts the peer ids the store may send pieces to (its slots and alternates)
+   * @param app the app the store is for
+   */
+  PendingChunks(TrackerClient tracker, PeerClient peers, Supplier<List<String>> hosts, String session, String app, Executor io,
+      Duration patience) {
     this.tracker = tracker;
     this.peers = peers;
     this.hosts = hosts;
     this.session = session;
+    this.app = app;
     this.io = io;
     this.patience = patience;
   }
@@ -222,7 +229,7 @@ final class PendingChunks {
 
   private int post(List<ChunkId> ids) throws IOException {
     calls.incrementAndGet();
-    PendingRequest.Answer a = tracker.pending(session, ids, ids.isEmpty() ? List.of() : hosts.get());
+    PendingRequest.Answer a = tracker.pending(session, app, ids, ids.isEmpty() ? List.of() : hosts.get());
     Tickets.present(peers, a.tickets());
     return a.pending();
   }

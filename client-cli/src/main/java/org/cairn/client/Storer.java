@@ -116,7 +116,7 @@ public final class Storer {
     mabw.scheduleAtFixedRate(() -> reportBandwidth(o.clientId(), writer, reported), MABW_PERIOD.toMillis(), MABW_PERIOD.toMillis(),
         TimeUnit.MILLISECONDS);
     // chunks are named to the tracker before their pieces leave, so GC spares them until the commit
-    PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), io,
+    PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), o.app(), io,
         o.commitTimeout().multipliedBy(2));
     mabw.scheduleWithFixedDelay(pending::refresh, 1, 1, TimeUnit.SECONDS); // retries, and a call after 2 s of silence
     boolean versionCommitted = false;

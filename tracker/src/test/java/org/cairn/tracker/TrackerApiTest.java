@@ -428,7 +428,7 @@ class TrackerApiTest {
     String inventory = "{\"keys\":[\"" + a + "000000000a\",\"" + b + "000000000a\"]}";
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).hasSize(2);
     // a store names a and b before sending their pieces: not garbage while it runs
-    assertThat(call(200, "POST", "/api/v1/stores/s-1/pending", "{\"chunks\":[\"" + a + "\",\"" + b + "\"]}").get("pending").asInt())
+    assertThat(call(200, "POST", "/api/v1/stores/s-1/pending", "{\"app\":\"heat\",\"chunks\":[\"" + a + "\",\"" + b + "\"]}").get("pending").asInt())
         .isEqualTo(2);
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).isEmpty();
     // its commit indexes a only (b was not needed after all) and ends the session
@@ -436,9 +436,9 @@ class TrackerApiTest {
         + "\",\"holders\":[\"g1\",\"x\",\"y\"],\"tags\":[\"0000000a\",\"0000000b\",\"0000000c\"],\"storedBytes\":3}]}");
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage").toString()).doesNotContain(a).contains(b);
     // a session kept alive with empty calls stays; one whose client went silent expires after 2 minutes
-    call(200, "POST", "/api/v1/stores/s-2/pending", "{\"chunks\":[\"" + b + "\"]}");
+    call(200, "POST", "/api/v1/stores/s-2/pending", "{\"app\":\"heat\",\"chunks\":[\"" + b + "\"]}");
     clock.advance(Duration.ofSeconds(90));
-    call(200, "POST", "/api/v1/stores/s-2/pending", "{\"chunks\":[]}");
+    call(200, "POST", "/api/v1/stores/s-2/pending", "{\"app\":\"heat\",\"chunks\":[]}");
     clock.advance(Duration.ofSeconds(90));
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage")).isEmpty();
     clock.advance(Duration.ofSeconds(121));
@@ -449,11 +449,11 @@ class TrackerApiTest {
     assertThat(call(200, "POST", "/api/v1/versions", again).get("step").asLong()).isEqualTo(first);
     assertThat(call(200, "GET", "/api/v1/versions", Map.of("app", "heat", "node", "n1"), null, AUTH)).hasSize(2);
     // a store that gives up ends its session at once
-    call(200, "POST", "/api/v1/stores/s-3/pending", "{\"chunks\":[\"" + b + "\"]}");
+    call(200, "POST", "/api/v1/stores/s-3/pending", "{\"app\":\"heat\",\"chunks\":[\"" + b + "\"]}");
     assertThat(call(200, "DELETE", "/api/v1/stores/s-3", null).get("closed").asBoolean()).isTrue();
     assertThat(call(200, "POST", "/api/v1/peers/g1/inventory", inventory).get("garbage").toString()).contains(b);
-    assertThat(call(400, "POST", "/api/v1/stores/bad%20id/pending", "{\"chunks\":[]}").get("error").asText()).contains("session id");
-    assertThat(call(400, "POST", "/api/v1/stores/s-4/pending", "{\"chunks\":[\"zz\"]}").get("error").asText()).contains("64 hex digits");
+    assertThat(call(400, "POST", "/api/v1/stores/bad%20id/pending", "{\"app\":\"heat\",\"chunks\":[]}").get("error").asText()).contains("session id");
+    assertThat(call(400, "POST", "/api/v1/stores/s-4/pending", "{\"app\":\"heat\",\"chunks\":[\"zz\"]}").get("error").asText()).contains("64 hex digits");
   }
 
   private void beat(String state, String... ids) throws IOException {

@@ -1,6 +1,5 @@
 package org.cairn.core.api;
 
-import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -18,12 +17,10 @@ import org.cairn.core.security.GridToken;
 /**
  * The one client of the tracker's HTTP API, shared by the client library, peers and the tray app:
  * every route as a typed call taking and returning the records of this package. Nothing else names
- * an {@code /api/v1} path. Errors are IOExceptions carrying the tracker's message
+ * an {@code /api/v1} path: every call is built from its {@link Endpoints} entry. Errors are IOExceptions carrying the tracker's message
  * ({@link TrackerHttp.UnreachableException} when the call may be tried again).
  */
 public final class TrackerClient {
-  private static final String API = "/api/v1";
-
   private final TrackerHttp http;
 
   /** A client of a tracker group (several URLs: calls fail over to the next when one cannot be reached). */
@@ -51,7 +48,7 @@ public final class TrackerClient {
    */
   public GridToken dataPlaneKey() throws IOException {
     try {
-      return GridToken.of(http.get(API + "/dataplane", Map.of(), DataPlaneKey.class).key());
+      return GridToken.of(call(Endpoints.DATAPLANE, null, Map.of()).key());
     } catch (TrackerHttp.TrackerException e) {
       if (e.status() == 404) {
         return null;
@@ -63,13 +60,13 @@ public final class TrackerClient {
   // ---- membership (peers) ----
 
   public HeartbeatResponse register(RegisterRequest r) throws IOException {
-    return http.post(API + "/peers", r, HeartbeatResponse.class);
+    return call(Endpoints.REGISTER, r, Map.of());
   }
 
   /** A heartbeat; null when the tracker does not know the peer (it must register again). */
   public HeartbeatResponse heartbeat(String peer, HeartbeatRequest h) throws IOException {
     try {
-      return http.post(peerPath(peer, "heartbeat"), h, HeartbeatResponse.class);
+      return call(Endpoints.HEARTBEAT, h, Map.of(), peer);
     } catch (TrackerHttp.TrackerException e) {
       if (e.status() == 404) {
         return null;
@@ -80,15 +77,15 @@ public final class TrackerClient {
 
   /** A heartbeat sent without waiting (load generators): completes with the HTTP status. */
   public java.util.concurrent.CompletableFuture<Integer> heartbeatAsync(String peer, HeartbeatRequest h) {
-    return http.postAsync(peerPath(peer, "heartbeat"), h);
+    return http.postAsync(Endpoints.HEARTBEAT.path(peer), h);
   }
 
   public void leave(String peer) throws IOException {
-    http.post(peerPath(peer, "leave"), Map.of(), PeerStateAnswer.class);
+    call(Endpoints.LEAVE, null, Map.of(), peer);
   }
 
   public List<PeerView> peers() throws IOException {
-    return http.get(API + "/peers", Map.of(), list(PeerView.class));
+    return call(Endpoints.PEERS, null, Map.of());
   }
 
   /** Fragment keys the peer holds that are garbage (no index entry or store in flight wants them). */
@@ -98,25 +95,25 @@ public final class TrackerClient {
       hex.add(HexFormat.of().formatHex(k));
     }
     List<byte[]> out = new ArrayList<>();
-    for (String g : http.post(peerPath(peer, "inventory"), new Inventory(hex), Inventory.Garbage.class).garbage()) {
+    for (String g : call(Endpoints.INVENTORY, new Inventory(hex), Map.of(), peer).garbage()) {
       out.add(HexFormat.of().parseHex(g));
     }
     return out;
   }
 
   public RepairClaim.Jobs claimRepairs(String peer, int max) throws IOException {
-    return http.post(peerPath(peer, "repair"), new RepairClaim(max), RepairClaim.Jobs.class);
+    return call(Endpoints.REPAIR_CLAIM, new RepairClaim(max), Map.of(), peer);
   }
 
   public void reportRepairs(String peer, List<RepairOutcome> outcomes) throws IOException {
-    http.post(peerPath(peer, "repaired"), new RepairClaim.Report(outcomes), RepairClaim.Accepted.class);
+    call(Endpoints.REPAIRED, new RepairClaim.Report(outcomes), Map.of(), peer);
   }
 
   /** Tells the tracker that pieces of {@code holder} are bad or missing, so repair rebuilds them. */
   public int reportBad(String holder, String reporter, Map<FragmentKey, String> pieces) throws IOException {
     List<BadPieces.Piece> list = new ArrayList<>();
     pieces.forEach((k, why) -> list.add(new BadPieces.Piece(HexFormat.of().formatHex(k.toBytes()), why)));
-    return http.post(peerPath(holder, "bad"), new BadPieces(reporter, list), BadPieces.Answer.class).changed();
+    return call(Endpoints.BAD, new BadPieces(reporter, list), Map.of(), holder).changed();
   }
 
   public AssignedPage assigned(String peer, String after, int limit) throws IOException {
@@ -125,23 +122,23 @@ public final class TrackerClient {
     if (after != null) {
       q.put("after", after);
     }
-    return http.get(peerPath(peer, "assigned"), q, AssignedPage.class);
+    return call(Endpoints.ASSIGNED, null, q, peer);
   }
 
   // ---- compute hosts ----
 
   public ComputeState computeHeartbeat(String id, boolean up) throws IOException {
-    return http.post(API + "/compute/" + segment(id) + "/heartbeat", new ComputeState(id, up ? "UP" : "DOWN"), ComputeState.class);
+    return call(Endpoints.COMPUTE_HEARTBEAT, new ComputeState(id, up ? "UP" : "DOWN"), Map.of(), id);
   }
 
   // ---- storing ----
 
   public PlacementAnswer place(PlacementQuery q) throws IOException {
-    return http.post(API + "/placement", q, PlacementAnswer.class);
+    return call(Endpoints.PLACEMENT, q, Map.of());
   }
 
   public void reportBandwidth(BandwidthReport r) throws IOException {
-    http.post(API + "/bandwidth", r, Acknowledged.BandwidthNoted.class);
+    call(Endpoints.BANDWIDTH, r, Map.of());
   }
 
   /** The chunks the app holds coded at least as strongly as {@code atLeast} (any coding when null). */
@@ -152,22 +149,36 @@ public final class TrackerClient {
       q.put("atLeast", atLeast);
     }
     Set<ChunkId> out = new LinkedHashSet<>();
-    for (String id : http.get(API + "/chunks", q, HeldChunks.class).ids()) {
+    for (String id : call(Endpoints.CHUNKS, null, q).ids()) {
       out.add(ChunkId.parse(id));
     }
     return out;
   }
 
   /**
-   * Names chunks a store is about to send to {@code hosts} (peer ids); the answer says how many the
-   * session holds pending and carries WRITE tickets for these chunks on those hosts.
+   * Names chunks a store of {@code app} is about to send to {@code hosts} (peer ids); the answer says how
+   * many the session holds pending and carries WRITE tickets for these chunks on those hosts. A list
+   * longer than {@link PendingRequest#MAX_CHUNKS} goes in several calls (the answer: the last one's
+   * count, every call's tickets).
    */
-  public PendingRequest.Answer pending(String session, List<ChunkId> chunks, List<String> hosts) throws IOException {
-    List<String> hex = new ArrayList<>(chunks.size());
-    for (ChunkId c : chunks) {
-      hex.add(c.hex());
+  public PendingRequest.Answer pending(String session, String app, List<ChunkId> chunks, List<String> hosts) throws IOException {
+    int from = 0;
+    List<TicketGrant> tickets = new ArrayList<>();
+    while (true) {
+      int to = Math.min(chunks.size(), from + PendingRequest.MAX_CHUNKS);
+      List<String> hex = new ArrayList<>(to - from);
+      for (ChunkId c : chunks.subList(from, to)) {
+        hex.add(c.hex());
+      }
+      PendingRequest.Answer a = call(Endpoints.PENDING, new PendingRequest(app, hex, hosts), Map.of(), session);
+      if (a.tickets() != null) {
+        tickets.addAll(a.tickets());
+      }
+      from = to;
+      if (from >= chunks.size()) {
+        return new PendingRequest.Answer(a.session(), a.pending(), tickets);
+      }
     }
-    return http.post(API + "/stores/" + segment(session) + "/pending", new PendingRequest(hex, hosts), PendingRequest.Answer.class);
   }
 
   /** Tickets by hand (admin credential): {@code op} READ or WRITE on {@code peer}'s pieces of {@code chunks}. */
@@ -176,36 +187,36 @@ public final class TrackerClient {
     for (ChunkId c : chunks) {
       hex.add(c.hex());
     }
-    return http.post(API + "/tickets", new TicketRequest(op, peer, hex, ttlSeconds), TicketRequest.Answer.class).tickets();
+    return call(Endpoints.TICKETS, new TicketRequest(op, peer, hex, ttlSeconds), Map.of()).tickets();
   }
 
   /** A store gives up: its pending chunks are no longer spared. */
   public void abandon(String session) throws IOException {
-    http.delete(API + "/stores/" + segment(session), Map.of(), Acknowledged.SessionClosed.class);
+    call(Endpoints.ABANDON, null, Map.of(), session);
   }
 
   public CommitRequest.Answer commit(CommitRequest c) throws IOException {
-    return http.post(API + "/versions", c, CommitRequest.Answer.class);
+    return call(Endpoints.COMMIT, c, Map.of());
   }
 
   /** The catalog record of a committed version, sealed by the tracker (issue #21). */
   public CatalogRecordBlob record(String app, String node, long step) throws IOException {
-    return http.get(API + "/records", Map.of("app", app, "node", node, "step", Long.toString(step)), CatalogRecordBlob.class);
+    return call(Endpoints.RECORD, null, Map.of("app", app, "node", node, "step", Long.toString(step)));
   }
 
   /** The record's pieces are on the grid: the index keeps them with the version. */
   public RecordAttach.Answer attachRecord(RecordAttach a) throws IOException {
-    return http.post(API + "/records", a, RecordAttach.Answer.class);
+    return call(Endpoints.ATTACH_RECORD, a, Map.of());
   }
 
   /** The tracker group: its leader and members. */
   public ClusterView cluster() throws IOException {
-    return http.get(API + "/cluster", Map.of(), ClusterView.class);
+    return call(Endpoints.CLUSTER, null, Map.of());
   }
 
   /** An online backup of the tracker's data directory into {@code to} on the tracker's host (admin). */
   public BackupRequest.Answer backup(String to) throws IOException {
-    return http.post(API + "/backup", new BackupRequest(to), BackupRequest.Answer.class);
+    return call(Endpoints.BACKUP, new BackupRequest(to), Map.of());
   }
 
   // ---- reading and listing ----
@@ -224,7 +235,7 @@ public final class TrackerClient {
     if (part >= 0) {
       q.put("part", Integer.toString(part));
     }
-    return http.get(API + "/manifest", q, LocatedVersion.class);
+    return call(Endpoints.MANIFEST, null, q);
   }
 
   /**
@@ -237,64 +248,55 @@ public final class TrackerClient {
     q.put("node", node);
     q.put("step", "latest");
     q.put("holders", "none");
-    return http.get(API + "/manifest", q, LocatedVersion.class);
+    return call(Endpoints.MANIFEST, null, q);
   }
 
   /** The checkpoint sets of app/node still waiting for parts. */
   public List<SetProgress> pendingSets(String app, String node) throws IOException {
-    return http.get(API + "/sets", Map.of("app", app, "node", node), list(SetProgress.class));
+    return call(Endpoints.SETS, null, Map.of("app", app, "node", node));
   }
 
   public List<VersionRow> versions(String app, String node) throws IOException {
-    return http.get(API + "/versions", Map.of("app", app, "node", node), list(VersionRow.class));
+    return call(Endpoints.VERSIONS, null, Map.of("app", app, "node", node));
   }
 
   public void deleteVersion(String app, String node, long step) throws IOException {
-    http.delete(API + "/versions", Map.of("app", app, "node", node, "step", Long.toString(step)), Acknowledged.Deleted.class);
+    call(Endpoints.DELETE_VERSION, null, Map.of("app", app, "node", node, "step", Long.toString(step)));
   }
 
   public List<AppSummary> apps() throws IOException {
-    return http.get(API + "/apps", Map.of(), list(AppSummary.class));
+    return call(Endpoints.APPS, null, Map.of());
   }
 
   public FolderPolicy policy(String app) throws IOException {
-    return http.get(API + "/policy", Map.of("app", app), FolderPolicy.class);
+    return call(Endpoints.POLICY, null, Map.of("app", app));
   }
 
   public FolderPolicy setPolicy(String app, String folder) throws IOException {
-    return http.post(API + "/policy", new FolderPolicy(app, folder), FolderPolicy.class);
+    return call(Endpoints.SET_POLICY, new FolderPolicy(app, folder), Map.of());
   }
 
   /** Issues a token (admin only); in a tracker group every member learns it. */
   public TokenRequest.Answer createToken(TokenRequest request) throws IOException {
-    return http.post(API + "/tokens", request, TokenRequest.Answer.class);
+    return call(Endpoints.TOKENS, request, Map.of());
   }
 
   /** The grid's donated and used space per history slot over {@code window} (e.g. "24h"). */
   public CapacitySeries capacity(String window) throws IOException {
-    return http.get(API + "/capacity", Map.of("window", window), CapacitySeries.class);
+    return call(Endpoints.CAPACITY, null, Map.of("window", window));
   }
 
   public DurabilityView durability() throws IOException {
-    return http.get(API + "/durability", Map.of(), DurabilityView.class);
+    return call(Endpoints.DURABILITY, null, Map.of());
   }
 
-  private static String peerPath(String peer, String action) {
-    return API + "/peers/" + segment(peer) + "/" + action;
+  /**
+   * {@code e} with {@code body} (null: none; a POST without one sends {@code {}}), {@code query} and
+   * {@code values} in its path template's parameters, answered as the table declares.
+   */
+  private <R, A> A call(Endpoint<R, A> e, R body, Map<String, String> query, String... values) throws IOException {
+    Object json = body != null ? body : e.method().equals("POST") ? Map.of() : null;
+    return http.call(e.method(), e.path(values), query, json, e.answer());
   }
 
-  /** A path segment: ids are names without '/', checked here so no caller can aim a call elsewhere. */
-  private static String segment(String s) {
-    if (s == null || s.isEmpty() || s.contains("/") || s.contains("?") || s.contains("#") || s.contains("%")) {
-      throw new IllegalArgumentException("not a valid id: '" + s + "'");
-    }
-    return s;
-  }
-
-  private static JavaType list(Class<?> element) {
-    return TrackerHttp.JSON.getTypeFactory().constructCollectionType(List.class, element);
-  }
-
-  /** The answer to {@code leave}. */
-  private record PeerStateAnswer(String id, String state) {}
 }

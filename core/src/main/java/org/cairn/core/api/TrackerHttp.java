@@ -131,6 +131,16 @@ public final class TrackerHttp {
     return async().sendAsync(req, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode);
   }
 
+  /**
+   * A call of {@code method} to {@code path} with {@code query} and, when {@code body} is not null, that
+   * body as JSON; the answer read as {@code type}.
+   */
+  <T> T call(String method, String path, Map<String, String> query, Object body, com.fasterxml.jackson.databind.JavaType type)
+      throws IOException {
+    byte[] json = body == null ? null : JSON.writeValueAsBytes(body);
+    return decode(send(new Call(method, path + query(query), json), path), type, path);
+  }
+
   <T> T get(String path, Map<String, String> query, Class<T> type) throws IOException {
     return decode(get(path, query), type, path);
   }

@@ -57,7 +57,7 @@ class TrackerHttpTest {
   @Test
   void answersAreReadIntoTheirRecords() throws IOException {
     answers.put("/a", new Object[] {200, "{\"session\":\"s1\",\"pending\":3,\"tickets\":[],\"later\":\"ignored\"}"});
-    PendingRequest.Answer a = http.post("/a", new PendingRequest(List.of("ab"), List.of("p1")), PendingRequest.Answer.class);
+    PendingRequest.Answer a = http.post("/a", new PendingRequest("heat", List.of("ab"), List.of("p1")), PendingRequest.Answer.class);
     assertThat(a).isEqualTo(new PendingRequest.Answer("s1", 3, List.of()));
     assertThat(seenBodies.get("/a")).contains("\"chunks\":[\"ab\"]").contains("\"hosts\":[\"p1\"]");
 

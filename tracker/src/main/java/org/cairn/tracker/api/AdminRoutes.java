@@ -1,20 +1,17 @@
 package org.cairn.tracker.api;
 
-import static org.cairn.tracker.api.Requests.json;
 import static org.cairn.tracker.api.Requests.parseLong;
-import static org.cairn.tracker.api.Requests.read;
-import static org.cairn.tracker.api.Requests.requireMethod;
 import static org.cairn.tracker.api.Requests.required;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Supplier;
 import org.cairn.core.api.BackupRequest;
 import org.cairn.core.api.ClusterView;
 import org.cairn.core.api.DataPlaneKey;
+import org.cairn.core.api.Endpoints;
 import org.cairn.core.api.TokenRequest;
 import org.cairn.core.api.TrackerHealth;
 import org.cairn.core.config.Durations;
@@ -74,25 +71,29 @@ final class AdminRoutes {
     this.cluster = view;
   }
 
-  Response health(String method) throws ApiException {
-    requireMethod(method, "GET");
-    return json(200, new TrackerHealth("ok", membership.peers().size(), clock.millis() - startedAt));
-  }
-
-  Response dataPlane(String method) throws ApiException {
-    requireMethod(method, "GET");
-    return json(200, new DataPlaneKey(credentials.dataKey().bearerValue()));
-  }
-
-  Response cluster(String method) throws ApiException {
-    requireMethod(method, "GET");
-    return json(200, cluster.get());
+  void bind(Bindings b) {
+    b.on(Endpoints.HEALTH, c -> new TrackerHealth("ok", membership.peers().size(), clock.millis() - startedAt));
+    b.on(Endpoints.DATAPLANE, c -> new DataPlaneKey(credentials.dataKey().bearerValue()));
+    b.on(Endpoints.CLUSTER, c -> cluster.get());
+    b.on(Endpoints.BACKUP, c -> backup(c.body()));
+    b.on(Endpoints.TOKENS, c -> token(c.body()));
+    b.on(Endpoints.CAPACITY, c -> {
+      CapacityHistory h = capacity;
+      if (h == null) {
+        throw new ApiException(404, "this tracker keeps no capacity history");
+      }
+      return h.series(Durations.parse(c.query().getOrDefault("window", "24h")));
+    });
+    b.on(Endpoints.DURABILITY, c -> repair.durability().onlyApps(c.who()::covers));
+    b.on(Endpoints.EVENTS, c -> {
+      long after = c.query().containsKey("after") ? parseLong(c.query().get("after"), "after") : 0;
+      return new EventsPage(events.since(after, 500).stream().filter(e -> visible(e, c.who())).toList());
+    });
+    b.on(Endpoints.APPS, c -> catalog.reads().appSummaries().stream().filter(a -> c.who().covers(a.app())).toList());
   }
 
   /** {@code POST /api/v1/backup}: a backup of the tracker's data directory to a new directory on its host. */
-  Response backup(String method, byte[] body) throws ApiException, IOException {
-    requireMethod(method, "POST");
-    BackupRequest b = read(body, BackupRequest.class);
+  private BackupRequest.Answer backup(BackupRequest b) throws ApiException, IOException {
     String to = required(b.to(), "to");
     if (!Path.of(to).isAbsolute()) {
       throw new ApiException(400, "to must be an absolute path on the tracker's host, was '" + to + "'");
@@ -101,13 +102,11 @@ final class AdminRoutes {
     if (target == null) {
       throw new ApiException(503, "this tracker cannot make backups");
     }
-    return json(200, target.to(Path.of(to)));
+    return target.to(Path.of(to));
   }
 
   /** {@code POST /api/v1/tokens}: the rules of {@code token create}, then a token from this tracker's store of them. */
-  Response tokens(String method, byte[] body) throws ApiException, IOException {
-    requireMethod(method, "POST");
-    TokenRequest t = read(body, TokenRequest.class);
+  private TokenRequest.Answer token(TokenRequest t) throws ApiException, IOException {
     Role r = Role.parse(required(t.role(), "role"));
     String refused = TokenStore.refusal(r, t.apps() != null || t.readOnly(), t.uses());
     if (refused != null) {
@@ -119,40 +118,21 @@ final class AdminRoutes {
     long now = clock.millis();
     String token = credentials.tokens().issue(r, t.apps(), t.readOnly(),
         t.expiresInSeconds() == null ? null : now + t.expiresInSeconds() * 1000, t.uses(), null, t.note(), now);
-    return json(200, new TokenRequest.Answer(certifier.get() instanceof TrackerCa ca ? token + "#sha256:" + ca.pin() : token));
+    return new TokenRequest.Answer(certifier.get() instanceof TrackerCa ca ? token + "#sha256:" + ca.pin() : token);
   }
 
-  Response capacity(String method, Map<String, String> query) throws ApiException, IOException {
-    requireMethod(method, "GET");
-    CapacityHistory c = capacity;
-    if (c == null) {
-      throw new ApiException(404, "this tracker keeps no capacity history");
+  /**
+   * Whether {@code who} may see event {@code e}: one about an app only if the app is in its scope; one
+   * of an app kind stored before events named their app, only by a caller that sees every app.
+   */
+  static boolean visible(EventLog.Event e, Principal who) {
+    if (e.app() != null) {
+      return who.covers(e.app());
     }
-    return json(200, c.series(Durations.parse(query.getOrDefault("window", "24h"))));
+    return !APP_KINDS.contains(e.kind()) || who.role() != Role.CLIENT || who.apps() == null;
   }
 
-  Response durability(String method, Principal who) throws ApiException, IOException {
-    requireMethod(method, "GET");
-    return json(200, repair.durability().onlyApps(who::covers));
-  }
-
-  Response events(String method, Map<String, String> query, Principal who) throws ApiException, IOException {
-    requireMethod(method, "GET");
-    long after = query.containsKey("after") ? parseLong(query.get("after"), "after") : 0;
-    return json(200, new EventsPage(events.since(after, 500).stream().filter(e -> who.covers(appOf(e))).toList()));
-  }
-
-  Response apps(String method, Principal who) throws ApiException, IOException {
-    requireMethod(method, "GET");
-    return json(200, catalog.reads().appSummaries().stream().filter(a -> who.covers(a.app())).toList());
-  }
-
-  /** The app an event is about (committed, deleted, repaired: its subject starts with the app), or null. */
-  private static String appOf(EventLog.Event e) {
-    return switch (e.kind()) {
-      case "committed", "deleted" -> e.subject().substring(0, Math.max(0, e.subject().indexOf('.')));
-      case "repaired", "repair-failed" -> e.subject().substring(0, Math.max(0, e.subject().indexOf('/')));
-      default -> null;
-    };
-  }
+  /** Kinds of events about an app (what events stored before they named their app say nothing more of). */
+  private static final java.util.Set<String> APP_KINDS = java.util.Set.of("committed", "deleted", "repaired", "repair-failed",
+      "set expired", "soft pieces lost");
 }

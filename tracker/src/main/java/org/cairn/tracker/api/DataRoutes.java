@@ -1,10 +1,6 @@
 package org.cairn.tracker.api;
 
-import static org.cairn.tracker.api.Requests.json;
 import static org.cairn.tracker.api.Requests.parseStep;
-import static org.cairn.tracker.api.Requests.read;
-import static org.cairn.tracker.api.Requests.requireApp;
-import static org.cairn.tracker.api.Requests.requireMethod;
 import static org.cairn.tracker.api.Requests.required;
 
 import java.io.IOException;
@@ -19,6 +15,7 @@ import java.util.function.Function;
 import org.cairn.core.api.Acknowledged;
 import org.cairn.core.api.BandwidthReport;
 import org.cairn.core.api.ChunkLookup;
+import org.cairn.core.api.Endpoints;
 import org.cairn.core.api.HeldChunks;
 import org.cairn.core.api.LocatedChunk;
 import org.cairn.core.api.LocatedVersion;
@@ -36,7 +33,6 @@ import org.cairn.core.placement.Placement;
 import org.cairn.core.placement.PlacementPolicy;
 import org.cairn.core.placement.PlacementRequest;
 import org.cairn.core.security.Ticket;
-import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.TicketIssuer;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.VersionReads;
@@ -64,18 +60,26 @@ final class DataRoutes {
     this.grants = grants;
   }
 
-  /** {@code POST /api/v1/bandwidth}: a client's measured throughput to a peer. */
-  Response bandwidth(String method, byte[] body) throws IOException, ApiException {
-    requireMethod(method, "POST");
-    BandwidthReport r = read(body, BandwidthReport.class);
-    placement.reportBandwidth(required(r.client(), "client"), required(r.peer(), "peer"), r.bytesPerSecond(), "probe".equals(r.source()));
-    return json(200, new Acknowledged.BandwidthNoted(r.client(), r.peer()));
+  void bind(Bindings b) {
+    b.on(Endpoints.BANDWIDTH, c -> {
+      BandwidthReport r = c.body();
+      placement.reportBandwidth(required(r.client(), "client"), required(r.peer(), "peer"), r.bytesPerSecond(), "probe".equals(r.source()));
+      return new Acknowledged.BandwidthNoted(r.client(), r.peer());
+    });
+    b.on(Endpoints.PLACEMENT, c -> placement(c.body()));
+    b.on(Endpoints.CHUNKS, c -> {
+      String atLeast = c.query().get("atLeast");
+      return new HeldChunks(catalog.reads().heldIds(required(c.query(), "app"), atLeast == null ? null : Redundancy.parse(atLeast)));
+    });
+    b.on(Endpoints.CHUNK_LOOKUP, this::lookup);
+    b.on(Endpoints.PENDING, this::pending);
+    b.on(Endpoints.ABANDON, c -> new Acknowledged.SessionClosed(catalog.pending().close(c.param("session"), c.who().tokenId())));
+    b.on(Endpoints.TICKETS, this::tickets);
+    b.on(Endpoints.MANIFEST, this::manifest);
   }
 
   /** {@code POST /api/v1/placement}: the hosts a store should write to, and alternates. */
-  Response placement(String method, byte[] body) throws IOException, ApiException, NotEnoughHostsException {
-    requireMethod(method, "POST");
-    PlacementQuery q = read(body, PlacementQuery.class);
+  private PlacementAnswer placement(PlacementQuery q) throws IOException, ApiException, NotEnoughHostsException {
     String client = required(q.client(), "client");
     int m = q.m() == null ? 3 : q.m();
     int k = q.k() == null ? 2 : q.k();
@@ -94,77 +98,63 @@ final class DataRoutes {
       return new PlacementAnswer.PlacedHost(h, v == null ? null : v.address(), age < 0 ? null : placement.bandwidth(client, h),
           age < 0 ? null : age, disk > 0 ? disk : null);
     };
-    return json(200, new PlacementAnswer(policy.name(), p.hosts().stream().map(host).toList(), p.alternates().stream().map(host).toList(),
-        Double.isNaN(p.objective()) ? null : p.objective()));
+    return new PlacementAnswer(policy.name(), p.hosts().stream().map(host).toList(), p.alternates().stream().map(host).toList(),
+        Double.isNaN(p.objective()) ? null : p.objective());
   }
 
-  /** {@code GET /api/v1/chunks?app=A[&atLeast=SPEC]} and {@code POST /api/v1/chunks/lookup}. */
-  Response chunks(String method, String id, Map<String, String> query, byte[] body, Principal who) throws IOException, ApiException {
-    if (id == null && method.equals("GET")) {
-      requireApp(who, query.get("app"));
-      String atLeast = query.get("atLeast");
-      return json(200, new HeldChunks(catalog.reads().heldIds(required(query, "app"), atLeast == null ? null : Redundancy.parse(atLeast))));
+  /** {@code POST /api/v1/chunks/lookup}: whether the app holds each chunk. */
+  private ChunkLookup.Answer lookup(Call<ChunkLookup> c) throws IOException, ApiException {
+    String app = required(c.body().app(), "app");
+    List<String> hex = c.body().ids() == null ? List.of() : c.body().ids();
+    if (hex.size() > 100_000) {
+      throw new ApiException(400, "look up at most 100,000 ids per call, got " + hex.size());
     }
-    if (!"lookup".equals(id)) {
-      throw new ApiException(404, "no such endpoint; use GET /api/v1/chunks?app=A or POST /api/v1/chunks/lookup");
-    }
-    requireMethod(method, "POST");
-    ChunkLookup l = read(body, ChunkLookup.class);
-    String app = required(l.app(), "app");
-    requireApp(who, app);
     List<ChunkId> ids = new ArrayList<>();
-    for (String hex : l.ids() == null ? List.<String>of() : l.ids()) {
-      ids.add(ChunkId.parse(hex));
+    for (String h : hex) {
+      ids.add(ChunkId.parse(h));
     }
-    if (ids.size() > 100_000) {
-      throw new ApiException(400, "look up at most 100,000 ids per call, got " + ids.size());
-    }
-    return json(200, new ChunkLookup.Answer(catalog.reads().lookup(app, ids)));
+    return new ChunkLookup.Answer(catalog.reads().lookup(app, ids));
   }
 
   /**
    * A store in flight names the chunks it sends before sending them, so GC spares their pieces until
-   * the commit: {@code POST /api/v1/stores/{session}/pending {"chunks":[hex...]}} (an empty list keeps
-   * the session alive), {@code DELETE /api/v1/stores/{session}} when the store gives up.
+   * the commit: {@code POST /api/v1/stores/{session}/pending {"app":A,"chunks":[hex...]}} (an empty list
+   * keeps the session alive; at most {@link PendingRequest#MAX_CHUNKS} a call). The session is bound to
+   * its app and to the caller's token at its first call; {@code DELETE /api/v1/stores/{session}} when
+   * the store gives up.
    */
-  Response stores(String method, String session, String action, byte[] body, Principal who) throws ApiException, IOException {
-    if (session == null) {
-      throw new ApiException(404, "no such endpoint; use POST /api/v1/stores/{session}/pending or DELETE /api/v1/stores/{session}");
+  private PendingRequest.Answer pending(Call<PendingRequest> c) throws ApiException, IOException {
+    PendingRequest r = c.body();
+    String session = c.param("session");
+    String app = required(r.app(), "app");
+    List<String> hex = r.chunks() == null ? List.<String>of() : r.chunks();
+    if (hex.size() > PendingRequest.MAX_CHUNKS) {
+      throw new ApiException(400, "name at most " + PendingRequest.MAX_CHUNKS + " chunks per call, got " + hex.size());
     }
-    if (action == null) {
-      requireMethod(method, "DELETE");
-      return json(200, new Acknowledged.SessionClosed(catalog.pending().close(session)));
+    if (r.hosts() != null && r.hosts().size() > 256) {
+      throw new ApiException(400, "name at most 256 hosts, got " + r.hosts().size());
     }
-    if (!action.equals("pending")) {
-      throw new ApiException(404, "no such endpoint; use POST /api/v1/stores/{session}/pending");
-    }
-    requireMethod(method, "POST");
-    PendingRequest r = read(body, PendingRequest.class);
     List<ChunkId> ids = new ArrayList<>();
-    for (String c : r.chunks() == null ? List.<String>of() : r.chunks()) {
-      ids.add(ChunkId.parse(c));
+    for (String h : hex) {
+      ids.add(ChunkId.parse(h));
     }
-    int pending = catalog.pending().add(session, ids);
+    int pending = catalog.pending().add(session, app, c.who().tokenId(), ids);
     // WRITE tickets for these chunks on every host the store may send them to
     List<TicketGrant> out = new ArrayList<>();
     if (!ids.isEmpty() && r.hosts() != null) {
-      if (r.hosts().size() > 256) {
-        throw new ApiException(400, "name at most 256 hosts, got " + r.hosts().size());
-      }
       for (String host : new LinkedHashSet<>(r.hosts())) {
-        PeerView v = membership.peer(host);
+        PeerView v = host == null ? null : membership.peer(host);
         if (v != null) {
-          out.addAll(grants.of(Ticket.Op.WRITE, v, who, ids, TicketIssuer.TTL));
+          out.addAll(grants.of(Ticket.Op.WRITE, v, c.who(), ids, TicketIssuer.TTL));
         }
       }
     }
-    return json(200, new PendingRequest.Answer(session, pending, out));
+    return new PendingRequest.Answer(session, pending, out);
   }
 
   /** {@code POST /api/v1/tickets} (admin): tickets an operator's tool asks for by hand. */
-  Response tickets(String method, byte[] body, Principal who) throws ApiException, IOException {
-    requireMethod(method, "POST");
-    TicketRequest r = read(body, TicketRequest.class);
+  private TicketRequest.Answer tickets(Call<TicketRequest> c) throws ApiException, IOException {
+    TicketRequest r = c.body();
     Ticket.Op op;
     try {
       op = Ticket.Op.valueOf(required(r.op(), "op"));
@@ -182,14 +172,14 @@ final class DataRoutes {
       throw new ApiException(400, "field 'chunks' (hex chunk ids) is required");
     }
     List<ChunkId> ids = new ArrayList<>();
-    for (String c : r.chunks()) {
-      ids.add(ChunkId.parse(c));
+    for (String hex : r.chunks()) {
+      ids.add(ChunkId.parse(hex));
     }
     long ttl = r.ttlSeconds() == null ? TicketIssuer.TTL.toSeconds() : r.ttlSeconds();
     if (ttl < 1 || ttl > TicketIssuer.TTL.toSeconds()) {
       throw new ApiException(400, "ttlSeconds must be 1-" + TicketIssuer.TTL.toSeconds() + ", was " + ttl);
     }
-    return json(200, new TicketRequest.Answer(grants.of(op, v, who, ids, Duration.ofSeconds(ttl))));
+    return new TicketRequest.Answer(grants.of(op, v, c.who(), ids, Duration.ofSeconds(ttl)));
   }
 
   /**
@@ -198,9 +188,8 @@ final class DataRoutes {
    * a store coding against the previous version needs first (a sixth of the answer; the holders are asked for only if a
    * base must be read from the grid).
    */
-  Response manifest(String method, Map<String, String> query, Principal who) throws IOException, ApiException {
-    requireMethod(method, "GET");
-    requireApp(who, query.get("app"));
+  private LocatedVersion manifest(Call<Void> c) throws IOException, ApiException {
+    Map<String, String> query = c.query();
     metrics.manifestRead();
     String holdersParam = query.getOrDefault("holders", "all");
     if (!holdersParam.equals("all") && !holdersParam.equals("none")) {
@@ -252,9 +241,9 @@ final class DataRoutes {
     // a READ ticket per holder for its pieces of this version (fetch, verify)
     List<TicketGrant> out = new ArrayList<>();
     for (Map.Entry<String, List<ChunkId>> h : byHolder.entrySet()) {
-      out.addAll(grants.of(Ticket.Op.READ, peers.get(h.getKey()), who, h.getValue(), TicketIssuer.TTL));
+      out.addAll(grants.of(Ticket.Op.READ, peers.get(h.getKey()), c.who(), h.getValue(), TicketIssuer.TTL));
     }
-    return json(200, new LocatedVersion(m.manifest(), chunks, out));
+    return new LocatedVersion(m.manifest(), chunks, out);
   }
 
   private Map<String, PeerView> peersById() {

@@ -1,9 +1,5 @@
 package org.cairn.tracker.api;
 
-import static org.cairn.tracker.api.Requests.json;
-import static org.cairn.tracker.api.Requests.read;
-import static org.cairn.tracker.api.Requests.requireMethod;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -12,12 +8,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.cairn.core.api.AvailabilityView;
 import org.cairn.core.api.ComputeState;
+import org.cairn.core.api.Endpoints;
 import org.cairn.core.api.HostHistory;
 import org.cairn.core.availability.Availability;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.availability.StateSeries;
 import org.cairn.core.config.Durations;
+import org.cairn.tracker.auth.Role;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
 
@@ -39,9 +37,16 @@ final class HistoryRoutes {
     this.heartbeatInterval = heartbeatInterval;
   }
 
+  void bind(Bindings b) {
+    b.on(Endpoints.PEER_HISTORY, c -> peerHistory(c.param("id"), c.query()));
+    b.on(Endpoints.COMPUTE, c -> new TreeMap<>(membership.computeStates()));
+    b.on(Endpoints.COMPUTE_HEARTBEAT, this::computeHeartbeat);
+    b.on(Endpoints.COMPUTE_HISTORY, c -> computeHistory(c.param("id"), c.query()));
+    b.on(Endpoints.AVAILABILITY, c -> availability(c.query()));
+  }
+
   /** {@code GET /api/v1/peers/{id}/history[?window=24h]}. */
-  Response peerHistory(String method, String id, Map<String, String> query) throws ApiException, IOException {
-    requireMethod(method, "GET");
+  private HostHistory.Storage peerHistory(String id, Map<String, String> query) throws ApiException, IOException {
     if (membership.peer(id) == null) {
       throw new ApiException(404, "unknown peer '" + id + "'");
     }
@@ -52,39 +57,31 @@ final class HistoryRoutes {
     for (HostState st : HostState.values()) {
       probabilities.put(st.name(), p[st.code()]);
     }
-    return json(200, new HostHistory.Storage(id, history.slotMillis(), w[0], History.render(s, true), probabilities));
+    return new HostHistory.Storage(id, history.slotMillis(), w[0], History.render(s, true), probabilities);
   }
 
-  /** {@code GET /api/v1/compute}, {@code POST /api/v1/compute/{id}/heartbeat}, {@code GET /api/v1/compute/{id}/history}. */
-  Response compute(String method, String id, String action, Map<String, String> query, byte[] body) throws ApiException, IOException {
-    if (id == null) {
-      requireMethod(method, "GET");
-      return json(200, new TreeMap<>(membership.computeStates()));
+  /** {@code POST /api/v1/compute/{id}/heartbeat}: the host is bound to the first caller that heartbeats it (the admin passes). */
+  private ComputeState computeHeartbeat(Call<ComputeState> c) throws ApiException, IOException {
+    String id = c.param("id");
+    String state = c.body() == null || c.body().state() == null ? "UP" : c.body().state();
+    if (!state.equalsIgnoreCase("UP") && !state.equalsIgnoreCase("DOWN")) {
+      throw new ApiException(400, "compute state must be UP or DOWN, was '" + state + "'");
     }
-    if ("heartbeat".equals(action)) {
-      requireMethod(method, "POST");
-      ComputeState c = body.length == 0 ? new ComputeState(id, "UP") : read(body, ComputeState.class);
-      String state = c.state() == null ? "UP" : c.state();
-      if (!state.equalsIgnoreCase("UP") && !state.equalsIgnoreCase("DOWN")) {
-        throw new ApiException(400, "compute state must be UP or DOWN, was '" + state + "'");
-      }
-      membership.computeHeartbeat(id, state.equalsIgnoreCase("UP"));
-      return json(200, new ComputeState(id, state.toUpperCase(Locale.ROOT), heartbeatInterval.toMillis()));
-    }
-    if ("history".equals(action)) {
-      requireMethod(method, "GET");
-      long[] w = window(query, "14d");
-      StateSeries s = history.computeSeries(id, w[0], w[1]);
-      return json(200, new HostHistory.Compute(id, history.slotMillis(), w[0], History.render(s, false),
-          Availability.computeProbability(s, StateSeries.COMPUTE_DOWN, w[0], w[1]),
-          Availability.mttfSlots(s, w[0], w[1]) * history.slotMillis() / 1000.0));
-    }
-    throw new ApiException(404, "no such compute action '" + action + "'");
+    membership.computeHeartbeat(id, state.equalsIgnoreCase("UP"), c.who().role() == Role.ADMIN ? null : c.who().tokenId());
+    return new ComputeState(id, state.toUpperCase(Locale.ROOT), heartbeatInterval.toMillis());
+  }
+
+  /** {@code GET /api/v1/compute/{id}/history[?window=14d]}. */
+  private HostHistory.Compute computeHistory(String id, Map<String, String> query) throws IOException {
+    long[] w = window(query, "14d");
+    StateSeries s = history.computeSeries(id, w[0], w[1]);
+    return new HostHistory.Compute(id, history.slotMillis(), w[0], History.render(s, false),
+        Availability.computeProbability(s, StateSeries.COMPUTE_DOWN, w[0], w[1]),
+        Availability.mttfSlots(s, w[0], w[1]) * history.slotMillis() / 1000.0);
   }
 
   /** CR, LI and CRLS of one storage host against one compute host, and the conditional probabilities. */
-  Response availability(String method, Map<String, String> query) throws ApiException, IOException {
-    requireMethod(method, "GET");
+  private AvailabilityView availability(Map<String, String> query) throws ApiException, IOException {
     String storage = query.get("storage");
     String compute = query.get("compute");
     if (storage == null || compute == null) {
@@ -99,9 +96,9 @@ final class HistoryRoutes {
       givenUp.put(s.name(), nullIfNaN(Availability.conditional(sh, ch, StateSeries.UP, w[0], w[1], s)));
       givenDown.put(s.name(), nullIfNaN(Availability.conditional(sh, ch, StateSeries.COMPUTE_DOWN, w[0], w[1], s)));
     }
-    return json(200, new AvailabilityView(storage, compute, w[1] - w[0],
+    return new AvailabilityView(storage, compute, w[1] - w[0],
         Availability.computeProbability(ch, StateSeries.COMPUTE_DOWN, w[0], w[1]), givenUp, givenDown,
-        crls.correlatedReliability(sh, ch, w[0], w[1]), crls.loadIndicator(sh, ch, w[0], w[1]), crls.score(sh, ch, w[0], w[1])));
+        crls.correlatedReliability(sh, ch, w[0], w[1]), crls.loadIndicator(sh, ch, w[0], w[1]), crls.score(sh, ch, w[0], w[1]));
   }
 
   /** The slots [from, to) of {@code ?window=} (default {@code defaultWindow}) ending with the current slot. */

@@ -43,7 +43,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * HTTP/1.1 on Netty: codec -> aggregator (bodies up to 1 MiB) -> one handler that hands requests to
+ * HTTP/1.1 on Netty: codec -> body limit (each endpoint's, judged from the request's head before its
+ * body is read: {@link BodyLimit}) -> aggregator -> one handler that hands requests to
  * {@link TrackerApi} on a small worker group (RocksDB calls stay off the event loop). Malformed or
  * oversized requests get a JSON error and the connection is closed; nothing a client sends can
  * crash the tracker.
@@ -51,7 +52,7 @@ import org.slf4j.LoggerFactory;
 public final class HttpApiServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
   /**
-   * Largest request body. A commit carries the manifest and the new chunks' holders, about 250 bytes
+   * Largest request body of any endpoint (a commit's; the others take less, {@link BodyLimit}). A commit carries the manifest and the new chunks' holders, about 250 bytes
    * per chunk: 64 MiB covers images of about 250,000 chunks (250 GiB at 1 MiB chunks). Larger images
    * need commits in parts (not built yet).
    */
@@ -96,6 +97,7 @@ public final class HttpApiServer implements Closeable {
                 .addLast(new ReadTimeoutHandler(60, TimeUnit.SECONDS))
                 .addLast(new HttpServerCodec(4096, 16 * 1024, 64 * 1024))
                 .addLast(new HttpServerKeepAliveHandler())
+                .addLast(new BodyLimit(api))
                 .addLast(new HttpObjectAggregator(MAX_BODY))
                 .addLast(handlers, handler);
           }

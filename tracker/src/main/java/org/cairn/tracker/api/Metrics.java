@@ -63,6 +63,10 @@ public final class Metrics {
     manifestReads.increment();
   }
 
+  /**
+   * One request answered: {@code route} is its endpoint's template ("GET /api/v1/peers/{id}") or
+   * "unmatched", never text from the request, so the label set stays small and holds nothing a caller wrote.
+   */
   void request(String route, int status, long nanos) {
     requests.computeIfAbsent(route + "\u0000" + status, k -> new LongAdder()).increment();
     double seconds = nanos / 1e9;
@@ -75,20 +79,35 @@ public final class Metrics {
     latencySum.add(seconds);
   }
 
+  /** A label value as the Prometheus text format writes it: backslash, double quote and newline escaped. */
+  static String escape(String value) {
+    StringBuilder sb = new StringBuilder(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      switch (c) {
+        case '\\' -> sb.append("\\\\");
+        case '"' -> sb.append("\\\"");
+        case '\n' -> sb.append("\\n");
+        default -> sb.append(c);
+      }
+    }
+    return sb.toString();
+  }
+
   String render() {
     StringBuilder sb = new StringBuilder();
     sb.append("# HELP cairn_heartbeats_total Peer heartbeats received.\n# TYPE cairn_heartbeats_total counter\n");
     sb.append("cairn_heartbeats_total ").append(heartbeats.sum()).append('\n');
     sb.append("# HELP cairn_peers Peers by effective state.\n# TYPE cairn_peers gauge\n");
     for (Map.Entry<String, Long> e : peersByState.get().entrySet()) {
-      sb.append("cairn_peers{state=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
+      sb.append("cairn_peers{state=\"").append(escape(e.getKey())).append("\"} ").append(e.getValue()).append('\n');
     }
     Map<String, Long> stalled = stalledByKind.get();
     if (!stalled.isEmpty()) {
       sb.append("# HELP cairn_repair_stalled_chunks Chunks repair cannot progress on, by reason.\n")
           .append("# TYPE cairn_repair_stalled_chunks gauge\n");
       for (Map.Entry<String, Long> e : stalled.entrySet()) {
-        sb.append("cairn_repair_stalled_chunks{kind=\"").append(e.getKey()).append("\"} ").append(e.getValue()).append('\n');
+        sb.append("cairn_repair_stalled_chunks{kind=\"").append(escape(e.getKey())).append("\"} ").append(e.getValue()).append('\n');
       }
     }
     org.cairn.core.api.DurabilityView d = durability.get();
@@ -127,7 +146,7 @@ public final class Metrics {
     sb.append("# HELP cairn_http_requests_total API requests by route and status.\n# TYPE cairn_http_requests_total counter\n");
     requests.entrySet().stream().sorted(Map.Entry.comparingByKey()).forEach(e -> {
       String[] parts = e.getKey().split("\u0000");
-      sb.append("cairn_http_requests_total{route=\"").append(parts[0]).append("\",status=\"").append(parts[1]).append("\"} ")
+      sb.append("cairn_http_requests_total{route=\"").append(escape(parts[0])).append("\",status=\"").append(parts[1]).append("\"} ")
           .append(e.getValue().sum()).append('\n');
     });
     sb.append("# HELP cairn_http_request_seconds API request latency.\n# TYPE cairn_http_request_seconds histogram\n");

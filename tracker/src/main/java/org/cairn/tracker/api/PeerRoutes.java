@@ -1,10 +1,7 @@
 package org.cairn.tracker.api;
 
 import static org.cairn.tracker.api.Requests.fragmentKey;
-import static org.cairn.tracker.api.Requests.json;
 import static org.cairn.tracker.api.Requests.parseLong;
-import static org.cairn.tracker.api.Requests.read;
-import static org.cairn.tracker.api.Requests.requireMethod;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -16,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import org.cairn.core.api.Acknowledged;
 import org.cairn.core.api.BadPieces;
+import org.cairn.core.api.Endpoints;
 import org.cairn.core.api.HeartbeatRequest;
 import org.cairn.core.api.HeartbeatResponse;
 import org.cairn.core.api.Inventory;
@@ -39,7 +37,7 @@ import org.slf4j.LoggerFactory;
 /**
  * What donors' peers ask of the tracker under {@code /api/v1/peers}: registration, heartbeats, leaving,
  * inventory GC, repair jobs and their outcomes, the pieces a peer should hold (its audit), bad pieces;
- * and the peer list and views the status page reads.
+ * and the peer list and views the status page reads. Who may call each is the endpoint table's rule.
  */
 final class PeerRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(PeerRoutes.class);
@@ -52,11 +50,10 @@ final class PeerRoutes {
   private final Clock clock;
   private final Duration heartbeatInterval;
   private final Grants grants;
-  private final HistoryRoutes history;
   private volatile PeerCertifier certifier;
 
   PeerRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, Metrics metrics, Clock clock,
-      Duration heartbeatInterval, Grants grants, HistoryRoutes history) {
+      Duration heartbeatInterval, Grants grants) {
     this.credentials = credentials;
     this.membership = membership;
     this.catalog = catalog;
@@ -65,7 +62,6 @@ final class PeerRoutes {
     this.clock = clock;
     this.heartbeatInterval = heartbeatInterval;
     this.grants = grants;
-    this.history = history;
   }
 
   void setCertifier(PeerCertifier certifier) {
@@ -76,78 +72,61 @@ final class PeerRoutes {
     return certifier;
   }
 
-  Response route(String method, String id, String action, Map<String, String> query, byte[] body, Principal who)
-      throws ApiException, IOException {
-    if (id == null) {
-      if (method.equals("GET")) {
-        return json(200, membership.peers());
+  void bind(Bindings b) {
+    b.on(Endpoints.PEERS, c -> membership.peers());
+    b.on(Endpoints.REGISTER, this::register);
+    b.on(Endpoints.PEER, c -> known(c.param("id")));
+    b.on(Endpoints.HEARTBEAT, this::heartbeat);
+    b.on(Endpoints.LEAVE, c -> {
+      if (!membership.leave(c.param("id"))) {
+        throw new ApiException(404, "unknown peer '" + c.param("id") + "'");
       }
-      requireMethod(method, "POST");
-      return register(read(body, RegisterRequest.class), who);
+      return new Acknowledged.PeerLeft(c.param("id"), HostState.DOWN.name());
+    });
+    b.on(Endpoints.INVENTORY, c -> inventory(known(c.param("id")).id(), c.body()));
+    b.on(Endpoints.REPAIR_CLAIM, this::claim);
+    b.on(Endpoints.REPAIRED, c -> {
+      String id = known(c.param("id")).id();
+      List<RepairOutcome> outcomes = c.body().outcomes() == null ? List.of() : c.body().outcomes();
+      if (outcomes.stream().anyMatch(java.util.Objects::isNull)) {
+        throw new ApiException(400, "an outcome of the report is null");
+      }
+      repair.report(id, outcomes);
+      return new RepairClaim.Accepted(outcomes.size());
+    });
+    b.on(Endpoints.ASSIGNED, c -> {
+      // the fragments the index says this peer holds, page by page (the peer audits them)
+      String id = known(c.param("id")).id();
+      Map<String, String> q = c.query();
+      int limit = (int) Math.max(1, Math.min(100_000, q.containsKey("limit") ? parseLong(q.get("limit"), "limit") : 10_000));
+      return catalog.holders().assigned(id, q.get("after"), limit);
+    });
+    b.on(Endpoints.BAD, this::bad);
+  }
+
+  private HeartbeatResponse heartbeat(Call<HeartbeatRequest> c) throws ApiException, IOException {
+    String id = c.param("id");
+    HeartbeatRequest h = c.body();
+    if (!membership.heartbeat(id, h)) {
+      throw new ApiException(404, "unknown peer '" + id + "'; register first (POST /api/v1/peers)");
     }
-    if (action == null) {
-      requireMethod(method, "GET");
-      return json(200, known(id));
+    metrics.heartbeat();
+    if (h.softBoot() != null && h.softDurable() != null) {
+      catalog.soft().onHeartbeat(id, h.softBoot(), h.softDurable());
     }
-    switch (action) {
-      case "heartbeat": {
-        requireMethod(method, "POST");
-        HeartbeatRequest h = read(body, HeartbeatRequest.class);
-        if (!membership.heartbeat(id, h)) {
-          throw new ApiException(404, "unknown peer '" + id + "'; register first (POST /api/v1/peers)");
-        }
-        metrics.heartbeat();
-        if (h.softBoot() != null && h.softDurable() != null) {
-          catalog.soft().onHeartbeat(id, h.softBoot(), h.softDurable());
-        }
-        return json(200, new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis(), repair.queued()));
-      }
-      case "leave":
-        requireMethod(method, "POST");
-        if (!membership.leave(id)) {
-          throw new ApiException(404, "unknown peer '" + id + "'");
-        }
-        return json(200, new Acknowledged.PeerLeft(id, HostState.DOWN.name()));
-      case "inventory":
-        requireMethod(method, "POST");
-        known(id);
-        return inventory(id, read(body, Inventory.class));
-      case "repair": {
-        // a peer claims repair jobs
-        requireMethod(method, "POST");
-        known(id);
-        RepairClaim claim = body.length == 0 ? new RepairClaim(4) : read(body, RepairClaim.class);
-        int max = Math.max(0, Math.min(64, claim.max() == null ? 4 : claim.max()));
-        List<RepairJob> jobs = new ArrayList<>();
-        for (RepairJob j : repair.claim(id, max)) {
-          jobs.add(grants.withTickets(j, who));
-        }
-        return json(200, new RepairClaim.Jobs(jobs, repair.queued()));
-      }
-      case "repaired": {
-        requireMethod(method, "POST");
-        known(id);
-        RepairClaim.Report report = read(body, RepairClaim.Report.class);
-        List<RepairOutcome> outcomes = report.outcomes() == null ? List.of() : report.outcomes();
-        repair.report(id, outcomes);
-        return json(200, new RepairClaim.Accepted(outcomes.size()));
-      }
-      case "assigned": {
-        // the fragments the index says this peer holds, page by page (the peer audits them)
-        requireMethod(method, "GET");
-        known(id);
-        int limit = (int) Math.max(1, Math.min(100_000, query.containsKey("limit") ? parseLong(query.get("limit"), "limit") : 10_000));
-        return json(200, catalog.holders().assigned(id, query.get("after"), limit));
-      }
-      case "bad":
-        requireMethod(method, "POST");
-        known(id);
-        return bad(id, read(body, BadPieces.class));
-      case "history":
-        return history.peerHistory(method, id, query);
-      default:
-        throw new ApiException(404, "no such peer action '" + action + "'");
+    return new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis(), repair.queued());
+  }
+
+  /** A peer claims repair jobs. */
+  private RepairClaim.Jobs claim(Call<RepairClaim> c) throws ApiException, IOException {
+    String id = known(c.param("id")).id();
+    Integer asked = c.body() == null ? null : c.body().max();
+    int max = Math.max(0, Math.min(64, asked == null ? 4 : asked));
+    List<RepairJob> jobs = new ArrayList<>();
+    for (RepairJob j : repair.claim(id, max)) {
+      jobs.add(grants.withTickets(j, c.who()));
     }
+    return new RepairClaim.Jobs(jobs, repair.queued());
   }
 
   private PeerView known(String id) throws ApiException {
@@ -159,7 +138,7 @@ final class PeerRoutes {
   }
 
   /** Inventory GC: the peer lists what it holds, the tracker answers what is garbage. */
-  private Response inventory(String id, Inventory inv) throws ApiException, IOException {
+  private Inventory.Garbage inventory(String id, Inventory inv) throws ApiException, IOException {
     List<String> hex = inv.keys() == null ? List.of() : inv.keys();
     if (hex.size() > 100_000) {
       throw new ApiException(400, "send at most 100,000 keys per call, got " + hex.size());
@@ -172,38 +151,49 @@ final class PeerRoutes {
     for (byte[] k : catalog.holders().garbage(id, keys)) {
       garbage.add(HexFormat.of().formatHex(k));
     }
-    return json(200, new Inventory.Garbage(garbage));
+    return new Inventory.Garbage(garbage);
   }
 
-  /** Bad fragments held by this peer, reported by the peer itself (scrub, read) or by a client (fetch). */
-  private Response bad(String id, BadPieces report) throws ApiException, IOException {
-    String reporter = report.reporter() == null ? id : report.reporter();
-    List<BadPieces.Piece> pieces = report.fragments() == null ? List.of() : report.fragments();
+  /**
+   * Bad fragments held by this peer, reported by the peer itself (scrub, read) or by a client (fetch)
+   * whose scope the router checked. The holder's own report, or the admin's, is authoritative; others
+   * are suspicions the repair service acts on when a second, independent reporter confirms them.
+   */
+  private BadPieces.Answer bad(Call<BadPieces> c) throws ApiException, IOException {
+    String id = known(c.param("id")).id();
+    List<BadPieces.Piece> pieces = c.body().fragments() == null ? List.of() : c.body().fragments();
     if (pieces.size() > 100_000) {
       throw new ApiException(400, "report at most 100,000 fragments per call, got " + pieces.size());
     }
     Map<byte[], String> fragments = new LinkedHashMap<>();
     for (BadPieces.Piece f : pieces) {
+      if (f == null) {
+        throw new ApiException(400, "a fragment of the report is null");
+      }
       fragments.put(fragmentKey(f.key()), f.reason() == null ? "bad" : f.reason());
     }
-    return json(200, new BadPieces.Answer(repair.reportBad(id, fragments, reporter)));
+    Principal who = c.who();
+    boolean authoritative = who.role() == Role.ADMIN || who.role() == Role.PEER && id.equals(who.peer());
+    return new BadPieces.Answer(repair.reportBad(id, fragments, c.callerId(), authoritative));
   }
 
   /**
    * A registration. A peer credential registers only as its own peer; a donor enrollment token
-   * registers a new peer (taking one of its uses) and the answer carries that peer's own credential.
+   * registers a new peer (taking one of its uses) and the answer carries that peer's own credential
+   * (the router let only these, the admin, and a peer's own credential for its own id, call it).
    * Every registration's answer carries the data-plane key.
    */
-  private Response register(RegisterRequest r, Principal who) throws ApiException, IOException {
+  private HeartbeatResponse register(Call<RegisterRequest> c) throws ApiException, IOException {
+    RegisterRequest r = c.body();
+    Principal who = c.who();
     Role role = who.role();
-    if (role == Role.PEER && !who.peer().equals(r.id())) {
-      throw new ApiException(403, who.describe() + " may register only as peer " + who.peer());
-    }
     if (role == Role.DONOR) {
+      // enrollment: a new peer only, one use of the token spent
       if (r.id() != null && membership.peer(r.id()) != null) {
         throw new ApiException(403, "peer " + r.id() + " is already registered; it registers again with its own credential"
             + " (the peer.credential file in its data directory), or ask the operator");
       }
+      membership.requireFreeAddress(r.id(), r.address()); // before the token's use is spent
       if (!credentials.tokens().takeUse(who.tokenId())) {
         throw new ApiException(403, "enrollment token " + who.tokenId() + " has no registrations left");
       }
@@ -218,16 +208,16 @@ final class PeerRoutes {
       LOG.info("peer {} joined with enrollment token {}; issued its own credential", v.id(), who.tokenId());
     }
     PeerCertifier.Issued cert = null;
-    PeerCertifier c = certifier;
-    if (r.publicKey() != null && c != null) {
+    PeerCertifier ca = certifier;
+    if (r.publicKey() != null && ca != null) {
       try {
-        cert = c.certify(v.id(), HostPort.parse(v.address()).host(), r.publicKey());
+        cert = ca.certify(v.id(), HostPort.parse(v.address()).host(), r.publicKey());
       } catch (IllegalArgumentException | IOException e) {
         throw new ApiException(400, e.getMessage());
       }
     }
-    return json(200, new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued(),
+    return new HeartbeatResponse(v.id(), heartbeatInterval.toMillis(), clock.millis(), repair.queued(),
         credentials.dataKey().bearerValue(), credential, cert == null ? null : cert.certificate(),
-        cert == null ? null : cert.caCertificate(), credentials.tickets().peerKey(v.id())));
+        cert == null ? null : cert.caCertificate(), credentials.tickets().peerKey(v.id()));
   }
 }

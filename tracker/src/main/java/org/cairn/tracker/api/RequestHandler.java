@@ -4,5 +4,20 @@ import java.util.Map;
 
 /** What {@link HttpApiServer} hands each request to: the tracker's API, or a group member's front. */
 public interface RequestHandler {
+  /** Largest body of a request whose head says nothing more (no endpoint, no credential). */
+  int HEAD_ONLY_BODY = 64 << 10;
+
   Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization);
+
+  /**
+   * How large a body the request with this head may send, judged before any of it is read, and the
+   * status and message that answer a larger one (413 for an endpoint's limit, 401 for a caller the
+   * tracker does not know).
+   */
+  default Limit limit(String method, String path, String authorization) {
+    return new Limit(HEAD_ONLY_BODY, 413, "request body is larger than " + HEAD_ONLY_BODY + " bytes");
+  }
+
+  /** A body limit: {@code maxBytes}, and what answers a request over it. */
+  record Limit(long maxBytes, int status, String message) {}
 }

@@ -7,8 +7,7 @@ import java.io.IOException;
 import java.util.Map;
 import org.cairn.core.api.ApiError;
 import org.cairn.core.protocol.FragmentKey;
-import org.cairn.tracker.auth.Access;
-import org.cairn.tracker.auth.Principal;
+import org.cairn.core.api.Endpoint;
 
 /** What every route does with a request and its answer: read the body, check fields and parameters, answer JSON. */
 final class Requests {
@@ -29,6 +28,23 @@ final class Requests {
     return value;
   }
 
+  /**
+   * The body of a call to {@code e} as its request record: null when it takes none (whatever was
+   * sent) or when an optional one is empty; a 413 over its limit, a 400 when a required one is empty.
+   */
+  static <R> R decode(Endpoint<R, ?> e, byte[] body) throws IOException, ApiException {
+    if (!e.hasBody()) {
+      return null;
+    }
+    if (body != null && body.length > e.maxBody()) {
+      throw new ApiException(413, "request body is larger than " + e.name() + " takes (" + e.maxBody() + " bytes)");
+    }
+    if ((body == null || body.length == 0) && e.isBodyOptional()) {
+      return null;
+    }
+    return read(body, e.request());
+  }
+
   static Response json(int status, Object value) {
     try {
       return new Response(status, Response.JSON, JSON.writeValueAsBytes(value));
@@ -39,20 +55,6 @@ final class Requests {
 
   static Response error(int status, String message) {
     return json(status, new ApiError(status, message));
-  }
-
-  static void requireMethod(String method, String expected) throws ApiException {
-    if (!method.equals(expected)) {
-      throw new ApiException(405, "method " + method + " not allowed here; use " + expected);
-    }
-  }
-
-  /** A 403 unless {@code who} may use {@code app} (null: no app named, nothing to check). */
-  static void requireApp(Principal who, String app) throws ApiException {
-    String refused = app == null ? null : Access.appRefusal(who, app);
-    if (refused != null) {
-      throw new ApiException(403, refused);
-    }
   }
 
   /** A body field that must be present and not blank. */

@@ -3,23 +3,27 @@ package org.cairn.tracker.api;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Set;
+import org.cairn.core.api.Endpoints;
 
-/** The status page, served from the jar (no CDN: grids are often offline), and which calls it may make without a token. */
+/**
+ * The status page, served from the jar (no CDN: grids are often offline). Which of the API's calls it
+ * may make without a token is the endpoint table's {@code PUBLIC_PAGE} rule.
+ */
 final class StatusAssets {
   private static final Set<String> ASSETS = Set.of("index.html", "app.js", "style.css", "uPlot.iife.min.js", "uPlot.min.css");
 
   private StatusAssets() {
   }
 
-  /** Whether a GET of {@code path} is the page itself. */
-  static boolean isPage(String path) {
-    return path.equals("/") || path.equals("/index.html") || path.startsWith("/ui/");
+  static void bind(Bindings b) {
+    b.on(Endpoints.PAGE, c -> serve("index.html"));
+    b.on(Endpoints.PAGE_INDEX, c -> serve("index.html"));
+    b.on(Endpoints.PAGE_ASSET, c -> serve(c.param("file")));
   }
 
-  static Response serve(String path) throws IOException {
-    String name = path.equals("/") ? "index.html" : path.substring(path.lastIndexOf('/') + 1);
+  private static Response serve(String name) throws IOException {
     if (!ASSETS.contains(name)) {
-      return Requests.error(404, "no such page: " + path);
+      return Requests.error(404, "no such page: /ui/" + name);
     }
     try (InputStream in = StatusAssets.class.getResourceAsStream("/status/" + name)) {
       if (in == null) {
@@ -29,11 +33,5 @@ final class StatusAssets {
           : "text/css; charset=utf-8";
       return new Response(200, type, in.readAllBytes());
     }
-  }
-
-  /** What the status page reads; never writes, manifests (holder addresses per chunk) or metrics. */
-  static boolean readOnly(String path) {
-    return path.matches("/api/v1/(health|peers|peers/[^/]+|peers/[^/]+/history|durability|capacity|apps|versions|events|compute"
-        + "|compute/[^/]+/history|availability)");
   }
 }

@@ -7,19 +7,23 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.cairn.core.api.ApiError;
 import org.cairn.core.api.BackupRequest;
+import org.cairn.core.api.Caller;
 import org.cairn.core.api.ClusterView;
+import org.cairn.core.api.Endpoint;
+import org.cairn.core.api.Endpoints;
 import org.cairn.core.api.NotLeaderError;
 import org.cairn.core.api.PeerView;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.placement.NotEnoughHostsException;
-import org.cairn.tracker.auth.Access;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.Role;
@@ -37,12 +41,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Routes API requests to the tracker's services; independent of Netty so it can be tested without
- * a network. Every route needs {@code Authorization: Bearer <token>} (the status page's read-only
- * GETs may be opened to all); errors are {@link org.cairn.core.api.ApiError} JSON. The route table is
- * {@link #route}; the routes themselves are {@link PeerRoutes} (donors), {@link HistoryRoutes}
- * (availability history), {@link DataRoutes} (stores and fetches), {@link VersionRoutes} (versions and
- * their records) and {@link AdminRoutes} (the tracker and the grid as a whole).
+ * Routes API requests to the tracker's services by the endpoint table ({@link Endpoints}); independent
+ * of Netty so it can be tested without a network. A request is matched to its endpoint (unknown: 404,
+ * wrong method: 405), its caller authenticated (401) and authorized by the endpoint's declared rule
+ * ({@link Gate}: 403) before its handler runs; errors are {@link ApiError} JSON. The handlers are
+ * {@link PeerRoutes} (donors), {@link HistoryRoutes} (availability history), {@link DataRoutes}
+ * (stores and fetches), {@link VersionRoutes} (versions and their records), {@link AdminRoutes} (the
+ * tracker and the grid as a whole) and {@link StatusAssets} (the status page).
  */
 public final class TrackerApi implements RequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerApi.class);
@@ -57,9 +62,9 @@ public final class TrackerApi implements RequestHandler {
 
   private final Credentials credentials;
   private final Metrics metrics;
+  private final Gate gate;
+  private final Bindings bindings = new Bindings();
   private final PeerRoutes peers;
-  private final HistoryRoutes history;
-  private final DataRoutes data;
   private final VersionRoutes versions;
   private final AdminRoutes admin;
   private volatile boolean statusPagePublic;
@@ -69,12 +74,19 @@ public final class TrackerApi implements RequestHandler {
       Clock clock, Duration heartbeatInterval, Crls crls, Catalog catalog, RepairService repair, EventLog events) {
     this.credentials = credentials;
     this.metrics = metrics;
+    this.gate = new Gate(catalog);
     Grants grants = new Grants(credentials, membership);
-    this.history = new HistoryRoutes(membership, history, crls, heartbeatInterval);
-    this.peers = new PeerRoutes(credentials, membership, catalog, repair, metrics, clock, heartbeatInterval, grants, this.history);
-    this.data = new DataRoutes(membership, placement, catalog, metrics, grants);
+    HistoryRoutes historyRoutes = new HistoryRoutes(membership, history, crls, heartbeatInterval);
+    this.peers = new PeerRoutes(credentials, membership, catalog, repair, metrics, clock, heartbeatInterval, grants);
     this.versions = new VersionRoutes(catalog, repair, metrics);
     this.admin = new AdminRoutes(credentials, membership, catalog, repair, events, clock, peers::certifier);
+    peers.bind(bindings);
+    historyRoutes.bind(bindings);
+    new DataRoutes(membership, placement, catalog, metrics, grants).bind(bindings);
+    versions.bind(bindings);
+    admin.bind(bindings);
+    StatusAssets.bind(bindings);
+    bindings.on(Endpoints.METRICS, c -> new Response(200, Response.TEXT, metrics.render().getBytes(StandardCharsets.UTF_8)));
   }
 
   /** A tracker with TLS: peers' data-plane keys are certified at registration. */
@@ -108,44 +120,36 @@ public final class TrackerApi implements RequestHandler {
   }
 
   /**
-   * {@code --status-page public}: the status page's read-only GETs work without the token, with no
-   * app names (apps, versions, the latest versions in durability and app events are left out) unless
-   * {@code apps} ({@code --status-page public-apps}).
+   * {@code --status-page public}: the status page's read-only GETs ({@link Caller#PUBLIC_PAGE}) work
+   * without the token, with no app names (apps, versions, the latest versions in durability and app
+   * events are left out) unless {@code apps} ({@code --status-page public-apps}).
    */
   public void setStatusPagePublic(boolean open, boolean apps) {
     this.statusPagePublic = open;
     this.publicPage = apps ? PUBLIC_WITH_APPS : PUBLIC_SUMMARY;
   }
 
+  /** The endpoints this API serves (each with its handler): exactly {@link Endpoints#ALL}. */
+  public Set<Endpoint<?, ?>> served() {
+    return bindings.all().keySet();
+  }
+
   /** Handles one request. {@code query} holds decoded query parameters (first value of each). */
+  @Override
   public Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization) {
     long start = System.nanoTime();
     String route = "unmatched";
     Response response;
     try {
-      if (method.equals("GET") && StatusAssets.isPage(path)) {
-        route = "GET /ui";
-        response = StatusAssets.serve(path);
-        metrics.request(route, response.status(), System.nanoTime() - start);
-        return response;
-      }
-      boolean open = statusPagePublic && method.equals("GET") && StatusAssets.readOnly(path);
-      Principal who = credentials.authenticate(authorization).orElse(null);
-      if (who == null && !open) {
-        route = "auth";
-        throw new ApiException(401, credentials.refusal(authorization));
-      }
-      String[] parts = path.split("/");
-      route = routeName(method, parts);
-      if (who == null) {
-        who = publicPage;
-      } else {
-        String refused = Access.refusal(who, route, parts.length >= 5 ? parts[4] : null);
-        if (refused != null) {
-          throw new ApiException(403, refused);
+      Match m = match(method, path);
+      if (m.endpoint() == null) {
+        if (needsCredential(path) && credentials.authenticate(authorization).isEmpty()) {
+          throw new ApiException(401, credentials.refusal(authorization));
         }
+        throw new ApiException(m.status(), m.message());
       }
-      response = route(method, parts, query, body, who);
+      route = m.endpoint().name();
+      response = serve(m.endpoint(), m.params(), query, body, authorization);
     } catch (ApiException e) {
       response = error(e.status(), e.getMessage());
     } catch (org.cairn.tracker.auth.Refused e) {
@@ -156,75 +160,86 @@ public final class TrackerApi implements RequestHandler {
       response = error(400, e.getMessage());
     } catch (NotEnoughHostsException e) {
       // a shortage that may pass (hosts BUSY or FULL now) says when to ask again: a store waits for it
-      response = Requests.json(409, new ApiError(409, e.getMessage(), e.passing() ? PLACEMENT_RETRY_MS : null));
+      response = json(409, new ApiError(409, e.getMessage(), e.passing() ? PLACEMENT_RETRY_MS : null));
     } catch (NotCommittedException e) {
       response = notLeader(e.getMessage(), e.leader());
     } catch (IOException | RuntimeException e) {
-      LOG.error("{} {} failed", method, path, e);
+      LOG.error("{} {} failed", method, route, e);
       response = error(500, "internal error: " + e.getMessage());
     }
     metrics.request(route, response.status(), System.nanoTime() - start);
     return response;
   }
 
-  /** The route's name for metrics and access rules: "METHOD /resource[/{id}][/action]". */
-  private static String routeName(String method, String[] p) {
-    if (p.length >= 2 && p[1].equals("metrics")) {
-      return "metrics";
+  /** Authenticates, authorizes, decodes and runs {@code e}'s handler. */
+  private <R> Response serve(Endpoint<R, ?> e, Map<String, String> params, Map<String, String> query, byte[] body,
+      String authorization) throws ApiException, IOException, NotEnoughHostsException {
+    Principal who = caller(e, authorization);
+    R request = Requests.decode(e, body);
+    String refused = gate.scopeRefusal(who, e, params, query, request);
+    if (refused != null) {
+      throw new ApiException(403, refused);
     }
-    if (p.length < 4 || !p[1].equals("api") || !p[2].equals("v1")) {
-      return "unmatched";
-    }
-    StringBuilder sb = new StringBuilder(method).append(" /").append(p[3]);
-    if (p.length >= 5) {
-      sb.append("/{id}");
-    }
-    for (int i = 5; i < p.length; i++) {
-      sb.append('/').append(p[i]);
-    }
-    return sb.toString();
+    Object answer = bindings.handler(e).handle(new Call<>(who, params, query, request));
+    return answer instanceof Response r ? r : json(200, answer);
   }
 
-  private Response route(String method, String[] p, Map<String, String> query, byte[] body, Principal who)
-      throws ApiException, IOException, NotEnoughHostsException {
-    // p[0] is "" (path starts with '/')
-    if (p.length == 2 && p[1].equals("metrics") && method.equals("GET")) {
-      return new Response(200, Response.TEXT, metrics.render().getBytes(StandardCharsets.UTF_8));
+  /** Who makes this call, if the endpoint lets them: the public page's principal, or the credential's (401, 403 otherwise). */
+  private Principal caller(Endpoint<?, ?> e, String authorization) throws ApiException {
+    if (e.callers().contains(Caller.ANONYMOUS)) {
+      return PUBLIC_SUMMARY;
     }
-    if (p.length < 4 || !p[1].equals("api") || !p[2].equals("v1")) {
-      throw new ApiException(404, "no such endpoint; the API is under /api/v1");
+    Principal who = credentials.authenticate(authorization).orElse(null);
+    if (who == null) {
+      if (statusPagePublic && e.callers().contains(Caller.PUBLIC_PAGE)) {
+        return publicPage;
+      }
+      throw new ApiException(401, credentials.refusal(authorization));
     }
-    String resource = p[3];
-    String id = p.length >= 5 ? p[4] : null;
-    String action = p.length >= 6 ? p[5] : null;
-    if (p.length > 6) {
-      throw new ApiException(404, "no such endpoint");
+    String refused = Gate.roleRefusal(who, e);
+    if (refused != null) {
+      throw new ApiException(403, refused);
     }
-    return switch (resource) {
-      case "peers" -> peers.route(method, id, action, query, body, who);
-      case "compute" -> history.compute(method, id, action, query, body);
-      case "availability" -> history.availability(method, query);
-      case "bandwidth" -> data.bandwidth(method, body);
-      case "placement" -> data.placement(method, body);
-      case "chunks" -> data.chunks(method, id, query, body, who);
-      case "stores" -> data.stores(method, id, action, body, who);
-      case "manifest" -> data.manifest(method, query, who);
-      case "tickets" -> data.tickets(method, body, who);
-      case "versions" -> versions.versions(method, query, body, who);
-      case "records" -> versions.records(method, query, body, who);
-      case "sets" -> versions.sets(method, query, who);
-      case "policy" -> versions.policy(method, query, body, who);
-      case "health" -> admin.health(method);
-      case "dataplane" -> admin.dataPlane(method);
-      case "cluster" -> admin.cluster(method);
-      case "backup" -> admin.backup(method, body);
-      case "tokens" -> admin.tokens(method, body);
-      case "capacity" -> admin.capacity(method, query);
-      case "durability" -> admin.durability(method, who);
-      case "events" -> admin.events(method, query, who);
-      case "apps" -> admin.apps(method, who);
-      default -> throw new ApiException(404, "no such endpoint: /api/v1/" + resource);
-    };
+    return who;
+  }
+
+  @Override
+  public Limit limit(String method, String path, String authorization) {
+    Endpoint<?, ?> e = match(method, path).endpoint();
+    if (e == null || e.callers().contains(Caller.ANONYMOUS)) {
+      return RequestHandler.super.limit(method, path, authorization);
+    }
+    if (credentials.authenticate(authorization).isEmpty()) {
+      return new Limit(HEAD_ONLY_BODY, 401, credentials.refusal(authorization));
+    }
+    return new Limit(e.maxBody(), 413, "request body is larger than " + e.name() + " takes (" + e.maxBody() + " bytes)");
+  }
+
+  /** The endpoint serving {@code method} on {@code path} and its path parameters; else the 404 or 405 to answer. */
+  private record Match(Endpoint<?, ?> endpoint, Map<String, String> params, int status, String message) {}
+
+  private Match match(String method, String path) {
+    List<String> allowed = new ArrayList<>();
+    for (Endpoint<?, ?> e : bindings.all().keySet()) {
+      Map<String, String> params = e.match(path);
+      if (params == null) {
+        continue;
+      }
+      if (e.method().equals(method)) {
+        return new Match(e, params, 200, null);
+      }
+      allowed.add(e.method());
+    }
+    if (!allowed.isEmpty()) {
+      return new Match(null, null, 405, "method " + method + " not allowed here; use " + String.join(" or ", allowed));
+    }
+    String shown = path.length() > 120 ? path.substring(0, 120) + "..." : path;
+    return new Match(null, null, 404, "no such endpoint: " + shown + (path.startsWith("/api/v1/") ? "" : "; the API is under /api/v1"));
+  }
+
+  /** Paths whose existence only a caller with a credential learns (an unknown one is a 401 without one). */
+  private static boolean needsCredential(String path) {
+    return path.startsWith("/api/") || path.startsWith("/metrics");
   }
 
   /**

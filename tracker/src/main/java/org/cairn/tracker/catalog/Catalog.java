@@ -249,7 +249,7 @@ public final class Catalog {
     }
     LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
         m.chunks().size(), added, storedBytes);
-    events.add("committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
+    events.addFor(m.app(), "committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
     replaceOlder(m.app(), m.node(), step);
     return step;
   }
@@ -306,7 +306,7 @@ public final class Catalog {
     refs.release(app, released, batch);
     store.write(batch);
     LOG.info("{}.{}.{} {}", app, node, step, why);
-    events.add("deleted", app + "." + node + "." + step, why);
+    events.addFor(app, "deleted", app + "." + node + "." + step, why);
     return true;
   }
 

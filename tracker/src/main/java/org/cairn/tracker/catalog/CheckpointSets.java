@@ -112,7 +112,7 @@ public final class CheckpointSets {
     SoftVersions.hold(batch, versionKey, softHolds, softChunks);
     store.write(batch);
     LOG.info("{}: all {} parts committed as step {}", where, sp.parts(), step);
-    events.add("committed", m.app() + "." + m.node() + "." + step, "set " + sp.name() + " of " + sp.parts() + " parts");
+    events.addFor(m.app(), "committed", m.app() + "." + m.node() + "." + step, "set " + sp.name() + " of " + sp.parts() + " parts");
     catalog.replaceOlder(m.app(), m.node(), step);
     return step;
   }
@@ -187,7 +187,7 @@ public final class CheckpointSets {
         String what = "set " + names[2] + " of " + names[0] + "." + names[1];
         LOG.warn("{}: dropped incomplete after {} ({} of {} parts committed); its chunks are garbage unless other versions hold them",
             what, timeout, keys.get(e.getKey()).size(), parts);
-        events.add("set expired", names[0] + "." + names[1], what + ": " + keys.get(e.getKey()).size() + " of " + parts + " parts");
+        events.addFor(names[0], "set expired", names[0] + "." + names[1], what + ": " + keys.get(e.getKey()).size() + " of " + parts + " parts");
         dropped++;
       }
       return dropped;

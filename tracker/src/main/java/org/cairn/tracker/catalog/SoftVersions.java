@@ -100,7 +100,7 @@ public final class SoftVersions {
         int dropped = drop(names[0], r.chunks(), peer, batch);
         LOG.warn("{}: peer {} restarted (boot {} -> {}) before making its soft pieces durable; {} pieces count as lost and are"
             + " repaired", version, peer, h.boot(), boot, dropped);
-        events.add("soft pieces lost", version, peer + " restarted before they were durable: " + dropped + " pieces to repair");
+        events.addFor(names[0], "soft pieces lost", version, peer + " restarted before they were durable: " + dropped + " pieces to repair");
       } else if (durable < h.seq()) {
         left.add(h);
       }

@@ -23,8 +23,16 @@ public final class EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  /** One event. {@code kind} is a short word (joined, left, down, repaired, bad-fragment, deleted, ...). */
-  public record Event(long seq, long time, String kind, String subject, String message) {}
+  /**
+   * One event. {@code kind} is a short word (joined, left, down, repaired, bad-fragment, deleted, ...);
+   * {@code app}: the app it is about (who may see it), null for one about the grid (a peer, the tracker).
+   */
+  @com.fasterxml.jackson.annotation.JsonIgnoreProperties(ignoreUnknown = true)
+  public record Event(long seq, long time, String kind, String subject, String message, String app) {
+    public Event(long seq, long time, String kind, String subject, String message) {
+      this(seq, time, kind, subject, message, null);
+    }
+  }
 
   private final Clock clock;
   private final int capacity;
@@ -61,8 +69,14 @@ public final class EventLog {
     }
   }
 
-  public synchronized void add(String kind, String subject, String message) {
-    Event e = new Event(++seq, clock.millis(), kind, subject, message);
+  /** An event about the grid (a peer, the tracker): every caller of the events may see it. */
+  public void add(String kind, String subject, String message) {
+    addFor(null, kind, subject, message);
+  }
+
+  /** An event about {@code app} (null: about none): only callers whose scope covers the app see it. */
+  public synchronized void addFor(String app, String kind, String subject, String message) {
+    Event e = new Event(++seq, clock.millis(), kind, subject, message, app);
     events.addLast(e);
     while (events.size() > capacity) {
       events.removeFirst();

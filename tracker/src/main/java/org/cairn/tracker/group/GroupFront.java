@@ -29,6 +29,13 @@ final class GroupFront implements RequestHandler {
     this.api = api;
   }
 
+  /** The leader's API judges its requests' bodies; a follower answers every call but the cluster view with a 503. */
+  @Override
+  public Limit limit(String method, String path, String authorization) {
+    TrackerApi current = api;
+    return current != null ? current.limit(method, path, authorization) : RequestHandler.super.limit(method, path, authorization);
+  }
+
   @Override
   public Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization) {
     if (path.equals("/api/v1/cluster") && method.equals("GET")) {

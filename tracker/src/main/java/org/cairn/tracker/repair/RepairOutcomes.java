@@ -98,7 +98,7 @@ final class RepairOutcomes {
       if (placed > unconfirmed) {
         Set<String> entered = new HashSet<>(placedPeers);
         entered.removeAll(awaiting);
-        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt " + (placed - unconfirmed) + " piece(s) on "
+        events.addFor(job.app(), "repaired", job.app() + "/" + id.shortHex(), "rebuilt " + (placed - unconfirmed) + " piece(s) on "
             + String.join(", ", entered) + " (executed by " + peerId + ")");
       }
       if (!awaiting.isEmpty()) {
@@ -144,7 +144,7 @@ final class RepairOutcomes {
       jobs.confirmed(u);
       if (entered(job, id, u.index(), u.expected(), peer)) {
         n++;
-        events.add("repaired", job.app() + "/" + id.shortHex(), "rebuilt piece " + u.index() + " on " + peer + " (executed by "
+        events.addFor(job.app(), "repaired", job.app() + "/" + id.shortHex(), "rebuilt piece " + u.index() + " on " + peer + " (executed by "
             + u.executor() + ", listed by " + peer + ")");
       }
     }
@@ -158,7 +158,7 @@ final class RepairOutcomes {
       jobs.avoid(u.key(), u.peer(), now + avoidMillis);
       LOG.warn("repair {}: {} did not list piece {} that {} reported placed on it within {} s; planning it again", u.key(),
           u.peer(), u.index(), u.executor(), confirmMillis / 1000);
-      events.add("repair-failed", u.job().app() + "/" + ChunkId.parse(u.job().chunk()).shortHex(), "piece " + u.index()
+      events.addFor(u.job().app(), "repair-failed", u.job().app() + "/" + ChunkId.parse(u.job().chunk()).shortHex(), "piece " + u.index()
           + " reported placed on " + u.peer() + " by " + u.executor() + " was never listed by " + u.peer());
     }
   }
@@ -185,7 +185,7 @@ final class RepairOutcomes {
     }
     LOG.info("repair {} by {}: {} of {} pieces placed{}", o.id(), peerId, placed, job.targets().size(),
         o.error() == null ? "" : ": " + o.error());
-    events.add("repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
+    events.addFor(job.app(), "repair-failed", job.app() + "/" + id.shortHex(), "by " + peerId + ": " + (o.error() == null
         ? placed + " of " + job.targets().size() + " pieces placed" : o.error()));
   }
 }
