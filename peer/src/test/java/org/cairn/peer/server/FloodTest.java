@@ -108,6 +108,82 @@ class FloodTest {
     }
   }
 
+  @Test
+  void badBytesOnAConnectionCloseItAloneAndThePeerGoesOnServingOthers() throws Exception {
+    GridToken token = GridToken.of(GridToken.generate());
+    NioEventLoopGroup group = new NioEventLoopGroup(1);
+    try (FragmentStore store = FragmentStore.open(dir);
+        DataServer server = new DataServer(HostPort.parse("127.0.0.1:0"), token, store, Admission.OPEN, 0);
+        PeerClient client = new PeerClient(group, token, Duration.ofSeconds(10))) {
+      String address = "127.0.0.1:" + server.port();
+      InetSocketAddress target = new InetSocketAddress("127.0.0.1", server.port());
+      client.ping(address).get(10, TimeUnit.SECONDS);
+      var first = client.connection(address).get(10, TimeUnit.SECONDS);
+      byte[] noise = new byte[8192];
+      new Random(23).nextBytes(noise);
+      List<byte[]> attacks = List.of(
+          header(FrameType.PUT, 0x80000000), // 2^31
+          header(FrameType.PUT, -7),
+          header(FrameType.PUT, Frame.MAX_PAYLOAD + 1),
+          new byte[] {(byte) 0xCA, 0x1F, 9, 10, 0, 0, 0, 1, 0, 0, 0, 0}, // protocol version 9
+          noise);
+      for (boolean authenticate : new boolean[] {false, true}) {
+        for (byte[] attack : attacks) {
+          try (Socket s = new Socket()) {
+            s.connect(target, 5_000);
+            if (authenticate) {
+              authenticate(s, token);
+            }
+            s.getOutputStream().write(attack);
+            s.getOutputStream().flush();
+            assertThat(closedSoon(s, 5_000)).as("closed after " + attack.length + " bad bytes").isTrue();
+          }
+          client.ping(address).get(10, TimeUnit.SECONDS);
+        }
+        try (Socket s = new Socket()) { // a truncated frame, then the stranger hangs up
+          s.connect(target, 5_000);
+          if (authenticate) {
+            authenticate(s, token);
+          }
+          byte[] truncated = java.util.Arrays.copyOf(header(FrameType.PING, 1000), Frame.HEADER + 10);
+          s.getOutputStream().write(truncated);
+          s.getOutputStream().flush();
+        }
+        client.ping(address).get(10, TimeUnit.SECONDS);
+      }
+      assertThat(client.connection(address).get(10, TimeUnit.SECONDS)).as("the client's connection was never dropped")
+          .isSameAs(first);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (server.openConnections() > 1 && System.nanoTime() < deadline) {
+        java.util.concurrent.locks.LockSupport.parkNanos(1_000_000); // closes are seen by the server a moment after the client
+      }
+      assertThat(server.openConnections()).as("every bad connection is closed and uncounted").isEqualTo(1);
+    } finally {
+      group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+    }
+  }
+
+  private static byte[] header(FrameType type, int length) {
+    return java.nio.ByteBuffer.allocate(Frame.HEADER).putShort((short) Frame.MAGIC).put((byte) Frame.VERSION).put((byte) type.id())
+        .putInt(1).putInt(length).array();
+  }
+
+  /** Answers the CHALLENGE with the right proof and reads AUTH_OK. */
+  private static void authenticate(Socket s, GridToken token) throws IOException {
+    s.setSoTimeout(10_000);
+    java.io.DataInputStream in = new java.io.DataInputStream(s.getInputStream());
+    in.skipNBytes(4); // magic, version, type
+    in.readInt(); // request id
+    byte[] challenge = new byte[in.readInt()];
+    in.readFully(challenge);
+    byte[] proof = token.hmac(challenge);
+    s.getOutputStream().write(java.nio.ByteBuffer.allocate(Frame.HEADER + proof.length).putShort((short) Frame.MAGIC)
+        .put((byte) Frame.VERSION).put((byte) FrameType.AUTH.id()).putInt(1).putInt(proof.length).put(proof).array());
+    in.skipNBytes(4);
+    in.readInt();
+    in.skipNBytes(in.readInt()); // AUTH_OK
+  }
+
   private static Socket connectFrom(InetAddress local, InetSocketAddress target) throws IOException {
     Socket s = new Socket();
     s.bind(new InetSocketAddress(local, 0));
