@@ -200,7 +200,9 @@ final class SourceCheck {
 
   /**
    * Reads up to {@code wanted} more pieces from the job's sources whose index is not in hand (in the
-   * job's order); bad answers go to the log. Returns how many it added.
+   * job's order); bad answers go to the log. One extra piece, a mere comparison, is asked only of
+   * holders not listed DOWN (one that is gone would cost a connect timeout per job); when the pieces
+   * disagree, every source is asked. Returns how many it added.
    */
   private int readMore(RepairJob job, Fragment[] inHand, int wanted) throws InterruptedException {
     LocatedChunk chunk = job.located();
@@ -210,7 +212,8 @@ final class SourceCheck {
         break;
       }
       int i = s.index();
-      if (i < 0 || i >= inHand.length || inHand[i] != null || s.address() == null) {
+      if (i < 0 || i >= inHand.length || inHand[i] != null || s.address() == null
+          || wanted == 1 && org.cairn.core.availability.HostState.DOWN.name().equals(s.state())) {
         continue;
       }
       LocatedChunk.Holder h = chunk.holder(i);

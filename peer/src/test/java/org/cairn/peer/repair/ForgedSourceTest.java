@@ -146,6 +146,25 @@ class ForgedSourceTest {
   }
 
   @Test
+  void aSealedChunksExtraPieceThatIsForgedIsFoundByComparison_andItsHolderReported() throws Exception {
+    chunk(sealed());
+    FragmentStore a = store("a", pieces[0], pieces[1]);
+    FragmentStore h = store("h", forge(pieces[4], 7));
+    FragmentStore self = store("self", pieces[2], pieces[3]);
+    String addrA = serve(a);
+    String addrH = serve(h);
+    RepairJob job = job(List.of(new RepairJob.Piece(0, "a", addrA), new RepairJob.Piece(1, "a", addrA),
+        new RepairJob.Piece(2, "self", NOWHERE), new RepairJob.Piece(3, "self", NOWHERE), new RepairJob.Piece(4, "h", addrH)),
+        List.of(new RepairJob.Piece(5, "self", NOWHERE)));
+
+    RepairOutcome outcome = worker(self).execute(job);
+
+    assertThat(outcome.error()).isNull();
+    assertThat(self.get(FragmentKey.of(pieces[5]))).isEqualTo(pieces[5].toBytes());
+    assertThat(trackerCalls).singleElement().asString().startsWith("POST /api/v1/peers/h/bad ");
+  }
+
+  @Test
   void withNoExtraPieceToTellWhichSourceLies_theJobFailsAndNobodyIsAccused() throws Exception {
     chunk(plain());
     FragmentStore a = store("a", pieces[0]);
