@@ -145,7 +145,15 @@ public final class PeerClient implements Closeable {
         throw new CompletionException(unwrap(error));
       }
       return conn;
-    }).thenCompose(conn -> presentTickets(address, conn).call(type, payload)).whenComplete((frame, error) -> {
+    }).thenCompose(conn -> {
+      if (tls != null && !checkedAsExpected(address, conn)) { // opening when the peer there became known: check again
+        if (pool.remove(address, c)) {
+          conn.closeSoon();
+        }
+        return call(address, type, payload);
+      }
+      return presentTickets(address, conn).call(type, payload);
+    }).whenComplete((frame, error) -> {
       if (error != null) {
         drop(address, c);
       }
