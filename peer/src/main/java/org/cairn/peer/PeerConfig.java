@@ -31,7 +31,18 @@ public record PeerConfig(
     long scrubMaxRate,
     boolean reportDiskRate,
     Duration softSyncInterval,
-    java.util.List<URI> moreTrackers) {
+    java.util.List<URI> moreTrackers,
+    org.cairn.peer.server.ConnectionLimits connectionLimits) {
+
+  /** With the default data-plane connection limits ({@link org.cairn.peer.server.ConnectionLimits#DEFAULT}). */
+  public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
+      Duration heartbeatInterval, double tau1, double tau2, int maxClients, boolean paused, String id, long bandwidthCap,
+      long ioCapacity, Duration gcInterval, Duration gcGrace, long repairRate, int repairThreads, Duration scrubPeriod,
+      long scrubMaxRate, boolean reportDiskRate, Duration softSyncInterval, java.util.List<URI> moreTrackers) {
+    this(tracker, dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2, maxClients, paused, id,
+        bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate, reportDiskRate,
+        softSyncInterval, moreTrackers, org.cairn.peer.server.ConnectionLimits.DEFAULT);
+  }
 
   /** One tracker (no other members to fail over to). */
   public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
@@ -63,6 +74,7 @@ public record PeerConfig(
 
   public PeerConfig {
     moreTrackers = moreTrackers == null ? java.util.List.of() : java.util.List.copyOf(moreTrackers);
+    connectionLimits = connectionLimits == null ? org.cairn.peer.server.ConnectionLimits.DEFAULT : connectionLimits;
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
         || tracker.getHost() == null) {
       throw new IllegalArgumentException("tracker must be an http(s) URL like http://127.0.0.1:7600, was '" + tracker + "'");

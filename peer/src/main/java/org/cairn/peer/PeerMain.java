@@ -20,6 +20,7 @@ import org.cairn.core.config.ByteSize;
 import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
+import org.cairn.peer.server.ConnectionLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -112,6 +113,14 @@ public final class PeerMain implements Callable<Integer> {
       description = {"How soon pieces written soft ('cairn store --write soft': acknowledged before they are on disk) are made "
           + "durable in the background (default: 1s)."})
   String softSyncInterval;
+
+  @Option(names = "--max-connections", paramLabel = "N",
+      description = "Data-plane connections open at once, authenticated or not; more are closed at accept (default: 512).")
+  Integer maxConnections;
+
+  @Option(names = "--max-connections-per-address", paramLabel = "N",
+      description = "Data-plane connections open at once from one IP address; more are closed at accept (default: 64).")
+  Integer maxConnectionsPerAddress;
 
   @Option(names = "--io-capacity", paramLabel = "BYTES_PER_SEC",
       description = "Disk throughput assumed where /proc/diskstats cannot be read (default: 100MiB).")
@@ -207,10 +216,21 @@ public final class PeerMain implements Callable<Integer> {
           ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")),
           bool("report-disk-rate", pick(reportDiskRate == null ? null : reportDiskRate.toString(), file, "report-disk-rate", "true")),
           Durations.parse(pick(softSyncInterval, file, "soft-sync-interval", "1s")),
-          trackers.subList(1, trackers.size()));
+          trackers.subList(1, trackers.size()),
+          connectionLimits(file));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
+  }
+
+  /** The data plane's connection caps ({@code max-connections}, {@code max-connections-per-address}), the other limits default. */
+  private ConnectionLimits connectionLimits(Map<String, String> file) {
+    ConnectionLimits d = ConnectionLimits.DEFAULT;
+    int total = (int) number("max-connections", pick(maxConnections == null ? null : maxConnections.toString(), file,
+        "max-connections", Integer.toString(d.maxConnections())));
+    int perAddress = (int) number("max-connections-per-address", pick(maxConnectionsPerAddress == null ? null
+        : maxConnectionsPerAddress.toString(), file, "max-connections-per-address", Integer.toString(d.maxPerAddress())));
+    return ConnectionLimits.of(total, perAddress);
   }
 
   private static double number(String key, String text) {
@@ -241,7 +261,7 @@ public final class PeerMain implements Callable<Integer> {
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
       "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
       "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate",
-      "soft-sync-interval");
+      "soft-sync-interval", "max-connections", "max-connections-per-address");
 
   /** The file's settings, each a scalar read as text; a key without a value is as if absent. */
   private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {

@@ -144,7 +144,8 @@ public final class PeerRuntime implements Closeable {
       });
       InventoryGc gc = new InventoryGc(p.store, tracker, id, bad, clock, config.gcGrace());
       p.server = p.add(new DataServer(config.listen(), keys::dataKey, keys.tlsRequired() ? keys::tlsContext : null, p.store,
-          daemon.admission(), config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock)));
+          daemon.admission(), config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock),
+          config.connectionLimits()));
       daemon.start(p.server.port());
       long every = config.gcInterval().toMillis();
       p.scheduler.scheduleWithFixedDelay(() -> {

@@ -77,6 +77,22 @@ class PeerConfigTest {
         "--quota", "1GiB")).hasMessageContaining("too short").hasMessageNotContaining("abc");
   }
 
+  @Test
+  void connectionCapsDefaultAndAreSetByFlagOrFile() throws Exception {
+    String t = token().toString();
+    String[] base = {"--tracker", "http://127.0.0.1:7600", "--data", dir.toString(), "--token-file", t, "--quota", "1GiB"};
+    assertThat(parse(base).connectionLimits()).isEqualTo(org.cairn.peer.server.ConnectionLimits.DEFAULT);
+    var set = parse(concat(base, "--max-connections", "100", "--max-connections-per-address", "10")).connectionLimits();
+    assertThat(set.maxConnections()).isEqualTo(100);
+    assertThat(set.maxPerAddress()).isEqualTo(10);
+    assertThat(set.authDeadline()).isEqualTo(org.cairn.peer.server.ConnectionLimits.DEFAULT.authDeadline());
+    Path yaml = Files.writeString(dir.resolve("caps.yaml"), "max-connections-per-address: 3\n");
+    assertThat(parse(concat(base, "--config", yaml.toString())).connectionLimits().maxPerAddress()).isEqualTo(3);
+    assertThatThrownBy(() -> parse(concat(base, "--max-connections", "10", "--max-connections-per-address", "20")))
+        .hasMessageContaining("max connections per address 1..10");
+    assertThatThrownBy(() -> parse(concat(base, "--max-connections", "0"))).hasMessageContaining("max connections must be at least 1");
+  }
+
   private static String[] concat(String[] a, String... b) {
     String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
     System.arraycopy(b, 0, out, a.length, b.length);

@@ -13,7 +13,7 @@ import org.cairn.core.security.PinnedTrust;
  * TLS contexts of the data plane (a grid whose tracker runs with {@code --tls}): a peer serves with
  * the certificate the tracker's CA gave it at registration; clients and peers connecting to it
  * trust that CA alone (the pin their token carries) and require the certificate to name the address
- * they dialled. Through OpenSSL (BoringSSL, netty-tcnative) where the platform has it, else the JDK.
+ * they dialled, and the peer id they dial when they know it ({@link PeerConnection}). Through OpenSSL (BoringSSL, netty-tcnative) where the platform has it, else the JDK.
  */
 public final class DataTls {
   private DataTls() {}

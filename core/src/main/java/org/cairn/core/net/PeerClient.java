@@ -25,6 +25,13 @@ import org.cairn.core.security.GridToken;
  * the next call opens a new one (a pool never hands out a closed connection twice). Failures to reach
  * a peer complete the futures exceptionally with an {@link IOException} naming the peer; answers the
  * peer gave are values ({@link PieceReply}, {@link PutReply}).
+ *
+ * <p>With TLS, a connection is made only to a peer whose certificate (from the pinned CA) names the
+ * address dialled and, once this client knows which peer is at that address, that peer's id: the
+ * tracker's tickets for an address name the peer ({@link #addTickets}), or a caller says it
+ * ({@link #expect}). Every GET, HAS and PUT needs a ticket, so each is sent only to the peer the
+ * tracker named; requests that need none (PING, PROBE, IDENTIFY) to an address not yet known are
+ * checked by host alone.
  */
 public final class PeerClient implements Closeable {
   private final EventLoopGroup group;
@@ -35,6 +42,8 @@ public final class PeerClient implements Closeable {
   private volatile boolean closed;
   /** Tickets to present to each address (by data address), pruned as they expire. */
   private final Map<String, TicketBook> tickets = new ConcurrentHashMap<>();
+  /** Which peer each address is (the id the tracker's tickets for it name): its TLS certificate must name it. */
+  private final Map<String, String> expected = new ConcurrentHashMap<>();
 
   public PeerClient(EventLoopGroup group, GridToken token, Duration timeout) {
     this.group = group;
@@ -67,7 +76,7 @@ public final class PeerClient implements Closeable {
     }
     while (true) {
       CompletableFuture<PeerConnection> c = pool.computeIfAbsent(address, a -> {
-        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout, tls);
+        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout, tls, expected.get(a));
         f.whenComplete((conn, error) -> {
           if (error != null) {
             pool.remove(a, f);
@@ -79,16 +88,43 @@ public final class PeerClient implements Closeable {
         pool.remove(address, c); // closed since it was pooled: open another
         continue;
       }
+      if (c.isDone() && !c.isCompletedExceptionally() && tls != null && !checkedAsExpected(address, c.join())) {
+        if (pool.remove(address, c)) { // opened before this client knew which peer is there: check again
+          c.join().closeSoon();
+        }
+        continue;
+      }
       return c;
     }
   }
 
   /**
    * Tickets the tracker signed for the peer at {@code address}: every request to it from now on is
-   * preceded, once per connection, by those not yet presented there.
+   * preceded, once per connection, by those not yet presented there. The peer they name is the one
+   * this client expects at {@code address} from now on ({@link #expect}).
    */
   public void addTickets(String address, java.util.Collection<org.cairn.core.security.Ticket> granted) {
+    for (org.cairn.core.security.Ticket t : granted) {
+      expect(address, t.peer());
+    }
     tickets.computeIfAbsent(address, a -> new TicketBook()).add(granted, System.currentTimeMillis());
+  }
+
+  /**
+   * The peer at {@code address} is {@code peerId} (as the tracker says): on a grid with TLS, a
+   * connection there is used only if the peer's certificate names that id; a pooled one checked
+   * against no id, or another, is replaced at its next use.
+   */
+  public void expect(String address, String peerId) {
+    if (peerId != null) {
+      expected.put(address, peerId);
+    }
+  }
+
+  /** Whether {@code conn} was checked for the peer now expected at {@code address} (or none is expected). */
+  private boolean checkedAsExpected(String address, PeerConnection conn) {
+    String want = expected.get(address);
+    return want == null || want.equals(conn.verifiedPeer());
   }
 
   /** Presents on {@code conn} the tickets for {@code address} it has not seen; call before sending requests on it directly. */
@@ -109,7 +145,15 @@ public final class PeerClient implements Closeable {
         throw new CompletionException(unwrap(error));
       }
       return conn;
-    }).thenCompose(conn -> presentTickets(address, conn).call(type, payload)).whenComplete((frame, error) -> {
+    }).thenCompose(conn -> {
+      if (tls != null && !checkedAsExpected(address, conn)) { // opening when the peer there became known: check again
+        if (pool.remove(address, c)) {
+          conn.closeSoon();
+        }
+        return call(address, type, payload);
+      }
+      return presentTickets(address, conn).call(type, payload);
+    }).whenComplete((frame, error) -> {
       if (error != null) {
         drop(address, c);
       }

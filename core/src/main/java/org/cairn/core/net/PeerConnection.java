@@ -46,11 +46,18 @@ public final class PeerConnection implements Closeable {
   private long presentedUpTo;
   /** When a request other than a PING was last sent here ({@link System#nanoTime}). */
   private volatile long lastUsedNanos = System.nanoTime();
+  /** The peer id the TLS certificate was checked to name; null when none was asked (or no TLS). */
+  private final String verifiedPeer;
 
   PeerConnection(String address, Channel channel, Duration callTimeout) {
+    this(address, channel, callTimeout, null);
+  }
+
+  PeerConnection(String address, Channel channel, Duration callTimeout, String verifiedPeer) {
     this.address = address;
     this.channel = channel;
     this.callTimeout = callTimeout;
+    this.verifiedPeer = verifiedPeer;
   }
 
   /** Connects and authenticates; the future fails with an IOException saying why. */
@@ -62,6 +69,17 @@ public final class PeerConnection implements Closeable {
   /** As {@link #connect(EventLoopGroup, String, GridToken, Duration)}, over TLS when {@code tls} is not null. */
   public static CompletableFuture<PeerConnection> connect(EventLoopGroup group, String address, GridToken token,
       Duration timeout, io.netty.handler.ssl.SslContext tls) {
+    return connect(group, address, token, timeout, tls, null);
+  }
+
+  /**
+   * As {@link #connect(EventLoopGroup, String, GridToken, Duration, io.netty.handler.ssl.SslContext)},
+   * and with TLS and a {@code peerId}, the connection is refused (before this side proves the key)
+   * unless the peer's certificate names that id: every donor's certificate is from the same CA, and
+   * the host it names only says where the peer was when certified.
+   */
+  public static CompletableFuture<PeerConnection> connect(EventLoopGroup group, String address, GridToken token,
+      Duration timeout, io.netty.handler.ssl.SslContext tls, String peerId) {
     CompletableFuture<PeerConnection> ready = new CompletableFuture<>();
     HostPort hp;
     try {
@@ -70,7 +88,7 @@ public final class PeerConnection implements Closeable {
       ready.completeExceptionally(new IOException("bad peer address '" + address + "': " + e.getMessage()));
       return ready;
     }
-    Handler handler = new Handler(address, token, ready, timeout);
+    Handler handler = new Handler(address, token, ready, timeout, tls == null ? null : peerId);
     Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
         .option(ChannelOption.CONNECT_TIMEOUT_MILLIS, (int) timeout.toMillis())
         .option(ChannelOption.TCP_NODELAY, true)
@@ -93,6 +111,16 @@ public final class PeerConnection implements Closeable {
 
   public String address() {
     return address;
+  }
+
+  /** The peer id this connection's TLS certificate was checked to name, or null if none was checked. */
+  public String verifiedPeer() {
+    return verifiedPeer;
+  }
+
+  /** Closes without waiting (a connection dropped from a pool). */
+  void closeSoon() {
+    channel.close();
   }
 
   public boolean isActive() {
@@ -184,10 +212,13 @@ public final class PeerConnection implements Closeable {
     private final GridToken token;
     private final CompletableFuture<PeerConnection> ready;
     private final Duration timeout;
+    /** The peer id the certificate must name (null: not checked). */
+    private final String peerId;
     private PeerConnection connection;
 
-    Handler(String address, GridToken token, CompletableFuture<PeerConnection> ready, Duration timeout) {
+    Handler(String address, GridToken token, CompletableFuture<PeerConnection> ready, Duration timeout, String peerId) {
       super(false); // answer frames are handed to callers, who release them
+      this.peerId = peerId;
       this.address = address;
       this.token = token;
       this.ready = ready;
@@ -200,10 +231,13 @@ public final class PeerConnection implements Closeable {
         try {
           switch (frame.type()) {
             case CHALLENGE:
+              if (!certifiedAsDialled(ctx)) {
+                return;
+              }
               ctx.writeAndFlush(Frame.of(FrameType.AUTH, 0, token.hmac(ByteBufUtil.getBytes(frame.payload()))));
               return;
             case AUTH_OK:
-              connection = new PeerConnection(address, ctx.channel(), timeout.multipliedBy(6));
+              connection = new PeerConnection(address, ctx.channel(), timeout.multipliedBy(6), peerId);
               ready.complete(connection);
               return;
             default:
@@ -219,6 +253,32 @@ public final class PeerConnection implements Closeable {
       CompletableFuture<Frame> p = connection.pending.remove(frame.requestId());
       if (p == null || !p.complete(frame)) {
         frame.release(); // nobody waits for it any more (timed out)
+      }
+    }
+
+    /**
+     * With a peer id to check: whether the TLS session's certificate names it (the handshake is done
+     * when the first frame arrives); if not, the connection fails and is closed, the key unproved.
+     */
+    private boolean certifiedAsDialled(ChannelHandlerContext ctx) {
+      if (peerId == null) {
+        return true;
+      }
+      try {
+        io.netty.handler.ssl.SslHandler ssl = ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class);
+        if (ssl == null) {
+          throw new java.security.cert.CertificateException("no TLS session");
+        }
+        java.security.cert.Certificate[] chain = ssl.engine().getSession().getPeerCertificates();
+        if (chain.length == 0 || !(chain[0] instanceof java.security.cert.X509Certificate)) {
+          throw new java.security.cert.CertificateException("the peer presented no X.509 certificate");
+        }
+        org.cairn.core.security.PinnedTrust.requirePeer((java.security.cert.X509Certificate) chain[0], peerId);
+        return true;
+      } catch (java.security.cert.CertificateException | javax.net.ssl.SSLPeerUnverifiedException e) {
+        ready.completeExceptionally(new IOException("peer " + address + " is not peer " + peerId + ": " + e.getMessage(), e));
+        ctx.close();
+        return false;
       }
     }
 

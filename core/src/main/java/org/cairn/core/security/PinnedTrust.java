@@ -20,14 +20,23 @@ import javax.net.ssl.X509ExtendedTrustManager;
  * needed beside the token (kubeadm's {@code --discovery-token-ca-cert-hash}). The CA signs two kinds
  * of server certificate, and each side accepts only its own: the tracker's ({@value #TRACKER}) on the
  * control plane, whatever address it was reached by (only trackers hold the CA's key), and a peer's
- * ({@value #PEER_PREFIX}ID, for the host it advertised) on the data plane, where the host must match, so
- * no donor's certificate passes for the tracker and no donor passes for another.
+ * ({@value #PEER_PREFIX}ID, for the host it advertised, with the URI {@value #PEER_URI}ID) on the data
+ * plane, where the host must match, so no donor's certificate passes for the tracker. The host alone
+ * does not tell one donor from another that got a certificate for the same address (or took it over),
+ * so a client that knows which peer it dials also checks the certificate names that peer's id
+ * ({@link #requirePeer}, after the handshake: {@code PeerConnection}).
  */
 public final class PinnedTrust extends X509ExtendedTrustManager {
   /** The subject of a tracker's HTTPS certificate. */
   public static final String TRACKER = "CN=Cairn tracker";
   /** How the subject of a peer's data-plane certificate starts (then the peer's id). */
   public static final String PEER_PREFIX = "CN=Cairn peer ";
+  /** How the URI naming a peer in its data-plane certificate's subject alternative names starts (then the peer's id). */
+  public static final String PEER_URI = "cairn-peer:";
+  /** What a peer id may be: what a certificate's subject can carry unquoted, and what peers are given. */
+  public static final String PEER_ID = "[A-Za-z0-9._-]{1,64}";
+  /** The type of a URI subject alternative name (RFC 5280 GeneralName uniformResourceIdentifier). */
+  private static final int SAN_URI = 6;
 
   private final String pin;
   private final boolean checkHost;
@@ -143,6 +152,38 @@ public final class PinnedTrust extends X509ExtendedTrustManager {
       }
     }
     throw new CertificateException("the certificate of " + host + " is for " + names + ", not for " + host);
+  }
+
+  /**
+   * Throws unless {@code cert} is a data-plane certificate for peer {@code peerId}: its subject is
+   * {@value #PEER_PREFIX}{@code peerId}, and its URI names, if any are peer names, are {@value #PEER_URI}{@code peerId}
+   * alone (certificates issued before the URI was added name the peer in the subject only).
+   */
+  public static void requirePeer(X509Certificate cert, String peerId) throws CertificateException {
+    if (peerId == null || !peerId.matches(PEER_ID)) {
+      throw new CertificateException("no valid peer id to check the certificate against: '" + peerId + "'");
+    }
+    String subject = cert.getSubjectX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253);
+    if (!subject.equals(PEER_PREFIX + peerId)) {
+      throw new CertificateException("the certificate is for '" + subject + "', not for peer " + peerId
+          + " (the peer dialled): another donor at its address");
+    }
+    java.util.Collection<java.util.List<?>> names = cert.getSubjectAlternativeNames();
+    if (names != null) {
+      for (java.util.List<?> n : names) {
+        String value = String.valueOf(n.get(1));
+        if (((Integer) n.get(0)) == SAN_URI && value.startsWith(PEER_URI) && !value.equals(PEER_URI + peerId)) {
+          throw new CertificateException("the certificate names " + value + ", not peer " + peerId + " (the peer dialled)");
+        }
+      }
+    }
+  }
+
+  /** The peer id a data-plane certificate names in its subject, or null if it is no peer's. */
+  public static String peerId(X509Certificate cert) {
+    String subject = cert.getSubjectX500Principal().getName(javax.security.auth.x500.X500Principal.RFC2253);
+    String id = subject.startsWith(PEER_PREFIX) ? subject.substring(PEER_PREFIX.length()) : null;
+    return id != null && id.matches(PEER_ID) ? id : null;
   }
 
   @Override

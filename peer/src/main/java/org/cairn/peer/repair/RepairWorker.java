@@ -49,7 +49,10 @@ import org.slf4j.LoggerFactory;
  * that fails, holders the tracker lists DOWN last; pieces this peer holds come from its own store),
  * rebuilds the missing pieces with ChunkCodec.rebuild (which checks the chunk id), stores each durably
  * on its target through the process's PeerClient (locally when the target is this peer), and reports
- * which landed. It claims
+ * which landed. Before rebuilding, the pieces read are checked to be the chunk's (SourceCheck: the
+ * chunk's id, the tags the client recorded for every piece, and for a sealed chunk an extra piece to
+ * compare with); a source that served a piece with intact CRCs that is not the chunk's is found by
+ * reading the others, and reported. It claims
  * again until the queue has nothing for it. Repair traffic (bytes read and written) passes through a
  * throttle. Sources whose piece is missing or corrupt are reported as bad, so the index stops naming
  * them.
@@ -70,6 +73,8 @@ public final class RepairWorker implements Closeable {
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "repair-timer"));
   private final BadPieceLog bad = new BadPieceLog();
   private final ChunkReader.PieceSource source;
+  /** Checks the pieces read are the chunk's, reading more from the sources when they are not, and finds the bad ones. */
+  private final SourceCheck check;
   /**
    * The reader of this pass over the tracker's jobs: a new one each pass, so a source listed DOWN that could not be
    * reached is not asked again by the rest of the pass (one failed connection, not one per chunk) but is by the next.
@@ -97,6 +102,7 @@ public final class RepairWorker implements Closeable {
     ChunkReader.PieceSource network = ChunkReader.PieceSource.of(peers);
     this.source = (holder, key) -> self.equals(holder.id()) ? local(key) : network.get(holder, key);
     this.reader = newReader();
+    this.check = new SourceCheck(source, bad, timeout);
   }
 
   private ChunkReader newReader() {
@@ -185,8 +191,14 @@ public final class RepairWorker implements Closeable {
       LocatedChunk chunk = job.located();
       ChunkId id = chunk.chunkId();
       Pieces pieces = gather(reader, chunk);
+      Fragment[] from;
+      try {
+        from = check.verified(job, pieces.fragments()); // sources whose pieces are not the chunk's are reported
+      } finally {
+        bad.flush(tracker, self);
+      }
       int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
-      Fragment[] rebuilt = ChunkDecoder.rebuild(id, pieces.fragments(), indices);
+      Fragment[] rebuilt = ChunkDecoder.rebuild(id, from, indices);
       for (int j = 0; j < rebuilt.length; j++) {
         // a rebuilt piece is byte for byte the one lost, so it has its tag; anything else would be stored under a key no one reads
         if (rebuilt[j].tag() != job.tag(indices[j])) {

@@ -25,8 +25,10 @@ import org.slf4j.LoggerFactory;
  * One connection's business handler, on the connection's event loop ({@link DataServer}: store calls
  * block on fsync, and hold up only the connections that share the loop). On connect it sends a
  * CHALLENGE of 32 random bytes; the client must answer AUTH with HMAC-SHA256(token, challenge) before
- * anything else. Bad proof, malformed or oversized frames
- * and unknown requests close the connection with a logged reason (never the token).
+ * anything else, within the authentication deadline ({@link ConnectionLimits}); until it has, its
+ * decoder takes only small frames, and on AUTH the handler lifts that limit. Bad proof, malformed or
+ * oversized frames, a missed deadline and unknown requests close the connection with a logged reason
+ * (never the token).
  *
  * Requests are answered one at a time per connection: reading is paused while one is handled, so a
  * client cannot queue unbounded work (backpressure); clients open more connections for parallelism.
@@ -46,15 +48,22 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
   private final Admission admission;
   private final TicketGate gate;
   private final TicketGate.Grants grants;
+  private final java.time.Duration authDeadline;
   private byte[] challenge;
   private boolean authenticated;
+  private io.netty.util.concurrent.ScheduledFuture<?> deadline;
 
   DataHandler(GridToken token, FragmentStore store, Admission admission, TicketGate gate) {
-    this(() -> token, store, admission, gate);
+    this(() -> token, store, admission, gate, ConnectionLimits.DEFAULT.authDeadline());
   }
 
-  /** @param key the data-plane key connections must prove; null until the peer has registered */
-  DataHandler(java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission, TicketGate gate) {
+  /**
+   * @param key the data-plane key connections must prove; null until the peer has registered
+   * @param authDeadline the connection is closed unless it has authenticated this long after it opened
+   */
+  DataHandler(java.util.function.Supplier<GridToken> key, FragmentStore store, Admission admission, TicketGate gate,
+      java.time.Duration authDeadline) {
+    this.authDeadline = authDeadline;
     this.key = key;
     this.store = store;
     this.admission = admission;
@@ -64,6 +73,13 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
 
   @Override
   public void channelActive(ChannelHandlerContext ctx) {
+    deadline = ctx.executor().schedule(() -> {
+      if (!authenticated && ctx.channel().isActive()) {
+        LOG.warn("closing data connection from {}: not authenticated within {} ms", ctx.channel().remoteAddress(),
+            authDeadline.toMillis());
+        ctx.close();
+      }
+    }, authDeadline.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
     challenge = new byte[32];
     RANDOM.nextBytes(challenge);
     ctx.writeAndFlush(Frame.of(FrameType.CHALLENGE, 0, challenge.clone()));
@@ -86,6 +102,13 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         return;
       }
       authenticated = true;
+      if (deadline != null) {
+        deadline.cancel(false);
+      }
+      org.cairn.core.protocol.FrameDecoder decoder = ctx.pipeline().get(org.cairn.core.protocol.FrameDecoder.class);
+      if (decoder != null) {
+        decoder.lift(); // requests of full size from now on
+      }
       ctx.writeAndFlush(Frame.of(FrameType.AUTH_OK, frame.requestId(), new byte[0]));
       return;
     }
@@ -211,6 +234,14 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
     LOG.warn("closing data connection from {}: {}", ctx.channel().remoteAddress(), reason);
     ctx.writeAndFlush(Frame.of(FrameType.ERROR, requestId, reason.getBytes(StandardCharsets.UTF_8)))
         .addListener(ChannelFutureListener.CLOSE);
+  }
+
+  @Override
+  public void channelInactive(ChannelHandlerContext ctx) throws Exception {
+    if (deadline != null) {
+      deadline.cancel(false);
+    }
+    super.channelInactive(ctx);
   }
 
   @Override

@@ -53,6 +53,7 @@ public final class DataServer implements Closeable {
   private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
 
   private final GlobalTrafficShapingHandler shaper;
+  private final ConnectionCounter counter;
 
   /**
    * @param bandwidthCap bytes per second in each direction for all data connections together
@@ -76,6 +77,17 @@ public final class DataServer implements Closeable {
   public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
       java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
       long bandwidthCap, TicketGate gate) throws InterruptedException {
+    this(listen, key, tls, store, admission, bandwidthCap, gate, ConnectionLimits.DEFAULT);
+  }
+
+  /**
+   * @param limits connection caps, the authentication deadline and the frame limit before it; a
+   *     connection over a cap is closed as it is accepted, before TLS or anything else is set up
+   */
+  public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
+      java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
+      long bandwidthCap, TicketGate gate, ConnectionLimits limits) throws InterruptedException {
+    counter = new ConnectionCounter(limits);
     shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
@@ -85,6 +97,10 @@ public final class DataServer implements Closeable {
         .childHandler(new ChannelInitializer<SocketChannel>() {
           @Override
           protected void initChannel(SocketChannel ch) {
+            if (!counter.admit(ch)) {
+              ch.close(); // over a cap: refused before any work is spent on it
+              return;
+            }
             connections.add(ch);
             if (tls != null) {
               io.netty.handler.ssl.SslContext context = tls.get();
@@ -99,9 +115,9 @@ public final class DataServer implements Closeable {
             }
             ch.pipeline()
                 .addLast(new ReadTimeoutHandler(120, TimeUnit.SECONDS))
-                .addLast(new FrameDecoder())
+                .addLast(FrameDecoder.limitedTo(limits.preAuthPayload())) // lifted by the handler at AUTH
                 .addLast(ENCODER)
-                .addLast(new DataHandler(key, store, admission, gate));
+                .addLast(new DataHandler(key, store, admission, gate, limits.authDeadline()));
           }
         });
     try {
@@ -110,6 +126,11 @@ public final class DataServer implements Closeable {
       close(false);
       throw e;
     }
+  }
+
+  /** Connections open now (tests). */
+  int openConnections() {
+    return counter.open();
   }
 
   public int port() {

@@ -7,7 +7,10 @@ import java.io.IOException;
  * {@code certificate} and {@code caCertificate}, base64 DER.
  */
 public interface PeerCertifier {
-  /** A certificate for {@code publicKey} (base64 SubjectPublicKeyInfo), naming peer {@code id} reached at {@code host}. */
+  /**
+   * A certificate for {@code publicKey} (base64 SubjectPublicKeyInfo), naming peer {@code id} (which
+   * clients dialling that peer check) reached at {@code host}.
+   */
   Issued certify(String id, String host, String publicKey) throws IOException;
 
   /** A certificate and its CA's, base64 DER. */

@@ -70,16 +70,23 @@ public final class TrackerCa implements org.cairn.tracker.tls.PeerCertifier {
   }
 
   /**
-   * A peer's data-plane certificate (one year): its key, named by its id and the host it advertised,
-   * for server authentication only. Clients check it names the address they dialled.
+   * A peer's data-plane certificate (one year): its key, named by its id (subject
+   * {@value PinnedTrust#PEER_PREFIX}ID and the URI {@value PinnedTrust#PEER_URI}ID) and the host it
+   * advertised, for server authentication only. Clients check it names the address they dialled and,
+   * knowing which peer they dial, that peer's id. An id that is not a plain peer id is refused (it
+   * could otherwise add attributes to the subject).
    */
   @Override
   public Issued certify(String id, String host, String publicKey) throws IOException {
+    if (id == null || !id.matches(PinnedTrust.PEER_ID)) {
+      throw new IOException("cannot certify peer '" + id + "': a peer id is 1-64 letters, digits, '.', '_' or '-'");
+    }
     try {
       java.security.PublicKey key = KeyFactory.getInstance("EC").generatePublic(
           new java.security.spec.X509EncodedKeySpec(Base64.getDecoder().decode(publicKey)));
       List<GeneralName> names = new ArrayList<>();
       names.add(new GeneralName(host.matches("[0-9.]+|.*:.*") ? GeneralName.iPAddress : GeneralName.dNSName, host));
+      names.add(new GeneralName(GeneralName.uniformResourceIdentifier, PinnedTrust.PEER_URI + id));
       X509Certificate cert = sign(new JcaX509v3CertificateBuilder(chain[1], serial(), notBefore(), after(Duration.ofDays(365)),
           name("Cairn peer " + id), key)
           .addExtension(Extension.basicConstraints, true, new BasicConstraints(false))
