@@ -119,6 +119,11 @@ public final class ChunkDecoder {
       }
       encoded = crypto.open(expected, encoded);
       ids = crypto;
+    } else if (crypto.encryption().encrypted()) {
+      // an encrypted app's chunks are all sealed: unsealed pieces would be checked against a plain
+      // SHA-256 id anyone can compute, so a forger who also rewrote the manifest's ids could pass them
+      throw new CorruptDataException("chunk " + expected.shortHex() + " is stored unsealed, but its app encrypts with "
+          + crypto.encryption().spec() + ": refused as forged");
     }
     if (first.compression().delta()) {
       ChunkId baseId = DeltaCodec.baseOf(encoded, 0, encoded.length);

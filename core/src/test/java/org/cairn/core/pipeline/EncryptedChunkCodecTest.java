@@ -124,6 +124,23 @@ class EncryptedChunkCodecTest {
   }
 
   @Test
+  void anUnsealedPieceSetForAnEncryptedApp_isRefusedThoughItsPlainIdMatches() {
+    // a forger without the key codes their own bytes in plaintext and names them by their SHA-256
+    byte[] forgedBytes = "not what the app stored".getBytes(StandardCharsets.US_ASCII);
+    ChunkCodec plain = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("replicate:2"));
+    ChunkId forgedId = plain.id(forgedBytes, forgedBytes.length);
+    Fragment[] forged = plain.encode(forgedId, forgedBytes, forgedBytes.length);
+    ChunkCrypto key = KEY.crypto(Encryption.AES_GCM);
+    byte[] out = new byte[forgedBytes.length];
+    assertThatThrownBy(() -> ChunkDecoder.decodeTrustingSeal(forgedId, forged, out, key, ChunkCodec.Bases.NONE))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("stored unsealed");
+    assertThatThrownBy(() -> ChunkDecoder.decode(forgedId, forged, key)).isInstanceOf(CorruptDataException.class)
+        .hasMessageContaining("stored unsealed");
+    assertThatThrownBy(() -> ChunkDecoder.decodeBase(forgedId, forged, key)).isInstanceOf(CorruptDataException.class);
+    assertThat(out).containsOnly(0);
+  }
+
+  @Test
   void rebuild_withoutTheKey_reproducesTheLostPiecesBitForBit() throws CorruptDataException {
     for (String spec : new String[] {"code:3+2", "cauchy:4+2", "replicate:3"}) {
       ChunkCodec c = codec(spec, Encryption.AES_GCM);
