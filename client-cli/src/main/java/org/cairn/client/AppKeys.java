@@ -156,13 +156,22 @@ public final class AppKeys {
   }
 
   /**
-   * The sealing to read {@code m} with: PLAIN for a plaintext version, else this directory's key of
-   * the version's app, checked against the fingerprint the version recorded.
+   * The sealing to read {@code m} with: PLAIN for a plaintext version of an app with no key here, else
+   * this directory's key of the version's app, checked against the fingerprint the version recorded. A
+   * version without encryption of an app whose key is here is refused (a lying tracker or a man in the
+   * middle could otherwise strip the encryption and hand us its own plaintext chunks).
    *
    * @throws IOException saying which key the version needs, which one is here, and how to import it
    */
   public ChunkCrypto forVersion(Manifest m) throws IOException {
     if (!m.encrypted()) {
+      // the manifest comes from the tracker: one that drops "encryption" for an app whose key is here
+      // would have us read (and trust) plaintext anyone could have written
+      if (Files.exists(path(m.app()))) {
+        throw new IOException("version " + name(m) + " claims to be unencrypted, but app " + m.app() + " has a key in " + dir
+            + ": refused as a possible downgrade (to read a version really stored without encryption, use a --key-dir"
+            + " without this app's key)");
+      }
       return ChunkCrypto.PLAIN;
     }
     Encryption e;
