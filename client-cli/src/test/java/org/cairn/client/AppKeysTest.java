@@ -40,4 +40,23 @@ class AppKeysTest {
     keys.create("heat", NOW);
     assertThat(keys.forVersion(manifest("open", null, null))).isSameAs(ChunkCrypto.PLAIN);
   }
+
+  @Test
+  void aKeyIsWritten0600InA0700DirectoryAndALooserDirectoryIsTightened() throws IOException {
+    Path dir = java.nio.file.Files.createDirectories(tmp.resolve("keys"));
+    java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+    AppKeys keys = new AppKeys(dir);
+    keys.create("heat", NOW);
+    assertThat(mode(dir)).isEqualTo("rwx------");
+    assertThat(mode(keys.path("heat"))).isEqualTo("rw-------");
+    keys.importKey("heat", AppKey.generate("heat", NOW), true);
+    assertThat(mode(keys.path("heat"))).isEqualTo("rw-------");
+    AppKeys fresh = new AppKeys(tmp.resolve("new/keys"));
+    fresh.create("heat", NOW);
+    assertThat(mode(fresh.dir())).isEqualTo("rwx------");
+  }
+
+  private static String mode(Path p) throws IOException {
+    return java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(p));
+  }
 }
