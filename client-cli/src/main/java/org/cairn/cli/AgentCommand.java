@@ -81,6 +81,9 @@ final class AgentCommand implements Callable<Integer> {
       throw new CommandLine.ParameterException(cl, "--keep-connections: " + e.getMessage());
     }
     Path sock = (socket != null ? socket : defaultSocket()).toAbsolutePath();
+    if (socket == null) {
+      org.cairn.client.PrivateDirs.ensure(sock.getParent()); // Cairn's own directory: 0700 (a --socket's is the user's choice)
+    }
     Path spoolDir = spool != null ? spool.toAbsolutePath() : Path.of(sock + ".spool");
     String id = client != null ? client : StoreCommand.clientId();
     PrintWriter out = cl.getOut();

@@ -40,7 +40,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
 
   /** @param grid the agent's grid, lent to each store */
   AsyncStores(Path spool, org.cairn.client.Grid grid) throws IOException {
-    this.spool = Files.createDirectories(spool);
+    this.spool = org.cairn.client.PrivateDirs.ensure(spool); // private copies of checkpoints: 0700
     this.grid = grid;
   }
 

@@ -255,10 +255,13 @@ final class FetchCommand implements Callable<Integer> {
       throw new IOException(target + " exists; remove it or restore elsewhere");
     }
     Path tmp = target.resolveSibling("." + target.getFileName() + ".restoring");
-    if (Files.exists(tmp)) {
+    if (Files.isSymbolicLink(tmp)) {
+      Files.delete(tmp); // never restore through a link someone left in our place
+    } else if (Files.exists(tmp)) {
       org.apache.commons.io.file.PathUtils.deleteDirectory(tmp);
     }
-    Files.createDirectories(tmp);
+    Files.createDirectory(tmp, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
     boolean done = false;
     try {
       Fetcher.Result res = extract(grid, located, Fetcher.Options.defaults(), crypto, tmp, out -> out);

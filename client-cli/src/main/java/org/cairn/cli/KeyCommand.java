@@ -92,19 +92,11 @@ final class KeyCommand implements Callable<Integer> {
         spec.commandLine().getOut().flush();
         return 0;
       }
-      Path tmp = Files.createTempFile(output.toAbsolutePath().getParent(), "." + output.getFileName() + ".", ".tmp");
       try {
-        try {
-          Files.setPosixFilePermissions(tmp, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (UnsupportedOperationException e) {
-          // not a POSIX file system
-        }
-        Files.writeString(tmp, key.toJson(), StandardCharsets.UTF_8);
-        Files.createLink(output, tmp); // refuses an existing file
+        // 0600 from its creation, synced, linked into place: never readable by others, never half written
+        org.cairn.client.PrivateDirs.writeSecret(output, key.toJson().getBytes(StandardCharsets.UTF_8), false);
       } catch (FileAlreadyExistsException e) {
         throw new IllegalStateException(output + " exists; not overwritten");
-      } finally {
-        Files.deleteIfExists(tmp);
       }
       spec.commandLine().getOut().println("exported key " + key.fingerprint() + " of app " + target.app + " to " + output);
       spec.commandLine().getOut().flush();

@@ -61,7 +61,7 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
       description = "Where versions being read and directories being written are kept (default: a new temporary directory).")
   Path cacheDir;
 
-  @Option(names = "--allow-other", description = "Let other users than the one mounting use the mount (FUSE allow_other).")
+  @Option(names = "--allow-other", description = "Let other local users use the mount (FUSE allow_other, with default_permissions: the files are yours and their modes apply, so others read versions but write nothing).")
   boolean allowOther;
 
   @Override
@@ -89,7 +89,8 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
       throw new IOException(noFuse);
     }
     boolean temporary = cacheDir == null;
-    Path cache = temporary ? Files.createTempDirectory("cairn-mount-") : Files.createDirectories(cacheDir);
+    Path cache = temporary ? Files.createTempDirectory("cairn-mount-")
+        : org.cairn.client.PrivateDirs.ensure(cacheDir); // fetched versions in plaintext: 0700
     ExecutorService workers = Executors.newCachedThreadPool(daemon());
     // SIGTERM: the hook unmounts, then waits until this command has closed the grid and removed its cache
     CountDownLatch finished = new CountDownLatch(1);
@@ -141,9 +142,17 @@ final class MountCommand implements java.util.concurrent.Callable<Integer> {
   }
 
   private String[] fuseOptions(Path dir) {
-    String opts = "fsname=cairn:" + target.app + ",subtype=cairn,big_writes,max_write=131072,max_read=131072"
-        + (allowOther ? ",allow_other" : "");
-    return new String[] {"-o", opts};
+    return new String[] {"-o", fuseOptions(target.app, allowOther)};
+  }
+
+  /**
+   * The FUSE mount options. With {@code allowOther}, {@code default_permissions} too: the kernel then
+   * checks every access against the modes and owner (the mounting user) the file system reports,
+   * so other local users get only what the modes give them (without it FUSE checks nothing).
+   */
+  static String fuseOptions(String app, boolean allowOther) {
+    return "fsname=cairn:" + app + ",subtype=cairn,big_writes,max_write=131072,max_read=131072"
+        + (allowOther ? ",allow_other,default_permissions" : "");
   }
 
   /** Why FUSE cannot work here, or null. */

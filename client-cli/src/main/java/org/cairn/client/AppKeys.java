@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,18 +95,8 @@ public final class AppKeys {
    */
   public AppKey create(String app, Instant now) throws IOException {
     AppKey key = AppKey.generate(app, now);
-    Path target = path(app);
-    Path tmp = writeTemp(target, key.toJson());
-    try {
-      Files.createLink(target, tmp); // fails if the target exists: no key is ever replaced here
-    } catch (UnsupportedOperationException e) {
-      if (Files.exists(target)) {
-        throw new FileAlreadyExistsException(target.toString());
-      }
-      Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    PrivateDirs.ensure(dir);
+    PrivateDirs.writeSecret(path(app), key.toJson().getBytes(StandardCharsets.UTF_8), false); // no key is ever replaced here
     return key;
   }
 
@@ -132,13 +120,8 @@ public final class AppKeys {
             + existing.get().fingerprint() + ") there; the versions stored with it need it. Export it first, then use --force to replace it");
       }
     }
-    Path target = path(app);
-    Path tmp = writeTemp(target, key.toJson());
-    try {
-      Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    } finally {
-      Files.deleteIfExists(tmp);
-    }
+    PrivateDirs.ensure(dir);
+    PrivateDirs.writeSecret(path(app), key.toJson().getBytes(StandardCharsets.UTF_8), true);
     return true;
   }
 
@@ -156,13 +139,22 @@ public final class AppKeys {
   }
 
   /**
-   * The sealing to read {@code m} with: PLAIN for a plaintext version, else this directory's key of
-   * the version's app, checked against the fingerprint the version recorded.
+   * The sealing to read {@code m} with: PLAIN for a plaintext version of an app with no key here, else
+   * this directory's key of the version's app, checked against the fingerprint the version recorded. A
+   * version without encryption of an app whose key is here is refused (a lying tracker or a man in the
+   * middle could otherwise strip the encryption and hand us its own plaintext chunks).
    *
    * @throws IOException saying which key the version needs, which one is here, and how to import it
    */
   public ChunkCrypto forVersion(Manifest m) throws IOException {
     if (!m.encrypted()) {
+      // the manifest comes from the tracker: one that drops "encryption" for an app whose key is here
+      // would have us read (and trust) plaintext anyone could have written
+      if (Files.exists(path(m.app()))) {
+        throw new IOException("version " + name(m) + " claims to be unencrypted, but app " + m.app() + " has a key in " + dir
+            + ": refused as a possible downgrade (to read a version really stored without encryption, use a --key-dir"
+            + " without this app's key)");
+      }
       return ChunkCrypto.PLAIN;
     }
     Encryption e;
@@ -186,36 +178,5 @@ public final class AppKeys {
 
   private static String name(Manifest m) {
     return m.app() + "/" + m.node() + " step " + m.step();
-  }
-
-  /** Writes text to a new 0600 file beside {@code target}, synced; the directory is made 0700 if new. */
-  private Path writeTemp(Path target, String text) throws IOException {
-    if (!Files.isDirectory(dir)) {
-      Files.createDirectories(dir);
-      setPermissions(dir, "rwx------");
-    }
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
-    boolean ok = false;
-    try {
-      setPermissions(tmp, "rw-------");
-      try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
-        ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
-        ch.force(true);
-      }
-      ok = true;
-      return tmp;
-    } finally {
-      if (!ok) {
-        Files.deleteIfExists(tmp);
-      }
-    }
-  }
-
-  private static void setPermissions(Path p, String perms) throws IOException {
-    try {
-      Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(perms));
-    } catch (UnsupportedOperationException e) {
-      // not a POSIX file system (Windows): the user's profile directory protects it
-    }
   }
 }

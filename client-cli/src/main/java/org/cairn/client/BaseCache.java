@@ -130,9 +130,9 @@ final class BaseCache {
   }
 
   /**
-   * As {@link #get}, saying whether the plaintext was sealed over the chunk's id (opened with the app's
-   * key, so proven) or only had its record's CRC32C checked (a plaintext record, a plainly coded chunk of
-   * an app that does not encrypt).
+   * As {@link #get}, for a fetch: never marked sealed, so the fetch checks the bytes against the
+   * chunk's (keyed) id before writing them, whether they were opened with the app's key or only had
+   * their record's CRC32C checked.
    */
   FetchPipeline.Local find(ChunkId id, ChunkCrypto crypto) {
     try {
@@ -175,7 +175,9 @@ final class BaseCache {
       throw new CorruptDataException("chunk " + id.shortHex() + " is sealed with another key or scheme");
     }
     byte[] plain = crypto.open(id, from == 0 ? payload : java.util.Arrays.copyOfRange(payload, from, payload.length));
-    return new FetchPipeline.Local(compression.decompress(plain, 0, plain.length, length), true);
+    // not marked sealed: a fetch checks it against its keyed id like any chunk (a seal proves who sealed
+    // the bytes under that id, not that the id was computed from them)
+    return new FetchPipeline.Local(compression.decompress(plain, 0, plain.length, length), false);
   }
 
   /** Whether a record of chunk {@code id} is indexed here (no I/O once the packs are indexed). */

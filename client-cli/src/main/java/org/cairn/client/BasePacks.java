@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.CRC32C;
@@ -153,16 +152,9 @@ final class BasePacks {
     }
   }
 
-  /** Makes the directory, readable by this user only, if it is not there yet. */
+  /** Makes the directory readable by this user only: created 0700, or tightened with a warning. */
   private void ensureDir() throws IOException {
-    if (!Files.isDirectory(dir)) {
-      Files.createDirectories(dir.getParent());
-      try {
-        Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-      } catch (java.nio.file.FileAlreadyExistsException e) {
-        // another store made it meanwhile
-      }
-    }
+    PrivateDirs.ensure(dir);
   }
 
   private void startPack() throws IOException {

@@ -13,7 +13,13 @@ import java.nio.channels.Channels;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.UserPrincipal;
+import java.util.Set;
+import jdk.net.ExtendedSocketOptions;
+import jdk.net.UnixDomainPrincipal;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,26 +31,42 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent's Unix socket: accepts thin clients, reads each one's request and runs it with
  * {@link Runner}, its output framed back. Each connection has its own thread, so two jobs' stores
- * run at once. The socket file is made readable and writable by its owner only.
+ * run at once. The agent runs commands with its user's keys and token, so only that user may talk
+ * to it: the socket is bound inside a fresh 0700 directory, made 0600 there (no other user can
+ * reach it meanwhile) and linked to its path, and every connection's peer user
+ * ({@code SO_PEERCRED}) must be the agent's own; any other is refused with a logged line.
  */
 public final class AgentServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(AgentServer.class);
+  private static final Set<PosixFilePermission> PRIVATE_DIR = PosixFilePermissions.fromString("rwx------");
 
   /** Runs one command; what it writes to {@code out}/{@code err} reaches the client as it is written. */
   public interface Runner {
     int run(AgentRequest request, OutputStream out, OutputStream err) throws Exception;
   }
 
+  /** Who may use the agent, given the peer of a connection and the agent's own user. */
+  public interface Peers {
+    boolean allowed(UserPrincipal peer, UserPrincipal own);
+
+    /** The agent's own user only. */
+    Peers SAME_USER = (peer, own) -> peer.equals(own);
+  }
+
   private final Path socket;
   private final ServerSocketChannel server;
   private final ExecutorService workers;
   private final Thread acceptor;
+  private final Peers peers;
+  private final UserPrincipal own;
   private final AtomicInteger running = new AtomicInteger();
   private volatile boolean closed;
 
-  private AgentServer(Path socket, ServerSocketChannel server, Runner runner) {
+  private AgentServer(Path socket, ServerSocketChannel server, Runner runner, Peers peers, UserPrincipal own) {
     this.socket = socket;
     this.server = server;
+    this.peers = peers;
+    this.own = own;
     AtomicInteger n = new AtomicInteger();
     this.workers = Executors.newCachedThreadPool(r -> {
       Thread t = new Thread(r, "agent-request-" + n.incrementAndGet());
@@ -56,29 +78,68 @@ public final class AgentServer implements Closeable {
   }
 
   /**
-   * Binds {@code socket}. A socket file left by an agent that died is replaced; one that answers
-   * means another agent is running there, and this one refuses to start.
+   * Binds {@code socket} for this user only. A socket file left by an agent that died is replaced; one
+   * that answers means another agent is running there, and this one refuses to start.
    */
   public static AgentServer start(Path socket, Runner runner) throws IOException {
-    Path dir = socket.toAbsolutePath().getParent();
-    if (dir != null && !Files.isDirectory(dir)) {
-      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+    return start(socket, runner, Peers.SAME_USER);
+  }
+
+  /** As {@link #start(Path, Runner)}, with connections let in by {@code peers}. */
+  static AgentServer start(Path socket, Runner runner, Peers peers) throws IOException {
+    Path abs = socket.toAbsolutePath();
+    Path dir = abs.getParent();
+    if (!Files.isDirectory(dir)) {
+      Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
     }
-    if (Files.exists(socket)) {
+    if (Files.exists(abs, LinkOption.NOFOLLOW_LINKS)) {
       try (SocketChannel probe = SocketChannel.open(StandardProtocolFamily.UNIX)) {
-        probe.connect(UnixDomainSocketAddress.of(socket));
+        probe.connect(UnixDomainSocketAddress.of(abs));
         throw new IOException("another agent is already serving " + socket);
       } catch (java.net.SocketException e) {
         LOG.info("replacing the stale socket {} (no agent answers on it)", socket);
-        Files.delete(socket);
+        Files.delete(abs);
       }
     }
+    Path bindDir = privateDir(dir);
+    Path bound = bindDir.resolve("s");
     ServerSocketChannel server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
-    server.bind(UnixDomainSocketAddress.of(socket));
-    Files.setPosixFilePermissions(socket, PosixFilePermissions.fromString("rw-------"));
-    AgentServer s = new AgentServer(socket, server, runner);
-    s.acceptor.start();
-    return s;
+    boolean ok = false;
+    try {
+      UserPrincipal own = Files.getOwner(bindDir);
+      server.bind(UnixDomainSocketAddress.of(bound));
+      Files.setPosixFilePermissions(bound, PosixFilePermissions.fromString("rw-------"));
+      try {
+        Files.createLink(abs, bound); // the socket appears at its path already 0600; never replaces one
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        throw new IOException("another agent is already serving " + socket, e);
+      }
+      AgentServer s = new AgentServer(abs, server, runner, peers, own);
+      s.acceptor.start();
+      ok = true;
+      return s;
+    } finally {
+      Files.deleteIfExists(bound);
+      Files.deleteIfExists(bindDir);
+      if (!ok) {
+        server.close();
+      }
+    }
+  }
+
+  /** A fresh 0700 directory in {@code dir}, short-named so the socket path inside it stays short. */
+  private static Path privateDir(Path dir) throws IOException {
+    java.util.concurrent.ThreadLocalRandom random = java.util.concurrent.ThreadLocalRandom.current();
+    for (int attempt = 0; ; attempt++) {
+      Path p = dir.resolve(".a" + Integer.toString(random.nextInt(36 * 36 * 36 * 36), 36));
+      try {
+        return Files.createDirectory(p, PosixFilePermissions.asFileAttribute(PRIVATE_DIR));
+      } catch (java.nio.file.FileAlreadyExistsException e) {
+        if (attempt > 100) {
+          throw e;
+        }
+      }
+    }
   }
 
   public Path socket() {
@@ -101,8 +162,36 @@ public final class AgentServer implements Closeable {
         }
         return;
       }
-      workers.execute(() -> serve(ch, runner));
+      workers.execute(() -> {
+        if (admitted(ch)) {
+          serve(ch, runner);
+        }
+      });
     }
+  }
+
+  /** Whether the connection's peer may use this agent; one that may not is told so and closed. */
+  private boolean admitted(SocketChannel ch) {
+    String who;
+    try {
+      UnixDomainPrincipal peer = ch.getOption(ExtendedSocketOptions.SO_PEERCRED);
+      if (peers.allowed(peer.user(), own)) {
+        return true;
+      }
+      who = "user " + peer.user().getName();
+    } catch (IOException | UnsupportedOperationException e) {
+      who = "a peer whose user cannot be read (" + e.getMessage() + ")";
+    }
+    LOG.warn("refused a connection on {} from {}: this agent serves {} only", socket, who, own.getName());
+    try (ch) {
+      DataOutputStream wire = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 512));
+      new AgentWire.FrameStream(wire, AgentWire.ERR).write(
+          ("cairn agent: this agent serves another user\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      AgentWire.exit(wire, 2);
+    } catch (IOException ignored) {
+      // a refused peer that does not read its refusal
+    }
+    return false;
   }
 
   private void serve(SocketChannel ch, Runner runner) {

@@ -12,6 +12,15 @@ import ru.serce.jnrfuse.struct.FileStat;
 
 /** Fills the kernel's {@code stat} for the mount's directories, version files, the {@code latest} link and local files. */
 final class Attributes {
+  /** Whom the mount reports as owning its files: the user who mounted it. */
+  record Owner(int uid, int gid) {
+    /** This process's user and group. */
+    static Owner current() {
+      com.sun.security.auth.module.UnixSystem me = new com.sun.security.auth.module.UnixSystem();
+      return new Owner((int) me.getUid(), (int) me.getGid());
+    }
+  }
+
   void directory(FileStat st, int mode, int uid, int gid, long millis) {
     common(st, FileStat.S_IFDIR | mode, 0, uid, gid, millis);
     st.st_nlink.set(2);

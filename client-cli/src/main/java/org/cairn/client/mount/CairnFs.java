@@ -39,6 +39,7 @@ public final class CairnFs extends FuseStubFS {
   private final FileCalls calls;
   private final NameCalls names;
   private final Runnable onMounted;
+  private final Attributes.Owner owner = Attributes.Owner.current();
 
   /** A mount of one app; {@code cacheDir} holds files being read and directories staged or fetched. */
   public CairnFs(MountGrid grid, Path cacheDir, Executor executor, Runnable onMounted) throws IOException {
@@ -67,8 +68,10 @@ public final class CairnFs extends FuseStubFS {
   public int getattr(String path, FileStat stat) {
     return run("getattr", path, () -> {
       MountPath p = committed(MountPath.parse(path));
-      int uid = (int) getContext().uid.get();
-      int gid = (int) getContext().gid.get();
+      // the mounting user owns everything: with allow_other and default_permissions the kernel then
+      // checks other local users against the modes, instead of each seeing its own files
+      int uid = owner.uid();
+      int gid = owner.gid();
       if (p.isRoot() || p.isNode() && catalogue.hasNode(p.node())) {
         attributes.directory(stat, 0755, uid, gid, 0);
         return 0;

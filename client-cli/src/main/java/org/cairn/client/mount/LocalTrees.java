@@ -64,7 +64,29 @@ final class LocalTrees {
         lock.unlock();
       }
     }
-    return p.rest() == null ? dir : dir.resolve(p.rest());
+    return p.rest() == null ? dir : within(dir, p.rest());
+  }
+
+  /**
+   * {@code rest} under the fetched version {@code dir}, refused if a directory on its way is a
+   * symbolic link: the kernel follows a version's links itself, so the file system never should.
+   */
+  static Path within(Path dir, String rest) throws IOException {
+    Path at = dir;
+    String[] parts = rest.split("/");
+    for (int i = 0; i < parts.length; i++) {
+      if (parts[i].isEmpty() || parts[i].equals(".")) {
+        continue;
+      }
+      if (parts[i].equals("..")) {
+        throw new IOException("refusing " + rest + ": it goes up out of the version");
+      }
+      at = at.resolve(parts[i]);
+      if (i < parts.length - 1 && Files.isSymbolicLink(at)) {
+        throw new IOException("refusing " + rest + ": it goes through the symbolic link " + dir.relativize(at));
+      }
+    }
+    return at;
   }
 
   /** Forgets a fetched directory version (it was deleted). */

@@ -9,16 +9,12 @@ import java.io.PipedOutputStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
-import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
 import org.apache.commons.compress.archivers.tar.TarArchiveOutputStream;
 import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.apache.commons.io.output.CloseShieldOutputStream;
@@ -27,7 +23,8 @@ import org.apache.commons.io.output.CloseShieldOutputStream;
  * Directory checkpoints (DMTCP, CRIU) as one deterministic byte stream: a POSIX tar with entries
  * sorted by path, mtime 0, uid/gid 0 and no user names, so the same tree always gives the same bytes
  * and FsCH dedup finds unchanged files of successive checkpoints. Modes and symlinks are kept;
- * {@link #extract} restores them and refuses entries that would escape the target directory.
+ * {@link #extract} restores them and refuses entries that would escape the target directory, however
+ * the archive is made (it may come from someone else).
  */
 public final class TarImages {
   private static final int PIPE_BUFFER = 1 << 20;
@@ -163,61 +160,13 @@ public final class TarImages {
   }
 
   /**
-   * Restores a tar image into {@code target} (created if missing). Files are written under a
-   * temporary name and moved into place; entries with absolute paths or {@code ..} are refused.
+   * Restores a tar image into {@code target} (created if missing), never writing outside it: an entry
+   * with an absolute name or {@code ..}, one whose path goes through a symbolic link, a link whose
+   * target is absolute or leads outside, a hard link to anything not restored here, or any other
+   * kind of entry is refused with an {@link IOException} naming it. Files are written under a fresh
+   * temporary name and renamed into place once complete. See {@link TarRestore}.
    */
   public static void extract(InputStream in, Path target) throws IOException {
-    Files.createDirectories(target);
-    Path root = target.toRealPath();
-    List<TarArchiveEntry> dirs = new ArrayList<>();
-    TarArchiveInputStream tar = new TarArchiveInputStream(in, "UTF-8");
-    TarArchiveEntry e;
-    while ((e = tar.getNextEntry()) != null) {
-      Path dest = root.resolve(e.getName()).normalize();
-      if (!dest.startsWith(root) || dest.equals(root)) {
-        throw new IOException("refusing tar entry outside the target directory: " + e.getName());
-      }
-      if (e.isDirectory()) {
-        Files.createDirectories(dest);
-        dirs.add(e);
-      } else if (e.isSymbolicLink()) {
-        Files.createDirectories(dest.getParent());
-        Files.deleteIfExists(dest);
-        Files.createSymbolicLink(dest, Path.of(e.getLinkName()));
-      } else if (e.isFile()) {
-        Files.createDirectories(dest.getParent());
-        Path tmp = dest.resolveSibling(dest.getFileName() + ".cairn-partial");
-        boolean moved = false;
-        try {
-          Files.copy(tar, tmp, StandardCopyOption.REPLACE_EXISTING);
-          setMode(tmp, e.getMode());
-          Files.move(tmp, dest, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-          moved = true;
-        } finally {
-          if (!moved) {
-            Files.deleteIfExists(tmp); // a broken stream never leaves a partial file behind
-          }
-        }
-      }
-    }
-    // Directory modes last, so a read-only directory does not block writing its files.
-    for (TarArchiveEntry d : dirs) {
-      setMode(root.resolve(d.getName()).normalize(), d.getMode());
-    }
-  }
-
-  private static void setMode(Path p, int mode) throws IOException {
-    Set<PosixFilePermission> perms = EnumSet.noneOf(PosixFilePermission.class);
-    PosixFilePermission[] all = PosixFilePermission.values();
-    for (int i = 0; i < 9; i++) {
-      if ((mode & (1 << (8 - i))) != 0) {
-        perms.add(all[i]);
-      }
-    }
-    try {
-      Files.setPosixFilePermissions(p, perms);
-    } catch (UnsupportedOperationException ignored) {
-      // non-POSIX file system: modes cannot be kept there
-    }
+    TarRestore.extract(in, target);
   }
 }

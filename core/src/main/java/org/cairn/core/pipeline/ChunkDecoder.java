@@ -67,26 +67,17 @@ public final class ChunkDecoder {
   }
 
   /**
-   * As {@link #decode(ChunkId, Fragment[], byte[], ChunkCrypto)}; a chunk coded against a base is
-   * decoded against the plaintext {@code bases} gives for it.
+   * What a fetch decodes with: as {@link #decode(ChunkId, Fragment[], byte[], ChunkCrypto)}; a chunk
+   * coded against a base is decoded against the plaintext {@code bases} gives for it. Every chunk,
+   * sealed or not, is checked against its (keyed) id before it is handed on: a seal proves only that
+   * a holder of the app's key sealed the bytes under that id, not that they are the bytes the id was
+   * computed from, and dedup trusts ids.
    *
    * @throws CorruptDataException if the pieces or the chunk are wrong
    * @throws IOException if the base cannot be read
    */
   public static int decode(ChunkId expected, Fragment[] fragments, byte[] dst, ChunkCrypto crypto, ChunkCodec.Bases bases) throws IOException {
     return decode(expected, fragments, dst, crypto, bases, false);
-  }
-
-  /**
-   * What a fetch decodes with: as {@link #decode(ChunkId, Fragment[], byte[], ChunkCrypto, ChunkCodec.Bases)}, except
-   * that a sealed chunk coded on its own is not hashed again, as {@link #decodeBase}: its AEAD tag, over
-   * the id as associated data, proves these are the bytes the app sealed under that id. A chunk coded
-   * against a base is still checked against its id (its base came from elsewhere), as is every chunk of
-   * an app that does not encrypt; {@code cairn verify --read-data} checks every id.
-   */
-  public static int decodeTrustingSeal(ChunkId expected, Fragment[] fragments, byte[] dst, ChunkCrypto crypto, ChunkCodec.Bases bases)
-      throws IOException {
-    return decode(expected, fragments, dst, crypto, bases, true);
   }
 
   /**
@@ -119,6 +110,11 @@ public final class ChunkDecoder {
       }
       encoded = crypto.open(expected, encoded);
       ids = crypto;
+    } else if (crypto.encryption().encrypted()) {
+      // an encrypted app's chunks are all sealed: unsealed pieces would be checked against a plain
+      // SHA-256 id anyone can compute, so a forger who also rewrote the manifest's ids could pass them
+      throw new CorruptDataException("chunk " + expected.shortHex() + " is stored unsealed, but its app encrypts with "
+          + crypto.encryption().spec() + ": refused as forged");
     }
     if (first.compression().delta()) {
       ChunkId baseId = DeltaCodec.baseOf(encoded, 0, encoded.length);

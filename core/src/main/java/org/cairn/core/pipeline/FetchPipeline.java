@@ -255,7 +255,7 @@ public final class FetchPipeline {
     try {
       int length;
       try {
-        length = ChunkDecoder.decodeTrustingSeal(ref.id(), fragments, buffer, crypto, bases);
+        length = ChunkDecoder.decode(ref.id(), fragments, buffer, crypto, bases);
       } catch (CorruptDataException e) {
         throw new CorruptDataException("chunk " + index + ": " + e.getMessage(), e);
       }

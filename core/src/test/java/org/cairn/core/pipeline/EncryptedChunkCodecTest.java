@@ -96,20 +96,20 @@ class EncryptedChunkCodecTest {
   }
 
   @Test
-  void theFetchsDecode_takesTheSealAsProof_soAForgedPieceOrOneSealedForAnotherIdStillFails() throws Exception {
+  void theFetchsDecode_refusesAForgedPieceOrOneSealedForAnotherId() throws Exception {
     ChunkCodec c = codec("replicate:2", Encryption.AES_GCM);
     ChunkCrypto key = KEY.crypto(Encryption.AES_GCM);
     ChunkId id = c.id(chunk, chunk.length);
     Fragment good = c.encode(id, chunk, chunk.length)[0];
     byte[] out = new byte[chunk.length];
-    assertThat(ChunkDecoder.decodeTrustingSeal(id, new Fragment[] {good, null}, out, key, ChunkCodec.Bases.NONE)).isEqualTo(chunk.length);
+    assertThat(ChunkDecoder.decode(id, new Fragment[] {good, null}, out, key, ChunkCodec.Bases.NONE)).isEqualTo(chunk.length);
     assertThat(out).isEqualTo(chunk);
 
     byte[] payload = good.payload().clone();
     payload[payload.length / 3] ^= 1;
     Fragment forged = Fragment.create(id, good.codec(), good.compression(), good.encryption(), 0, 1, 1, good.chunkLength(),
         good.encodedLength(), payload);
-    assertThatThrownBy(() -> ChunkDecoder.decodeTrustingSeal(id, new Fragment[] {forged, null}, out, key, ChunkCodec.Bases.NONE))
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, new Fragment[] {forged, null}, out, key, ChunkCodec.Bases.NONE))
         .isInstanceOf(CorruptDataException.class).hasMessageContaining("does not decrypt");
 
     // another chunk's sealed payload presented under this id: the tag is over the id it was sealed for
@@ -119,8 +119,39 @@ class EncryptedChunkCodecTest {
     Fragment theirs = c.encode(otherId, other, other.length)[0];
     Fragment relabelled = Fragment.create(id, theirs.codec(), theirs.compression(), theirs.encryption(), 0, 1, 1,
         theirs.chunkLength(), theirs.encodedLength(), theirs.payload());
-    assertThatThrownBy(() -> ChunkDecoder.decodeTrustingSeal(id, new Fragment[] {relabelled, null}, out, key, ChunkCodec.Bases.NONE))
+    assertThatThrownBy(() -> ChunkDecoder.decode(id, new Fragment[] {relabelled, null}, out, key, ChunkCodec.Bases.NONE))
         .isInstanceOf(CorruptDataException.class);
+  }
+
+  @Test
+  void theFetchsDecode_checksASealedChunkAgainstItsKeyedId_soBytesSealedUnderAnotherChunksIdFail() {
+    // a holder of the app's key (another client of the app) seals these bytes under the id of other
+    // bytes, e.g. to poison what later stores of those bytes dedup against: the seal opens, the id does not match
+    ChunkCodec c = codec("replicate:2", Encryption.AES_GCM);
+    byte[] other = chunk.clone();
+    other[7] ^= 1;
+    ChunkId otherId = c.id(other, other.length);
+    Fragment[] poisoned = c.encode(otherId, chunk, chunk.length);
+    byte[] out = new byte[chunk.length];
+    assertThatThrownBy(() -> ChunkDecoder.decode(otherId, poisoned, out, KEY.crypto(Encryption.AES_GCM), ChunkCodec.Bases.NONE))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("decoded to bytes with id");
+  }
+
+  @Test
+  void anUnsealedPieceSetForAnEncryptedApp_isRefusedThoughItsPlainIdMatches() {
+    // a forger without the key codes their own bytes in plaintext and names them by their SHA-256
+    byte[] forgedBytes = "not what the app stored".getBytes(StandardCharsets.US_ASCII);
+    ChunkCodec plain = new ChunkCodec(Compressor.parse("zstd"), Redundancy.parse("replicate:2"));
+    ChunkId forgedId = plain.id(forgedBytes, forgedBytes.length);
+    Fragment[] forged = plain.encode(forgedId, forgedBytes, forgedBytes.length);
+    ChunkCrypto key = KEY.crypto(Encryption.AES_GCM);
+    byte[] out = new byte[forgedBytes.length];
+    assertThatThrownBy(() -> ChunkDecoder.decode(forgedId, forged, out, key, ChunkCodec.Bases.NONE))
+        .isInstanceOf(CorruptDataException.class).hasMessageContaining("stored unsealed");
+    assertThatThrownBy(() -> ChunkDecoder.decode(forgedId, forged, key)).isInstanceOf(CorruptDataException.class)
+        .hasMessageContaining("stored unsealed");
+    assertThatThrownBy(() -> ChunkDecoder.decodeBase(forgedId, forged, key)).isInstanceOf(CorruptDataException.class);
+    assertThat(out).containsOnly(0);
   }
 
   @Test
