@@ -47,7 +47,8 @@ public final class HostileDonor {
     String victim = args[2];
     Api api = Api.of(tracker, donor);
 
-    Api.Reply atVictim = api.post("/api/v1/peers", register(victim), donor);
+    String suffix = Long.toHexString(new SecureRandom().nextLong());
+    Api.Reply atVictim = api.post("/api/v1/peers", register("impostor-" + suffix, victim), donor);
     say("register-at-victim", atVictim.status() + " " + oneLine(atVictim.body()));
     if (atVictim.status() == 200) { // the impostor got in: leave, so what follows is measured on its own
       JsonNode r = atVictim.json();
@@ -58,7 +59,7 @@ public final class HostileDonor {
     Thread closer = new Thread(() -> refuseAll(own), "hostile-accept");
     closer.setDaemon(true);
     closer.start();
-    Api.Reply joined = api.post("/api/v1/peers", register("127.0.0.1:" + own.getLocalPort()), donor);
+    Api.Reply joined = api.post("/api/v1/peers", register("hostile-" + suffix, "127.0.0.1:" + own.getLocalPort()), donor);
     say("registered", joined.status() + " " + (joined.status() == 200 ? joined.json().get("id").asText() : oneLine(joined.body())));
     if (joined.status() == 200) {
       String id = joined.json().get("id").asText();
@@ -73,8 +74,8 @@ public final class HostileDonor {
     Thread.sleep(Long.MAX_VALUE); // hold the flood's connections and heartbeat until killed
   }
 
-  private static RegisterRequest register(String address) {
-    return new RegisterRequest(null, address, "RUNNING", PIB, 0, PIB, 0, false, "0.1.0");
+  private static RegisterRequest register(String id, String address) {
+    return new RegisterRequest(id, address, "RUNNING", PIB, 0, PIB, 0, false, "0.1.0");
   }
 
   private static Api.Reply heartbeat(Api api, String id, String credential) throws Exception {
