@@ -49,7 +49,8 @@ public final class HostileDonor {
 
     String suffix = Long.toHexString(new SecureRandom().nextLong());
     Api.Reply atVictim = api.post("/api/v1/peers", register("impostor-" + suffix, victim), donor);
-    say("register-at-victim", atVictim.status() + " " + oneLine(atVictim.body()));
+    say("register-at-victim", atVictim.status() + " " + (atVictim.status() == 200 ? "as " + atVictim.json().get("id").asText()
+        : oneLine(atVictim.body())));
     if (atVictim.status() == 200) { // the impostor got in: leave, so what follows is measured on its own
       JsonNode r = atVictim.json();
       say("impostor-left", api.post("/api/v1/peers/" + r.get("id").asText() + "/leave", "{}", r.get("credential").asText()).status() + "");
