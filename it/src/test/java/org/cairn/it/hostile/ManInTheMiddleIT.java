@@ -49,7 +49,7 @@ class ManInTheMiddleIT {
         Path out = root.resolve("through-proxy.img");
         MiniGrid.Cli fetch = Hostile.cliAt(grid, proxy.url(), clientFile, "fetch", "--app", "secret", "--node", "n1", "-o", out.toString());
         System.out.println("ManInTheMiddleIT: fetch through the proxy: exit " + fetch.exit() + "\n" + fetch.stderr());
-        assertThat(proxy.stripped()).as("the proxy stripped a manifest (requests: %s)", proxy.seen()).isPositive();
+        assertThat(proxy.rewritten()).as("the proxy stripped a manifest (requests: %s)", proxy.seen()).isPositive();
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(fetch.exit()).as("a fetch of a manifest stripped of its encryption fails").isNotZero();
         softly.assertThat(fetch.stderr().lines().filter(l -> !l.isBlank()).count()).as("one clear error: %s", fetch.stderr())

@@ -33,9 +33,10 @@ import javax.net.ssl.SSLSocket;
  * A man in the middle between a {@code cairn} client and a plain-HTTP tracker: a thread with a
  * {@link ServerSocket} that reads each HTTP/1.1 request, records its head (so a test can say what
  * crossed the wire), forwards it to the tracker and answers with the tracker's answer, every
- * manifest in it rewritten as the test says (without its {@code "encryption"}, say). With a TLS identity of its own
- * ({@link #selfSigned}) it instead terminates TLS with that certificate, as an attacker without the
- * tracker's CA key must: what it would read after a handshake is recorded, and answered 502.
+ * manifest in it rewritten as the test says (without its {@code "encryption"}, say). With a TLS
+ * identity of its own ({@link #selfSigned}) it instead terminates TLS with that certificate, as an
+ * attacker without the tracker's CA key must: what it would read after a handshake is recorded, and
+ * answered 502.
  */
 final class TrackerProxy implements Closeable {
   private final ServerSocket server;
@@ -43,7 +44,7 @@ final class TrackerProxy implements Closeable {
   private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
   private final List<String> seen = new CopyOnWriteArrayList<>();
   private final List<String> handshakes = new CopyOnWriteArrayList<>();
-  private final AtomicInteger stripped = new AtomicInteger();
+  private final AtomicInteger rewritten = new AtomicInteger();
   private final boolean tls;
   private final Predicate<ObjectNode> rewrite;
 
@@ -110,8 +111,8 @@ final class TrackerProxy implements Closeable {
   }
 
   /** How many manifests the proxy rewrote. */
-  int stripped() {
-    return stripped.get();
+  int rewritten() {
+    return rewritten.get();
   }
 
   private void acceptLoop() {
@@ -177,7 +178,7 @@ final class TrackerProxy implements Closeable {
     if (line[1].startsWith("/api/v1/manifest") && a.statusCode() == 200) {
       JsonNode json = Hostile.JSON.readTree(answer);
       if (json.path("manifest") instanceof ObjectNode m && rewrite.test(m)) {
-        stripped.incrementAndGet();
+        rewritten.incrementAndGet();
         answer = Hostile.JSON.writeValueAsBytes(json);
       }
     }
