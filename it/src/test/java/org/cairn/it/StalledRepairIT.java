@@ -97,7 +97,8 @@ class StalledRepairIT {
     assertThat(grid.get("/metrics").text()).contains("cairn_repair_stalled_chunks{kind=\"hosts\"} " + chunks);
 
     // a sixth live host unblocks repair: the reason goes away and every chunk is whole again
-    peers.put("s6", grid.startPeer("s6", "--id", "s6"));
+    // its inventory every second: a piece rebuilt onto it counts once it lists it
+    peers.put("s6", grid.startPeer("s6", "--id", "s6", "--gc-interval", "1s"));
     MiniGrid.await("repaired onto the new donor", Duration.ofSeconds(60), () -> {
       JsonNode now = durability();
       return now.get("healthy").asLong() == chunks && now.get("stalled").isEmpty();
