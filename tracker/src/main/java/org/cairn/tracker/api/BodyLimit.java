@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
 final class BodyLimit extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(BodyLimit.class);
 
+  private static final RequestHandler.Limit SMALL = new RequestHandler.Limit(RequestHandler.HEAD_ONLY_BODY, 413,
+      "request body is larger than its Content-Length");
+
   private final RequestHandler api;
   private RequestHandler.Limit limit;
   private long seen;
@@ -50,7 +53,9 @@ final class BodyLimit extends ChannelInboundHandlerAdapter {
       long declared;
       try {
         declared = HttpUtil.getContentLength(req, -1L);
-        limit = api.limit(req.method().name(), new QueryStringDecoder(req.uri()).path(), req.headers().get(HttpHeaderNames.AUTHORIZATION));
+        // a small body declared up front needs no judging (no credential check on the event loop for most calls)
+        limit = declared >= 0 && declared <= RequestHandler.HEAD_ONLY_BODY ? SMALL
+            : api.limit(req.method().name(), new QueryStringDecoder(req.uri()).path(), req.headers().get(HttpHeaderNames.AUTHORIZATION));
       } catch (IllegalArgumentException e) {
         refuse(ctx, msg, new RequestHandler.Limit(0, 400, "malformed HTTP request: " + e.getMessage()));
         return;
