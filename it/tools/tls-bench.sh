@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# TLS against plaintext on the process path (#18): two local grids on this machine, one tracker
-# with --tls (both planes TLS) and one without, each with 6 peers at their defaults; then, in turns,
+# TLS against plaintext on the process path: two local grids on this machine, one tracker with its
+# defaults (both planes TLS) and one with --insecure-plain-http, each with 6 peers at their defaults; then, in turns,
 # `cairn store` of the same image (a new process each, default settings, a new app each round so
 # nothing is deduplicated) and `cairn fetch` of it, timed with /usr/bin/time.
 # Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
@@ -43,8 +43,8 @@ grid() { # grid NAME PORT EXTRA...
   URL=$url
 }
 
-grid plain 17701; PLAIN=$URL
-grid tls 17702 --tls; TLS=$URL
+grid plain 17701 --insecure-plain-http; PLAIN=$URL
+grid tls 17702; TLS=$URL
 if [ "${AGENT:-0}" = 1 ]; then
   for mode in plain tls; do
     url=$PLAIN; [ $mode = tls ] && url=$TLS

@@ -13,7 +13,7 @@ rm -rf "$WORK" && mkdir -p "$WORK"
 trap 'java -jar "$ROOT/client-cli/target/cairn.jar" grid down --dir "$WORK/grid" >/dev/null 2>&1 || true' EXIT
 quota=$(( (SIZE * 3 / 2) / 6 + 2 ))
 java -jar "$ROOT/client-cli/target/cairn.jar" grid up --dir "$WORK/grid" --peers 6 --quota "${quota}GiB" > "$WORK/grid.txt"
-URL=$(grep -o 'http://[0-9.:]*' "$WORK/grid.txt" | head -1)
+URL=$(grep -o 'https\?://[0-9.:]*' "$WORK/grid.txt" | head -1)
 TOKEN="$WORK/grid/grid.token"
 [ -f "$TOKEN" ] || TOKEN=$(grep -o '/[^ ]*token[^ ]*' "$WORK/grid.txt" | head -1)
 echo "grid at $URL, token $TOKEN; storing $SIZE GiB with -Xmx256m"

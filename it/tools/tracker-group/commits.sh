@@ -3,7 +3,7 @@
 # p99 < 100 ms"): start t1..t3, wait for a leader, then RUNS times `cairn benchmark commits` (WARMUP, default 20, uncounted commits, then VERSIONS
 # versions of 1,000 new chunks each, one after another) through --tracker URL1,URL2,URL3.
 #   ./mvnw -B -q -DskipTests package && it/tools/tracker-group/commits.sh [RUNS] [VERSIONS]   (TRACKER_JAR: another build of the tracker; TRACKER_JAVA_OPTS: JVM flags for the members;
-#   TLS=1: the group with --tls --tls-ca, HTTPS and mutual TLS between the members)
+#   the group with --tls-ca, HTTPS and mutual TLS between the members, as every group runs)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 RUNS=${1:-3}

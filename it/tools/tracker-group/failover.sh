@@ -3,7 +3,7 @@
 # writes within 5 s"): start t1..t3, then ROUNDS times SIGKILL the leader, time until another member
 # commits an authorised write (POST /api/v1/policy, one log entry), restart the
 # killed member. Prints one line per round and the worst.
-#   ./mvnw -B -q -DskipTests package && [TLS=1] it/tools/tracker-group/failover.sh [ROUNDS]   (TLS=1: --tls --tls-ca, HTTPS)
+#   ./mvnw -B -q -DskipTests package && it/tools/tracker-group/failover.sh [ROUNDS]   (--tls-ca, HTTPS)
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 ROUNDS=${1:-5}

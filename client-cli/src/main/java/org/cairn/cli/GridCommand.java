@@ -69,7 +69,7 @@ final class GridCommand implements Callable<Integer> {
         out.println("tracker:    " + grid.trackerUrl());
         out.println("status:     " + grid.trackerUrl() + "/ (the status page; " + (statusPage.equals("token")
             ? "sign in with the token in " + grid.tokenFile() + "; --status-page public opens it to anyone" : "open to anyone who can reach it")
-            + ")");
+            + "; the tracker's certificate is from its own CA, whose SHA-256 the token file ends with)");
         out.println("token file: " + grid.tokenFile());
         out.println("peers:      " + grid.peers().size() + " (logs in " + grid.dir() + ")");
         out.println("try:        java -jar cairn.jar --tracker " + grid.trackerUrl() + " --token-file " + grid.tokenFile()

@@ -51,7 +51,7 @@ public final class LocalGrid implements Closeable {
     Files.createDirectories(dir);
     Path tokenFile = dir.resolve("grid.token");
     if (!Files.exists(tokenFile)) {
-      Files.writeString(tokenFile, GridToken.generate() + "\n", StandardCharsets.UTF_8);
+      writeSecret(tokenFile, GridToken.generate());
     }
     LocalGrid grid = new LocalGrid(dir, tokenFile);
     try {
@@ -60,6 +60,9 @@ public final class LocalGrid implements Closeable {
           "--status-page", statusPage));
       Matcher m = grid.awaitLine(tracker, TRACKER_URL);
       grid.trackerUrl = m.group(1);
+      if (grid.trackerUrl.startsWith("https://")) {
+        pinTrackerCa(tokenFile, dir.resolve("tracker"));
+      }
       grid.members.set(0, new Member("tracker", "tracker", grid.trackerUrl, tracker.process()));
       for (int i = 0; i < peers; i++) {
         String name = "peer" + i;
@@ -74,6 +77,34 @@ public final class LocalGrid implements Closeable {
     } catch (IOException | InterruptedException | RuntimeException e) {
       grid.close();
       throw e;
+    }
+  }
+
+  /**
+   * Rewrites the grid's token file as {@code TOKEN#sha256:PIN}, PIN the CA the tracker made at its first start (in
+   * {@code DATA/ca.sha256}), so peers and clients given the file pin the tracker with no certificate step.
+   */
+  static void pinTrackerCa(Path tokenFile, Path trackerData) throws IOException {
+    String pin = Files.readString(trackerData.resolve("ca.sha256"), StandardCharsets.UTF_8).strip();
+    GridToken token = GridToken.readFile(tokenFile);
+    if (token.caPin().filter(pin::equals).isEmpty() || !isPrivate(tokenFile)) {
+      writeSecret(tokenFile, token.withCaPin(pin));
+    }
+  }
+
+  private static boolean isPrivate(Path f) throws IOException {
+    return Files.getPosixFilePermissions(f).equals(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+  }
+
+  /** Writes {@code token} to {@code f} (mode 0600 from its creation) through a temporary file renamed over it. */
+  static void writeSecret(Path f, String token) throws IOException {
+    Path tmp = Files.createTempFile(f.toAbsolutePath().getParent(), f.getFileName().toString(), ".tmp",
+        java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    try {
+      Files.writeString(tmp, token + "\n", StandardCharsets.UTF_8);
+      Files.move(tmp, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    } finally {
+      Files.deleteIfExists(tmp);
     }
   }
 

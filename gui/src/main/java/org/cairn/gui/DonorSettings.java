@@ -84,7 +84,7 @@ final class DonorSettings {
   String problem() {
     try {
       if (!get("tracker").matches("https?://.+")) {
-        return "the tracker URL must start with http:// or https://";
+        return "the tracker URL must start with https:// (http:// only for a tracker started with --insecure-plain-http)";
       }
       org.cairn.core.api.TrackerEndpoints.parse(get("tracker"));
       if (get("data").isEmpty()) {

@@ -214,7 +214,7 @@ final class SettingsDialog {
     java.nio.file.Files.createDirectories(data);
     long free = java.nio.file.Files.getFileStore(data).getUsableSpace();
     long suggested = Math.max(1L << 30, (free / 10) >> 30 << 30);
-    return new DonorSettings(Map.of()).with("tracker", "http://").with("token-file", file.resolveSibling("donor-token").toString())
+    return new DonorSettings(Map.of()).with("tracker", "https://").with("token-file", file.resolveSibling("donor-token").toString())
         .with("data", data.toString()).with("quota", org.cairn.core.config.ByteSize.format(suggested).replace(" ", ""))
         .with("listen", "0.0.0.0:7700").with("advertise", java.net.InetAddress.getLocalHost().getHostAddress());
   }

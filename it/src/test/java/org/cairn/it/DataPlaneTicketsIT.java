@@ -36,11 +36,16 @@ class DataPlaneTicketsIT {
   @TempDir
   Path root;
 
+  /** The data plane's TLS, as the grid's token pins it. */
+  private io.netty.handler.ssl.SslContext tls;
+
   @Test
   void aDonorCannotReadOverwriteOrDeleteAnotherPeersPieces() throws Exception {
     NioEventLoopGroup group = new NioEventLoopGroup(1);
     try (MiniGrid grid = new MiniGrid(root, Duration.ofMillis(500))) {
       grid.startTrackerWithRoles();
+      // the peers serve TLS (the default): the attacker's connections trust the CA the tokens pin, as any donor's do
+      tls = org.cairn.core.net.DataTls.client(GridToken.readFile(grid.tokenFile()).caPin().orElseThrow());
       List<MiniGrid.Node> peers = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
         peers.add(grid.startPeer("p" + i));
@@ -104,9 +109,9 @@ class DataPlaneTicketsIT {
   }
 
   /** One request on a fresh authenticated connection: the peer must answer ERROR and close it. */
-  private static String refusal(NioEventLoopGroup group, MiniGrid.Node peer, GridToken dataKey, FrameType type, byte[] payload)
+  private String refusal(NioEventLoopGroup group, MiniGrid.Node peer, GridToken dataKey, FrameType type, byte[] payload)
       throws Exception {
-    PeerConnection c = PeerConnection.connect(group, peer.address(), dataKey, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+    PeerConnection c = PeerConnection.connect(group, peer.address(), dataKey, Duration.ofSeconds(5), tls).get(10, TimeUnit.SECONDS);
     try {
       Frame answer = c.call(type, Unpooled.wrappedBuffer(payload)).get(10, TimeUnit.SECONDS);
       try {
@@ -122,8 +127,8 @@ class DataPlaneTicketsIT {
     }
   }
 
-  private static Frame call(NioEventLoopGroup group, MiniGrid.Node peer, GridToken dataKey, FrameType type, byte[] payload) throws Exception {
-    PeerConnection c = PeerConnection.connect(group, peer.address(), dataKey, Duration.ofSeconds(5)).get(10, TimeUnit.SECONDS);
+  private Frame call(NioEventLoopGroup group, MiniGrid.Node peer, GridToken dataKey, FrameType type, byte[] payload) throws Exception {
+    PeerConnection c = PeerConnection.connect(group, peer.address(), dataKey, Duration.ofSeconds(5), tls).get(10, TimeUnit.SECONDS);
     try {
       return c.call(type, Unpooled.wrappedBuffer(payload)).get(10, TimeUnit.SECONDS);
     } finally {

@@ -247,7 +247,9 @@ class DonorTrayIT {
   @Test
   void theSettingsDialog_checksTheToken_savesAndAppliesSettingsAndRules() throws Exception {
     Path tokenFile = root.resolve("donor-token");
-    String wrong = "ctk1_1234567890abcdef_" + "A".repeat(43);
+    // tokens carry the pin of the tracker's CA (TLS is the default), so a wrong one reaches the tracker to be refused
+    String pin = "#sha256:" + Files.readString(grid.trackerData().resolve("ca.sha256")).strip();
+    String wrong = "ctk1_1234567890abcdef_" + "A".repeat(43) + pin;
     Files.writeString(tokenFile, wrong + "\n");
     Path settings = root.resolve("donor.yaml");
     Files.writeString(settings, "tracker: \"" + grid.trackerUrl() + "\"\ntoken-file: \"" + tokenFile + "\"\ndata: \""
@@ -265,17 +267,17 @@ class DonorTrayIT {
     assertThat(replies.readLine()).isEqualTo("cairn-donor: showing a window");
     assertThat(grid.peers()).as("a wrong token does not register").isEmpty();
 
-    commands.write("settings token=ctk1_fedcba0987654321_" + "B".repeat(43) + "\n");
+    commands.write("settings token=ctk1_fedcba0987654321_" + "B".repeat(43) + pin + "\n");
     commands.flush();
     assertThat(replies.readLine()).startsWith("error settings Not saved: ").contains("refused the token (401)");
     assertThat(Files.readString(tokenFile).trim()).as("nothing saved").isEqualTo(wrong);
 
     java.time.LocalTime now = java.time.LocalTime.now();
     String hours = String.format("%02d:00-%02d:00", (now.getHour() + 2) % 24, (now.getHour() + 3) % 24);
-    commands.write("settings token=" + grid.token() + " quota=3GiB hours=" + hours + " cap=5GiB\n");
+    commands.write("settings token=" + grid.token() + pin + " quota=3GiB hours=" + hours + " cap=5GiB\n");
     commands.flush();
     assertThat(replies.readLine()).isEqualTo("ok settings saved");
-    assertThat(Files.readString(tokenFile).trim()).isEqualTo(grid.token());
+    assertThat(Files.readString(tokenFile).trim()).isEqualTo(grid.token() + pin);
     assertThat(Files.readString(settings)).contains("quota: \"3GiB\"").contains("donor-hours: \"" + hours + "\"")
         .contains("donor-daily-upload-cap: \"5GiB\"").doesNotContain(grid.token());
     MiniGrid.await("the donor registered with the new token, its quota and BUSY outside its hours", Duration.ofSeconds(60),

@@ -103,11 +103,16 @@ class LocalGridIT {
     Path dir = root.resolve("grid");
     Run up = cairn("grid", "up", "--dir", dir.toString(), "--peers", "5");
     assertThat(up.exit()).as(up.err()).isZero();
-    Matcher url = Pattern.compile("tracker:\\s+(http://\\S+)").matcher(up.out());
+    Matcher url = Pattern.compile("tracker:\\s+(https://\\S+)").matcher(up.out());
     assertThat(url.find()).as(up.out()).isTrue();
     Matcher token = Pattern.compile("token file:\\s+(\\S+)").matcher(up.out());
     assertThat(token.find()).isTrue();
     assertThat(up.out()).contains("status:     " + url.group(1) + "/");
+    // the grid's token is the operator's secret: private from its creation, and it pins the tracker's CA
+    Path tokenFile = Path.of(token.group(1));
+    assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(tokenFile))).isEqualTo("rw-------");
+    assertThat(org.cairn.core.security.GridToken.readFile(tokenFile).caPin())
+        .contains(Files.readString(dir.resolve("tracker").resolve("ca.sha256")).strip());
     try {
       Run again = cairn("grid", "up", "--dir", dir.toString(), "--peers", "5");
       assertThat(again.exit()).isEqualTo(1);
@@ -139,10 +144,13 @@ class LocalGridIT {
       Run up = cairn("grid", "up", "--dir", dir.toString(), "--peers", "1", "--status-page", mode);
       assertThat(up.exit()).as(up.err()).isZero();
       try {
-        Matcher url = Pattern.compile("tracker:\\s+(http://\\S+)").matcher(up.out());
+        Matcher url = Pattern.compile("tracker:\\s+(https://\\S+)").matcher(up.out());
         assertThat(url.find()).as(up.out()).isTrue();
         assertThat(up.out()).contains(mode.equals("public") ? "open to anyone who can reach it" : "--status-page public opens it");
-        java.net.http.HttpResponse<String> peers = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+        String pin = org.cairn.core.security.GridToken.readFile(dir.resolve("grid.token")).caPin().orElseThrow();
+        java.net.http.HttpClient pinned = java.net.http.HttpClient.newBuilder()
+            .sslContext(org.cairn.core.security.PinnedTrust.context(pin)).build();
+        java.net.http.HttpResponse<String> peers = pinned.send(java.net.http.HttpRequest.newBuilder(
             java.net.URI.create(url.group(1) + "/api/v1/peers")).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(peers.statusCode()).as(peers.body()).isEqualTo(mode.equals("public") ? 200 : 401);
       } finally {

@@ -66,8 +66,9 @@ public final class MiniGrid implements Closeable {
   }
 
   /** Rewrites the grid's token file to pin the CA whose SHA-256 is {@code pin} (an https:// tracker's). */
-  void pinCa(String pin) throws IOException {
+  synchronized void pinCa(String pin) throws IOException {
     Files.writeString(tokenFile, token + "#sha256:" + pin + "\n");
+    http = null; // the next call trusts the pinned CA
   }
 
   public String trackerUrl() {
@@ -110,6 +111,10 @@ public final class MiniGrid implements Closeable {
     Matcher m = tracker.awaitLine(TRACKER_URL, Duration.ofSeconds(30));
     trackerUrl = m.group(1);
     trackerPort = URI.create(trackerUrl).getPort();
+    if (withToken && trackerUrl.startsWith("https://")) {
+      // the default, TLS: the grid's token pins the CA the tracker made at its first start, as 'cairn grid up' does
+      pinCa(Files.readString(trackerData().resolve("ca.sha256")).strip());
+    }
   }
 
   public Node tracker() {
@@ -352,7 +357,7 @@ public final class MiniGrid implements Closeable {
   }
 
   /** An HTTP client for the tracker: for an https:// tracker, one that trusts the CA the admin token pins. */
-  private synchronized HttpClient http() throws IOException {
+  synchronized HttpClient http() throws IOException {
     if (http == null) {
       HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5));
       java.util.Optional<String> pin = GridToken.readFile(tokenFile).caPin();

@@ -149,7 +149,7 @@ class OverlayIT {
     String[] hostPort = peers.get(0).address().split(":");
     GridToken token = GridToken.of(grid.dataKey());
     // right key: AUTH_OK, then PING -> PONG with the same payload
-    try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+    try (Socket s = dataSocket(hostPort[0], Integer.parseInt(hostPort[1]))) {
       s.setSoTimeout(5000);
       DataInputStream in = new DataInputStream(s.getInputStream());
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
@@ -166,7 +166,7 @@ class OverlayIT {
     }
     // a wrong key, or the operator's token (the data plane has its own key): ERROR, then the connection is closed
     for (GridToken wrong : new GridToken[] {GridToken.of(GridToken.generate()), GridToken.of(grid.token())}) {
-      try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+      try (Socket s = dataSocket(hostPort[0], Integer.parseInt(hostPort[1]))) {
         s.setSoTimeout(5000);
         DataInputStream in = new DataInputStream(s.getInputStream());
         DataOutputStream out = new DataOutputStream(s.getOutputStream());
@@ -179,7 +179,7 @@ class OverlayIT {
       }
     }
     // a request before authenticating, and an oversized frame: closed, and the peer keeps running
-    try (Socket s = new Socket(hostPort[0], Integer.parseInt(hostPort[1]))) {
+    try (Socket s = dataSocket(hostPort[0], Integer.parseInt(hostPort[1]))) {
       s.setSoTimeout(5000);
       DataInputStream in = new DataInputStream(s.getInputStream());
       DataOutputStream out = new DataOutputStream(s.getOutputStream());
@@ -275,7 +275,7 @@ class OverlayIT {
   }
 
   /** An authenticated data connection speaking raw frames. */
-  private static final class DataConnection implements AutoCloseable {
+  private final class DataConnection implements AutoCloseable {
     private final Socket socket;
     private final DataInputStream in;
     private final DataOutputStream out;
@@ -283,7 +283,7 @@ class OverlayIT {
 
     DataConnection(String address, String token) throws IOException {
       String[] hp = address.split(":");
-      socket = new Socket(hp[0], Integer.parseInt(hp[1]));
+      socket = dataSocket(hp[0], Integer.parseInt(hp[1]));
       socket.setSoTimeout(10_000);
       in = new DataInputStream(new java.io.BufferedInputStream(socket.getInputStream()));
       out = new DataOutputStream(new java.io.BufferedOutputStream(socket.getOutputStream()));
@@ -311,14 +311,33 @@ class OverlayIT {
     }
   }
 
+  /**
+   * A connection to a peer's data plane: over TLS trusting the CA the grid's token pins, as every peer of a grid with
+   * TLS (the default) serves; plain TCP on a grid without.
+   */
+  private Socket dataSocket(String host, int port) throws IOException {
+    java.util.Optional<String> pin = GridToken.readFile(grid.tokenFile()).caPin();
+    if (pin.isEmpty()) {
+      return new Socket(host, port);
+    }
+    try {
+      javax.net.ssl.SSLContext c = javax.net.ssl.SSLContext.getInstance("TLS");
+      // a peer's certificate from the pinned CA, naming the address dialled
+      c.init(null, new javax.net.ssl.TrustManager[] {new org.cairn.core.security.PinnedTrust(pin.get(), true)}, null);
+      return c.getSocketFactory().createSocket(host, port);
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IOException(e);
+    }
+  }
+
   private static boolean drainToEof(DataInputStream in) throws IOException {
     try {
       while (in.read() != -1) {
         // discard
       }
       return true;
-    } catch (java.net.SocketException e) {
-      return true; // reset by the peer also means closed
+    } catch (java.net.SocketException | javax.net.ssl.SSLException e) {
+      return true; // reset by the peer (or TLS ended without close_notify) also means closed
     }
   }
 

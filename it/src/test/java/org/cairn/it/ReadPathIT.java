@@ -159,8 +159,9 @@ class ReadPathIT {
     store("back", "code:4+2");
     String address = peers.get(2).address();
     kill(2, 5);
-    // back on its old address and its own data, but heartbeating to no tracker: the tracker lists it DOWN for good
-    peers.set(2, grid.startPeer("p2", "--id", "p2", "--listen", address, "--tracker", "http://127.0.0.1:9"));
+    // back on its old address and its own data (TLS with its stored certificate), but heartbeating to no tracker: the tracker
+    // lists it DOWN for good
+    peers.set(2, grid.startPeer("p2", "--id", "p2", "--listen", address, "--tracker", "https://127.0.0.1:9"));
     kill(0, 4);
     kill(1, 3);
     assertThat(grid.stateOf("p2")).isEqualTo("DOWN");

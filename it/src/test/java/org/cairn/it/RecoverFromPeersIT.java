@@ -42,14 +42,15 @@ class RecoverFromPeersIT {
 
   /**
    * @param tls a grid with roles and TLS on both planes (donors join with a donor token, so their
-   *     credentials are issued before the kit is made); otherwise one shared token, plain TCP
+   *     credentials are issued before the kit is made; TLS is the default); otherwise one shared token, plain TCP
+   *     ({@code --insecure-plain-http})
    */
   @ParameterizedTest(name = "tls={0}")
   @ValueSource(booleans = {false, true})
   void everyVersion_comesBackFromThePeers_afterTheTrackerDirectoryIsGone(boolean tls) throws Exception {
     grid = new MiniGrid(root, Duration.ofSeconds(1));
-    String[] trackerArgs = tls ? new String[] {"--gc-hold", GC_HOLD.toSeconds() + "s", "--tls"}
-        : new String[] {"--gc-hold", GC_HOLD.toSeconds() + "s"};
+    String[] trackerArgs = tls ? new String[] {"--gc-hold", GC_HOLD.toSeconds() + "s"}
+        : new String[] {"--gc-hold", GC_HOLD.toSeconds() + "s", "--insecure-plain-http"};
     String[] donor = {};
     if (tls) {
       grid.startTrackerWithRoles(trackerArgs);

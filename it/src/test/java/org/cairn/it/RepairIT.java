@@ -202,7 +202,7 @@ class RepairIT {
       peers.get(h).kill();
     }
     for (String h : cutOff) {
-      peers.put(h, grid.startPeer(h, "--id", h, "--listen", addresses.get(h), "--tracker", "http://127.0.0.1:9"));
+      peers.put(h, grid.startPeer(h, "--id", h, "--listen", addresses.get(h), "--tracker", "https://127.0.0.1:9"));
     }
     MiniGrid.await("lost to the tracker", Duration.ofSeconds(15), () -> durability().get("lost").asLong() > 0);
     MiniGrid.await("no chunk lost: rebuilt from the holders listed DOWN", Duration.ofSeconds(60),

@@ -42,10 +42,12 @@ class RolesIT {
       assertThat(Files.readString(root.resolve("tracker.out"))).contains("admin token: " + adminFile.toAbsolutePath());
 
       // the operator issues tokens while the tracker runs
-      String donor = create(grid, "--role", "donor", "--uses", "5", "--note", "campus lab");
-      String client = create(grid, "--role", "client", "--apps", "heat");
-      Path donorFile = Files.writeString(root.resolve("donor.token"), donor + "\n");
-      Path clientFile = Files.writeString(root.resolve("client.token"), client + "\n");
+      String donorLine = create(grid, "--role", "donor", "--uses", "5", "--note", "campus lab");
+      String clientLine = create(grid, "--role", "client", "--apps", "heat");
+      Path donorFile = Files.writeString(root.resolve("donor.token"), donorLine + "\n");
+      Path clientFile = Files.writeString(root.resolve("client.token"), clientLine + "\n");
+      String donor = GridToken.of(donorLine).bearerValue(); // the secret, without the CA pin the line ends with
+      String client = GridToken.of(clientLine).bearerValue();
 
       List<MiniGrid.Node> peers = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
@@ -150,7 +152,7 @@ class RolesIT {
     HttpRequest r = HttpRequest.newBuilder(URI.create(grid.trackerUrl() + path)).timeout(Duration.ofSeconds(10))
         .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-    return HttpClient.newHttpClient().send(r, HttpResponse.BodyHandlers.ofString());
+    return grid.http().send(r, HttpResponse.BodyHandlers.ofString()); // the tracker's own CA, as the grid's token pins it
   }
 
   /** Seeded random bytes with the markers written in plain text every 64 KiB. */

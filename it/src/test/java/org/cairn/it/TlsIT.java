@@ -15,18 +15,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The control plane over TLS (#18) with real processes: a tracker started with {@code --tls} makes
- * its CA, tokens carry its pin, donors and a client reach {@code https://} with nothing but their
- * token; a plain-HTTP connection and a token pinning another CA are refused with clear errors.
+ * The control plane over TLS with real processes: a tracker started with no TLS flag makes its CA
+ * and serves HTTPS, tokens carry its pin, donors and a client reach {@code https://} with nothing but
+ * their token; a plain-HTTP connection and a token pinning another CA are refused with clear errors.
+ * Plain HTTP takes {@code --insecure-plain-http}, which a tracker group refuses.
  */
 class TlsIT {
   @TempDir
   Path root;
 
   @Test
-  void peersAndClientsPinTheTrackersCaFromTheirTokens() throws Exception {
+  void aTrackerWithNoFlagServesHttpsThatPeersAndClientsPinFromTheirTokens() throws Exception {
     try (MiniGrid grid = new MiniGrid(root, Duration.ofMillis(500))) {
-      grid.startTrackerWithRoles("--tls");
+      grid.startTrackerWithRoles();
       assertThat(grid.trackerUrl()).startsWith("https://");
       String pin = Files.readString(grid.trackerData().resolve("ca.sha256")).strip();
       assertThat(GridToken.readFile(grid.tokenFile()).caPin()).as("the admin token carries the pin").contains(pin);
@@ -64,7 +65,7 @@ class TlsIT {
       assertThat(refused.exit()).isNotZero();
       assertThat(refused.stderr()).contains("not from the CA the token pins");
 
-      // plain HTTP to the TLS port: the connection is closed, nothing is answered
+      // plain HTTP to the TLS port: one line saying what to change, nothing of the API
       java.net.URI u = java.net.URI.create(grid.trackerUrl());
       try (Socket s = new Socket(u.getHost(), u.getPort())) {
         s.setSoTimeout(5000);
@@ -73,9 +74,15 @@ class TlsIT {
             + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
         o.flush();
         InputStream in = s.getInputStream();
-        byte[] answer = in.readAllBytes();
-        assertThat(new String(answer, StandardCharsets.ISO_8859_1)).doesNotContain("HTTP/1.1 200").doesNotContain("\"status\":\"ok\"");
+        String answer = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1);
+        assertThat(answer).startsWith("HTTP/1.1 400").contains("serves HTTPS only").contains("--insecure-plain-http")
+            .doesNotContain("\"status\":\"ok\"");
       }
+      // and a client still configured for plain HTTP prints that line
+      MiniGrid.Cli plain = grid.command(withJar("client-cli", "cairn.jar", "--tracker", "http://" + u.getHost() + ":" + u.getPort(),
+          "--token-file", clientFile.toString(), "versions", "--app", "heat", "--node", "n1"), java.util.Map.of());
+      assertThat(plain.exit()).isNotZero();
+      assertThat(plain.stderr()).contains("serves HTTPS only").contains("https://").contains("#sha256:");
       assertThat(grid.tracker().process().isAlive()).isTrue();
 
       // the data plane is TLS too: a plaintext connection to a peer never sees its CHALLENGE frame
@@ -92,6 +99,53 @@ class TlsIT {
       assertThat(first.length == 2 && (first[0] & 0xFF) == 0xCA && (first[1] & 0xFF) == 0x1F)
           .as("a plaintext frame from a peer of a TLS grid").isFalse();
       assertThat(peers.get(0).process().isAlive()).isTrue();
+    }
+  }
+
+  private static java.util.List<String> withJar(String module, String jar, String... args) {
+    java.util.List<String> cmd = TestJvm.command(MiniGrid.jar(module, jar));
+    cmd.addAll(java.util.List.of(args));
+    return cmd;
+  }
+
+  @Test
+  void insecurePlainHttpServesPlainAndWarnsThenAPlainGridMovedToHttpsSaysWhatToChange() throws Exception {
+    try (MiniGrid grid = new MiniGrid(root, Duration.ofMillis(500))) {
+      grid.startTracker("--insecure-plain-http");
+      assertThat(grid.trackerUrl()).startsWith("http://");
+      assertThat(grid.get("/api/v1/health").status()).isEqualTo(200);
+      assertThat(grid.tracker().stderr()).contains("WARN").contains("--insecure-plain-http: the API and the status page are plain HTTP")
+          .contains("bearer tokens");
+      grid.tracker().stop();
+
+      grid.startTracker(); // the same data directory, now with no flag: HTTPS, and one line on how to move
+      assertThat(grid.trackerUrl()).startsWith("https://");
+      String pin = Files.readString(grid.trackerData().resolve("ca.sha256")).strip();
+      java.util.regex.Matcher moved = grid.tracker().awaitLine(java.util.regex.Pattern.compile("served plain HTTP before.*"),
+          Duration.ofSeconds(10));
+      assertThat(moved.group()).contains(grid.trackerUrl()).contains("#sha256:" + pin).contains("token create")
+          .contains("--insecure-plain-http");
+      assertThat(grid.tracker().stderr()).contains("served plain HTTP before");
+      assertThat(grid.get("/api/v1/health").status()).as("the pinned token reaches it").isEqualTo(200);
+    }
+  }
+
+  @Test
+  void aGroupMemberRefusesToStartWithoutTheSharedCaOrWithPlainHttp() throws Exception {
+    try (MiniGrid grid = new MiniGrid(root, Duration.ofMillis(500))) {
+      String[] member = {"--data", root.resolve("member").toString(), "--listen", "127.0.0.1:0",
+          "--peers", "a=127.0.0.1:1,b=127.0.0.1:2,c=127.0.0.1:3", "--id", "a", "--token-file", grid.tokenFile().toString()};
+      MiniGrid.Cli noCa = grid.trackerCommand(member);
+      assertThat(noCa.exit()).isEqualTo(2);
+      assertThat(noCa.stderr()).contains("needs --tls-ca DIR").contains("cairn-tracker ca create --out DIR");
+      assertThat(noCa.stdout()).doesNotContain("listening on");
+
+      java.util.List<String> plain = new java.util.ArrayList<>(java.util.List.of(member));
+      plain.add("--insecure-plain-http");
+      MiniGrid.Cli refused = grid.trackerCommand(plain.toArray(String[]::new));
+      assertThat(refused.exit()).isEqualTo(2);
+      assertThat(refused.stderr()).contains("refuses --insecure-plain-http").contains("--tls-ca");
+      assertThat(Files.exists(root.resolve("member").resolve("tls"))).as("no CA made for a member").isFalse();
     }
   }
 }

@@ -26,12 +26,10 @@ final class TrackerGroup {
   private final String peers;
   private final MiniGrid.Node[] members;
   private final String[] extraArgs;
-  private final boolean tls;
   private final HttpClient http;
 
   TrackerGroup(MiniGrid grid, int size, String... extraArgs) throws IOException {
     this.grid = grid;
-    this.extraArgs = extraArgs;
     httpPorts = new int[size];
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < size; i++) {
@@ -40,13 +38,34 @@ final class TrackerGroup {
     }
     peers = String.join(",", ids);
     members = new MiniGrid.Node[size];
-    tls = List.of(extraArgs).contains("--tls");
+    this.extraArgs = List.of(extraArgs).contains("--tls-ca") ? extraArgs : withSharedCa(grid, extraArgs);
     HttpClient.Builder b = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
-    if (tls) { // the members' CA, as the grid's token pins it
-      b.sslContext(org.cairn.core.security.PinnedTrust.context(org.cairn.core.security.GridToken.readFile(grid.tokenFile()).caPin()
-          .orElseThrow(() -> new IllegalStateException("a group with --tls needs a token file that pins its CA"))));
-    }
+    // the members' CA, as the grid's token pins it
+    b.sslContext(org.cairn.core.security.PinnedTrust.context(org.cairn.core.security.GridToken.readFile(grid.tokenFile()).caPin()
+        .orElseThrow(() -> new IllegalStateException("a tracker group needs a token file that pins its CA"))));
     http = b.build();
+  }
+
+  /**
+   * A group's members share one CA (they refuse to start without it): made once with {@code ca create}, as an operator
+   * does, and pinned by the grid's token.
+   */
+  private static String[] withSharedCa(MiniGrid grid, String... extraArgs) throws IOException {
+    Path ca = grid.root().resolve("group-ca");
+    MiniGrid.Cli made;
+    try {
+      made = grid.trackerCommand("ca", "create", "--out", ca.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted making the group's CA", e);
+    }
+    if (made.exit() != 0) {
+      throw new IOException("ca create failed: " + made.stderr());
+    }
+    grid.pinCa(made.stdout().strip());
+    List<String> args = new ArrayList<>(List.of(extraArgs));
+    args.addAll(List.of("--tls-ca", ca.toString()));
+    return args.toArray(String[]::new);
   }
 
   /** The address member {@code i} replicates the log on (its Raft port). */
@@ -86,7 +105,7 @@ final class TrackerGroup {
   }
 
   String url(int i) {
-    return (tls ? "https" : "http") + "://127.0.0.1:" + httpPorts[i];
+    return "https://127.0.0.1:" + httpPorts[i];
   }
 
   String urls() {

@@ -74,6 +74,10 @@ class TrackerPartitionIT {
       must("ip", "-n", ns, "link", "set", "lo", "up");
     }
     token = Files.writeString(root.resolve("token"), GridToken.generate() + "\n");
+    // members need the group's shared CA (Raft over mutual TLS, HTTPS); curl trusts it by its certificate
+    List<String> ca = new ArrayList<>(TestJvm.command(MiniGrid.jar("tracker", "cairn-tracker.jar")));
+    ca.addAll(List.of("ca", "create", "--out", root.resolve("ca").toString()));
+    must(ca.toArray(String[]::new));
   }
 
   @AfterEach
@@ -100,19 +104,19 @@ class TrackerPartitionIT {
     List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", NS + "t" + member));
     cmd.addAll(TestJvm.command(MiniGrid.jar("tracker", "cairn-tracker.jar")));
     cmd.addAll(List.of("--data", root.resolve("t" + member).toString(), "--listen", ip(member) + ":7600", "--token-file",
-        token.toString(), "--peers", peers, "--id", "t" + member));
+        token.toString(), "--peers", peers, "--id", "t" + member, "--tls-ca", root.resolve("ca").toString()));
     trackers.add(new ProcessBuilder(cmd).redirectOutput(root.resolve("t" + member + ".out").toFile())
         .redirectError(root.resolve("t" + member + ".err").toFile()).start());
   }
 
   /** curl from namespace {@code from} to member {@code member}: the HTTP status and body ("000" if it did not answer). */
   private Run curl(String from, int member, String method, String path, String body) throws Exception {
-    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", NS + from, "curl", "-s", "-m", "20", "-o", "-", "-w", "\n%{http_code}",
+    List<String> cmd = new ArrayList<>(List.of("ip", "netns", "exec", NS + from, "curl", "-s", "-m", "20", "--cacert", root.resolve("ca").resolve("ca.crt").toString(), "-o", "-", "-w", "\n%{http_code}",
         "-X", method, "-H", "Authorization: Bearer " + Files.readString(token).strip(), "-H", "Content-Type: application/json"));
     if (body != null) {
       cmd.addAll(List.of("-d", body));
     }
-    cmd.add("http://" + ip(member) + ":7600" + path);
+    cmd.add("https://" + ip(member) + ":7600" + path);
     Run r = run(cmd.toArray(String[]::new));
     int nl = r.out().lastIndexOf('\n');
     return new Run(Integer.parseInt(r.out().substring(nl + 1).trim()), r.out().substring(0, Math.max(0, nl)));

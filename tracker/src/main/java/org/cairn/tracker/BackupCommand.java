@@ -38,7 +38,7 @@ final class BackupCommand implements Callable<Integer> {
   @Option(names = "--data", paramLabel = "DIR", description = "The tracker's data directory (its admin token is read from it).")
   Path data;
 
-  @Option(names = "--tracker", defaultValue = "http://127.0.0.1:7600", paramLabel = "URL",
+  @Option(names = "--tracker", defaultValue = "https://127.0.0.1:7600", paramLabel = "URL",
       description = {"The running tracker, or a tracker group's members as URL1,URL2,URL3 (the leader makes the copy, on "
           + "its host; default: ${DEFAULT-VALUE})."})
   String tracker;

@@ -13,7 +13,7 @@ final class CaCommand {
 
   @Command(name = "create", mixinStandardHelpOptions = true,
       description = {"Make a CA in DIR (ca.key mode 0600, ca.crt; ten years) and print its pin (the #sha256: tokens carry).",
-          "Copy DIR to every member of a tracker group and start each with --tls --tls-ca DIR; keep ca.key as "
+          "Copy DIR to every member of a tracker group and start each with --tls-ca DIR; keep ca.key as "
           + "secret as the admin token. An existing CA in DIR is never replaced."})
   static final class Create implements Callable<Integer> {
     @Option(names = "--out", required = true, paramLabel = "DIR", description = "Directory for the CA (made if missing).")
@@ -23,7 +23,7 @@ final class CaCommand {
     public Integer call() throws Exception {
       String pin = TrackerCa.create(out);
       System.out.println(pin);
-      System.err.println("made a CA in " + out + " (sha256:" + pin + "); start every member with --tls --tls-ca " + out
+      System.err.println("made a CA in " + out + " (sha256:" + pin + "); start every member with --tls-ca " + out
           + ", and add #sha256:" + pin + " to token files without a pin");
       return 0;
     }

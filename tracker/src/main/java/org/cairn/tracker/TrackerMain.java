@@ -58,13 +58,17 @@ public final class TrackerMain implements Callable<Integer> {
       description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
   String repairGrace;
 
-  @Option(names = "--tls", description = {"Serve the API and the status page over HTTPS with the tracker's own CA (made at the "
-      + "first start in DATA/tls; its SHA-256 pin goes in DATA/ca.sha256 and on every token 'token create' prints), "
-      + "so peers and clients pin it from their token with no certificate step."})
+  @Option(names = "--tls", hidden = true, description = "HTTPS, now the default: accepted so older scripts run, and does nothing.")
   boolean tls;
 
+  @Option(names = "--insecure-plain-http", description = {"Serve the API and the status page over plain HTTP instead of HTTPS "
+      + "(the default, with the tracker's own CA made at the first start in DATA/tls and pinned by the tokens). Everything "
+      + "then crosses the network readable and alterable: bearer tokens, the data-plane key, peers' ticket keys, manifests. "
+      + "Only for a network nobody else reaches; a tracker group refuses it."})
+  boolean insecurePlainHttp;
+
   @Option(names = "--tls-ca", paramLabel = "DIR",
-      description = {"With --tls: use the CA in DIR (from 'cairn-tracker ca create --out DIR') instead of making one; a tracker "
+      description = {"Use the CA in DIR (from 'cairn-tracker ca create --out DIR') instead of making one; a tracker "
           + "group needs it, every member started with the same DIR (copied to each), so tokens pin every member "
           + "and the members' Raft traffic runs over mutual TLS. Copied into DATA/tls at the first start."})
   Path tlsCa;
@@ -107,6 +111,34 @@ public final class TrackerMain implements Callable<Integer> {
       description = {"With --peers: log entries between snapshots of the store (RocksDB checkpoints); the log before the "
           + "newest snapshot is purged, and a member too far behind is sent the snapshot (default: ${DEFAULT-VALUE})."})
   long snapshotEvery;
+
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TrackerMain.class);
+
+  /** The transport flags that cannot go together, refused before anything starts. */
+  private void checkTransport() {
+    if (insecurePlainHttp && (tls || tlsCa != null)) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "--insecure-plain-http cannot go with --tls or --tls-ca");
+    }
+    if (peers == null && id == null) {
+      return;
+    }
+    if (insecurePlainHttp) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "a tracker group member refuses --insecure-plain-http: "
+          + "its Raft log would take entries from anyone reaching its Raft port; start every member with --tls-ca DIR");
+    }
+    if (tlsCa == null && !java.nio.file.Files.exists(data.resolve("tls").resolve(org.cairn.tracker.tls.TrackerCa.KEY_FILE))) {
+      throw new CommandLine.ParameterException(new CommandLine(this), "a tracker group member needs --tls-ca DIR, the group's "
+          + "shared CA (its Raft traffic runs over mutual TLS with it, and tokens pin it): make it once with "
+          + "'cairn-tracker ca create --out DIR', copy DIR to every member and start each with --tls-ca DIR");
+    }
+  }
+
+  /** The one line a tracker that served plain HTTP before, and now HTTPS, logs at start: what peers and clients must change. */
+  private String movedToHttps(String url) throws java.io.IOException {
+    return "this tracker served plain HTTP before and now serves HTTPS (the default): peers and clients must use " + url
+        + " and a token carrying its CA pin, TOKEN#sha256:" + readPin(data) + " (in " + data.resolve("ca.sha256")
+        + "; 'cairn-tracker token create' prints tokens with it), or restart the tracker with --insecure-plain-http to stay plain";
+  }
 
   private static String readPin(Path data) throws java.io.IOException {
     return java.nio.file.Files.readString(data.resolve("ca.sha256")).strip();
@@ -164,7 +196,7 @@ public final class TrackerMain implements Callable<Integer> {
       config = new TrackerConfig(data, HostPort.parse(listen), tokenFile == null ? null : GridToken.readFile(tokenFile), interval,
           peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
           Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
-          Durations.parse(repairInterval), repairJobsPerPeer, tls, Durations.parse(gcHold), Durations.parse(setTimeout));
+          Durations.parse(repairInterval), repairJobsPerPeer, !insecurePlainHttp, Durations.parse(gcHold), Durations.parse(setTimeout));
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }
@@ -172,11 +204,16 @@ public final class TrackerMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(new CommandLine(this),
           "--status-page must be token, public or public-apps, was '" + statusPage + "'");
     }
+    checkTransport();
+    boolean wasPlain = !insecurePlainHttp && java.nio.file.Files.isDirectory(data.resolve("db"))
+        && !java.nio.file.Files.exists(data.resolve("tls"));
     if (tlsCa != null) {
-      if (!tls) {
-        throw new CommandLine.ParameterException(new CommandLine(this), "--tls-ca DIR goes with --tls");
-      }
       org.cairn.tracker.tls.TrackerCa.adopt(data, tlsCa);
+    }
+    if (insecurePlainHttp) {
+      LOG.warn("--insecure-plain-http: the API and the status page are plain HTTP, so anyone on the network between this "
+          + "tracker and its peers and clients reads and can alter bearer tokens, the data-plane key, peers' ticket keys and "
+          + "manifests; drop the flag to serve HTTPS (the default)");
     }
     if (peers != null || id != null) {
       return member(config);
@@ -189,6 +226,11 @@ public final class TrackerMain implements Callable<Integer> {
       stopped.countDown();
     }, "tracker-shutdown"));
     System.out.println("cairn-tracker listening on " + tracker.url(config.listen().host()));
+    if (wasPlain) {
+      String move = movedToHttps(tracker.url(config.listen().host()));
+      LOG.warn(move);
+      System.out.println(move);
+    }
     System.out.println("status page: " + tracker.url(config.listen().host()) + "/ ("
         + (statusPage.startsWith("public") ? "public, read-only" : "asks for a token") + ")");
     if (tokenFile == null) {

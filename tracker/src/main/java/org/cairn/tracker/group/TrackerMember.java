@@ -77,9 +77,9 @@ public final class TrackerMember implements Closeable {
 
   public TrackerMember(TrackerConfig config, GroupSpec spec, Clock clock) throws IOException, InterruptedException {
     if (config.tls() && !Files.exists(config.dataDir().resolve("tls").resolve(TrackerCa.KEY_FILE))) {
-      throw new IllegalArgumentException("--tls with --peers needs the group's CA on every member (one CA, so tokens pin every"
+      throw new IllegalArgumentException("a tracker group member needs the group's CA (one CA, so tokens pin every"
           + " member and members trust each other): make it once with 'cairn-tracker ca create --out DIR', copy DIR to each"
-          + " member and start each with --tls --tls-ca DIR");
+          + " member and start each with --tls-ca DIR");
     }
     this.config = config;
     this.spec = spec;
