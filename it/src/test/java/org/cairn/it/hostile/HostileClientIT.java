@@ -100,6 +100,7 @@ class HostileClientIT {
         session(softly, attacker, clientB, chunks.keySet().iterator().next());
         computeAsB(softly, host, attacker, clientB);
       }
+      collusion(softly, chunks, writerA, readOnlyA);
       metricsProbes(attackStart, writerA);
 
       afterwards(softly, holdersBefore, attackStart);
@@ -159,6 +160,30 @@ class HostileClientIT {
       }
     }
     softly.assertThat(sent).as("bad reports sent").isEqualTo(30);
+  }
+
+  /**
+   * Two of app A's tokens together: one opens a store session of app A naming B's chunk ids (so A's scope now references
+   * those chunks), then both report every piece of B bad, each a second, independent reporter for the other. Whatever the
+   * tracker answers, it may drop holders only in entries of apps both reporters may speak for, so B's entries keep theirs
+   * ({@link #afterwards} checks).
+   */
+  private void collusion(SoftAssertions softly, Map<String, JsonNode> chunks, String writerA, String readOnlyA) throws Exception {
+    List<String> hosts = new ArrayList<>(new LinkedHashSet<>(fragmentKeys(chunks).keySet()));
+    Api.Reply opened = api.post("/api/v1/stores/hostile-collude/pending", pending("appa", new ArrayList<>(chunks.keySet()), hosts),
+        writerA);
+    System.out.println("HostileClientIT: collusion's session: " + opened.status());
+    for (Map.Entry<String, List<String>> h : fragmentKeys(chunks).entrySet()) {
+      for (String attacker : List.of(writerA, readOnlyA)) {
+        List<BadPieces.Piece> pieces = h.getValue().stream().map(k -> new BadPieces.Piece(k, "corrupt")).toList();
+        Api.Reply r = api.post("/api/v1/peers/" + h.getKey() + "/bad", new BadPieces(null, pieces), attacker);
+        softly.assertThat(r.status()).as("a colluding report is answered, not a server error: %s", r).isIn(200, 403);
+        if (r.status() == 200) {
+          softly.assertThat(r.json().path("changed").asInt()).as("B's entries forget no holder: %s", r).isZero();
+        }
+      }
+    }
+    api.call("DELETE", "/api/v1/stores/hostile-collude", null, writerA);
   }
 
   /** The routes that name app B, and the admin's routes. */

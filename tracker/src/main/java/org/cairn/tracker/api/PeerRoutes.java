@@ -174,7 +174,7 @@ final class PeerRoutes {
     }
     Principal who = c.who();
     boolean authoritative = who.role() == Role.ADMIN || who.role() == Role.PEER && id.equals(who.peer());
-    return new BadPieces.Answer(repair.reportBad(id, fragments, c.callerId(), authoritative));
+    return new BadPieces.Answer(repair.reportBad(id, fragments, c.callerId(), authoritative, who::covers));
   }
 
   /**

@@ -116,12 +116,24 @@ public final class HolderIndex {
    * Returns how many entries changed.
    */
   public int dropHolder(String peer, List<byte[]> keys) throws IOException {
+    return dropHolder(peer, keys, app -> true);
+  }
+
+  /**
+   * As {@link #dropHolder(String, List)}, in the entries of the apps {@code apps} accepts only: what a report may change is
+   * bounded by whose apps its reporters may speak for, so reports about app A's chunks never change app B's entries even
+   * where both apps index the same chunk id.
+   */
+  public int dropHolder(String peer, List<byte[]> keys, java.util.function.Predicate<String> apps) throws IOException {
     int changed = 0;
     synchronized (catalog) {
-      List<String> apps = apps();
+      List<String> indexed = apps();
       for (byte[] key : keys) {
         FragmentKey fk = FragmentKey.fromBytes(key);
-        for (String app : apps) {
+        for (String app : indexed) {
+          if (!apps.test(app)) {
+            continue;
+          }
           ChunkRecord r = catalog.reads().chunk(app, fk.chunkId());
           if (r != null && r.assigns(peer, fk.index(), fk.tag())) {
             store.put(TrackerStore.Family.CHUNKS, CatalogKeys.chunkKey(app, fk.chunkId()), r.withHolder(fk.index(), null).encode());

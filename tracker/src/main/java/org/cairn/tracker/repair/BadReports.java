@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.events.EventLog;
@@ -33,25 +34,41 @@ final class BadReports {
     this.events = events;
   }
 
-  /** Applies one report about {@code holder}'s fragments (37-byte keys, with why); returns how many index entries it dropped. */
-  int report(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative, long now) throws IOException {
-    List<byte[]> drop = new ArrayList<>();
-    for (Map.Entry<byte[], String> f : fragments.entrySet()) {
-      if (authoritative) {
-        suspicions.forget(holder, f.getKey());
-      }
-      boolean confirmed = authoritative || suspicions.report(holder, f.getKey(), reporterId, now);
-      if (confirmed) {
-        drop.add(f.getKey());
-      }
-      ChunkId id = ChunkId.fromBytes(f.getKey(), 0);
-      int index = f.getKey()[ChunkId.LENGTH] & 0xFF;
-      String what = confirmed ? "dropped" : "suspected";
-      LOG.warn("fragment {} of chunk {} on {} is {} bad ({}: {}){}", index, id.shortHex(), holder, what, reporterId, f.getValue(),
-          confirmed ? "; repair will rebuild it" : "; a second reporter or the holder must confirm it");
-      events.add(confirmed ? "bad-fragment" : "suspect-fragment", holder, "fragment " + index + " of chunk " + id.shortHex() + " "
-          + what + " bad, reported by " + reporterId + ": " + f.getValue());
+  /**
+   * Applies one report about {@code holder}'s fragments (37-byte keys, with why) by {@code reporterId}, who may speak for
+   * the apps {@code scope} accepts; returns how many index entries it dropped. An authoritative report drops the holder in
+   * every app's entry; a confirmed suspicion only in the entries of apps both reporters may speak for, so two tokens of
+   * one app's users cannot make another app's entries forget a holder.
+   */
+  int report(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative, Predicate<String> scope,
+      long now) throws IOException {
+    if (authoritative) {
+      List<byte[]> keys = new ArrayList<>(fragments.keySet());
+      keys.forEach(k -> suspicions.forget(holder, k));
+      fragments.forEach((k, why) -> note(holder, k, why, reporterId, true, ""));
+      return catalog.holders().dropHolder(holder, keys);
     }
-    return drop.isEmpty() ? 0 : catalog.holders().dropHolder(holder, drop);
+    int dropped = 0;
+    for (Map.Entry<byte[], String> f : fragments.entrySet()) {
+      byte[] key = f.getKey();
+      Predicate<String> where = suspicions.report(holder, key, reporterId, scope, now);
+      int n = where == null ? 0 : catalog.holders().dropHolder(holder, List.of(key), where);
+      if (where != null && n == 0) {
+        suspicions.restart(holder, key, reporterId, scope, now); // the two reporters share no app indexing it
+      }
+      dropped += n;
+      note(holder, key, f.getValue(), reporterId, n > 0, where == null || n > 0 ? "" : " (no app both reporters may speak for indexes it)");
+    }
+    return dropped;
+  }
+
+  private void note(String holder, byte[] key, String why, String reporterId, boolean dropped, String aside) {
+    ChunkId id = ChunkId.fromBytes(key, 0);
+    int index = key[ChunkId.LENGTH] & 0xFF;
+    String what = dropped ? "dropped as" : "suspected";
+    LOG.warn("fragment {} of chunk {} on {} is {} bad ({}: {}){}{}", index, id.shortHex(), holder, what, reporterId, why, aside,
+        dropped ? "; repair will rebuild it" : "; a second reporter or the holder must confirm it");
+    events.add(dropped ? "bad-fragment" : "suspect-fragment", holder, "fragment " + index + " of chunk " + id.shortHex() + " "
+        + (dropped ? "dropped" : "suspected") + " bad, reported by " + reporterId + ": " + why);
   }
 }

@@ -329,22 +329,22 @@ public final class RepairService {
    * itself does: one client or donor cannot erase pieces by naming their keys ({@link BadReports}). Returns how many
    * index entries the report dropped now.
    */
-  public synchronized int reportBad(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative)
+  public int reportBad(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative)
       throws IOException {
-    int n = badReports.report(holder, fragments, reporterId, authoritative, clock.millis());
+    return reportBad(holder, fragments, reporterId, authoritative, app -> true);
+  }
+
+  /**
+   * As {@link #reportBad(String, Map, String, boolean)} by a reporter who may speak for the apps {@code scope} accepts: a
+   * suspicion confirmed by a second reporter drops the holder only in the entries of apps both may speak for.
+   */
+  public synchronized int reportBad(String holder, Map<byte[], String> fragments, String reporterId, boolean authoritative,
+      java.util.function.Predicate<String> scope) throws IOException {
+    int n = badReports.report(holder, fragments, reporterId, authoritative, scope, clock.millis());
     if (n > 0) {
       snapshot = snapshot.at(0); // walk again at the next scan
     }
     return n;
-  }
-
-  /**
-   * As {@link #reportBad(String, Map, String, boolean)} for a caller the API does not name yet: authoritative when the
-   * named reporter is the holder (the peer's own report), a suspicion otherwise.
-   */
-  @Deprecated
-  public synchronized int reportBad(String peerId, Map<byte[], String> fragments, String reporter) throws IOException {
-    return reportBad(peerId, fragments, reporter, peerId.equals(reporter));
   }
 
   /**

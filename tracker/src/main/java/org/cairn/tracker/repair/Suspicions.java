@@ -4,6 +4,7 @@ import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * Bad-piece reports not yet believed: who said that a holder's fragment is bad, and when. A report by anyone but the
@@ -14,7 +15,7 @@ import java.util.Map;
  * repair service's lock.
  */
 final class Suspicions {
-  private record Suspicion(String reporter, long at) {}
+  private record Suspicion(String reporter, Predicate<String> scope, long at) {}
 
   private final int max;
   private final long ttlMillis;
@@ -30,16 +31,18 @@ final class Suspicions {
   }
 
   /**
-   * Records that {@code reporter} suspects {@code fragmentKey} on {@code holder}; true when another reporter suspected it
-   * within the ttl (the suspicion is then confirmed and forgotten), false when it is now (still) only suspected.
+   * Records that {@code reporter}, who may speak for the apps {@code scope} accepts, suspects {@code fragmentKey} on
+   * {@code holder}. When another reporter suspected it within the ttl, the suspicion is confirmed and forgotten, and the
+   * answer is the apps both may speak for (where the fragment may be dropped); otherwise null: it is (still) only
+   * suspected.
    */
-  boolean report(String holder, byte[] fragmentKey, String reporter, long now) {
+  Predicate<String> report(String holder, byte[] fragmentKey, String reporter, Predicate<String> scope, long now) {
     expire(now);
     String k = key(holder, fragmentKey);
     Suspicion s = open.get(k);
     if (s != null && !s.reporter().equals(reporter)) {
       open.remove(k);
-      return true;
+      return s.scope().and(scope);
     }
     if (s == null) {
       if (open.size() >= max) {
@@ -47,9 +50,18 @@ final class Suspicions {
         eldest.next();
         eldest.remove();
       }
-      open.put(k, new Suspicion(reporter, now));
+      open.put(k, new Suspicion(reporter, scope, now));
     }
-    return false;
+    return null;
+  }
+
+  /**
+   * Records {@code reporter}'s suspicion afresh, replacing any: a confirmation whose two reporters share no app that
+   * indexes the fragment dropped nothing, and the later reporter's word waits for another.
+   */
+  void restart(String holder, byte[] fragmentKey, String reporter, Predicate<String> scope, long now) {
+    open.remove(key(holder, fragmentKey));
+    report(holder, fragmentKey, reporter, scope, now);
   }
 
   /** Forgets the suspicion of a fragment on a holder (the holder confirmed it, and it was dropped). */

@@ -56,6 +56,26 @@ class BadPieceReportsTest extends RepairFixture {
   }
 
   @Test
+  void twoReportersOfOneAppCannotDropAHolderInAnotherAppsEntry() throws IOException {
+    commit("wrf", "c", "p1", "p2", "p3", "p4"); // the same chunk id and pieces, indexed for app wrf too
+    java.util.function.Predicate<String> heatOnly = "heat"::equals;
+    assertThat(repair.reportBad("p2", Map.of(key("c", 1), "corrupt"), "client:tok-a1", false, heatOnly)).isZero();
+    assertThat(repair.reportBad("p2", Map.of(key("c", 1), "corrupt"), "client:tok-a2", false, heatOnly)).isEqualTo(1);
+    assertThat(holders("heat", "c")).containsExactly("p1", null, "p3", "p4");
+    assertThat(holders("wrf", "c")).as("wrf's entry is not theirs to change").containsExactly("p1", "p2", "p3", "p4");
+  }
+
+  @Test
+  void reportersWhoShareNoAppLeaveTheSecondReportWaitingForAThird() throws IOException {
+    assertThat(repair.reportBad("p2", Map.of(key("c", 1), "corrupt"), "client:tok-wrf", false, "wrf"::equals)).isZero();
+    assertThat(repair.reportBad("p2", Map.of(key("c", 1), "corrupt"), "client:tok-heat", false, "heat"::equals)).isZero();
+    assertThat(holders("heat", "c")).containsExactly("p1", "p2", "p3", "p4");
+    assertThat(repair.reportBad("p2", Map.of(key("c", 1), "corrupt"), "client:tok-heat2", false, "heat"::equals))
+        .as("heat's second reporter confirms the heat reporter's suspicion").isEqualTo(1);
+    assertThat(holders("heat", "c")).containsExactly("p1", null, "p3", "p4");
+  }
+
+  @Test
   void theCatalogSaysWhichAppsReferenceAChunk() throws IOException {
     assertThat(catalog.referencedByApp(id("c"), "heat"::equals)).isTrue();
     assertThat(catalog.referencedByApp(id("c"), "other"::equals)).isFalse();
