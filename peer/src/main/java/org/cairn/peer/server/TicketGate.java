@@ -19,11 +19,13 @@ import org.cairn.core.security.TicketVerifier;
  * every peer does) still cannot read or fill another peer, and a ticket seen by one peer is no use
  * on another. Until the peer knows its tracker's key (before its first registration) it serves none.
  *
- * <p>It also tells repair writes from client stores: the tracker issues a repair executor's WRITE
- * tickets to a peer credential (requester {@code peer:...}), a client's to a client one. Pieces
- * stored durably under such a ticket go to the rebuilt-pieces listener, which lists them to the
- * tracker at once rather than at the next inventory (the tracker counts a rebuilt piece only when
- * its target lists it).
+ * <p>It also tells repair writes from client stores: the tracker names the credential a ticket was
+ * issued to as its requester ({@code role:tokenId}); a client store's WRITE tickets go to a client
+ * credential, a repair executor's to the peer's (its own {@code peer:} credential, or the operator's
+ * {@code admin:} token a peer may run with). Pieces stored durably under a WRITE ticket not issued to
+ * a client go to the rebuilt-pieces listener, which lists them to the tracker at once rather than at
+ * the next inventory (the tracker counts a rebuilt piece only when its target lists it; listing
+ * other keys costs it a lookup and changes nothing).
  */
 public final class TicketGate {
   private final Supplier<TicketVerifier> verifier;
@@ -31,8 +33,8 @@ public final class TicketGate {
   private final Clock clock;
   private final boolean required;
   private final Consumer<List<FragmentKey>> rebuilt;
-  /** The requester prefix of tickets the tracker issues to peers (repair executors). */
-  static final String PEER_REQUESTER = "peer:";
+  /** The requester prefix of tickets the tracker issues to clients (whose writes are stores, not repairs). */
+  static final String CLIENT_REQUESTER = "client:";
 
   /** @param verifier the tracker's key once known (null before); @param self this peer's id once known */
   public TicketGate(Supplier<TicketVerifier> verifier, Supplier<String> self, Clock clock) {
@@ -88,7 +90,7 @@ public final class TicketGate {
   final class Grants {
     private final Map<ChunkId, Long> read = new HashMap<>();
     private final Map<ChunkId, Long> write = new HashMap<>();
-    /** The WRITE grants of tickets issued to peers: what is stored under them is a rebuilt piece. */
+    /** The WRITE grants of tickets not issued to clients: what is stored under them is taken for a rebuilt piece. */
     private final Map<ChunkId, Long> repairWrite = new HashMap<>();
     /** Until when a LIST ticket lets this connection list the peer's keys (0: never). */
     private long listUntil;
@@ -112,7 +114,7 @@ public final class TicketGate {
       for (ChunkId c : t.chunks()) {
         grants.merge(c, t.expiresAt(), Math::max);
       }
-      if (t.op() == Ticket.Op.WRITE && t.requester().startsWith(PEER_REQUESTER)) {
+      if (t.op() == Ticket.Op.WRITE && !t.requester().startsWith(CLIENT_REQUESTER)) {
         if (repairWrite.size() > 4 * Ticket.MAX_CHUNKS) {
           repairWrite.values().removeIf(until -> until <= clock.millis());
         }
@@ -153,8 +155,8 @@ public final class TicketGate {
     }
 
     /**
-     * The keys of the fragments (verified, just stored) written under a repair executor's WRITE
-     * ticket on this connection; none where tickets are not required.
+     * The keys of the fragments (verified, just stored) written under a WRITE ticket on this
+     * connection not issued to a client (a repair executor's); none where tickets are not required.
      */
     List<FragmentKey> rebuilt(List<io.netty.buffer.ByteBuf> fragments) {
       if (repairWrite.isEmpty()) {

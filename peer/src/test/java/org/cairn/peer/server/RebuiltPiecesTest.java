@@ -28,7 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Which PUTs the data handler tells as rebuilt pieces: durable ones under a ticket issued to a peer (a repair executor). */
+/** Which PUTs the data handler tells as rebuilt pieces: durable ones under a WRITE ticket not issued to a client (a repair executor's). */
 class RebuiltPiecesTest {
   private static final String SELF = "peer-a";
   private final GridToken token = GridToken.of(GridToken.generate());
@@ -108,6 +108,13 @@ class RebuiltPiecesTest {
     expect(ask(ch, FrameType.PUT, 3, batch()), FrameType.PUT_OK);
     assertThat(told).containsExactly(keys.get(1), keys.get(2));
     assertThat(store.contains(keys.get(1))).isTrue();
+  }
+
+  @Test
+  void piecesPutUnderTheOperatorsTokenAreTold_aPeerMayRunWithIt() {
+    EmbeddedChannel ch = connectionWithWriteTicketFor("admin:operator");
+    expect(ask(ch, FrameType.PUT, 3, batch()), FrameType.PUT_OK);
+    assertThat(told).containsExactly(keys.get(1), keys.get(2));
   }
 
   @Test
