@@ -17,6 +17,7 @@ import org.cairn.core.net.PeerClient;
 import org.cairn.core.security.GridToken;
 import org.cairn.peer.gc.BadFragmentReports;
 import org.cairn.peer.gc.InventoryGc;
+import org.cairn.peer.gc.RebuiltConfirmations;
 import org.cairn.peer.load.HostLoad;
 import org.cairn.peer.load.Throttle;
 import org.cairn.peer.repair.RepairWorker;
@@ -143,8 +144,12 @@ public final class PeerRuntime implements Closeable {
         daemon.reportBadSoon();
       });
       InventoryGc gc = new InventoryGc(p.store, tracker, id, bad, clock, config.gcGrace());
+      // rebuilt pieces landed here are listed to the tracker within a second or two, not at the next GC pass
+      RebuiltConfirmations rebuilt = new RebuiltConfirmations(listed -> tracker.garbage(id, listed), p.scheduler,
+          Duration.ofSeconds(1), daemon::registered);
+      p.repair.onStoredLocally(rebuilt::stored);
       p.server = p.add(new DataServer(config.listen(), keys::dataKey, keys.tlsRequired() ? keys::tlsContext : null, p.store,
-          daemon.admission(), config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock),
+          daemon.admission(), config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock, rebuilt::stored),
           config.connectionLimits()));
       daemon.start(p.server.port());
       long every = config.gcInterval().toMillis();

@@ -82,6 +82,8 @@ public final class RepairWorker implements Closeable {
   private volatile ChunkReader reader;
   private final AtomicBoolean running = new AtomicBoolean();
   private volatile boolean closed;
+  /** Told the keys of rebuilt pieces stored in this peer's own store (it is their target). */
+  private volatile java.util.function.Consumer<List<FragmentKey>> storedLocally = keys -> { };
 
   /**
    * @param self this peer's id (pieces it holds are read from {@code store})
@@ -103,6 +105,11 @@ public final class RepairWorker implements Closeable {
     this.source = (holder, key) -> self.equals(holder.id()) ? local(key) : network.get(holder, key);
     this.reader = newReader();
     this.check = new SourceCheck(source, bad, timeout);
+  }
+
+  /** Tells {@code listener} of each rebuilt piece this peer stored durably as its own target. */
+  public void onStoredLocally(java.util.function.Consumer<List<FragmentKey>> listener) {
+    this.storedLocally = java.util.Objects.requireNonNull(listener);
   }
 
   private ChunkReader newReader() {
@@ -289,6 +296,7 @@ public final class RepairWorker implements Closeable {
     if (t.peer().equals(self)) {
       try {
         store.putAll(List.of(bytes));
+        storedLocally.accept(List.of(FragmentKey.of(f)));
         return CompletableFuture.completedFuture(null);
       } catch (IOException e) {
         return CompletableFuture.completedFuture("local store failed: " + e.getMessage());

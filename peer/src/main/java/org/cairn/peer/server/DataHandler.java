@@ -221,6 +221,7 @@ final class DataHandler extends SimpleChannelInboundHandler<Frame> {
         return new Frame(FrameType.PUT_SOFT_OK, id, new SoftAck(fragments.size(), store.softState().boot(), seq).encode());
       }
       store.putBuffers(fragments);
+      gate.rebuiltStored(grants.rebuilt(fragments)); // durable now: the tracker may count them
       return new Frame(FrameType.PUT_OK, id, io.netty.buffer.Unpooled.buffer(4).writeInt(fragments.size()));
     } catch (CorruptDataException e) {
       LOG.warn("refused a PUT with a bad fragment: {}", e.getMessage());

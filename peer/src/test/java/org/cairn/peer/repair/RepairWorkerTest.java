@@ -142,12 +142,16 @@ class RepairWorkerTest {
             new RepairJob.Piece(3, "self", NOWHERE)),
         List.of(new RepairJob.Piece(4, "b", addrB), new RepairJob.Piece(5, "self", NOWHERE)));
 
-    RepairOutcome outcome = worker(self).execute(job);
+    RepairWorker worker = worker(self);
+    List<FragmentKey> storedLocally = new CopyOnWriteArrayList<>();
+    worker.onStoredLocally(storedLocally::addAll);
+    RepairOutcome outcome = worker.execute(job);
 
     assertThat(outcome.error()).isNull();
     assertThat(outcome.placed()).containsExactlyElementsOf(job.targets());
     assertThat(b.get(key(4))).as("piece 4 on its target").isEqualTo(pieces[4].toBytes());
     assertThat(self.get(key(5))).as("piece 5 in this peer's own store").isEqualTo(pieces[5].toBytes());
+    assertThat(storedLocally).as("only the piece stored here is told, to be listed to the tracker soon").containsExactly(key(5));
     assertThat(trackerCalls).as("nothing was bad").isEmpty();
   }
 
