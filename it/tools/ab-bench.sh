@@ -35,7 +35,7 @@ grid() { # grid NAME ROOT PORT
     sleep 0.2; t=$((t + 1)); [ $t -lt 300 ] || { cat "$W/$name.tracker.err" >&2; exit 1; }
   done
   local url; url=$(grep -o 'listening on [^ ]*' "$W/$name.tracker.out" | cut -d' ' -f3)
-  java -jar "$root/tracker/target/cairn-tracker.jar" token create --data "$W/$name/tracker" --role donor > "$W/$name.donor"
+  java -jar "$root/tracker/target/cairn-tracker.jar" token create --data "$W/$name/tracker" --role donor --uses 64 > "$W/$name.donor"
   java -jar "$root/tracker/target/cairn-tracker.jar" token create --data "$W/$name/tracker" --role client > "$W/$name.client"
   for i in 1 2 3 4 5 6; do
     java -jar "$root/peer/target/cairn-peer.jar" --tracker "$url" --token-file "$W/$name.donor" --data "$W/$name/p$i" \

@@ -18,7 +18,7 @@ once() { # once BUILD TRACKER_FLAGS PEER_FLAGS -> "tracker T peer P"
   until grep -q "listening on" "$d/t.out" 2>/dev/null; do sleep 0.05; done
   echo -n "tracker $(awk '{print $14 + $15}' /proc/$t/stat) "
   url=$(grep -o 'listening on [^ ]*' "$d/t.out" | cut -d' ' -f3)
-  java -jar "$r/tracker/target/cairn-tracker.jar" token create --data "$d/tracker" --role donor > "$d/donor"
+  java -jar "$r/tracker/target/cairn-tracker.jar" token create --data "$d/tracker" --role donor --uses 64 > "$d/donor"
   # shellcheck disable=SC2086
   java -Xmx256m -XX:TieredStopAtLevel=1 $3 -jar "$r/peer/target/cairn-peer.jar" --tracker "$url" --data "$d/p" --listen 127.0.0.1:0 \
     --quota 64MiB --min-free 0 --token-file "$d/donor" --heartbeat-interval 500ms > "$d/p.out" 2> "$d/p.err" &

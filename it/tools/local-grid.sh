@@ -19,7 +19,7 @@ grid_up() {
   TRACKER=$!; PIDS+=($TRACKER)
   until grep -q "listening on" "$W/tracker.out" 2>/dev/null; do sleep 0.2; done
   URL=$(grep -o 'listening on [^ ]*' "$W/tracker.out" | cut -d' ' -f3)
-  java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role donor > "$W/donor"
+  java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role donor --uses 64 > "$W/donor"
   java -jar "$ROOT/tracker/target/cairn-tracker.jar" token create --data "$W/tracker" --role client > "$W/client"
   PEERS=()
   for i in 1 2 3 4 5 6; do

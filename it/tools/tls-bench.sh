@@ -26,7 +26,7 @@ grid() { # grid NAME PORT EXTRA...
     sleep 0.2; t=$((t + 1)); [ $t -lt 300 ] || { cat "$W/$name.tracker.err" >&2; exit 1; }
   done
   local url; url=$(grep -o 'listening on [^ ]*' "$W/$name.tracker.out" | cut -d' ' -f3)
-  java -jar "$T" token create --data "$W/$name/tracker" --role donor > "$W/$name.donor"
+  java -jar "$T" token create --data "$W/$name/tracker" --role donor --uses 64 > "$W/$name.donor"
   java -jar "$T" token create --data "$W/$name/tracker" --role client > "$W/$name.client"
   for i in 1 2 3 4 5 6; do
     # shellcheck disable=SC2086
