@@ -55,7 +55,8 @@ final class DmtcpCommand {
     String redundancy;
 
     @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
-        description = "aes-gcm (default), aes-siv or none, as for 'cairn store'.")
+        description = {"aes-gcm (default), aes-siv or none, as for 'cairn store'; a restart keeps the encryption of the version "
+            + "it restarts from unless this says otherwise."})
     String encryption;
 
     @Option(names = "--chunking", defaultValue = "aligned", paramLabel = "fixed|aligned|cdc",
@@ -181,6 +182,11 @@ final class DmtcpCommand {
           org.apache.commons.io.file.PathUtils.deleteDirectory(restored);
         }
         FetchCommand.intoDirectory(grid, located, parent.root.keys().forVersion(located.manifest()), restored);
+        if (!cl.getParseResult().hasMatchedOption("--encryption")) {
+          // the job goes on as it was stored: an app kept unencrypted gets no key (which would refuse its versions later)
+          String sealed = located.manifest().encryption();
+          job.encryption = sealed == null || sealed.isBlank() ? "none" : sealed;
+        }
         List<java.nio.file.Path> images = CheckpointDir.images(restored);
         if (images.isEmpty()) {
           throw new IOException(located.manifest() + " holds no DMTCP image (ckpt_*.dmtcp)");

@@ -209,12 +209,19 @@ final class FetchCommand implements Callable<Integer> {
     return out;
   }
 
-  /** Streams the version's tar image into the extractor (bounded pipe, no temporary copy). */
+  /**
+   * Streams the version's tar image into the extractor (bounded pipe, no temporary copy of the image). A new directory is
+   * restored beside its name and renamed into place once complete, so a failed restore leaves nothing under the name; an
+   * existing one is restored into in place.
+   */
   private Fetcher.Result fetchIntoDirectory(Grid grid, LocatedVersion located, Fetcher.Options options) throws Exception {
     java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
-    Fetcher.Result res = extract(grid, located, options, crypto, dir, out -> counted(out, progress));
-    closeQuietly(progress.get());
-    return res;
+    try {
+      return Files.exists(dir) ? extract(grid, located, options, crypto, dir, out -> counted(out, progress))
+          : restoreBeside(grid, located, options, crypto, dir, out -> counted(out, progress));
+    } finally {
+      closeQuietly(progress.get());
+    }
   }
 
   /** Fetches a directory version's tar image through {@code wrap} into the extractor writing {@code into}. */
@@ -254,7 +261,18 @@ final class FetchCommand implements Callable<Integer> {
     if (Files.exists(target)) {
       throw new IOException(target + " exists; remove it or restore elsewhere");
     }
+    return restoreBeside(grid, located, Fetcher.Options.defaults(), crypto, target, out -> out);
+  }
+
+  /** Restores into a private temporary directory beside {@code target}, renamed to it once the restore is complete. */
+  private static Fetcher.Result restoreBeside(Grid grid, LocatedVersion located, Fetcher.Options options,
+      org.cairn.core.crypto.ChunkCrypto crypto, Path target, java.util.function.UnaryOperator<java.io.OutputStream> wrap)
+      throws IOException {
     Path tmp = target.resolveSibling("." + target.getFileName() + ".restoring");
+    Path parent = target.toAbsolutePath().getParent();
+    if (parent != null) {
+      Files.createDirectories(parent); // as a file fetch does: the target's directory is made if missing
+    }
     if (Files.isSymbolicLink(tmp)) {
       Files.delete(tmp); // never restore through a link someone left in our place
     } else if (Files.exists(tmp)) {
@@ -264,7 +282,7 @@ final class FetchCommand implements Callable<Integer> {
         java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
     boolean done = false;
     try {
-      Fetcher.Result res = extract(grid, located, Fetcher.Options.defaults(), crypto, tmp, out -> out);
+      Fetcher.Result res = extract(grid, located, options, crypto, tmp, wrap);
       Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE);
       done = true;
       return res;

@@ -220,11 +220,15 @@ class HostileClientIT {
     expect(softly, naming, 403);
     collect(naming, tickets);
     List<String> many = new ArrayList<>();
-    for (int i = 0; i < 100_001; i++) {
+    for (int i = 0; i <= org.cairn.core.api.PendingRequest.MAX_CHUNKS; i++) {
       many.add(String.format("%064x", i));
     }
     expect(softly, api.post("/api/v1/stores/hostile-many/pending", pending("appa", many, List.of()), attacker),
         readOnly ? 403 : 400);
+    while (many.size() <= 100_000) {
+      many.add(String.format("%064x", many.size()));
+    }
+    expect(softly, api.post("/api/v1/stores/hostile-huge/pending", pending("appa", many, List.of()), attacker), 413);
     Api.Reply underA = api.post("/api/v1/stores/hostile-a/pending", pending("appa", ids, hosts), attacker);
     System.out.println("HostileClientIT: B's chunk ids under app A: " + underA);
     collect(underA, tickets);

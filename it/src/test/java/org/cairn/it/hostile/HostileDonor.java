@@ -27,7 +27,7 @@ import org.cairn.core.security.GridToken;
 
 /**
  * A hostile donor, run as its own process by {@link HostileDonorIT}: with a donor enrollment token
- * it registers at a victim peer's address, then at an address of its own claiming 1 PiB free (and
+ * it registers at a victim peer's address, then at an address of its own claiming 4 EiB free (and
  * heartbeats that claim until killed), reports forged repair outcomes that place a victim's pieces
  * on itself, and floods the victim's data plane with pre-AUTH frames announcing 32 MiB payloads on
  * many connections, which it then holds open. It prints one line per step ({@code STEP: ...}) for
@@ -37,7 +37,8 @@ import org.cairn.core.security.GridToken;
  * MIB_PER_CONNECTION PIECES_FILE (lines {@code CHUNK_HEX INDEX} of pieces to claim).
  */
 public final class HostileDonor {
-  static final long PIB = 1L << 50;
+  /** What the hostile donor claims to have free and to give: 4 EiB, far past any disk. */
+  static final long CLAIM = 1L << 62;
 
   private HostileDonor() {}
 
@@ -76,11 +77,11 @@ public final class HostileDonor {
   }
 
   private static RegisterRequest register(String id, String address) {
-    return new RegisterRequest(id, address, "RUNNING", PIB, 0, PIB, 0, false, "0.1.0");
+    return new RegisterRequest(id, address, "RUNNING", CLAIM, 0, CLAIM, 0, false, "0.1.0");
   }
 
   private static Api.Reply heartbeat(Api api, String id, String credential) throws Exception {
-    return api.post("/api/v1/peers/" + id + "/heartbeat", new HeartbeatRequest("RUNNING", PIB, 0, 0, false, 1e12), credential);
+    return api.post("/api/v1/peers/" + id + "/heartbeat", new HeartbeatRequest("RUNNING", CLAIM, 0, 0, false, 1e12), credential);
   }
 
   private static void beatForever(Api api, String id, String credential) {

@@ -22,13 +22,13 @@ import org.junit.jupiter.api.io.TempDir;
  * honest donors.
  *
  * <p><b>Attack:</b> with a donor enrollment token it registers at a victim peer's address; it
- * joins at an address of its own (where it serves nothing) claiming 1 PiB free in every heartbeat;
+ * joins at an address of its own (where it serves nothing) claiming 4 EiB free in every heartbeat;
  * it reports repair outcomes that place a stored version's pieces on itself; and it floods the
  * victim's data plane with pre-AUTH frames whose length fields say 32 MiB, on 40 connections it
  * holds open, while an honest client stores and fetches.
  *
  * <p><b>Defence:</b> a registration at a live peer's address is refused with 409 and a one-line
- * reason; the tracker clamps or ignores the claimed space (its peer list never shows 1 PiB free);
+ * reason; the tracker clamps or ignores the claimed space (its peer list shows at most its ceiling, 1 PiB, and 10 GB/s);
  * outcomes of jobs the donor was never given change no holder; the peer refuses pre-AUTH frames
  * larger than a small limit and caps connections, so the flood costs it little memory.
  *
@@ -83,8 +83,10 @@ class HostileDonorIT {
 
         honestWorkDuringTheFlood(softly, grid, client, v1, hostileId);
         JsonNode view = peer(grid, hostileId);
-        softly.assertThat(view == null ? 0 : view.path("freeBytes").asLong()).as("the tracker's view of the 1 PiB claim: %s", view)
-            .isLessThan(HostileDonor.PIB);
+        softly.assertThat(view == null ? 0 : view.path("freeBytes").asLong()).as("the tracker's view of the 4 EiB claim: %s", view)
+            .isLessThanOrEqualTo(org.cairn.tracker.membership.Membership.MAX_BYTES);
+        softly.assertThat(view == null ? 0 : view.path("diskWriteBytesPerSecond").asDouble()).as("its claimed disk rate: %s", view)
+            .isLessThanOrEqualTo(org.cairn.tracker.membership.Membership.MAX_DISK_RATE);
         softly.assertThat(holders(api, admin, 1)).as("version 1's holders after forged repair outcomes (%s)", step(said, "repaired"))
             .isEqualTo(holdersBefore).doesNotContain(hostileId);
         softly.assertThat(holders(api, admin, 2)).as("no piece of version 2 is said to be on the hostile donor").doesNotContain(hostileId);
