@@ -43,13 +43,13 @@ class HostWaitIT {
   }
 
   @Test
-  void aStoreWaitsForAPausedDonorToResume_andATooSmallGridFailsAtOnce() throws Exception {
+  void aStoreWaitsWhileADonorIsPaused_untilAHostTakesWrites_andATooSmallGridFailsAtOnce() throws Exception {
     grid = new MiniGrid(root, Duration.ofSeconds(1));
     grid.startTracker();
     for (int i = 0; i < 4; i++) {
       grid.startPeer("p" + i, "--id", "p" + i);
     }
-    MiniGrid.Node paused = grid.startPeer("p4", "--id", "p4", "--paused");
+    grid.startPeer("p4", "--id", "p4", "--paused");
     MiniGrid.await("5 peers up, one paused", Duration.ofSeconds(30), () -> java.util.Arrays.equals(upAndPaused(), new long[] {5, 1}));
     Path file = Files.write(root.resolve("ckpt.img"), MemoryImages.image(5, 4 * 1024 * 1024));
 
@@ -73,13 +73,12 @@ class HostWaitIT {
     assertThat(tooSmall.exit()).isNotZero();
     assertThat(tooSmall.stderr()).contains("need 6").doesNotContain("waiting");
 
-    // with the default wait, the store goes through once the donor resumes
+    // with the default wait, the store goes through once a fifth host takes writes (a new donor joins; stopping the paused
+    // one and starting it again would leave it DOWN for a moment, and a shortage of DOWN hosts fails the store at once)
     MiniGrid.Node store = grid.startCli("waiting", Map.of(), "store", file.toString(), "--app", "w", "--node", "n", "--redundancy",
         "code:3+2");
     MiniGrid.await("the store waiting for hosts", Duration.ofSeconds(30), () -> store.stderr().contains("waiting up to 60 s"));
-    String address = paused.address();
-    assertThat(paused.stop()).isIn(0, 143);
-    grid.startPeer("p4", "--id", "p4", "--listen", address);
+    grid.startPeer("p5", "--id", "p5");
     assertThat(store.process().waitFor(60, TimeUnit.SECONDS)).as("the store ends").isTrue();
     assertThat(store.process().exitValue()).as(store.stderr()).isZero();
     assertThat(store.stderr()).contains("placed after waiting");
