@@ -122,19 +122,10 @@ final class BaseCache {
 
   /**
    * The chunk's plaintext if an intact record of it is here; null otherwise. A coded record is opened
-   * with {@code crypto} (its AEAD tag, over the id, proves the bytes) and decompressed.
+   * with {@code crypto} (its AEAD tag shows it was sealed with the app's key) and decompressed; a fetch
+   * still checks what it gets against the chunk's keyed id.
    */
   byte[] get(ChunkId id, ChunkCrypto crypto) {
-    FetchPipeline.Local found = find(id, crypto);
-    return found == null ? null : found.bytes();
-  }
-
-  /**
-   * As {@link #get}, for a fetch: never marked sealed, so the fetch checks the bytes against the
-   * chunk's (keyed) id before writing them, whether they were opened with the app's key or only had
-   * their record's CRC32C checked.
-   */
-  FetchPipeline.Local find(ChunkId id, ChunkCrypto crypto) {
     try {
       HeldRecords.Held h = held.get(id);
       if (h != null) {
@@ -145,7 +136,7 @@ final class BaseCache {
         return null;
       }
       if (found.magic() == MAGIC) {
-        return new FetchPipeline.Local(found.data(), false);
+        return found.data();
       }
       if (found.data().length < CODED_HEAD) {
         throw new CorruptDataException("coded record of " + found.data().length + " bytes");
@@ -160,7 +151,7 @@ final class BaseCache {
    * A coded record's plaintext: {@code meta} holds its compression id, encryption id and chunk length,
    * {@code payload} from {@code from} on the coded payload.
    */
-  private static FetchPipeline.Local open(ChunkId id, byte[] meta, byte[] payload, int from, ChunkCrypto crypto)
+  private static byte[] open(ChunkId id, byte[] meta, byte[] payload, int from, ChunkCrypto crypto)
       throws CorruptDataException {
     CompressionType compression = CompressionType.fromId(meta[0]);
     Encryption encryption = Encryption.fromId(meta[1]);
@@ -169,15 +160,15 @@ final class BaseCache {
       throw new CorruptDataException("coded record of chunk " + id.shortHex() + " is not a plain chunk");
     }
     if (!encryption.encrypted()) {
-      return new FetchPipeline.Local(compression.decompress(payload, from, payload.length - from, length), false);
+      return compression.decompress(payload, from, payload.length - from, length);
     }
     if (crypto == null || crypto.encryption() != encryption) {
       throw new CorruptDataException("chunk " + id.shortHex() + " is sealed with another key or scheme");
     }
     byte[] plain = crypto.open(id, from == 0 ? payload : java.util.Arrays.copyOfRange(payload, from, payload.length));
-    // not marked sealed: a fetch checks it against its keyed id like any chunk (a seal proves who sealed
-    // the bytes under that id, not that the id was computed from them)
-    return new FetchPipeline.Local(compression.decompress(plain, 0, plain.length, length), false);
+    // a fetch still checks it against its keyed id like any chunk (a seal proves who sealed the bytes
+    // under that id, not that the id was computed from them)
+    return compression.decompress(plain, 0, plain.length, length);
   }
 
   /** Whether a record of chunk {@code id} is indexed here (no I/O once the packs are indexed). */

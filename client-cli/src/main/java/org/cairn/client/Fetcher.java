@@ -110,8 +110,8 @@ public final class Fetcher {
         // a chunk this host stored or read before comes from its disk (checked against its id), the rest from the grid
         pipeline.withLocal(new FetchPipeline.LocalChunks() {
           @Override
-          public FetchPipeline.Local find(ChunkRef ref) {
-            return cache.find(ref.id(), crypto);
+          public byte[] find(ChunkRef ref) {
+            return cache.get(ref.id(), crypto);
           }
 
           @Override

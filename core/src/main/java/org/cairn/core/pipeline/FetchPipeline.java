@@ -34,11 +34,12 @@ public final class FetchPipeline {
 
   /**
    * Chunks this host holds already (a restart where the job ran): a chunk's plaintext by its reference,
-   * or null. What it gives is used only if it has the reference's length and, unless it is
-   * {@linkplain Local#sealed sealed}, the reference's id; otherwise the chunk is read from the source.
+   * or null. What it gives is used only if it has the reference's length and id (its keyed id when the
+   * app encrypts: a seal proves who sealed the bytes under an id, not that the id was computed from
+   * them); otherwise the chunk is read from the source.
    */
   public interface LocalChunks {
-    Local find(ChunkRef ref);
+    byte[] find(ChunkRef ref);
 
     /**
      * False when the chunk is surely not here (an index lookup, no I/O): it is then asked of the source
@@ -47,14 +48,6 @@ public final class FetchPipeline {
     default boolean mayHold(ChunkRef ref) {
       return true;
     }
-  }
-
-  /**
-   * A chunk's plaintext found on this host; {@code sealed} when it was opened with the app's key from
-   * bytes sealed over the chunk's id (the AEAD tag proves them, as {@link ChunkDecoder#decodeBase} trusts
-   * a seal), so its id is not computed again.
-   */
-  public record Local(byte[] bytes, boolean sealed) {
   }
 
   private final int threads;
@@ -227,12 +220,11 @@ public final class FetchPipeline {
 
   /** The chunk from {@code here} if it gives bytes of the reference's length and id (checked as decoding checks it). */
   private Rebuilt fromHere(LocalChunks here, ChunkRef ref) {
-    Local found = here.find(ref);
-    if (found == null) {
+    byte[] bytes = here.find(ref);
+    if (bytes == null) {
       return null;
     }
-    byte[] bytes = found.bytes();
-    if (bytes.length != ref.length() || !found.sealed() && !(crypto.id(bytes, 0, bytes.length).equals(ref.id())
+    if (bytes.length != ref.length() || !(crypto.id(bytes, 0, bytes.length).equals(ref.id())
         || crypto.encryption().encrypted() && ChunkCrypto.PLAIN.id(bytes, 0, bytes.length).equals(ref.id()))) {
       refusedHere.incrementAndGet();
       return null;

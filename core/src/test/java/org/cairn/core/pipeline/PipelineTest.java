@@ -225,9 +225,9 @@ class PipelineTest {
     AtomicInteger looked = new AtomicInteger();
     FetchPipeline fetch = new FetchPipeline(2, 4).withLocal(new FetchPipeline.LocalChunks() {
       @Override
-      public FetchPipeline.Local find(org.cairn.core.manifest.ChunkRef ref) {
+      public byte[] find(org.cairn.core.manifest.ChunkRef ref) {
         looked.incrementAndGet();
-        return new FetchPipeline.Local(here.get(ref.id()), false);
+        return here.get(ref.id());
       }
 
       @Override
