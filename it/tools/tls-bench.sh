@@ -6,8 +6,8 @@
 # Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
 # With AGENT=1 each grid gets a warmed `cairn agent` (client token) and the commands are thin ones
 # handed to it (#19), which takes the client JVM's start-up and JIT out of the comparison.
-# PEER_JAVA_OPTS and AGENT_JAVA_OPTS add JVM flags to the peers and agents (a profiler, say; %m in
-# them becomes the grid's name, plain or tls).
+# PEER_JAVA_OPTS, AGENT_JAVA_OPTS and CLIENT_JAVA_OPTS add JVM flags to the peers, agents and per-process
+# clients (a profiler, say; %m in them becomes the grid's name, plain or tls).
 set -euo pipefail
 IMAGE=${1:?image file}
 ROUNDS=${2:-3}
@@ -20,7 +20,7 @@ trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
 grid() { # grid NAME PORT EXTRA...
   local name=$1 port=$2; shift 2
   java -jar "$T" --data "$W/$name/tracker" --listen 127.0.0.1:$port "$@" > "$W/$name.tracker.out" 2> "$W/$name.tracker.err" &
-  PIDS+=($!)
+  PIDS+=($!); echo $! > "$W/$name.tracker.pid"
   local t=0
   until grep -q "listening on" "$W/$name.tracker.out" 2>/dev/null; do
     sleep 0.2; t=$((t + 1)); [ $t -lt 300 ] || { cat "$W/$name.tracker.err" >&2; exit 1; }
@@ -32,7 +32,7 @@ grid() { # grid NAME PORT EXTRA...
     # shellcheck disable=SC2086
     java ${PEER_JAVA_OPTS:+${PEER_JAVA_OPTS//%m/$name}} -jar "$P" --tracker "$url" --token-file "$W/$name.donor" --data "$W/$name/p$i" --listen 127.0.0.1:0 --quota 4GiB \
       > "$W/$name.p$i.out" 2> "$W/$name.p$i.err" &
-    PIDS+=($!)
+    PIDS+=($!); echo $! >> "$W/$name.peers.pid"
   done
   local waited=0
   until [ "$(grep -l "serving on" "$W/$name".p*.out 2>/dev/null | wc -l)" = 6 ]; do
@@ -51,7 +51,7 @@ if [ "${AGENT:-0}" = 1 ]; then
     # shellcheck disable=SC2086
     CAIRN_KEY_DIR=$W/keys-$mode java ${AGENT_JAVA_OPTS:+${AGENT_JAVA_OPTS//%m/$mode}} -jar "$C" --tracker "$url" --token-file "$W/$mode.client" agent --socket "$W/$mode.sock" \
       > "$W/$mode.agent.out" 2> "$W/$mode.agent.err" &
-    PIDS+=($!)
+    PIDS+=($!); echo $! > "$W/$mode.agent.pid"
   done
   for mode in plain tls; do
     for _ in $(seq 900); do grep -q "warmed up" "$W/$mode.agent.err" 2>/dev/null && break; sleep 0.1; done
@@ -63,11 +63,16 @@ cli() { # cli MODE ARGS...: a new cairn process (thin, handed to the agent, with
   if [ "${AGENT:-0}" = 1 ]; then
     CAIRN_AGENT_SOCKET=$W/$mode.sock java -jar "$C" "$@"
   else
-    CAIRN_KEY_DIR=$W/keys-$mode java -jar "$C" --tracker "$url" --token-file "$W/$mode.client" "$@"
+    # shellcheck disable=SC2086
+    CAIRN_KEY_DIR=$W/keys-$mode java ${CLIENT_JAVA_OPTS:+${CLIENT_JAVA_OPTS//%m/$mode}} -jar "$C" --tracker "$url" --token-file "$W/$mode.client" "$@"
   fi
 }
-export -f cli; export PLAIN TLS W C AGENT
+export -f cli; export PLAIN TLS W C AGENT CLIENT_JAVA_OPTS
 echo "grids: plain $PLAIN, tls $TLS; image $(stat -c %s "$IMAGE") bytes; $ROUNDS rounds" >&2
+# where the CPU went during the rounds (not the grids' start), per grid: the tracker, the six peers, the agent
+cpu() { local t=0 p; for p in $(cat "$@" 2>/dev/null); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }
+declare -A BEFORE
+for mode in plain tls; do for part in tracker peers agent; do BEFORE[$mode.$part]=$(cpu "$W/$mode.$part.pid"); done; done
 printf "round\tmode\top\twall_s\tcpu_s\n"
 for r in $(seq 1 "$ROUNDS"); do
   for mode in plain tls; do
@@ -78,4 +83,11 @@ for r in $(seq 1 "$ROUNDS"); do
     cmp -s "$IMAGE" "$W/out-$mode" || { echo "fetch of round $r ($mode) differs" >&2; exit 1; }
     rm -f "$W/out-$mode"
   done
+done
+for mode in plain tls; do
+  line="cpu_s during the rounds, $mode:"
+  for part in tracker peers agent; do
+    line="$line $part $(echo "scale=1; ($(cpu "$W/$mode.$part.pid") - ${BEFORE[$mode.$part]}) / $(getconf CLK_TCK)" | bc)"
+  done
+  echo "$line" >&2
 done

@@ -74,6 +74,9 @@ final class Preload {
       }
       run();
       TrackerHttp.prepare(MESSAGES.getOrDefault(command, List.of()));
+      if (coding && tls(args)) {
+        org.cairn.core.net.DataTls.prepare(); // its first connection to a donor would wait ~0.2 s for it
+      }
       if (coding) {
         Kernels.warm();
       }
@@ -81,6 +84,23 @@ final class Preload {
     t.setDaemon(true);
     t.start();
     return t;
+  }
+
+  /**
+   * Whether the grid the command names is a TLS one (an {@code https://} tracker in {@code --tracker} or
+   * {@code CAIRN_TRACKER}): its donors are then reached over TLS too. A tracker named only in the config file is not
+   * looked up here (the command then sets TLS up when it connects, as without this thread).
+   */
+  static boolean tls(String[] args) {
+    String tracker = System.getenv("CAIRN_TRACKER");
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--tracker") && i + 1 < args.length) {
+        tracker = args[i + 1];
+      } else if (args[i].startsWith("--tracker=")) {
+        tracker = args[i].substring("--tracker=".length());
+      }
+    }
+    return tracker != null && tracker.strip().toLowerCase(java.util.Locale.ROOT).startsWith("https://");
   }
 
   /** Whether a store with these arguments codes chunks against bases: not with {@code --delta off}, nor a set's part. */
