@@ -7,6 +7,8 @@
 #   git worktree add /tmp/old HEAD~1 && (cd /tmp/old && ./mvnw -B -q -DskipTests package)
 #   it/tools/ab-bench.sh /tmp/old . IMAGE 3
 set -euo pipefail
+# each command in a process of its own, as measured here: no agent of the user's started or used
+export CAIRN_AGENT=${CAIRN_AGENT:-off}
 A=$(cd "${1:?build A (repo root)}" && pwd)
 B=$(cd "${2:?build B (repo root)}" && pwd)
 IMAGE=${3:?image file}

@@ -5,6 +5,8 @@
 # there, so the archive holds them (docs/benchmarks.md, "One-command starts"). Run after changes that bring in new classes:
 #   ./mvnw -B -q -DskipTests package && it/tools/cds-classes.sh IMAGE1 IMAGE2 && ./mvnw -B -q -DskipTests package
 set -euo pipefail
+# each command in a process of its own, as measured here: no agent of the user's started or used
+export CAIRN_AGENT=${CAIRN_AGENT:-off}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -eq 2 ] || { echo "usage: $0 IMAGE1 IMAGE2 (two successive checkpoint images, e.g. DMTCP's)" >&2; exit 2; }
 W=$(mktemp -d /tmp/cds-classes.XXXX)

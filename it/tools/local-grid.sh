@@ -1,6 +1,8 @@
 # Sourced by the benchmark scripts: a local grid as an operator and donors start one (a tracker with
 # roles, 6 peers with their defaults and a donor token) and a warmed `cairn agent` with a client token.
 # Expects ROOT (the checkout), W (a scratch directory) and PIDS (an array the caller's trap kills).
+# the scripts measure commands in their own process or an agent they start: none of the user's is started or used
+export CAIRN_AGENT=${CAIRN_AGENT:-off}
 TCK=$(getconf CLK_TCK)
 # sys_of PID...: the kernel's share (stime) of cpu_of, in ticks
 sys_of() { local sum=0 p; for p in "$@"; do [ -r /proc/$p/stat ] && sum=$((sum + $(awk '{print $15}' /proc/$p/stat))); done; echo "$sum"; }

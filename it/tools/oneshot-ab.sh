@@ -10,6 +10,8 @@
 #   ./mvnw -B -q -DskipTests package && A_OPTS=-XX:CompileThresholdScaling=1 it/tools/oneshot-ab.sh IMAGE...
 #   git worktree add /tmp/old REV && (cd /tmp/old && ./mvnw -B -q -DskipTests package) && A_LAUNCHER=/tmp/old/client-cli/target/cairn it/tools/oneshot-ab.sh IMAGE...
 set -euo pipefail
+# each command in a process of its own, as measured here: no agent of the user's started or used
+export CAIRN_AGENT=${CAIRN_AGENT:-off}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 [ $# -ge 1 ] || { echo "usage: [A_OPTS=..] [B_OPTS=..] [OP=store|fetch] [ROUNDS=2] $0 IMAGE..." >&2; exit 2; }
 W=$(mktemp -d /tmp/oneshot-ab.XXXX)

@@ -9,6 +9,8 @@
 # PEER_JAVA_OPTS, AGENT_JAVA_OPTS and CLIENT_JAVA_OPTS add JVM flags to the peers, agents and per-process
 # clients (a profiler, say; %m in them becomes the grid's name, plain or tls).
 set -euo pipefail
+# each command in a process of its own, as measured here: no agent of the user's started or used
+export CAIRN_AGENT=${CAIRN_AGENT:-off}
 IMAGE=${1:?image file}
 ROUNDS=${2:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -5,6 +5,8 @@
 #   PATH=~/.cache/cairn/dmtcp/bin:$PATH it/tools/dmtcp-series/series.sh OUT c|python
 # Needs DMTCP on PATH, gcc (c) or python3 (python), restic. Writes OUT/imgs/img-0..5.dmtcp.
 set -euo pipefail
+# each command in a process of its own, as measured here: no agent of the user's started or used
+export CAIRN_AGENT=${CAIRN_AGENT:-off}
 here=$(cd "$(dirname "$0")" && pwd)
 out=${1:?usage: series.sh OUT c|python}; kind=${2:-c}
 mkdir -p "$out" && cd "$out"

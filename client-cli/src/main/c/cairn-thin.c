@@ -32,7 +32,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-enum { MAGIC = 0x43414754, WIRE_VERSION = 1, MAX_ARGS = 4096, MAX_UTF = 65535 };
+enum { MAGIC = 0x43414754, WIRE_VERSION = 2, MAX_ARGS = 4096, MAX_ENV = 64, MAX_UTF = 65535 };
+
+extern char **environ;
 enum { FRAME_OUT = 1, FRAME_ERR = 2, FRAME_EXIT = 3, MAX_FRAME = 8 << 20 };
 
 static char **fallback_argv; /* FALLBACK then ARGS, NULL-terminated */
@@ -97,6 +99,51 @@ static int put_ascii(struct buf *b, const char *s) {
   unsigned char x[2] = {(unsigned char)(n >> 8), (unsigned char)n};
   put(b, x, 2);
   put(b, s, n);
+  return 1;
+}
+
+/* Whether the variable NAME=... is one a command reads (AgentRequest.forwarded: CAIRN_*, not the hand-over's own). */
+static int forwarded(const char *entry) {
+  static const char *own[] = {"CAIRN_AGENT_SOCKET=", "CAIRN_AGENT_ABSENT=", "CAIRN_THIN_CLIENT=", "CAIRN_JAVA_OPTS=",
+                              "CAIRN_AGENT=", NULL};
+  if (strncmp(entry, "CAIRN_", 6) != 0 || strchr(entry, '=') == NULL) {
+    return 0;
+  }
+  for (int i = 0; own[i] != NULL; i++) {
+    if (strncmp(entry, own[i], strlen(own[i])) == 0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* The forwarded variables as AgentRequest.write lays them out (count, then each name and value; the agent reads them
+   into a map, so their order is free); 0: not as the JVM would send them. */
+static int put_env(struct buf *b) {
+  const char *vars[MAX_ENV];
+  int n = 0;
+  for (char **e = environ; *e != NULL; e++) {
+    if (forwarded(*e)) {
+      if (n == MAX_ENV) {
+        return 0;
+      }
+      vars[n++] = *e;
+    }
+  }
+  put_int(b, (uint32_t)n);
+  for (int i = 0; i < n; i++) {
+    const char *eq = strchr(vars[i], '=');
+    char name[256];
+    size_t len = (size_t)(eq - vars[i]);
+    if (len >= sizeof name) {
+      return 0;
+    }
+    memcpy(name, vars[i], len);
+    name[len] = '\0';
+    if (!put_ascii(b, name) || !put_ascii(b, eq + 1)) {
+      return 0;
+    }
+  }
   return 1;
 }
 
@@ -185,6 +232,9 @@ int main(int argc, char **argv) {
     if (!put_ascii(&req, args[i])) {
       fall_back();
     }
+  }
+  if (!put_env(&req)) {
+    fall_back();
   }
 
   struct sockaddr_un addr = {.sun_family = AF_UNIX};

@@ -24,10 +24,14 @@ import picocli.CommandLine.Option;
  * that thin {@code cairn} processes hand it over a Unix socket, stores {@code --async} images in the
  * background, and heartbeats this compute host (FALCON's CRLS needs its history).
  */
-@Command(name = "agent", mixinStandardHelpOptions = true,
-    description = {"Run the resident agent of this compute host in the foreground (stop with Ctrl-C or SIGTERM).",
-        "cairn commands with CAIRN_AGENT_SOCKET=SOCKET (or --agent SOCKET) hand it their work; it also stores "
-        + "'store --async' images in the background and reports this host UP to the tracker."})
+@Command(name = "agent", mixinStandardHelpOptions = true, subcommands = {AgentControl.Stop.class, AgentControl.Status.class},
+    description = {"Run the resident agent of this compute host in the foreground (stop with Ctrl-C, SIGTERM or 'cairn agent stop').",
+        "store, fetch, verify, versions, wait and prefetch start one by themselves (after running in their own process) and hand "
+        + "their work to it from then on; CAIRN_AGENT=off or --no-agent keeps every command in its own process. It serves every "
+        + "tracker and token its callers name, stores 'store --async' images in the background, reports this host UP to the "
+        + "trackers it serves, and exits after --idle-exit without commands or when its jar is replaced by a new build.",
+        "Started with --tracker/--token-file (or CAIRN_TRACKER and a token), that grid is checked at start and serves "
+        + "commands that name none."})
 final class AgentCommand implements Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;
@@ -65,107 +69,114 @@ final class AgentCommand implements Callable<Integer> {
   @Option(names = "--client", description = "Compute host id (default: $CAIRN_CLIENT_ID, else this host's name, as stores use).")
   String client;
 
+  @Option(names = "--idle-exit", defaultValue = "30m", paramLabel = "DURATION",
+      description = {"Exit after this long with no command running and no background store queued; 'never' to stay "
+          + "(default: ${DEFAULT-VALUE})."})
+  String idleExit;
+
+  /** Started by a command that found no agent (Main): no grid of its own, warm before it takes commands, quiet output. */
+  @Option(names = "--self-started", hidden = true)
+  boolean selfStarted;
+
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
-    Duration every;
-    try {
-      every = heartbeat.equals("never") ? null : Durations.parse(heartbeat);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cl, "--heartbeat: " + e.getMessage());
-    }
-    Duration keep;
-    try {
-      keep = Durations.parse(keepConnections);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cl, "--keep-connections: " + e.getMessage());
-    }
+    Duration every = duration(cl, "--heartbeat", heartbeat);
+    Duration keep = duration(cl, "--keep-connections", keepConnections);
+    Duration idle = duration(cl, "--idle-exit", idleExit);
     Path sock = (socket != null ? socket : defaultSocket()).toAbsolutePath();
     if (socket == null) {
       org.cairn.client.PrivateDirs.ensure(sock.getParent()); // Cairn's own directory: 0700 (a --socket's is the user's choice)
     }
+    try (AgentLock lock = AgentLock.take(sock)) {
+      if (lock == null) {
+        if (selfStarted) {
+          return 0; // another command started one first
+        }
+        throw new java.io.IOException("another agent is starting or serving " + sock + " ('cairn agent status' says which)");
+      }
+      return serve(cl, sock, every, keep, idle);
+    }
+  }
+
+  private int serve(CommandLine cl, Path sock, Duration every, Duration keep, Duration idle) throws Exception {
     Path spoolDir = spool != null ? spool.toAbsolutePath() : Path.of(sock + ".spool");
     String id = client != null ? client : StoreCommand.clientId();
     PrintWriter out = cl.getOut();
-    try (Grid grid = GridAccess.open(root, cl).recordsInBackground()) {
-      grid.peerList(); // the tracker and the token are good before the socket opens
-      AsyncStores background = new AsyncStores(spoolDir, grid);
-      // the agent's own --key-dir for the commands it serves that name none (the client's CAIRN_KEY_DIR arrives as one)
-      java.util.Map<String, String> own = java.util.Map.of("--key-dir", root.keyDir == null ? "" : root.keyDir.toAbsolutePath().toString());
-      AgentServer server = AgentServer.start(sock, (request, o, e) -> CairnCli.run(
-          new Session(Path.of(request.cwd()), o, new PrintStream(e, true, StandardCharsets.UTF_8), request.terminal(), grid, background),
-          Main.withFlags(request.args(), own).toArray(String[]::new)));
-      ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "agent-heartbeat");
-        t.setDaemon(true);
-        return t;
-      });
-      CountDownLatch stopped = new CountDownLatch(1);
-      CountDownLatch stop = new CountDownLatch(1);
-      Thread hook = new Thread(() -> {
-        stop.countDown();
-        try {
-          stopped.await(20, TimeUnit.SECONDS);
-        } catch (InterruptedException ignored) {
-          Thread.currentThread().interrupt();
-        }
-      }, "agent-stop");
-      Runtime.getRuntime().addShutdownHook(hook);
+    GridPool grids = ownGrid(cl);
+    AgentRuntime agent = new AgentRuntime(new AgentRuntime.Settings(sock, spoolDir, every, keep, idle, id, root.keyDir), grids);
+    CountDownLatch stopped = new CountDownLatch(1);
+    Thread hook = new Thread(() -> {
+      agent.stop("a signal (SIGTERM or Ctrl-C)");
       try {
-        if (warmup > 0) {
-          Thread w = new Thread(() -> Warmup.run(warmup, Duration.ofSeconds(60)), "agent-warmup");
-          w.setDaemon(true);
-          w.setPriority(Thread.MIN_PRIORITY);
-          w.start();
-        }
-        int resumed = background.resume();
-        if (every != null) {
-          beats.execute(new Runnable() {
-            @Override
-            public void run() {
-              long interval = beat(grid, id, true, cl);
-              beats.schedule(this, interval > 0 ? Math.min(every.toMillis(), interval) : every.toMillis(), TimeUnit.MILLISECONDS);
-            }
-          });
-        }
-        if (!keep.isZero()) {
-          beats.scheduleWithFixedDelay(() -> grid.keepConnections(keep), KEEPALIVE_SECONDS, KEEPALIVE_SECONDS, TimeUnit.SECONDS);
-        }
-        out.println("cairn agent for " + grid.tracker().base() + " on " + sock + (resumed > 0 ? " (resumed " + resumed + " spooled stores)" : ""));
-        out.println("  export CAIRN_AGENT_SOCKET=" + sock);
-        out.flush();
-        stop.await();
-      } finally {
-        server.close(Duration.ofSeconds(10));
-        beats.shutdownNow();
-        background.close();
-        if (every != null) {
-          beat(grid, id, false, cl);
-        }
-        out.println("cairn agent stopped" + (background.pending() > 0 ? "; spooled stores resume at its next start" : ""));
-        out.flush();
-        stopped.countDown();
+        stopped.await(20, TimeUnit.SECONDS);
+      } catch (InterruptedException ignored) {
+        Thread.currentThread().interrupt();
       }
+    }, "agent-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    try {
+      if (selfStarted && warmup > 0) {
+        Warmup.run(warmup, Duration.ofSeconds(60)); // before the socket opens: a command meanwhile runs in its own process
+      } else if (warmup > 0) {
+        Thread w = new Thread(() -> Warmup.run(warmup, Duration.ofSeconds(60)), "agent-warmup");
+        w.setDaemon(true);
+        w.setPriority(Thread.MIN_PRIORITY);
+        w.start();
+      }
+      int resumed = agent.start();
+      String what = grids.defaultKey() == null ? "any grid its callers name" : grids.defaultKey().where();
+      out.println("cairn agent (pid " + ProcessHandle.current().pid() + ") for " + what + " on " + sock
+          + (resumed > 0 ? " (resumed " + resumed + " spooled stores)" : ""));
+      out.println("  export CAIRN_AGENT_SOCKET=" + sock);
+      out.flush();
+      String why = agent.awaitStop(System.err);
+      out.println("cairn agent stopping: " + why);
+      out.flush();
+    } finally {
+      agent.close(Duration.ofSeconds(10), System.err);
+      out.println("cairn agent stopped" + (agent.pendingBackground() > 0 ? "; spooled stores resume at its next start" : ""));
+      out.flush();
+      stopped.countDown();
     }
     return 0;
   }
 
-  /** Reports this host; returns the tracker's heartbeat interval in ms (the agent reports at least that often), or 0. */
-  private static long beat(Grid grid, String id, boolean up, CommandLine cl) {
+  /**
+   * The grid the agent's own flags, environment or config name (checked before the socket opens: a wrong token fails
+   * here), as its default for commands that name none; none for a self-started agent or when nothing names one.
+   */
+  private GridPool ownGrid(CommandLine cl) throws java.io.IOException {
+    if (selfStarted) {
+      return new GridPool(null, null);
+    }
+    if (GridAccess.tracker(root, cl) == null) {
+      return new GridPool(null, null); // serves whatever grid its callers name
+    }
+    GridPool.Key key = GridAccess.key(root, cl);
+    Grid grid = Grid.open(key.trackers(), key.gridToken(), Grid.DEFAULT_TIMEOUT).recordsInBackground();
     try {
-      Long interval = grid.tracker().computeHeartbeat(id, up).intervalMillis();
-      return interval == null ? 0 : interval;
+      grid.peerList(); // the tracker and the token are good before the socket opens
     } catch (java.io.IOException | RuntimeException e) {
-      cl.getErr().println("cairn agent: heartbeat failed (" + e.getMessage() + "); retrying");
-      cl.getErr().flush();
-      return 0;
+      grid.close();
+      throw e;
+    }
+    return new GridPool(key, grid);
+  }
+
+  private static Duration duration(CommandLine cl, String option, String value) {
+    if (value.equals("never")) {
+      return null;
+    }
+    try {
+      return Durations.parse(value);
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, option + ": " + e.getMessage());
     }
   }
 
-  /** $XDG_RUNTIME_DIR/cairn/agent.sock, else agent.sock in Cairn's user cache ({@link UserCache}). */
+  /** $XDG_RUNTIME_DIR/cairn/agent.sock, else agent.sock in Cairn's user cache ({@link org.cairn.cli.agent.AgentSocket}). */
   static Path defaultSocket() {
-    String runtime = System.getenv("XDG_RUNTIME_DIR");
-    Path dir = runtime != null && !runtime.isBlank() ? Path.of(runtime, "cairn") : UserCache.dir();
-    return dir.resolve("agent.sock");
+    return org.cairn.cli.agent.AgentSocket.standard();
   }
 }

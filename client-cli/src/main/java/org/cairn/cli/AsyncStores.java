@@ -23,25 +23,27 @@ import org.slf4j.LoggerFactory;
  * The agent's background stores ({@code cairn store --async}): each image is first copied into the
  * spool directory (so the job may delete or overwrite its file at once), then stored in the
  * background, one at a time per app/node so steps keep their order. A spooled store is written
- * down before the client is answered ({@code job}: its command line), and an agent that stopped or
- * died resumes the spooled stores when it starts again; a store ends by deleting its spool entry.
+ * down before the client is answered ({@code job}: its command line; {@code grid}: the tracker group
+ * and token it stores to, 0600 in the 0700 spool, as the user's own token file is), and an agent that
+ * stopped or died resumes the spooled stores when it starts again; a store ends by deleting its spool entry.
  */
 final class AsyncStores implements Session.Background, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AsyncStores.class);
   private static final String JOB = "job";
   private static final String IMAGE = "image";
+  private static final String GRID = "grid";
 
   private final Path spool;
-  private final org.cairn.client.Grid grid;
+  private final GridPool grids;
   private final Map<String, ExecutorService> lanes = new HashMap<>();
   private final Map<String, List<CompletableFuture<Session.Outcome>>> unreported = new HashMap<>();
   private final AtomicLong ids = new AtomicLong(System.currentTimeMillis() * 1000);
   private volatile boolean closing;
 
-  /** @param grid the agent's grid, lent to each store */
-  AsyncStores(Path spool, org.cairn.client.Grid grid) throws IOException {
+  /** @param grids the agent's grids, one lent to each store */
+  AsyncStores(Path spool, GridPool grids) throws IOException {
     this.spool = org.cairn.client.PrivateDirs.ensure(spool); // private copies of checkpoints: 0700
-    this.grid = grid;
+    this.grids = grids;
   }
 
   /** Resumes the spooled stores a previous agent left; removes entries it left half-written. */
@@ -55,9 +57,15 @@ final class AsyncStores implements Session.Background, AutoCloseable {
       Path job = e.resolve(JOB);
       if (Files.isRegularFile(job) && Files.isRegularFile(e.resolve(IMAGE))) {
         List<String> lines = Files.readAllLines(job, StandardCharsets.UTF_8);
+        GridPool.Key grid = gridOf(e);
+        if (lines.size() >= 3 && grid == null) {
+          LOG.warn("the background store of {}.{} spooled in {} names no grid and this agent has none of its own: it stays "
+              + "spooled until an agent started for its grid resumes it", lines.get(0), lines.get(1), e);
+          continue;
+        }
         if (lines.size() >= 3) {
-          LOG.info("resuming the background store of {}.{} spooled in {}", lines.get(0), lines.get(1), e);
-          queue(lines.get(0), lines.get(1), e, lines.subList(2, lines.size()));
+          LOG.info("resuming the background store of {}.{} to the {}, spooled in {}", lines.get(0), lines.get(1), grid, e);
+          queue(lines.get(0), lines.get(1), e, lines.subList(2, lines.size()), grid);
           resumed++;
           continue;
         }
@@ -68,13 +76,26 @@ final class AsyncStores implements Session.Background, AutoCloseable {
     return resumed;
   }
 
+  /** The grid a spool entry stores to: its {@code grid} file (trackers, then the token), else the agent's own (null: none). */
+  private GridPool.Key gridOf(Path entry) throws IOException {
+    Path file = entry.resolve(GRID);
+    if (!Files.isRegularFile(file)) {
+      return grids.defaultKey(); // spooled by an agent of one grid, before spool entries named theirs
+    }
+    List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    if (lines.size() < 2) {
+      throw new IOException(file + " is not a grid (trackers, then the token)");
+    }
+    return GridPool.Key.of(org.cairn.core.api.TrackerEndpoints.parse(lines.get(0)), org.cairn.core.security.GridToken.of(lines.get(1)));
+  }
+
   @Override
   public Path spool() {
     return spool;
   }
 
   @Override
-  public String submit(String app, String node, Path image, List<String> args) throws IOException {
+  public String submit(String app, String node, Path image, List<String> args, GridPool.Key grid) throws IOException {
     Path entry = spool.resolve(String.format("%019d", ids.incrementAndGet()));
     Files.createDirectory(entry);
     boolean done = false;
@@ -87,13 +108,14 @@ final class AsyncStores implements Session.Background, AutoCloseable {
       command.addAll(args.subList(1, args.size()));
       List<String> lines = new ArrayList<>(List.of(app, node));
       lines.addAll(command);
+      org.cairn.client.PrivateDirs.writeSecret(entry.resolve(GRID), (grid.where() + "\n" + grid.token() + "\n").getBytes(StandardCharsets.UTF_8), false);
       Path tmp = entry.resolve(JOB + ".tmp");
       Files.write(tmp, lines, StandardCharsets.UTF_8);
       try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
         ch.force(true);
       }
       Files.move(tmp, entry.resolve(JOB), StandardCopyOption.ATOMIC_MOVE);
-      queue(app, node, entry, command);
+      queue(app, node, entry, command, grid);
       done = true;
       return entry.getFileName().toString();
     } finally {
@@ -103,7 +125,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
     }
   }
 
-  private void queue(String app, String node, Path entry, List<String> command) {
+  private void queue(String app, String node, Path entry, List<String> command, GridPool.Key grid) {
     String lane = app + "\u0000" + node;
     CompletableFuture<Session.Outcome> f;
     synchronized (this) {
@@ -115,7 +137,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
       f = CompletableFuture.supplyAsync(() -> {
         Session.Outcome o;
         try {
-          o = run(app, node, command);
+          o = run(app, node, command, grid);
         } catch (RuntimeException e) {
           o = new Session.Outcome(app, node, 1, "", "cairn: store failed: " + e + "\n");
         }
@@ -162,11 +184,12 @@ final class AsyncStores implements Session.Background, AutoCloseable {
     return out;
   }
 
-  /** Runs one store's command line in the agent with its output captured. */
-  private Session.Outcome run(String app, String node, List<String> command) {
+  /** Runs one store's command line in the agent, to {@code grid}, with its output captured. */
+  private Session.Outcome run(String app, String node, List<String> command, GridPool.Key grid) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Session s = new Session(null, out, new PrintStream(err, true, StandardCharsets.UTF_8), false, grid, this);
+    Map<String, String> env = Map.of("CAIRN_TRACKER", grid.where(), "CAIRN_TOKEN", grid.token()); // the grid it was queued for
+    Session s = new Session(null, out, new PrintStream(err, true, StandardCharsets.UTF_8), false, env, grids, this);
     int code = CairnCli.run(s, command.toArray(String[]::new));
     return new Session.Outcome(app, node, code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }

@@ -52,6 +52,11 @@ public final class CairnCli {
           + "(env CAIRN_AGENT_SOCKET); without a reachable agent they run in this process."})
   java.nio.file.Path agent;
 
+  @Option(names = "--no-agent", scope = CommandLine.ScopeType.INHERIT,
+      description = {"Run the command in this process and start no agent (as CAIRN_AGENT=off); without it, store, fetch, "
+          + "verify, versions, wait and prefetch use this user's agent when one runs and start one when none does."})
+  boolean noAgent;
+
   @Option(names = {"-q", "--quiet"}, scope = CommandLine.ScopeType.INHERIT,
       description = "No progress display on stderr (results and errors are still printed).")
   boolean quiet;
@@ -62,7 +67,7 @@ public final class CairnCli {
     if (!on) {
       return;
     }
-    if (session.grid() != null) {
+    if (session.agent()) {
       // a command an agent runs: its lines go to the client that asked, the agent's own levels stay
       if (requestLog != null) {
         requestLog.verbose();
@@ -92,10 +97,22 @@ public final class CairnCli {
 
   /** The app keys this command uses. */
   org.cairn.client.AppKeys keys() {
-    return org.cairn.client.AppKeys.locate(session.path(keyDir));
+    java.nio.file.Path dir = session.path(keyDir);
+    String env = session.env("CAIRN_KEY_DIR");
+    if (dir == null && env != null && !env.isBlank()) {
+      dir = session.path(java.nio.file.Path.of(env)); // the client's, when an agent runs the command
+    } else if (dir == null && session.agent()) {
+      dir = org.cairn.client.AppKeys.defaultDir(); // not the agent's own CAIRN_KEY_DIR: the client set none
+    }
+    return org.cairn.client.AppKeys.locate(dir);
   }
 
   public static void main(String[] args) {
+    main(args, null);
+  }
+
+  /** As {@link #main(String[])}; {@code after} runs once the command has ended, before the process exits. */
+  static void main(String[] args, Runnable after) {
     // Ctrl-C (SIGINT) or SIGTERM while a command runs: say so in one line; the JVM exits 130 (143)
     java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -108,6 +125,9 @@ public final class CairnCli {
     Preload.start(Main.commandOf(args), args);
     int code = run(verbose, true, args);
     finished.set(true);
+    if (after != null) {
+      after.run();
+    }
     QuietExit.exit(code);
   }
 

@@ -17,58 +17,107 @@ final class GridAccess {
   private GridAccess() {}
 
   static Grid open(CairnCli root, CommandLine cl) throws IOException {
-    Grid lent = root.session.grid();
-    if (lent != null) {
-      URI served = lent.tracker().base();
-      if (root.tracker != null && !java.util.Arrays.stream(root.tracker.split(",")).map(u -> strip(u.strip()))
-          .anyMatch(u -> u.equals(strip(served.toString())))) {
-        throw new CommandLine.ParameterException(cl, "the agent serves tracker " + served + ", not " + root.tracker
-            + ": unset CAIRN_AGENT_SOCKET (or drop --agent) to use another grid");
-      }
-      return lent.borrowed();
+    GridPool pool = root.session.grids();
+    if (pool != null) {
+      return pool.borrow(key(root, cl));
     }
-    String url = root.tracker;
+    GridPool.Key key = named(root, cl);
+    if (key == null) {
+      throw new CommandLine.ParameterException(cl, "no tracker: give --tracker URL, set CAIRN_TRACKER, or put 'tracker:' in "
+          + ClientConfig.defaultPath());
+    }
+    return Grid.open(key.trackers(), key.gridToken(), Grid.DEFAULT_TIMEOUT);
+  }
+
+  /**
+   * The grid a command run by an agent means: the one its flags, its environment or its config file name, else the
+   * agent's own (an agent started for one grid). A command that names a tracker but no token uses the agent's token
+   * when the agent serves that tracker.
+   */
+  static GridPool.Key key(CairnCli root, CommandLine cl) throws IOException {
+    GridPool pool = root.session.grids();
+    GridPool.Key own = pool == null ? null : pool.defaultKey();
+    String url = tracker(root, cl);
+    GridToken token = token(root, cl);
+    if (url == null && own != null) {
+      return token == null ? own : new GridPool.Key(own.trackers(), token.text());
+    }
+    if (url == null) {
+      throw new CommandLine.ParameterException(cl, "no tracker: give --tracker URL, set CAIRN_TRACKER, or put 'tracker:' in "
+          + ClientConfig.defaultPath());
+    }
+    java.util.List<URI> trackers = trackers(url, cl);
+    if (token == null && own != null && trackers.stream().anyMatch(u -> own.trackers().stream().anyMatch(o -> same(o, u)))) {
+      return new GridPool.Key(trackers, own.token());
+    }
+    if (token == null) {
+      throw noToken(cl);
+    }
+    return GridPool.Key.of(trackers, token);
+  }
+
+  /** The grid the command names, or null when it names no tracker. */
+  private static GridPool.Key named(CairnCli root, CommandLine cl) throws IOException {
+    String url = tracker(root, cl);
+    if (url == null) {
+      return null;
+    }
+    GridToken token = token(root, cl);
+    if (token == null) {
+      throw noToken(cl);
+    }
+    return GridPool.Key.of(trackers(url, cl), token);
+  }
+
+  private static CommandLine.ParameterException noToken(CommandLine cl) {
+    return new CommandLine.ParameterException(cl, "no grid token: give --token-file FILE, set CAIRN_TOKEN_FILE or CAIRN_TOKEN, or put "
+        + "'token-file:' in " + ClientConfig.defaultPath());
+  }
+
+  /** The tracker URL(s) from --tracker, else CAIRN_TRACKER, else the config file; null if none. */
+  static String tracker(CairnCli root, CommandLine cl) throws IOException {
+    if (root.tracker != null) {
+      return root.tracker;
+    }
+    String env = root.session.env("CAIRN_TRACKER");
+    if (env != null && !env.isBlank()) {
+      return env;
+    }
+    return ClientConfig.read(ClientConfig.defaultPath(), cl).tracker();
+  }
+
+  /** The token from --token-file, else CAIRN_TOKEN_FILE, else CAIRN_TOKEN, else the config file's token-file; null if none. */
+  private static GridToken token(CairnCli root, CommandLine cl) throws IOException {
     Path tokenFile = root.session.path(root.tokenFile);
-    String envTokenFile = System.getenv("CAIRN_TOKEN_FILE");
+    String envTokenFile = root.session.env("CAIRN_TOKEN_FILE");
     if (tokenFile == null && envTokenFile != null && !envTokenFile.isBlank()) {
-      tokenFile = Path.of(envTokenFile);
+      tokenFile = root.session.path(Path.of(envTokenFile));
     }
-    String envToken = System.getenv("CAIRN_TOKEN");
-    if (url == null) {
-      url = System.getenv("CAIRN_TRACKER");
+    String envToken = root.session.env("CAIRN_TOKEN");
+    if (tokenFile == null && (envToken == null || envToken.isBlank())) {
+      String configured = ClientConfig.read(ClientConfig.defaultPath(), cl).tokenFile();
+      tokenFile = configured == null ? null : Path.of(configured);
     }
-    Path config = ClientConfig.defaultPath();
-    if (url == null || (tokenFile == null && envToken == null)) {
-      ClientConfig file = ClientConfig.read(config, cl);
-      if (url == null) {
-        url = file.tracker();
-      }
-      if (tokenFile == null && envToken == null && file.tokenFile() != null) {
-        tokenFile = Path.of(file.tokenFile());
-      }
-    }
-    if (url == null) {
-      throw new CommandLine.ParameterException(cl, "no tracker: give --tracker URL, set CAIRN_TRACKER, or put 'tracker:' in " + config);
-    }
-    GridToken token;
     if (tokenFile != null) {
       try {
-        token = GridToken.readFile(tokenFile);
+        return GridToken.readFile(tokenFile);
       } catch (java.nio.file.NoSuchFileException e) {
         throw new CommandLine.ParameterException(cl, "token file " + tokenFile + " not found");
       }
-    } else if (envToken != null) {
-      token = GridToken.of(envToken);
-    } else {
-      throw new CommandLine.ParameterException(cl, "no grid token: give --token-file FILE, set CAIRN_TOKEN_FILE or CAIRN_TOKEN, or put 'token-file:' in " + config);
     }
-    java.util.List<URI> trackers;
+    return envToken == null || envToken.isBlank() ? null : GridToken.of(envToken);
+  }
+
+  private static java.util.List<URI> trackers(String url, CommandLine cl) {
     try {
-      trackers = org.cairn.core.api.TrackerEndpoints.parse(url);
+      return org.cairn.core.api.TrackerEndpoints.parse(url);
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
-    return Grid.open(trackers, token, Grid.DEFAULT_TIMEOUT);
+  }
+
+  private static boolean same(URI a, URI b) {
+    return strip(a.toString()).equals(strip(b.toString()));
   }
 
   private static String strip(String url) {

@@ -4,18 +4,24 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
 import org.cairn.cli.agent.AgentClient;
+import org.cairn.cli.agent.AgentSocket;
 
 /**
- * {@code cairn}'s entry point. With an agent ({@code --agent SOCKET} or {@code CAIRN_AGENT_SOCKET})
- * the commands a job runs (store, fetch, verify, versions, wait, prefetch) are handed to it: this
- * process then loads only JDK classes and the agent's warm JVM does the work. Everything else, and
- * every command when no agent answers (after a one-line notice), runs here through {@link CairnCli}.
+ * {@code cairn}'s entry point. The commands a job runs (store, fetch, verify, versions, wait, prefetch)
+ * are handed to an agent when one answers: the one {@code --agent SOCKET} or {@code CAIRN_AGENT_SOCKET}
+ * names, else this user's own ({@link AgentSocket#standard}); this process then loads only JDK classes
+ * and the agent's warm JVM does the work. Everything else, and every command no agent takes, runs here
+ * through {@link CairnCli}; when this user's own agent was not there, such a command starts it after it
+ * has run ({@link AgentSpawn}), for the commands after it. {@code CAIRN_AGENT=off} or {@code --no-agent}:
+ * everything here, no agent started.
  */
 public final class Main {
   /** Commands an agent runs. */
   static final Set<String> HANDED = Set.of("store", "fetch", "verify", "versions", "wait", "prefetch");
   /** The global options that take a value (so the command is the first other word). */
   private static final Set<String> VALUED = Set.of("--tracker", "--token-file", "--key-dir", "--agent");
+  /** Set by the thin path's launcher when no agent took the command: it runs here. */
+  private static final String ABSENT = "CAIRN_AGENT_ABSENT";
 
   private Main() {}
 
@@ -41,27 +47,46 @@ public final class Main {
         i++;
       }
     }
-    if (socket != null && !socket.isBlank() && handed(command, args)) {
-      AgentClient.Outcome o = AgentClient.run(Path.of(socket), withClientsSettings(args, System.getenv()), System.console() != null);
-      if (o instanceof AgentClient.Exited e) {
-        System.exit(e.code());
+    boolean named = socket != null && !socket.isBlank();
+    boolean own = !named && handed(command, args) && AgentSocket.selfStarting(args, System.getenv());
+    if (named && handed(command, args)) {
+      handOver(Path.of(socket), command, args, true);
+    } else if (own) {
+      Path standard = AgentSocket.standard();
+      if (java.nio.file.Files.exists(standard)) {
+        handOver(standard, command, args, false);
       }
-      if (o instanceof AgentClient.OutputFailed f) {
-        System.err.println("cairn: " + command + " failed: " + f.why());
-        System.exit(1);
-      }
-      AgentClient.Unreachable u = (AgentClient.Unreachable) o;
-      if (u.wroteOutput()) {
-        System.err.println("cairn: " + command + " failed: " + u.why());
-        System.exit(1);
-      }
-      String launcher = System.getProperty(LAUNCHER);
-      if (launcher != null) {
-        runByLauncher(launcher, args); // returns only if that process could not be started
-      }
-      System.err.println("cairn: no agent at " + socket + " (" + u.why() + "); running " + command + " in this process");
+      CairnCli.main(args, () -> AgentSpawn.start(standard));
+      return;
     }
     CairnCli.main(args);
+  }
+
+  /**
+   * Hands the command to the agent at {@code socket} and exits with its code; returns when no agent took it (the
+   * command then runs here: {@code notice} says so in one line, for an agent the user named).
+   */
+  private static void handOver(Path socket, String command, String[] args, boolean notice) {
+    AgentClient.Outcome o = AgentClient.run(socket, withClientsSettings(args, System.getenv()), System.console() != null);
+    if (o instanceof AgentClient.Exited e) {
+      System.exit(e.code());
+    }
+    if (o instanceof AgentClient.OutputFailed f) {
+      System.err.println("cairn: " + command + " failed: " + f.why());
+      System.exit(1);
+    }
+    AgentClient.Unreachable u = (AgentClient.Unreachable) o;
+    if (u.wroteOutput()) {
+      System.err.println("cairn: " + command + " failed: " + u.why());
+      System.exit(1);
+    }
+    String launcher = System.getProperty(LAUNCHER);
+    if (launcher != null) {
+      runByLauncher(launcher, args); // returns only if that process could not be started
+    }
+    if (notice) {
+      System.err.println("cairn: no agent at " + socket + " (" + u.why() + "); running " + command + " in this process");
+    }
   }
 
   /** Set by the launcher on the JVM it starts only to hand a command to an agent (C1 only, its small archive). */
@@ -77,7 +102,7 @@ public final class Main {
     List<String> command = new java.util.ArrayList<>(List.of("sh", launcher));
     command.addAll(List.of(args));
     ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
-    pb.environment().put("CAIRN_AGENT_ABSENT", "1");
+    pb.environment().put(ABSENT, "1");
     Process p;
     try {
       p = pb.start();

@@ -64,6 +64,6 @@ final class PrefetchCommand implements Callable<Integer> {
       args.addAll(0, java.util.List.of("--token-file", root.session.path(root.tokenFile).toString()));
     }
     Session s = root.session;
-    return CairnCli.run(new Session(null, s.stdout(), s.stderr(), s.terminal(), s.grid(), s.background()), args.toArray(String[]::new));
+    return CairnCli.run(new Session(null, s.stdout(), s.stderr(), s.terminal(), s.env(), s.grids(), s.background()), args.toArray(String[]::new));
   }
 }

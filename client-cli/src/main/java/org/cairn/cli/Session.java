@@ -5,27 +5,39 @@ import java.io.FileOutputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import org.cairn.client.Grid;
 
 /**
  * Where a command runs and whom it talks to: this process (the default), or a {@code cairn agent}
  * running it for a thin client. The client's working directory resolves its relative paths, its
  * standard output takes fetched data, its standard error takes progress (shown only when it is a
- * terminal), and an agent lends its open grid and its queue of background stores.
+ * terminal), its {@code CAIRN_*} environment says which grid, token and keys it means, and an agent
+ * lends its open grids and its queue of background stores.
  *
  * @param cwd the client's working directory (relative paths resolve against it)
  * @param stdout where a fetch to standard output writes
  * @param stderr where progress is drawn
  * @param terminal whether the client's standard error is a terminal
- * @param grid the agent's grid, lent to the command (null: open one from the flags)
+ * @param env the client's environment (its {@code CAIRN_*} variables when an agent runs the command)
+ * @param grids the agent's open grids, one lent to the command (null: open one from the flags)
  * @param background the agent's background stores (null: no agent)
  */
-record Session(Path cwd, OutputStream stdout, PrintStream stderr, boolean terminal, Grid grid, Background background) {
+record Session(Path cwd, OutputStream stdout, PrintStream stderr, boolean terminal, java.util.Map<String, String> env, GridPool grids,
+    Background background) {
 
-  /** A command in this process: paths as given, this process's streams. */
+  /** A command in this process: paths as given, this process's streams and environment. */
   static Session local() {
-    return new Session(null, new StandardOutput(new FileOutputStream(FileDescriptor.out)), System.err, System.console() != null, null,
-        null);
+    return new Session(null, new StandardOutput(new FileOutputStream(FileDescriptor.out)), System.err, System.console() != null,
+        System.getenv(), null, null);
+  }
+
+  /** The client's variable {@code name}, or null. */
+  String env(String name) {
+    return env == null ? null : env.get(name);
+  }
+
+  /** Whether an agent runs this command for a client. */
+  boolean agent() {
+    return grids != null;
   }
 
   /** {@code p} as the client means it: against its working directory when relative. */
@@ -40,8 +52,8 @@ record Session(Path cwd, OutputStream stdout, PrintStream stderr, boolean termin
 
   /** The agent side of {@code store --async}, {@code wait} and {@code prefetch}. */
   interface Background {
-    /** Queues {@code args} (a store of a private copy of the image) and returns its ticket line. */
-    String submit(String app, String node, Path image, java.util.List<String> args) throws java.io.IOException;
+    /** Queues {@code args} (a store of a private copy of the image, to {@code grid}) and returns its ticket line. */
+    String submit(String app, String node, Path image, java.util.List<String> args, GridPool.Key grid) throws java.io.IOException;
 
     /** Blocks until every background store of app/node queued so far has ended; their outcomes. */
     java.util.List<Outcome> await(String app, String node) throws InterruptedException;

@@ -257,11 +257,10 @@ final class StoreCommand implements Callable<Integer> {
     if (set != null) {
       args.addAll(java.util.List.of("--set", set, "--part", part.toString(), "--parts", parts.toString()));
     }
-    if (root.keyDir != null) {
-      args.addAll(java.util.List.of("--key-dir", root.session.path(root.keyDir).toString()));
-    }
+    args.addAll(java.util.List.of("--key-dir", root.keys().dir().toAbsolutePath().toString()));
+    GridPool.Key grid = GridAccess.key(root, cl);
     long t0 = System.nanoTime();
-    String id = root.session.background().submit(target.app, nodeOption.node, Path.of(file), args);
+    String id = root.session.background().submit(target.app, nodeOption.node, Path.of(file), args, grid);
     double seconds = (System.nanoTime() - t0) / 1e9;
     PrintWriter out = cl.getOut();
     if (json) {

@@ -42,7 +42,12 @@ public final class AppKeys {
     if (env != null && !env.isBlank()) {
       return new AppKeys(Path.of(env));
     }
-    return new AppKeys(Path.of(System.getProperty("user.home"), ".config", "cairn", "keys"));
+    return new AppKeys(defaultDir());
+  }
+
+  /** ~/.config/cairn/keys: where keys are when neither a flag nor $CAIRN_KEY_DIR says. */
+  public static Path defaultDir() {
+    return Path.of(System.getProperty("user.home"), ".config", "cairn", "keys");
   }
 
   public Path dir() {

@@ -37,7 +37,7 @@ class StandardOutputTest {
   }
 
   private static Session session(OutputStream stdout) {
-    return new Session(null, stdout, new PrintStream(OutputStream.nullOutputStream()), false, null, null);
+    return new Session(null, stdout, new PrintStream(OutputStream.nullOutputStream()), false, java.util.Map.of(), null, null);
   }
 
   @Test

@@ -66,7 +66,7 @@ public final class AgentClient {
     boolean[] wrote = {false};
     try (ch) {
       DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 8192));
-      new AgentRequest(args, Path.of("").toAbsolutePath().toString(), terminal).write(out);
+      new AgentRequest(args, Path.of("").toAbsolutePath().toString(), terminal, AgentRequest.forwardedOf(System.getenv())).write(out);
       out.flush();
       DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch), 64 << 10));
       int code = AgentWire.drain(in, new AgentWire.Sink() {

@@ -45,6 +45,17 @@ public final class AgentServer implements Closeable {
     int run(AgentRequest request, OutputStream out, OutputStream err) throws Exception;
   }
 
+  /**
+   * Thrown by a {@link Runner} before it writes anything, for a command this agent will not run (a replaced jar, a
+   * client whose settings it cannot honour): the connection is closed unanswered, so the client runs the command in
+   * its own process, as with no agent.
+   */
+  public static final class Declined extends Exception {
+    public Declined(String why) {
+      super(why);
+    }
+  }
+
   /** Who may use the agent, given the peer of a connection and the agent's own user. */
   public interface Peers {
     boolean allowed(UserPrincipal peer, UserPrincipal own);
@@ -216,6 +227,9 @@ public final class AgentServer implements Closeable {
       OutputStream err = new AgentWire.FrameStream(wire, AgentWire.ERR);
       try {
         code = runner.run(request, out, err);
+      } catch (Declined d) {
+        LOG.info("declined {} ({}): the client runs it itself", summary(request), d.getMessage());
+        return;
       } catch (Exception e) {
         LOG.error("a request failed in the agent", e);
         err.write(("cairn agent: " + e + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));

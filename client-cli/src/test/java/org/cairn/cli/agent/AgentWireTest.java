@@ -29,6 +29,57 @@ class AgentWireTest {
   }
 
   @Test
+  void aRequestCarriesTheClientsCairnVariablesOnly() throws IOException {
+    java.util.Map<String, String> env = AgentRequest.forwardedOf(java.util.Map.of("CAIRN_TRACKER", "https://t:7600", "CAIRN_TOKEN",
+        "secret-token-0123456789", "HOME", "/root", "PATH", "/bin", "CAIRN_AGENT_SOCKET", "/s", "CAIRN_JAVA_OPTS", "-Xmx1g",
+        "CAIRN_AGENT", "on", "CAIRN_THIN_CLIENT", "java"));
+    assertThat(env).containsOnlyKeys("CAIRN_TRACKER", "CAIRN_TOKEN");
+    AgentRequest r = new AgentRequest(List.of("versions"), "/home/u", false, env);
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    r.write(new DataOutputStream(b));
+    assertThat(AgentRequest.read(new DataInputStream(new ByteArrayInputStream(b.toByteArray())))).isEqualTo(r);
+  }
+
+  @Test
+  void aRequestNamingOtherVariablesOrTooManyIsRefused() throws IOException {
+    assertThatThrownBy(() -> AgentRequest.read(stream(List.of("versions"), java.util.Map.entry("LD_PRELOAD", "/tmp/x.so"))))
+        .isInstanceOf(IOException.class).hasMessageContaining("LD_PRELOAD");
+    assertThatThrownBy(() -> AgentRequest.read(stream(List.of("versions"), java.util.Map.entry("CAIRN_TOKEN", "a"),
+        java.util.Map.entry("CAIRN_TOKEN", "b")))).isInstanceOf(IOException.class).hasMessageContaining("twice");
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    DataOutputStream d = new DataOutputStream(b);
+    d.writeInt(AgentRequest.MAGIC);
+    d.writeInt(AgentRequest.VERSION);
+    d.writeUTF("/");
+    d.writeBoolean(false);
+    d.writeInt(0);
+    d.writeInt(Integer.MAX_VALUE);
+    assertThatThrownBy(() -> AgentRequest.read(new DataInputStream(new ByteArrayInputStream(b.toByteArray()))))
+        .isInstanceOf(IOException.class).hasMessageContaining("bad environment count");
+  }
+
+  /** A request as a hand-written client might send it, with {@code vars} as given. */
+  @SafeVarargs
+  private static DataInputStream stream(List<String> args, java.util.Map.Entry<String, String>... vars) throws IOException {
+    ByteArrayOutputStream b = new ByteArrayOutputStream();
+    DataOutputStream d = new DataOutputStream(b);
+    d.writeInt(AgentRequest.MAGIC);
+    d.writeInt(AgentRequest.VERSION);
+    d.writeUTF("/");
+    d.writeBoolean(false);
+    d.writeInt(args.size());
+    for (String a : args) {
+      d.writeUTF(a);
+    }
+    d.writeInt(vars.length);
+    for (java.util.Map.Entry<String, String> v : vars) {
+      d.writeUTF(v.getKey());
+      d.writeUTF(v.getValue());
+    }
+    return new DataInputStream(new ByteArrayInputStream(b.toByteArray()));
+  }
+
+  @Test
   void refusesWhatIsNotARequest() throws IOException {
     assertThatThrownBy(() -> AgentRequest.read(new DataInputStream(new ByteArrayInputStream("GET / HTTP/1.1\r\n\r\n".getBytes(StandardCharsets.UTF_8)))))
         .isInstanceOf(IOException.class).hasMessageContaining("not a cairn agent request");
