@@ -88,7 +88,7 @@ final class AgentCommand implements Callable<Integer> {
     if (socket == null) {
       org.cairn.client.PrivateDirs.ensure(sock.getParent()); // Cairn's own directory: 0700 (a --socket's is the user's choice)
     }
-    try (AgentLock lock = AgentLock.take(sock)) {
+    try (AgentLock lock = lock(sock)) {
       if (lock == null) {
         if (selfStarted) {
           return 0; // another command started one first
@@ -96,6 +96,20 @@ final class AgentCommand implements Callable<Integer> {
         throw new java.io.IOException("another agent is starting or serving " + sock + " ('cairn agent status' says which)");
       }
       return serve(cl, sock, every, keep, idle);
+    }
+  }
+
+  /**
+   * The socket's lock, or null when another agent holds it. Tried for a second: a command asking whether one is held
+   * ({@link AgentLock#held}) holds it for a moment.
+   */
+  private static AgentLock lock(Path sock) throws java.io.IOException, InterruptedException {
+    for (int attempt = 0; ; attempt++) {
+      AgentLock lock = AgentLock.take(sock);
+      if (lock != null || attempt == 10) {
+        return lock;
+      }
+      Thread.sleep(100);
     }
   }
 

@@ -51,6 +51,14 @@ final class AgentControl {
     public Integer call() {
       Path s = socket(socket, agent.root);
       Integer code = ask(s, List.of("agent", "stop"));
+      java.util.Optional<ProcessHandle> starting = code == null ? AgentLock.holder(s) : java.util.Optional.empty();
+      if (starting.isPresent()) {
+        // still warming up before it opens its socket: its lock names it (a file in this user's 0700 directory)
+        starting.get().destroy();
+        agent.spec.commandLine().getOut().println("stopping the agent (pid " + starting.get().pid() + ", still starting)");
+        agent.spec.commandLine().getOut().flush();
+        return 0;
+      }
       if (code == null) {
         agent.spec.commandLine().getOut().println("no agent running at " + s);
         agent.spec.commandLine().getOut().flush();
@@ -62,7 +70,7 @@ final class AgentControl {
 
   @Command(name = "status", mixinStandardHelpOptions = true,
       description = {"Say whether an agent runs at this user's socket: since when, what it has served, which grids it has "
-          + "open, when it exits. Exit 0 when one runs, 3 when none does."})
+          + "open, when it exits. Exit 0 when one runs (or is starting), 3 when none does."})
   static final class Status implements Callable<Integer> {
     @CommandLine.ParentCommand
     AgentCommand agent;
@@ -71,7 +79,7 @@ final class AgentControl {
     Path socket;
 
     @Option(names = "--json", description = "One JSON object: running, pid, socket, since, served, running, background, grids, "
-        + "commandsRunning, idleSeconds, idleExitSeconds, jar, heapUsedBytes; {\"running\": false} when none runs.")
+        + "commandsRunning, idleSeconds, idleExitSeconds, jar, heapUsedBytes; {\"running\": true, \"starting\": true, \"pid\": N} while it warms up before opening its socket; {\"running\": false} when none runs.")
     boolean json;
 
     @Override
@@ -82,6 +90,14 @@ final class AgentControl {
         return code;
       }
       java.io.PrintWriter out = agent.spec.commandLine().getOut();
+      java.util.Optional<ProcessHandle> starting = AgentLock.holder(s);
+      if (starting.isPresent()) {
+        long pid = starting.get().pid();
+        out.println(json ? Json.MAPPER.writeValueAsString(java.util.Map.of("running", true, "starting", true, "pid", pid, "socket", s.toString()))
+            : "agent starting (pid " + pid + ", warming up before it opens " + s + ")");
+        out.flush();
+        return 0;
+      }
       out.println(json ? Json.MAPPER.writeValueAsString(java.util.Map.of("running", false, "socket", s.toString())) : "no agent running at " + s);
       out.flush();
       return 3;

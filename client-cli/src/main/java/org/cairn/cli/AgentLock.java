@@ -59,6 +59,19 @@ final class AgentLock implements AutoCloseable {
     }
   }
 
+  /** The pid in {@code socket}'s lock file while an agent holds it (one starting up, or serving); empty otherwise. */
+  static java.util.Optional<ProcessHandle> holder(Path socket) {
+    if (!held(socket)) {
+      return java.util.Optional.empty();
+    }
+    try {
+      long pid = Long.parseLong(java.nio.file.Files.readString(pathOf(socket), StandardCharsets.US_ASCII).strip());
+      return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+    } catch (IOException | NumberFormatException e) {
+      return java.util.Optional.empty(); // held, its pid not written yet
+    }
+  }
+
   @Override
   public void close() throws IOException {
     try {

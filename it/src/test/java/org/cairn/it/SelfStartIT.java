@@ -112,6 +112,7 @@ class SelfStartIT {
     MiniGrid.Cli first = cairn("store", images[0].toString(), "--app", "heat", "--node", "r0");
     assertThat(first.exit()).as(first.stderr()).isZero();
     assertThat(first.stderr()).as("the user named no agent: no notice").doesNotContain("no agent");
+    assertThat(status(launcher)).as("an agent runs once the first command has returned (warming up, or serving)").isNotNull();
     JsonNode agent = awaitAgent(launcher);
     assertThat(agent.get("served").asLong()).isZero();
     assertThat(Files.getPosixFilePermissions(socket().getParent())).as("the socket's directory is private")
