@@ -216,6 +216,73 @@ class SelfStartIT {
     }
   }
 
+  /**
+   * Two users on one host: each gets an agent of its own, and neither's commands reach the other's (its socket is in
+   * a 0700 directory, and the agent checks the peer's uid). Needs root, to run commands as nobody, and a checkout
+   * nobody can read (skipped otherwise).
+   */
+  @Test
+  void anotherUsersCommandsGetTheirOwnAgentAndCannotReachThisOne() throws Exception {
+    Path launcher = MiniGrid.jar("client-cli", "cairn");
+    Path setpriv = Path.of("/usr/bin/setpriv");
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(setpriv) && "root".equals(System.getProperty("user.name")),
+        "runs a second user's commands through setpriv as root");
+    org.junit.jupiter.api.Assumptions.assumeTrue(asNobody(List.of("test", "-r", MiniGrid.jar("client-cli", "cairn.jar").toString()),
+        Map.of()).exit() == 0, "the build is readable by nobody");
+    assertThat(cairn("versions", "--app", "x", "--node", "n").exit()).isZero();
+    JsonNode mine = awaitAgent(launcher);
+
+    Path other = Files.createTempDirectory(Path.of("/tmp"), "cairn-nobody");
+    try {
+      Files.setPosixFilePermissions(other, java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x"));
+      Path token = Files.copy(grid.tokenFile(), other.resolve("token"));
+      Files.setPosixFilePermissions(token, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+      for (String d : List.of("xdg", "keys", "bases", "home")) {
+        Files.createDirectories(other.resolve(d));
+      }
+      run(List.of("chown", "-R", "65534:65534", other.resolve("xdg").toString(), other.resolve("keys").toString(),
+          other.resolve("bases").toString(), other.resolve("home").toString()));
+      Files.setPosixFilePermissions(other.resolve("xdg"), java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+      Map<String, String> theirs = Map.of("XDG_RUNTIME_DIR", other.resolve("xdg").toString(), "CAIRN_KEY_DIR", other.resolve("keys").toString(),
+          "CAIRN_BASE_CACHE", other.resolve("bases").toString(), "HOME", other.resolve("home").toString(), "CAIRN_AGENT", "on");
+      List<String> versions = List.of("sh", launcher.toString(), "--tracker", grid.trackerUrl(), "--token-file", token.toString(),
+          "versions", "--app", "x", "--node", "n");
+
+      // this user's socket, named outright: refused (the directory is 0700), so the command runs in nobody's process
+      Map<String, String> named = new HashMap<>(theirs);
+      named.put("CAIRN_AGENT_SOCKET", socket().toString());
+      MiniGrid.Cli refused = asNobody(versions, named);
+      assertThat(refused.exit()).as(refused.stderr()).isZero();
+      assertThat(refused.stderr()).contains("no agent at " + socket());
+
+      MiniGrid.Cli own = asNobody(versions, theirs);
+      assertThat(own.exit()).as(own.stderr()).isZero();
+      Path theirSocket = other.resolve("xdg").resolve("cairn").resolve("agent.sock");
+      MiniGrid.await("nobody's own agent", Duration.ofSeconds(90), () -> Files.exists(theirSocket));
+      MiniGrid.Cli status = asNobody(List.of("sh", launcher.toString(), "agent", "status", "--json"), theirs);
+      assertThat(status.exit()).as(status.stderr()).isZero();
+      long theirPid = status.json().get("pid").asLong();
+      agents.add(theirPid);
+      assertThat(theirPid).isNotEqualTo(mine.get("pid").asLong());
+      assertThat(ProcessHandle.of(theirPid).flatMap(h -> h.info().user())).contains("nobody");
+      assertThat(status(launcher).get("served").asLong()).as("nobody's commands never reached this user's agent").isZero();
+      asNobody(List.of("sh", launcher.toString(), "agent", "stop"), theirs);
+    } finally {
+      run(List.of("rm", "-rf", other.toString()));
+    }
+  }
+
+  private MiniGrid.Cli asNobody(List<String> cmd, Map<String, String> env) throws Exception {
+    List<String> all = new ArrayList<>(List.of("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "--"));
+    all.addAll(cmd);
+    return grid.command(all, env);
+  }
+
+  private static void run(List<String> cmd) throws Exception {
+    Process p = new ProcessBuilder(cmd).inheritIO().start();
+    assertThat(p.waitFor()).as(String.join(" ", cmd)).isZero();
+  }
+
   private interface Call<T> {
     T run() throws Exception;
   }
