@@ -30,8 +30,8 @@ import picocli.CommandLine.Option;
         + "their work to it from then on; CAIRN_AGENT=off or --no-agent keeps every command in its own process. It serves every "
         + "tracker and token its callers name, stores 'store --async' images in the background, reports this host UP to the "
         + "trackers it serves, and exits after --idle-exit without commands or when its jar is replaced by a new build.",
-        "Started with --tracker/--token-file (or CAIRN_TRACKER and a token), that grid is checked at start and serves "
-        + "commands that name none."})
+        "Started by hand it needs a grid (--tracker/--token-file, CAIRN_TRACKER and a token, or the config file), checked at "
+        + "start; it serves commands that name none too."})
 final class AgentCommand implements Callable<Integer> {
   @CommandLine.ParentCommand
   CairnCli root;
@@ -87,6 +87,8 @@ final class AgentCommand implements Callable<Integer> {
     Path sock = (socket != null ? socket : defaultSocket()).toAbsolutePath();
     if (socket == null) {
       org.cairn.client.PrivateDirs.ensure(sock.getParent()); // Cairn's own directory: 0700 (a --socket's is the user's choice)
+    } else if (!java.nio.file.Files.isDirectory(sock.getParent())) {
+      java.nio.file.Files.createDirectories(sock.getParent(), org.cairn.client.PrivateDirs.ownerOnly()); // a new one: 0700
     }
     try (AgentLock lock = lock(sock)) {
       if (lock == null) {
@@ -140,7 +142,7 @@ final class AgentCommand implements Callable<Integer> {
       }
       int resumed = agent.start();
       String what = grids.defaultKey() == null ? "any grid its callers name" : grids.defaultKey().where();
-      out.println("cairn agent (pid " + ProcessHandle.current().pid() + ") for " + what + " on " + sock
+      out.println("cairn agent for " + what + " on " + sock + " (pid " + ProcessHandle.current().pid() + ")"
           + (resumed > 0 ? " (resumed " + resumed + " spooled stores)" : ""));
       out.println("  export CAIRN_AGENT_SOCKET=" + sock);
       out.flush();
@@ -158,16 +160,13 @@ final class AgentCommand implements Callable<Integer> {
 
   /**
    * The grid the agent's own flags, environment or config name (checked before the socket opens: a wrong token fails
-   * here), as its default for commands that name none; none for a self-started agent or when nothing names one.
+   * here), as its default for commands that name none; none for a self-started agent (each command names its own).
    */
   private GridPool ownGrid(CommandLine cl) throws java.io.IOException {
     if (selfStarted) {
       return new GridPool(null, null);
     }
-    if (GridAccess.tracker(root, cl) == null) {
-      return new GridPool(null, null); // serves whatever grid its callers name
-    }
-    GridPool.Key key = GridAccess.key(root, cl);
+    GridPool.Key key = GridAccess.key(root, cl); // none named: a usage error, as before agents started by themselves
     Grid grid = Grid.open(key.trackers(), key.gridToken(), Grid.DEFAULT_TIMEOUT).recordsInBackground();
     try {
       grid.peerList(); // the tracker and the token are good before the socket opens

@@ -187,11 +187,10 @@ final class AgentRuntime {
 
   /**
    * Why this agent cannot run a command for a client with {@code env} as that client would run it itself (null: it
-   * can): the host's base cache and compute host id are the agent's own, so a client that sets others runs in its own
-   * process.
+   * can): the host's cache of bases is the agent's own, so a client that sets another runs in its own process.
    */
   static String unservable(Map<String, String> env) {
-    for (String name : List.of("CAIRN_BASE_CACHE", "CAIRN_CLIENT_ID")) {
+    for (String name : List.of("CAIRN_BASE_CACHE")) {
       String own = blankToNull(System.getenv(name));
       String theirs = blankToNull(env.get(name));
       if (!java.util.Objects.equals(own, theirs)) {

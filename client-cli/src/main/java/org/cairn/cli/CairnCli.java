@@ -111,8 +111,8 @@ public final class CairnCli {
     main(args, null);
   }
 
-  /** As {@link #main(String[])}; {@code after} runs once the command has ended, before the process exits. */
-  static void main(String[] args, Runnable after) {
+  /** As {@link #main(String[])}; {@code after} gets the exit code once the command has ended, before the process exits. */
+  static void main(String[] args, java.util.function.IntConsumer after) {
     // Ctrl-C (SIGINT) or SIGTERM while a command runs: say so in one line; the JVM exits 130 (143)
     java.util.concurrent.atomic.AtomicBoolean finished = new java.util.concurrent.atomic.AtomicBoolean();
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -126,7 +126,7 @@ public final class CairnCli {
     int code = run(verbose, true, args);
     finished.set(true);
     if (after != null) {
-      after.run();
+      after.accept(code);
     }
     QuietExit.exit(code);
   }

@@ -75,7 +75,7 @@ final class GridAccess {
   }
 
   /** The tracker URL(s) from --tracker, else CAIRN_TRACKER, else the config file; null if none. */
-  static String tracker(CairnCli root, CommandLine cl) throws IOException {
+  private static String tracker(CairnCli root, CommandLine cl) throws IOException {
     if (root.tracker != null) {
       return root.tracker;
     }

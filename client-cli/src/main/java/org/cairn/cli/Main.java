@@ -56,7 +56,11 @@ public final class Main {
       if (java.nio.file.Files.exists(standard)) {
         handOver(standard, command, args, false);
       }
-      CairnCli.main(args, () -> AgentSpawn.start(standard));
+      CairnCli.main(args, code -> {
+        if (code == 0) {
+          AgentSpawn.start(standard); // not after a usage error or a failure: the next command would fail the same way
+        }
+      });
       return;
     }
     CairnCli.main(args);

@@ -283,7 +283,7 @@ final class StoreCommand implements Callable<Integer> {
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(root.session, root.quiet || json, "storing", in::getByteCount, sizeHint)) {
       Storer.Result res = grid.store(in, sizeHint,
-          new StoreOptions(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(), write.equals("optimistic"),
+          new StoreOptions(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(root.session), write.equals("optimistic"),
               probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta())
               .withHostWait(hostWaitFor));
       progress.close();
@@ -297,7 +297,12 @@ final class StoreCommand implements Callable<Integer> {
    * host name, e.g. in network namespaces), else its host name, made a valid id.
    */
   static String clientId() {
-    String env = System.getenv("CAIRN_CLIENT_ID");
+    return clientId(Session.local());
+  }
+
+  /** As {@link #clientId()}, with the client's {@code CAIRN_CLIENT_ID} when an agent runs the command. */
+  static String clientId(Session session) {
+    String env = session.env("CAIRN_CLIENT_ID");
     return (env != null && !env.isBlank() ? env : Storer.hostName()).replaceAll("[^A-Za-z0-9._-]", "-");
   }
 

@@ -36,6 +36,7 @@ class CliConventionsIT {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile())
         .redirectOutput(root.resolve("out").toFile()).redirectError(root.resolve("err").toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("CAIRN_"));
+    pb.environment().put("CAIRN_AGENT", "off"); // in its own process, as these conventions are about (SelfStartIT: the agent)
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
     pb.environment().putAll(env);
     Process p = pb.start();
@@ -87,6 +88,7 @@ class CliConventionsIT {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(root.toFile())
         .redirectOutput(root.resolve("out").toFile()).redirectError(root.resolve("err").toFile());
     pb.environment().keySet().removeIf(k -> k.startsWith("CAIRN_"));
+    pb.environment().put("CAIRN_AGENT", "off"); // the launcher's one-command flags, not a hand-over to a self-started agent
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
     pb.environment().putAll(env);
     Process p = pb.start();

@@ -153,6 +153,7 @@ final class JobPath {
     env.put("CAIRN_BENCH_TIMES", times.toString());
     env.put("CAIRN_CLIENT_ID", "bench-client");
     env.remove("CAIRN_AGENT_SOCKET");
+    env.put("CAIRN_AGENT", "off"); // the per-process way starts no agent of the user's (the agent way names its own)
     if (way.equals("agent")) {
       env.put("CAIRN_AGENT_SOCKET", o.workDir().resolve("agent.sock").toString());
     }
