@@ -18,6 +18,22 @@ import org.cairn.core.security.PinnedTrust;
 public final class DataTls {
   private DataTls() {}
 
+  /**
+   * Plaintext bytes handed to the TLS engine in one wrap call ({@link io.netty.handler.ssl.SslHandler#setWrapDataSize}):
+   * BoringSSL cuts them into 16 KiB records in one native call. At netty's default (one record a call) every 16 KiB a
+   * store sends took a pass through the handler's Java path (an output buffer allocated, written, flushed and released),
+   * run interpreted or by C1 in a JVM that lives for one command.
+   */
+  public static final int WRAP_BYTES = 256 * 1024;
+
+  /** A TLS handler for a data-plane channel from {@code context}, wrapping {@link #WRAP_BYTES} at a time. */
+  public static io.netty.handler.ssl.SslHandler handler(SslContext context, io.netty.buffer.ByteBufAllocator alloc, String host,
+      int port) {
+    io.netty.handler.ssl.SslHandler h = host == null ? context.newHandler(alloc) : context.newHandler(alloc, host, port);
+    h.setWrapDataSize(WRAP_BYTES);
+    return h;
+  }
+
   public static SslProvider provider() {
     return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
   }
