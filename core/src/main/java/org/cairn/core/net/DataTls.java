@@ -24,7 +24,7 @@ public final class DataTls {
    * store sends took a pass through the handler's Java path (an output buffer allocated, written, flushed and released),
    * run interpreted or by C1 in a JVM that lives for one command.
    */
-  public static final int WRAP_BYTES = 256 * 1024;
+  public static final int WRAP_BYTES = Integer.getInteger("cairn.tls.wrapBytes", 256 * 1024); // 16384: netty's own
 
   /** A TLS handler for a data-plane channel from {@code context}, wrapping {@link #WRAP_BYTES} at a time. */
   public static io.netty.handler.ssl.SslHandler handler(SslContext context, io.netty.buffer.ByteBufAllocator alloc, String host,
