@@ -19,10 +19,11 @@ public final class DataTls {
   private DataTls() {}
 
   /**
-   * Plaintext bytes handed to the TLS engine in one wrap call ({@link io.netty.handler.ssl.SslHandler#setWrapDataSize}):
-   * BoringSSL cuts them into 16 KiB records in one native call. At netty's default (one record a call) every 16 KiB a
-   * store sends took a pass through the handler's Java path (an output buffer allocated, written, flushed and released),
-   * run interpreted or by C1 in a JVM that lives for one command.
+   * Plaintext bytes the TLS handler takes from its queue in one pass ({@link io.netty.handler.ssl.SslHandler#setWrapDataSize}):
+   * it still asks the engine for one 16 KiB record at a time, but into one output buffer, written once. At netty's
+   * default (16 KiB a pass) every record a store sends had its own buffer allocated, written and released, run
+   * interpreted or by C1 in a JVM that lives for one command: a TLS store's extra client CPU went from +0.73 to +0.40 s
+   * (docs/benchmarks.md, "TLS by default").
    */
   public static final int WRAP_BYTES = Integer.getInteger("cairn.tls.wrapBytes", 256 * 1024); // 16384: netty's own
 
