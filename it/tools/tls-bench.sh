@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # TLS against plaintext on the process path: two local grids on this machine, one tracker with its
 # defaults (both planes TLS) and one with --insecure-plain-http, each with 6 peers at their defaults; then, in turns,
-# `cairn store` of the same image (a new process each, default settings, a new app each round so
+# `cairn store` of the same image (a new process each, started by the launcher client-cli/target/cairn as a job
+# script starts it: its class-data-sharing archive and one-shot JIT flags; default settings, a new app each round so
 # nothing is deduplicated) and `cairn fetch` of it, timed with /usr/bin/time.
 # Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
 # With AGENT=1 each grid gets a warmed `cairn agent` (client token) and the commands are thin ones
 # handed to it (#19), which takes the client JVM's start-up and JIT out of the comparison.
 # PEER_JAVA_OPTS, AGENT_JAVA_OPTS and CLIENT_JAVA_OPTS add JVM flags to the peers, agents and per-process
-# clients (a profiler, say; %m in them becomes the grid's name, plain or tls).
+# clients (a profiler, say; %m in them becomes the grid's name, plain or tls); CLIENT_JAVA_OPTS goes to the
+# launcher as CAIRN_JAVA_OPTS (after its own flags).
 set -euo pipefail
 # each command in a process of its own, as measured here: no agent of the user's started or used
 export CAIRN_AGENT=${CAIRN_AGENT:-off}
@@ -15,6 +17,8 @@ IMAGE=${1:?image file}
 ROUNDS=${2:-3}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 T=$ROOT/tracker/target/cairn-tracker.jar P=$ROOT/peer/target/cairn-peer.jar C=$ROOT/client-cli/target/cairn.jar
+L=$ROOT/client-cli/target/cairn
+unset CAIRN_AGENT_SOCKET CAIRN_TRACKER CAIRN_JAVA_OPTS
 W=$(mktemp -d /tmp/tls-bench.XXXX)
 PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true' EXIT
@@ -66,10 +70,10 @@ cli() { # cli MODE ARGS...: a new cairn process (thin, handed to the agent, with
     CAIRN_AGENT_SOCKET=$W/$mode.sock java -jar "$C" "$@"
   else
     # shellcheck disable=SC2086
-    CAIRN_KEY_DIR=$W/keys-$mode java ${CLIENT_JAVA_OPTS:+${CLIENT_JAVA_OPTS//%m/$mode}} -jar "$C" --tracker "$url" --token-file "$W/$mode.client" "$@"
+    CAIRN_KEY_DIR=$W/keys-$mode CAIRN_JAVA_OPTS=${CLIENT_JAVA_OPTS:+${CLIENT_JAVA_OPTS//%m/$mode}} "$L" --tracker "$url" --token-file "$W/$mode.client" "$@"
   fi
 }
-export -f cli; export PLAIN TLS W C AGENT CLIENT_JAVA_OPTS
+export -f cli; export PLAIN TLS W C L AGENT CLIENT_JAVA_OPTS
 echo "grids: plain $PLAIN, tls $TLS; image $(stat -c %s "$IMAGE") bytes; $ROUNDS rounds" >&2
 # where the CPU went during the rounds (not the grids' start), per grid: the tracker, the six peers, the agent
 cpu() { local t=0 p; for p in $(cat "$@" 2>/dev/null); do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat" 2>/dev/null || echo 0))); done; echo $t; }

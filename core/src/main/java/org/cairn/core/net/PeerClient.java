@@ -36,7 +36,8 @@ import org.cairn.core.security.GridToken;
 public final class PeerClient implements Closeable {
   private final EventLoopGroup group;
   private volatile GridToken token;
-  private volatile io.netty.handler.ssl.SslContext tls;
+  /** The CA pin of a grid with TLS (null: plain), and its context once built ({@link Tls#context}). */
+  private volatile Tls tls;
   private final Duration timeout;
   private final Map<String, CompletableFuture<PeerConnection>> pool = new ConcurrentHashMap<>();
   private volatile boolean closed;
@@ -65,8 +66,30 @@ public final class PeerClient implements Closeable {
    * tracker runs with {@code --tls}); pooled plain connections are dropped.
    */
   public void useTls(String caPin) {
-    this.tls = DataTls.client(caPin);
+    new org.cairn.core.security.PinnedTrust(caPin, true); // a malformed pin is refused here, not at the first connection
+    this.tls = new Tls(caPin);
     pool.clear();
+  }
+
+  /**
+   * A grid's TLS: the pin at once, the context at the first connection. Building it first loads BoringSSL and netty's
+   * TLS classes (0.2-0.25 s of one core in a new JVM): a one-command process's preload thread does that while the main
+   * thread talks to the tracker, which it did on the main thread itself when the context was built at {@link #useTls}.
+   */
+  private static final class Tls {
+    final String pin;
+    private io.netty.handler.ssl.SslContext context;
+
+    Tls(String pin) {
+      this.pin = pin;
+    }
+
+    synchronized io.netty.handler.ssl.SslContext context() {
+      if (context == null) {
+        context = DataTls.client(pin); // throws if it cannot be set up: never a plain connection instead
+      }
+      return context;
+    }
   }
 
   /** The pooled connection to {@code address}, opened (or reopened) when needed. */
@@ -75,8 +98,15 @@ public final class PeerClient implements Closeable {
       return CompletableFuture.failedFuture(new IOException("peer client is closed"));
     }
     while (true) {
+      Tls t = tls;
+      io.netty.handler.ssl.SslContext context;
+      try {
+        context = t == null ? null : t.context();
+      } catch (IllegalStateException e) {
+        return CompletableFuture.failedFuture(new IOException(e.getMessage(), e));
+      }
       CompletableFuture<PeerConnection> c = pool.computeIfAbsent(address, a -> {
-        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout, tls, expected.get(a));
+        CompletableFuture<PeerConnection> f = PeerConnection.connect(group, a, token, timeout, context, expected.get(a));
         f.whenComplete((conn, error) -> {
           if (error != null) {
             pool.remove(a, f);

@@ -96,7 +96,7 @@ public final class PeerConnection implements Closeable {
           @Override
           protected void initChannel(SocketChannel ch) {
             if (tls != null) {
-              ch.pipeline().addLast(tls.newHandler(ch.alloc(), hp.host(), hp.port()));
+              ch.pipeline().addLast(DataTls.handler(tls, ch.alloc(), hp.host(), hp.port()));
             }
             ch.pipeline().addLast(new FrameDecoder()).addLast(ENCODER).addLast(handler);
           }

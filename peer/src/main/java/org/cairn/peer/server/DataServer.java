@@ -108,7 +108,7 @@ public final class DataServer implements Closeable {
                 ch.close(); // not certified yet: no plaintext on a TLS grid
                 return;
               }
-              ch.pipeline().addLast(context.newHandler(ch.alloc()));
+              ch.pipeline().addLast(org.cairn.core.net.DataTls.handler(context, ch.alloc(), null, 0));
             }
             if (shaper != null) {
               ch.pipeline().addLast(shaper);
