@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-# Assembles the experiments' section of docs/benchmarks.md (between the experiments:begin/end
+# Assembles the experiments' section of docs/benchmarks/journal.md (between the experiments:begin/end
 # markers) from docs/benchmarks/NAME.md (written by it/testbed/experiment.sh NAME), the plots, and the
 # verdicts in docs/benchmarks/verdicts.md ("@@ NAME" sections; the text before the first is the intro).
 #   python3 it/testbed/assemble-benchmarks.py
 import os
 root=os.path.join(os.path.dirname(os.path.abspath(__file__)),'..','..','docs')
-b=open(root+'/benchmarks.md').read()
+b=open(root+'/benchmarks/journal.md').read()
 start='<!-- experiments:begin -->'; end='<!-- experiments:end -->'
 sized=sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith('concurrency-') and f.endswith('mb.md'))
 tau2v=sorted(f[:-3] for f in os.listdir(root+'/benchmarks') if f.startswith('tau2-') and f.endswith('.md') and '-delay' not in f)
@@ -27,7 +27,7 @@ for n in order:
     out.append(md)
     for png in sorted(os.listdir(root+'/benchmarks')):
         if png.startswith(n) and png.endswith('.png') and (png[len(n)] in '.-') and not (n=='concurrency' and png.startswith('concurrency-')) and not (n=='makespan' and png.startswith('makespan-costs')) and ('-delay' in n or '-delay' not in png) and ('-ramdisks' in n or '-ramdisks' not in png) and not (n=='tau2' and png.startswith('tau2-')):
-            out.append(f'\n![{png}](benchmarks/{png})')
+            out.append(f'\n![{png}]({png})')
     if n in V: out.append('\n'+V[n])
     out.append('')
 out.append(end)
@@ -36,4 +36,4 @@ if start in b:
     b=b[:b.index(start)]+sec+b[b.index(end)+len(end):]
 else:
     b=b.rstrip()+'\n\n## Emulated grid (#7): the seed papers\' experiments\n\n'+sec+'\n'
-open(root+'/benchmarks.md','w').write(b)
+open(root+'/benchmarks/journal.md','w').write(b)

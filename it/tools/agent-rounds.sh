@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# An agent's JIT flags compared over its life (docs/benchmarks.md, "Where the warm agent's and the peers' CPU goes
+# An agent's JIT flags compared over its life (docs/benchmarks/journal.md, "Where the warm agent's and the peers' CPU goes
 # now"): one local grid; for each OPTS given, an agent started through the launcher with CAIRN_JAVA_OPTS=OPTS, then
 # ROUNDS rounds of every IMAGE stored through it (one `cairn` process each, a new app per round) and the last fetched.
 # Per round: the agent's compiler threads' CPU, its live threads' CPU, each store's wall ms; per variant the means of

@@ -2,7 +2,7 @@
 # Regenerates client-cli/src/main/resources/cds-classes.txt: the classes one-command stores, a fetch, `versions` and
 # `verify` (as a job script runs them, without an agent, on a local grid) load from the jar or the JDK's modules rather
 # than from the launcher's class-data-sharing archive. The build's training run (CdsTraining) loads every class named
-# there, so the archive holds them (docs/benchmarks.md, "One-command starts"). Run after changes that bring in new classes:
+# there, so the archive holds them (docs/benchmarks/journal.md, "One-command starts"). Run after changes that bring in new classes:
 #   ./mvnw -B -q -DskipTests package && it/tools/cds-classes.sh IMAGE1 IMAGE2 && ./mvnw -B -q -DskipTests package
 set -euo pipefail
 # each command in a process of its own, as measured here: no agent of the user's started or used

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two agents' JVM flags compared store by store (docs/benchmarks.md, "Where the agent's extra CPU after a gap went"):
+# Two agents' JVM flags compared store by store (docs/benchmarks/journal.md, "Where the agent's extra CPU after a gap went"):
 # one local grid, agent A started through the launcher with CAIRN_JAVA_OPTS=$A_OPTS (default: none), agent B with
 # $B_OPTS; ROUNDS rounds of the series, each agent storing every image into its own app per round, in turns (the order
 # alternating per round), each image read into the page cache first. Per store (TSV): the agent, round, image, wall ms,

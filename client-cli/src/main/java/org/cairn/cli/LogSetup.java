@@ -15,7 +15,7 @@ import org.cairn.core.log.DaemonLogSetup;
  * what it stored, deleted and refused); {@code CAIRN_LOG_LEVEL} (a system property or the environment)
  * sets them all but Netty's, which stays at WARN as in the daemons (its DEBUG is a dump of every setting
  * it read, and a stack trace of a file it could not classify: noise in {@code cairn -v}). It replaces a
- * logback.xml, whose XML parsing took ~0.1 s of every one-command start (docs/benchmarks.md, "A cold
+ * logback.xml, whose XML parsing took ~0.1 s of every one-command start (docs/benchmarks/journal.md, "A cold
  * store's start"). With {@code -Dlogback.configurationFile=F} logback reads F instead, as usual.
  */
 public final class LogSetup extends ContextAwareBase implements Configurator {

@@ -24,7 +24,7 @@ import org.cairn.core.api.VersionRow;
  * ({@link Kernels}). A store coding against bases, and a fetch, first start the index of the host's cache of bases
  * ({@link org.cairn.client.Grid#indexBasesAhead}), which their first chunk would otherwise wait for. Those classes'
  * initialisation then waits for, or finds done, what this thread did: the
- * same work, on the second core (docs/benchmarks.md, "One-command starts").
+ * same work, on the second core (docs/benchmarks/journal.md, "One-command starts").
  */
 final class Preload {
   /** Commands that open the grid. */

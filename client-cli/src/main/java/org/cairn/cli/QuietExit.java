@@ -5,7 +5,7 @@ package org.cairn.cli;
  * process for 0.3 s while any thread waits in a native call (its final safepoint polls every 10 ms, 30
  * times, for such threads to block), and the JDK {@code HttpClient}'s selector thread always waits in one,
  * {@code epoll_wait}: every one-command {@code cairn} that spoke to the tracker took 0.33 s longer to exit
- * than to answer (docs/benchmarks.md). That thread leaves its loop, closing its selector, when interrupted,
+ * than to answer (docs/benchmarks/journal.md). That thread leaves its loop, closing its selector, when interrupted,
  * so before exiting the threads named as one are interrupted and awaited briefly; any other is left to the
  * JVM's wait, as before. (The tracker's calls now go over {@code HttpURLConnection}, which has no such thread; the
  * JDK client remains for asynchronous posts, as a load generator's.)

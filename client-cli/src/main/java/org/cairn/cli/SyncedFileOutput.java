@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * every {@code writebackBytes} written, a background thread syncs the file's data so far (one sync at
  * a time; writes go on meanwhile). The final {@link #sync} then waits only for what came after the
  * last of those, instead of for the whole file after its last byte: the disk works while the fetch
- * reads and decodes (docs/benchmarks.md). {@code writebackBytes} 0 syncs only at the end.
+ * reads and decodes (docs/benchmarks/journal.md). {@code writebackBytes} 0 syncs only at the end.
  * -Dcairn.writebackBytes sets the default (16 MiB).
  */
 final class SyncedFileOutput extends OutputStream {

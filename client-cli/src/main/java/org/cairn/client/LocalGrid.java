@@ -140,7 +140,7 @@ public final class LocalGrid implements Closeable {
    * JVM flags for the grid's tracker and peers: CAIRN_GRID_JAVA_OPTS if set, else the serial
    * collector and C1 only. Daemons that mostly move bytes between sockets and files gain little
    * from C2 and a concurrent collector, and they share the machine with the client and each other:
-   * measured with `cairn benchmark e2e` (docs/benchmarks.md), these flags cut the peers' CPU per
+   * measured with `cairn benchmark e2e` (docs/benchmarks/journal.md), these flags cut the peers' CPU per
    * store by 15-25 % and raised store and fetch rates.
    */
   static List<String> jvmFlags(String env) {

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * `covered` bytes are, so the next process reads one small file per pack instead of one header per
  * record (a cache at its 4 GiB budget held ~10,000 records in ~90 packs: the headers' reads cost a
  * one-command store ~0.3 s before its first base). Written by whoever scanned a pack that is done
- * (past its size, or its writer gone: docs/benchmarks.md), through a temporary file renamed over it:
+ * (past its size, or its writer gone: docs/benchmarks/journal.md), through a temporary file renamed over it:
  *
  *   offset size field
  *    0     4   magic "CRNX"

@@ -4,7 +4,7 @@ package org.cairn.client;
  * Where a base cache's records are, keyed by the first 64 bits of their chunk id: an open-addressing table of
  * primitives (pack number, offset, length per slot), so indexing a cache at its budget (~37,000 records in ~200 packs)
  * makes no object per record. A new JVM built a {@code ConcurrentHashMap} of ids and locations for that in 110-170 ms
- * of interpreted code on every one-command store (docs/benchmarks.md). Two ids that share their first 64 bits (about
+ * of interpreted code on every one-command store (docs/benchmarks/journal.md). Two ids that share their first 64 bits (about
  * one chance in 10^10 in a full cache) share a slot: the first one indexed keeps it, and a read of the other finds the
  * record's own id wrong, a miss, never a wrong base. Thread-safe.
  */

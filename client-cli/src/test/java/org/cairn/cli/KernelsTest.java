@@ -20,7 +20,7 @@ class KernelsTest {
     assertThat(jit).contains("com.sun.crypto.provider.GHASH::update,").contains("com.sun.crypto.provider.GHASH::processBlocks,")
         .contains("com.sun.crypto.provider.CounterMode::crypt,").contains("com.sun.crypto.provider.CounterMode::implCrypt,")
         .contains("sun.security.provider.DigestBase::implCompressMultiBlock0,");
-    // not the single-block methods: C2 compiled their Java bodies early for nothing (docs/benchmarks.md)
+    // not the single-block methods: C2 compiled their Java bodies early for nothing (docs/benchmarks/journal.md)
     assertThat(jit.lines().filter(l -> !l.startsWith("#")))
         .noneMatch(l -> l.startsWith("CompileThresholdScaling,sun.security.provider.SHA2::implCompress0") || l.contains("AESCrypt::"))
         .contains("MaxNodeLimit,sun.security.provider.SHA2::implCompress0,100");

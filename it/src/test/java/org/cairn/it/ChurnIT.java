@@ -30,7 +30,7 @@ import org.junit.jupiter.api.io.TempDir;
  * throughout: `lost` stays 0 and the latest versions fetch byte-identical; after the chaos: every chunk healthy again within a bound, and the peers' stored
  * bytes equal what the index needs (GC leaves no orphans).
  *
- * CI runs 60 s of chaos; the long run is a benchmark: -Dcairn.churn.seconds=600 (docs/benchmarks.md).
+ * CI runs 60 s of chaos; the long run is a benchmark: -Dcairn.churn.seconds=600 (docs/benchmarks/journal.md).
  */
 class ChurnIT {
   private static final int PEERS = 10;

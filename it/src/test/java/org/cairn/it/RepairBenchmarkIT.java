@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  *   ./mvnw -B -pl it verify -Dit.test=RepairBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false \
  *       -Dcairn.bench.repair.mib=2048
  * stores an incompressible image of that size with code:4+2 on 7 peers (grace 1 s), SIGKILLs one
- * holder and measures from DOWN to every chunk healthy. Prints the figures for docs/benchmarks.md.
+ * holder and measures from DOWN to every chunk healthy. Prints the figures for docs/benchmarks/journal.md.
  */
 class RepairBenchmarkIT {
   @TempDir

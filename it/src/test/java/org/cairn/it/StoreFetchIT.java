@@ -95,7 +95,7 @@ class StoreFetchIT {
    *
    * The agent lingers 200 ms here, not its default 20 ms: how many pieces the default gathers depends on
    * how fast the client makes them (this suite's JVMs run C1 only, two test classes at a time on two
-   * cores), and one CI run saw 2.95 a write with it. That is a speed, which docs/benchmarks.md measures
+   * cores), and one CI run saw 2.95 a write with it. That is a speed, which docs/benchmarks/journal.md measures
    * ("A PUT per piece"); this checks the mechanism, which a linger of 0 fails.
    */
   /** The agent's linger in {@link #smallPiecesReachTheDonorsInBatches}. */

@@ -71,7 +71,7 @@ final class DonatedSpace {
   /**
    * The file system of the data directory, looked up once: {@code Files.getFileStore} reads the
    * mount table on every call, which cost a tenth of a PUT's CPU when it ran per PUT
-   * (docs/benchmarks.md); {@code getUsableSpace} on the kept store is one statvfs.
+   * (docs/benchmarks/journal.md); {@code getUsableSpace} on the kept store is one statvfs.
    */
   private FileStore fileStore() throws IOException {
     FileStore fs = fileStore;

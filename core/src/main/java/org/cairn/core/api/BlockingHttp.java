@@ -16,7 +16,7 @@ import javax.net.ssl.SSLSocketFactory;
  * sent once more on a new one, as the JDK does for requests it buffered). Chosen over the JDK's {@code HttpClient}
  * for what a call costs where it matters, in a JVM that lives for one command: that client's reactive machinery ran
  * interpreted on two threads of its own, ~17 ms of CPU a call against ~2 ms here, and it was 8 % of a one-command
- * store's CPU (docs/benchmarks.md, "One-command stores, part 4").
+ * store's CPU (docs/benchmarks/journal.md, "One-command stores, part 4").
  */
 final class BlockingHttp {
   /** A status and its body (empty when the answer had none). */

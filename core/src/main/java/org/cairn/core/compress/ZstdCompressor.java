@@ -7,13 +7,13 @@ import com.github.luben.zstd.ZstdCompressCtx;
  * zstd through zstd-jni's byte-array API (no stream wrappers: one native call per chunk), with a
  * compression context and a {@code compressBound}-sized scratch buffer reused per thread; the
  * result is copied out at its exact size. Allocating a fresh bound-sized array per chunk instead
- * made 1 MiB chunks G1 "humongous" objects and halved the pipeline's rate (docs/benchmarks.md).
+ * made 1 MiB chunks G1 "humongous" objects and halved the pipeline's rate (docs/benchmarks/journal.md).
  */
 final class ZstdCompressor implements Compressor {
   /**
    * Level 1 (with hash log 13 and minimum match 5: see the constructor). zstd's fast levels (-1 to -5, {@code
    * --compression auto:-1}) compress the DMTCP series faster, but on the job's path level -1 measured within this
-   * machine's spread and kept 11 % more bytes (docs/benchmarks.md, "zstd's fast levels").
+   * machine's spread and kept 11 % more bytes (docs/benchmarks/journal.md, "zstd's fast levels").
    */
   static final int DEFAULT_LEVEL = 1;
   /** Level 1's hash log and minimum match, whatever the input's size (see the constructor). */
@@ -37,7 +37,7 @@ final class ZstdCompressor implements Compressor {
       if (level == 1) {
         // zstd picks level 1's parameters by the input's size; hash log 13 and minimum match 5 (its negative levels'
         // base row, with literals still compressed) compress the DMTCP images 3 % smaller and 25 % faster at 256 KiB,
-        // and a third smaller at 1 MiB, where its level 1 row leaves them 1.7-fold (docs/benchmarks.md, "zstd level
+        // and a third smaller at 1 MiB, where its level 1 row leaves them 1.7-fold (docs/benchmarks/journal.md, "zstd level
         // 1's parameters by input size")
         c.setHashLog(HASH_LOG_1);
         c.setMinMatch(MIN_MATCH_1);

@@ -3,7 +3,7 @@ package org.cairn.core.erasure;
 /*
  * The inner loop of table-driven Reed-Solomon: outputs[o][i] = XOR_j coefficient[o][j] * inputs[j][i].
  *
- * Loop order, measured on this machine class (docs/benchmarks.md): bytes are processed in blocks
+ * Loop order, measured on this machine class (docs/benchmarks/journal.md): bytes are processed in blocks
  * small enough that every input and output block stays in L1/L2; within a block each output is
  * computed from up to four inputs at once, so an output byte is loaded and stored once per four
  * inputs instead of once per input, and the first group assigns rather than XORs (no zeroing pass).

@@ -23,7 +23,7 @@ public final class DataTls {
    * it still asks the engine for one 16 KiB record at a time, but into one output buffer, written once. At netty's
    * default (16 KiB a pass) every record a store sends had its own buffer allocated, written and released, run
    * interpreted or by C1 in a JVM that lives for one command: a TLS store's extra client CPU went from +0.73 to +0.40 s
-   * (docs/benchmarks.md, "TLS by default").
+   * (docs/benchmarks/journal.md, "TLS by default").
    */
   public static final int WRAP_BYTES = Integer.getInteger("cairn.tls.wrapBytes", 256 * 1024); // 16384: netty's own
 

@@ -15,7 +15,7 @@ import javax.net.ssl.TrustManager;
  * A TLS context that makes no connection, for an HTTP client whose every address is plain
  * {@code http}. The JDK's {@code HttpClient} otherwise builds the platform's default context when it is
  * built (the JSSE provider, its cipher suites, the JDK's whole CA store): ~0.1-0.2 s of a one-command
- * {@code cairn store}'s start (docs/benchmarks.md, "A cold store's start"), for a client that never speaks
+ * {@code cairn store}'s start (docs/benchmarks/journal.md, "A cold store's start"), for a client that never speaks
  * TLS. Should such a client be sent to an {@code https} address, the request fails ("this client is
  * configured for plain http only") instead of trusting anything.
  */

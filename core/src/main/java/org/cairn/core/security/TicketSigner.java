@@ -16,7 +16,7 @@ import javax.crypto.spec.SecretKeySpec;
  * P's key, so only the tracker can make one and only P can check it — another peer, which holds a
  * different key, can neither forge nor verify it. Symmetric on purpose: a store presents a ticket per
  * host per batch of chunks, and an Ed25519 check costs a fresh peer JVM milliseconds where an HMAC
- * costs microseconds (docs/benchmarks.md, "Tickets").
+ * costs microseconds (docs/benchmarks/journal.md, "Tickets").
  */
 public final class TicketSigner {
   private static final SecureRandom RANDOM = new SecureRandom();

@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Erasure codes on preallocated shards against SHA-256 of the same m shards, in one run: the issue's
  * targets are ratios (RS >= 0.6 x SHA-256, Cauchy >= 1.5 x). Scores are operations per second of
- * m x shardSize bytes; multiply by m x shardSize for bytes per second (docs/benchmarks.md does).
+ * m x shardSize bytes; multiply by m x shardSize for bytes per second (docs/benchmarks/journal.md does).
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.Throughput)

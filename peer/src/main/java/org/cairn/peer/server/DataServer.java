@@ -33,7 +33,7 @@ import org.cairn.peer.store.FragmentStore;
  * connections sharing a handler executor waited for each other before. What handing each request to
  * an executor and its answer back cost (two thread wake-ups per request, each a context switch on a
  * small host) it no longer costs: #19 measured the peers' CPU per GB ingested about 10 % lower with
- * the handlers on the loops and larger reads (docs/benchmarks.md, "Peers: requests served where they
+ * the handlers on the loops and larger reads (docs/benchmarks/journal.md, "Peers: requests served where they
  * are read"). There are as many loops as there were executors, so as many connections are served at
  * once.
  */

@@ -15,7 +15,7 @@ import java.util.List;
  * (pessimistic writes), so a buffered write buys nothing: the kernel copies the bytes into the page
  * cache, then writes them out at the fdatasync. A direct write hands the disk the bytes from an
  * aligned buffer of our own. On this VM that is 0.2 against 0.9-1.5 system CPU-s per GB for six
- * writers syncing 1 MiB writes (docs/benchmarks.md, "The page cache and the JIT"), and on a donor's desktop it
+ * writers syncing 1 MiB writes (docs/benchmarks/journal.md, "The page cache and the JIT"), and on a donor's desktop it
  * keeps Cairn's pieces from pushing the owner's files out of the page cache.
  *
  * O_DIRECT wants the buffer's address, the file position and the length to be multiples of the

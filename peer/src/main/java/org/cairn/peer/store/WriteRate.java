@@ -8,7 +8,7 @@ package org.cairn.peer.store;
  *
  * <p>Placement uses it beside the client's link measurement: a donor whose owner keeps its disk
  * busy may still be on a fast link, and then the disk is what a store waits for (the tau2
- * experiment in docs/benchmarks.md). The peer folds what was written into the rate at each
+ * experiment in docs/benchmarks/journal.md). The peer folds what was written into the rate at each
  * heartbeat ({@link #sample}), once at least {@link #MIN_BYTES} were written, half old and half new;
  * a rate not renewed for {@code maxAgeMillis} is forgotten (0, unknown), so a donor that placement
  * stopped using because its disk was slow gets measured again.
