@@ -1,19 +1,13 @@
 package org.cairn.cli;
 
-import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Callable;
-import org.cairn.cli.agent.AgentServer;
 import org.cairn.client.Grid;
 import org.cairn.core.config.Durations;
-import org.cairn.core.util.UserCache;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
