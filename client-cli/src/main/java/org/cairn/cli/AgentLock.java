@@ -59,14 +59,25 @@ final class AgentLock implements AutoCloseable {
     }
   }
 
-  /** The pid in {@code socket}'s lock file while an agent holds it (one starting up, or serving); empty otherwise. */
+  /**
+   * The agent holding {@code socket}'s lock (one starting up, or serving), by the pid its lock file names; empty otherwise.
+   * Only a lock file of this user's naming a live {@code cairn agent} of this user's counts: a file another user put
+   * beside a socket in a shared directory cannot make {@code agent stop} signal some other process.
+   */
   static java.util.Optional<ProcessHandle> holder(Path socket) {
     if (!held(socket)) {
       return java.util.Optional.empty();
     }
     try {
-      long pid = Long.parseLong(java.nio.file.Files.readString(pathOf(socket), StandardCharsets.US_ASCII).strip());
-      return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
+      Path file = pathOf(socket);
+      String me = System.getProperty("user.name");
+      if (!java.nio.file.Files.getOwner(file, java.nio.file.LinkOption.NOFOLLOW_LINKS).getName().equals(me)) {
+        return java.util.Optional.empty();
+      }
+      long pid = Long.parseLong(java.nio.file.Files.readString(file, StandardCharsets.US_ASCII).strip());
+      return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+          .filter(p -> p.info().user().map(me::equals).orElse(false))
+          .filter(p -> p.info().arguments().map(a -> java.util.Arrays.asList(a).contains("agent")).orElse(false));
     } catch (IOException | NumberFormatException e) {
       return java.util.Optional.empty(); // held, its pid not written yet
     }

@@ -22,6 +22,8 @@ class AgentLockTest {
       assertThat(lock).isNotNull();
       assertThat(AgentLock.take(socket)).as("a second agent on the same socket").isNull();
       assertThat(AgentLock.held(socket)).isTrue();
+      assertThat(AgentLock.holder(socket)).as("the pid it names is alive and this user's, but no cairn agent: nobody to stop")
+          .isEmpty();
       assertThat(Files.getPosixFilePermissions(AgentLock.pathOf(socket))).isEqualTo(PosixFilePermissions.fromString("rw-------"));
       assertThat(Files.readString(AgentLock.pathOf(socket)).strip()).isEqualTo(Long.toString(ProcessHandle.current().pid()));
     }
