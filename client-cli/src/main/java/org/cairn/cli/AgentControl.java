@@ -12,16 +12,22 @@ import picocli.CommandLine.Option;
 final class AgentControl {
   private AgentControl() {}
 
-  /** The socket: --socket, else --agent or CAIRN_AGENT_SOCKET, else the default one ({@link AgentCommand#defaultSocket}). */
-  static Path socket(Path flag, CairnCli root) {
-    if (flag != null) {
-      return flag.toAbsolutePath();
+  /** {@code --socket} of stop and status. */
+  static final class SocketOption {
+    @Option(names = "--socket", paramLabel = "PATH", description = "The agent's socket (default: as 'cairn agent').")
+    Path flag;
+
+    /** --socket, else --agent or CAIRN_AGENT_SOCKET, else the default one ({@link AgentCommand#defaultSocket}). */
+    Path resolve(CairnCli root) {
+      if (flag != null) {
+        return flag.toAbsolutePath();
+      }
+      if (root.agent != null) {
+        return root.agent.toAbsolutePath();
+      }
+      String env = System.getenv("CAIRN_AGENT_SOCKET");
+      return env != null && !env.isBlank() ? Path.of(env).toAbsolutePath() : AgentCommand.defaultSocket().toAbsolutePath();
     }
-    if (root.agent != null) {
-      return root.agent.toAbsolutePath();
-    }
-    String env = System.getenv("CAIRN_AGENT_SOCKET");
-    return env != null && !env.isBlank() ? Path.of(env).toAbsolutePath() : AgentCommand.defaultSocket().toAbsolutePath();
   }
 
   /** Sends {@code args} to the agent at {@code socket}; its answer goes to this process's output. Null: no agent answered. */
@@ -44,12 +50,12 @@ final class AgentControl {
     @CommandLine.ParentCommand
     AgentCommand agent;
 
-    @Option(names = "--socket", paramLabel = "PATH", description = "The agent's socket (default: as 'cairn agent').")
-    Path socket;
+    @CommandLine.Mixin
+    SocketOption socket;
 
     @Override
     public Integer call() {
-      Path s = socket(socket, agent.root);
+      Path s = socket.resolve(agent.root);
       Integer code = ask(s, List.of("agent", "stop"));
       java.util.Optional<ProcessHandle> starting = code == null ? AgentLock.holder(s) : java.util.Optional.empty();
       if (starting.isPresent()) {
@@ -75,8 +81,8 @@ final class AgentControl {
     @CommandLine.ParentCommand
     AgentCommand agent;
 
-    @Option(names = "--socket", paramLabel = "PATH", description = "The agent's socket (default: as 'cairn agent').")
-    Path socket;
+    @CommandLine.Mixin
+    SocketOption socket;
 
     @Option(names = "--json", description = "One JSON object: running, pid, socket, since, served, running, background, grids, "
         + "commandsRunning, idleSeconds, idleExitSeconds, jar, heapUsedBytes; {\"running\": true, \"starting\": true, \"pid\": N} while it warms up before opening its socket; {\"running\": false} when none runs.")
@@ -84,7 +90,7 @@ final class AgentControl {
 
     @Override
     public Integer call() throws Exception {
-      Path s = socket(socket, agent.root);
+      Path s = socket.resolve(agent.root);
       Integer code = ask(s, json ? List.of("agent", "status", "--json") : List.of("agent", "status"));
       if (code != null) {
         return code;
