@@ -33,11 +33,7 @@ class AgentIT {
   void startGrid() throws Exception {
     grid = new MiniGrid(root, Duration.ofSeconds(1));
     grid.startTracker();
-    for (int i = 0; i < 6; i++) {
-      grid.startPeer("p" + i);
-    }
-    MiniGrid.await("6 peers RUNNING", Duration.ofSeconds(30),
-        () -> grid.peers().size() == 6 && grid.peers().findValues("state").stream().allMatch(s -> s.asText().equals("RUNNING")));
+    grid.startPeersRunning(6);
     socket = root.resolve("run").resolve("agent.sock");
   }
 

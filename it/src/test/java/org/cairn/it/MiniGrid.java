@@ -146,6 +146,15 @@ public final class MiniGrid implements Closeable {
    * Starts {@code cairn --tracker URL --token-file F ARGS...} without waiting for it (a job such as
    * {@code dmtcp launch}), with {@code env} added; its output goes to ROOT/NAME.out and .err.
    */
+  /** Starts peers p0..p{n-1} with their defaults and waits until the tracker lists all n RUNNING. */
+  public void startPeersRunning(int n) throws Exception {
+    for (int i = 0; i < n; i++) {
+      startPeer("p" + i);
+    }
+    await(n + " peers RUNNING", Duration.ofSeconds(30),
+        () -> peers().size() == n && peers().findValues("state").stream().allMatch(s -> s.asText().equals("RUNNING")));
+  }
+
   public Node startCli(String name, java.util.Map<String, String> env, String... args) throws IOException {
     return start(name, jar("client-cli", "cairn.jar"), withGrid(tokenFile, args), env);
   }

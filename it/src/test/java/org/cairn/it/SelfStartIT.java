@@ -37,11 +37,7 @@ class SelfStartIT {
   void startGrid() throws Exception {
     grid = new MiniGrid(root, Duration.ofSeconds(1));
     grid.startTracker();
-    for (int i = 0; i < 6; i++) {
-      grid.startPeer("p" + i);
-    }
-    MiniGrid.await("6 peers RUNNING", Duration.ofSeconds(30),
-        () -> grid.peers().size() == 6 && grid.peers().findValues("state").stream().allMatch(s -> s.asText().equals("RUNNING")));
+    grid.startPeersRunning(6);
     runtime = Files.createDirectories(root.resolve("xdg"));
     Files.setPosixFilePermissions(runtime, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
   }
@@ -147,14 +143,19 @@ class SelfStartIT {
     assertThat(again.exit()).isZero();
     assertThat(again.stdout()).contains("no agent running");
 
-    // kept in their own process: no agent is started
-    assertThat(cairn("--no-agent", "versions", "--app", "heat", "--node", "r0").exit()).isZero();
-    assertThat(cairn(launcher, Map.of("CAIRN_AGENT", "off"), "versions", "--app", "heat", "--node", "r0").exit()).isZero();
-    assertThat(cairn(launcher, Map.of("CAIRN_AGENT", "off"), "--json", "store", images[0].toString(), "--app", "heat", "--node", "r1").exit())
-        .isZero();
-    Thread.sleep(3000); // an agent started by mistake would have bound its socket by now (it warms up in ~2-10 s)
-    assertThat(socket()).as("--no-agent and CAIRN_AGENT=off start none").doesNotExist();
-    assertThat(status(launcher)).isNull();
+    // kept in their own process: no agent is started. A command starts one (and makes its log) before it exits, so a
+    // runtime directory of their own still without the agent's files once they have returned shows none was started.
+    Path fresh = Files.createDirectories(root.resolve("xdg-off"));
+    Map<String, String> off = Map.of("XDG_RUNTIME_DIR", fresh.toString());
+    assertThat(cairn(launcher, off, "--no-agent", "versions", "--app", "heat", "--node", "r0").exit()).isZero();
+    assertThat(cairn(launcher, Map.of("XDG_RUNTIME_DIR", fresh.toString(), "CAIRN_AGENT", "off"), "versions", "--app", "heat", "--node", "r0")
+        .exit()).isZero();
+    assertThat(cairn(launcher, Map.of("XDG_RUNTIME_DIR", fresh.toString(), "CAIRN_AGENT", "off"), "--json", "store", images[0].toString(),
+        "--app", "heat", "--node", "r1").exit()).isZero();
+    Path dir = fresh.resolve("cairn");
+    assertThat(dir.resolve("agent.sock.log")).as("--no-agent and CAIRN_AGENT=off start none").doesNotExist();
+    assertThat(dir.resolve("agent.sock.lock")).doesNotExist();
+    assertThat(dir.resolve("agent.sock")).doesNotExist();
   }
 
   @Test
