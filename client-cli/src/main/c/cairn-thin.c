@@ -2,7 +2,7 @@
  * cairn-thin: the thin side of a command a running `cairn agent` takes, as a native program: a
  * JVM's start (~0.1-0.2 s and as much CPU on a loaded two-core host) was most of a handed-off
  * command's cost on the client side (docs/benchmarks/journal.md, "A native thin client"). It speaks the
- * same wire as org.cairn.cli.agent.AgentClient (AgentRequest out; OUT / ERR / EXIT frames back,
+ * same wire as org.cairn.cli.agent.wire.AgentClient (AgentRequest out; OUT / ERR / EXIT frames back,
  * AgentWire) and behaves the same; whatever it cannot do exactly as the JVM would, it hands to the
  * JVM's thin path by exec'ing it, so the result never depends on which client ran:
  *   - no agent answers at SOCKET (no file, refused, a path too long): exec FALLBACK with

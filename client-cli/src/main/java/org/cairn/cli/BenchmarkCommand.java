@@ -14,11 +14,11 @@ import org.cairn.cli.bench.Stages;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.config.ByteSize;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /** {@code cairn benchmark STAGE}: measures a stage of the data path on this machine, like {@code kopia benchmark}. */
 @Command(

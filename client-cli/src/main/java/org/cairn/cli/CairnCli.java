@@ -3,9 +3,34 @@ package org.cairn.cli;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Properties;
-import picocli.CommandLine;
+import org.cairn.cli.agent.AgentCommand;
+import org.cairn.cli.agent.wire.Argv;
+import org.cairn.cli.command.FetchCommand;
+import org.cairn.cli.command.KeyCommand;
+import org.cairn.cli.command.LsCommand;
+import org.cairn.cli.command.MountCommand;
+import org.cairn.cli.command.PolicyCommand;
+import org.cairn.cli.command.PrefetchCommand;
+import org.cairn.cli.command.RmCommand;
+import org.cairn.cli.command.StatusCommand;
+import org.cairn.cli.command.StoreCommand;
+import org.cairn.cli.command.VerifyCommand;
+import org.cairn.cli.command.VersionsCommand;
+import org.cairn.cli.command.WaitCommand;
+import org.cairn.cli.context.Root;
+import org.cairn.cli.context.Session;
+import org.cairn.cli.dmtcp.DmtcpCommand;
+import org.cairn.cli.grid.DemoCommand;
+import org.cairn.cli.grid.GridCommand;
+import org.cairn.cli.grid.HeartbeatCommand;
+import org.cairn.cli.output.RequestLog;
+import org.cairn.cli.output.StandardOutput;
+import org.cairn.cli.startup.LogSetup;
+import org.cairn.cli.startup.Preload;
+import org.cairn.cli.startup.QuietExit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code java -jar cairn.jar}: the client of a Cairn grid. Exit codes: 0 success, 1 the operation
@@ -20,7 +45,7 @@ import picocli.CommandLine.Option;
         "",
         "Exit codes: 0 success, 1 operation failed, 2 usage error."
     })
-public final class CairnCli {
+public final class CairnCli implements Root {
   /**
    * The commands, in the order the help lists them. They are added to the command line when it is
    * built, and only the one named when a command line names one: picocli builds a command's model
@@ -31,8 +56,6 @@ public final class CairnCli {
       PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class,
       KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
       CommandLine.HelpCommand.class);
-  /** The root's options that take a value (the next argument is theirs, never a command's name). */
-  private static final java.util.Set<String> VALUED = java.util.Set.of("--tracker", "--token-file", "--key-dir", "--agent");
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,
       description = {"Tracker URL, e.g. http://127.0.0.1:7600 (env CAIRN_TRACKER); for a tracker group, its members' URLs "
@@ -95,16 +118,51 @@ public final class CairnCli {
   /** Where this command runs: this process, or an agent for a thin client. */
   Session session = Session.local();
 
-  /** The app keys this command uses. */
-  org.cairn.client.AppKeys keys() {
+  @Override
+  public String tracker() {
+    return tracker;
+  }
+
+  @Override
+  public java.nio.file.Path tokenFile() {
+    return tokenFile;
+  }
+
+  @Override
+  public java.nio.file.Path keyDir() {
+    return keyDir;
+  }
+
+  @Override
+  public java.nio.file.Path agentSocket() {
+    return agent;
+  }
+
+  @Override
+  public boolean quiet() {
+    return quiet;
+  }
+
+  @Override
+  public Session session() {
+    return session;
+  }
+
+  @Override
+  public int runCommand(Session in, String... args) {
+    return run(in, args);
+  }
+
+  @Override
+  public org.cairn.client.keys.AppKeys keys() {
     java.nio.file.Path dir = session.path(keyDir);
     String env = session.env("CAIRN_KEY_DIR");
     if (dir == null && env != null && !env.isBlank()) {
       dir = session.path(java.nio.file.Path.of(env)); // the client's, when an agent runs the command
     } else if (dir == null && session.agent()) {
-      dir = org.cairn.client.AppKeys.defaultDir(); // not the agent's own CAIRN_KEY_DIR: the client set none
+      dir = org.cairn.client.keys.AppKeys.defaultDir(); // not the agent's own CAIRN_KEY_DIR: the client set none
     }
-    return org.cairn.client.AppKeys.locate(dir);
+    return org.cairn.client.keys.AppKeys.locate(dir);
   }
 
   public static void main(String[] args) {
@@ -122,7 +180,7 @@ public final class CairnCli {
       }
     }, "cairn-interrupted"));
     boolean verbose = LogSetup.debugIfVerbose(args);
-    Preload.start(Main.commandOf(args), args);
+    Preload.start(Argv.commandOf(args), args);
     int code = run(verbose, true, args);
     finished.set(true);
     if (after != null) {
@@ -154,11 +212,11 @@ public final class CairnCli {
     if (out != null) {
       out.flush();
     }
-    return StandardOutput.exitCode(session, code, Main.commandOf(args), cli.getErr());
+    return StandardOutput.exitCode(session.stdout(), code, Argv.commandOf(args), cli.getErr());
   }
 
   /** Runs the command line in {@code session} (an agent serving a thin client), its output on the session's streams. */
-  static int run(Session session, String... args) {
+  public static int run(Session session, String... args) {
     CommandLine cli = commandLine(session, args);
     java.io.PrintWriter out = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stdout(), java.nio.charset.StandardCharsets.UTF_8), true);
     java.io.PrintWriter err = new java.io.PrintWriter(new java.io.OutputStreamWriter(session.stderr(), java.nio.charset.StandardCharsets.UTF_8), true);
@@ -209,16 +267,16 @@ public final class CairnCli {
    * The command line with cairn's error handling: a failed operation is one line on stderr and exit
    * 1; a usage error is one line and a hint (never the whole help) and exit 2.
    */
-  static CommandLine commandLine() {
+  public static CommandLine commandLine() {
     return commandLine(Session.local());
   }
 
-  static CommandLine commandLine(Session session) {
+  public static CommandLine commandLine(Session session) {
     return commandLine(session, null);
   }
 
   /** The command line for {@code args}: with only the command they name, or every command when they name none (help, typos). */
-  static CommandLine commandLine(Session session, String[] given) {
+  public static CommandLine commandLine(Session session, String[] given) {
     CairnCli root = new CairnCli();
     root.session = session;
     CommandLine cli = new CommandLine(root);
@@ -254,7 +312,7 @@ public final class CairnCli {
   private static Class<?> named(String[] args) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
-      if (VALUED.contains(a)) {
+      if (Argv.VALUED.contains(a)) {
         i++; // its value
       } else if (!a.startsWith("-")) {
         for (Class<?> c : COMMANDS) {

@@ -5,7 +5,8 @@ import java.io.ByteArrayOutputStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.cairn.cli.agent.AgentClient;
+import org.cairn.cli.agent.wire.AgentClient;
+import org.cairn.cli.startup.Warmup;
 
 /**
  * The build's training run for {@code target/cairn.jsa} (AppCDS): the classes a thin command loads

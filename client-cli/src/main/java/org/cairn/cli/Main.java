@@ -3,8 +3,11 @@ package org.cairn.cli;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
-import org.cairn.cli.agent.AgentClient;
-import org.cairn.cli.agent.AgentSocket;
+import org.cairn.cli.agent.AgentSpawn;
+import org.cairn.cli.agent.wire.AgentClient;
+import org.cairn.cli.agent.wire.AgentSocket;
+import org.cairn.cli.agent.wire.Argv;
+import org.cairn.cli.context.Root;
 
 /**
  * {@code cairn}'s entry point. The commands a job runs (store, fetch, verify, versions, wait, prefetch)
@@ -16,10 +19,6 @@ import org.cairn.cli.agent.AgentSocket;
  * everything here, no agent started.
  */
 public final class Main {
-  /** Commands an agent runs. */
-  static final Set<String> HANDED = Set.of("store", "fetch", "verify", "versions", "wait", "prefetch");
-  /** The global options that take a value (so the command is the first other word). */
-  private static final Set<String> VALUED = Set.of("--tracker", "--token-file", "--key-dir", "--agent");
   /** Set by the thin path's launcher when no agent took the command: it runs here. */
   private static final String ABSENT = "CAIRN_AGENT_ABSENT";
 
@@ -35,7 +34,7 @@ public final class Main {
       System.setProperty(NETTY_REFLECTION, "true");
     }
     String socket = System.getenv("CAIRN_AGENT_SOCKET");
-    String command = commandOf(args);
+    String command = Argv.commandOf(args);
     for (int i = 0; i < args.length && !args[i].equals(command); i++) {
       String a = args[i];
       if (a.equals("--agent") && i + 1 < args.length) {
@@ -43,7 +42,7 @@ public final class Main {
       } else if (a.startsWith("--agent=")) {
         socket = a.substring("--agent=".length());
       }
-      if (VALUED.contains(a)) {
+      if (Argv.VALUED.contains(a)) {
         i++;
       }
     }
@@ -144,59 +143,24 @@ public final class Main {
     java.util.Map<String, String> flags = new java.util.LinkedHashMap<>();
     flags.put("--key-dir", env.get("CAIRN_KEY_DIR"));
     flags.put("--tracker", env.get("CAIRN_TRACKER"));
-    List<String> out = withFlags(List.of(args), flags);
+    List<String> out = Argv.withFlags(List.of(args), flags);
     String level = env.get("CAIRN_LOG_LEVEL");
     if (level != null && java.util.Set.of("DEBUG", "TRACE", "ALL").contains(level.strip().toUpperCase(java.util.Locale.ROOT))
-        && !verboseIn(args)) {
+        && !Argv.verboseIn(args)) {
       out.add(0, "-v"); // the job's CAIRN_LOG_LEVEL=DEBUG: that command's log on its stderr, as when it runs the command itself
     }
     return out;
   }
 
-  /** {@code args} after each of {@code flags} (name, value) whose value is set and whose name the arguments do not give. */
-  static List<String> withFlags(List<String> args, java.util.Map<String, String> flags) {
-    List<String> out = new java.util.ArrayList<>();
-    flags.forEach((flag, value) -> {
-      if (value != null && !value.isBlank() && args.stream().noneMatch(a -> a.equals(flag) || a.startsWith(flag + "="))) {
-        out.add(flag);
-        out.add(value);
-      }
-    });
-    out.addAll(args);
-    return out;
-  }
 
-  /** Whether {@code args} ask for -v ({@code --verbose}, or {@code -v} among other one-letter flags, as {@code -qv}), before {@code --}. */
-  static boolean verboseIn(String[] args) {
-    for (String a : args) {
-      if (a.equals("--")) {
-        return false;
-      }
-      if (a.equals("--verbose") || a.matches("-[hqvV]*v[hqvV]*")) {
-        return true;
-      }
-    }
-    return false;
-  }
 
-  /** The command word of {@code args} (the first word that is neither an option nor a global option's value), or null. */
-  static String commandOf(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      if (VALUED.contains(args[i])) {
-        i++;
-      } else if (!args[i].startsWith("-")) {
-        return args[i];
-      }
-    }
-    return null;
-  }
 
   /**
    * Whether an agent runs {@code command} (null: none on the command line, as in {@code cairn --version}) with these
    * arguments.
    */
   static boolean handed(String command, String[] args) {
-    return command != null && HANDED.contains(command) && handable(command, args);
+    return command != null && Argv.HANDED.contains(command) && handable(command, args);
   }
 
   /** Help, version and standard input stay here (an agent cannot read this process's stdin). A loop: a lambda costs a thin start ~5 ms. */

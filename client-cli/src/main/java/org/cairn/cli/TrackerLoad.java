@@ -4,8 +4,8 @@ import java.io.PrintWriter;
 import java.util.List;
 import org.cairn.cli.bench.StageOutput;
 import org.cairn.cli.bench.StageResult;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code cairn benchmark heartbeats|commits}: load on a running tracker (or tracker group), and those stages' options

@@ -1,7 +1,5 @@
 package org.cairn.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
@@ -12,6 +10,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.cairn.cli.context.Session;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.Tracker;
@@ -21,6 +20,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The commands as a user runs them, in-process, against a real tracker on loopback (no peers: the

@@ -1,9 +1,12 @@
 package org.cairn.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
+import org.cairn.cli.command.PolicyCommand;
+import org.cairn.cli.command.VerifyCommand;
+import org.cairn.cli.output.Json;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** The commands' {@code --json} records: their keys in a fixed order, optional ones left out. */
 class JsonOutputsTest {

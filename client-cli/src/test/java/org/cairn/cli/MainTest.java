@@ -1,8 +1,10 @@
 package org.cairn.cli;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import org.cairn.cli.agent.wire.Argv;
+import org.cairn.cli.startup.Preload;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Which command lines the entry point hands to an agent. */
 class MainTest {
@@ -31,10 +33,10 @@ class MainTest {
 
   @Test
   void theCommandWord_isTheFirstWordThatIsNoGlobalOptionsValue() {
-    assertThat(Main.commandOf(new String[] {"--tracker", "http://t:1", "--token-file", "store", "versions", "--app", "a"}))
+    assertThat(Argv.commandOf(new String[] {"--tracker", "http://t:1", "--token-file", "store", "versions", "--app", "a"}))
         .isEqualTo("versions");
-    assertThat(Main.commandOf(new String[] {"--agent=/s", "-v", "store", "f"})).isEqualTo("store");
-    assertThat(Main.commandOf(new String[] {"--version"})).isNull();
+    assertThat(Argv.commandOf(new String[] {"--agent=/s", "-v", "store", "f"})).isEqualTo("store");
+    assertThat(Argv.commandOf(new String[] {"--version"})).isNull();
   }
 
   @Test
@@ -52,7 +54,7 @@ class MainTest {
     assertThat(Main.withClientsSettings(new String[] {"-qv", "store", "f"}, java.util.Map.of("CAIRN_LOG_LEVEL", "DEBUG")))
         .as("not twice").containsExactly("-qv", "store", "f");
     assertThat(Main.withClientsSettings(new String[] {"store", "f"}, java.util.Map.of("CAIRN_LOG_LEVEL", "INFO"))).containsExactly("store", "f");
-    assertThat(Main.withFlags(java.util.List.of("store", "f"), java.util.Map.of("--key-dir", "/agent/keys")))
+    assertThat(Argv.withFlags(java.util.List.of("store", "f"), java.util.Map.of("--key-dir", "/agent/keys")))
         .as("an agent's own key directory for a command naming none").containsExactly("--key-dir", "/agent/keys", "store", "f");
   }
 
@@ -62,7 +64,7 @@ class MainTest {
       assertThat(Class.forName(name, false, Preload.class.getClassLoader())).isNotNull();
     }
     for (var e : Preload.MESSAGES.entrySet()) { // each a message Jackson reads and writes (prepare would skip it quietly)
-      assertThat(Main.HANDED).contains(e.getKey());
+      assertThat(Argv.HANDED).contains(e.getKey());
       for (Class<?> type : e.getValue()) {
         var t = org.cairn.core.api.TrackerHttp.JSON.constructType(type);
         assertThat(org.cairn.core.api.TrackerHttp.JSON.canDeserialize(t)).as(type.getName()).isTrue();

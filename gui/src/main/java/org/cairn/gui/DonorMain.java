@@ -11,9 +11,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import javax.swing.SwingUtilities;
 import org.cairn.core.config.ByteSize;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code java -jar cairn-donor.jar}: the donor tray app. Runs a peer in-process with the same

@@ -89,7 +89,7 @@ class AgentIT {
         "-Xlog:class+load:file=" + classes), socket, "versions", "--app", "heat", "--node", "r0");
     assertThat(listed.exit()).as(listed.stderr()).isZero();
     assertThat(listed.stdout()).contains("redundancy");
-    assertThat(Files.readAllLines(classes)).anyMatch(l -> l.contains("org.cairn.cli.agent.AgentClient "))
+    assertThat(Files.readAllLines(classes)).anyMatch(l -> l.contains("org.cairn.cli.agent.wire.AgentClient "))
         .noneMatch(l -> l.contains("/cairn.jar")).noneMatch(l -> l.contains("io.netty.") || l.contains("com.fasterxml."));
 
     MiniGrid.Cli verify = grid.viaAgent(socket, "verify", "--app", "heat", "--node", "r0", "--read-data");

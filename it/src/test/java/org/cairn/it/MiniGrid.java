@@ -354,7 +354,7 @@ public final class MiniGrid implements Closeable {
   public byte[] ticket(String op, String peerId, java.util.List<org.cairn.core.hash.ChunkId> chunks, Long ttlSeconds)
       throws IOException, InterruptedException {
     java.util.List<String> hex = chunks.stream().map(org.cairn.core.hash.ChunkId::hex).toList();
-    String body = JSON.writeValueAsString(new org.cairn.core.api.TicketRequest(op, peerId, hex, ttlSeconds));
+    String body = JSON.writeValueAsString(new org.cairn.core.api.member.TicketRequest(op, peerId, hex, ttlSeconds));
     HttpRequest req = HttpRequest.newBuilder(URI.create(trackerUrl + "/api/v1/tickets")).timeout(Duration.ofSeconds(10))
         .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build();

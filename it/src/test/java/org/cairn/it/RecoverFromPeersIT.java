@@ -13,9 +13,9 @@ import java.util.Map;
 import org.apache.commons.io.file.PathUtils;
 import org.cairn.core.bench.MemoryImages;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue #21: the catalog rebuilt from the grid. Stores put each version's sealed catalog record on the

@@ -140,7 +140,7 @@ class StatusPageIT {
     org.cairn.core.api.TrackerClient tracker = new org.cairn.core.api.TrackerClient(java.net.URI.create(grid.trackerUrl()),
         org.cairn.core.security.GridToken.readFile(grid.tokenFile()), Duration.ofSeconds(10));
     for (int i = 0; i < 120; i++) {
-      tracker.register(new org.cairn.core.api.RegisterRequest(String.format("load-%03d", i), "127.0.0.1:" + (20000 + i), "RUNNING",
+      tracker.register(new org.cairn.core.api.member.RegisterRequest(String.format("load-%03d", i), "127.0.0.1:" + (20000 + i), "RUNNING",
           1L << 30, 0, 1L << 30, 0, false, "test"));
     }
     // 25 nodes of one app, a version each (chunk maps only: their pieces are nowhere, so they show as not restorable)
@@ -149,7 +149,7 @@ class StatusPageIT {
       org.cairn.core.hash.ChunkId id = org.cairn.core.hash.ChunkId.of(("chunk " + n).getBytes(java.nio.charset.StandardCharsets.UTF_8));
       org.cairn.core.manifest.Manifest m = org.cairn.core.manifest.Manifest.of("many", String.format("n%02d", n), 0, 4096, "code:2+1",
           "none", "file", System.currentTimeMillis(), "test", List.of(new org.cairn.core.manifest.ChunkRef(id, 4096)));
-      tracker.commit(new org.cairn.core.api.CommitRequest(m, List.of(new org.cairn.core.api.CommitRequest.NewChunk(id.hex(), holders,
+      tracker.commit(new org.cairn.core.api.catalog.CommitRequest(m, List.of(new org.cairn.core.api.catalog.CommitRequest.NewChunk(id.hex(), holders,
           List.of("00000001", "00000002", "00000003"), 3000, null)), null));
     }
     WebDriver b = browser();

@@ -21,9 +21,9 @@ import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
 import org.cairn.peer.server.ConnectionLimits;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code java -jar cairn-peer.jar}: a donor peer, until SIGINT/SIGTERM (then it tells the tracker it

@@ -8,15 +8,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.cairn.core.api.BackupRequest;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.api.catalog.BackupRequest;
 import org.cairn.core.config.ByteSize;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.store.TrackerBackup;
 import org.cairn.tracker.store.TrackerStore;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code cairn-tracker backup --to DIR}: a consistent copy of a tracker's data directory. A running

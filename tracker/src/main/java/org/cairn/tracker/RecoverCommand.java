@@ -9,9 +9,9 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.cairn.core.config.Durations;
 import org.cairn.tracker.recovery.Recovery;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code cairn-tracker recover --from-peers ADDR,... --kit DIR --data DIR}: a catalog rebuilt from the peers. */
 @Command(name = "recover", mixinStandardHelpOptions = true,

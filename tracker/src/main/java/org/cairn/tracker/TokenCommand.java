@@ -12,10 +12,10 @@ import org.cairn.core.config.Durations;
 import org.cairn.tracker.auth.Role;
 import org.cairn.tracker.auth.TokenRecord;
 import org.cairn.tracker.auth.TokenStore;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine;
 
 /**
  * {@code cairn-tracker token create|list|revoke --data D}: the credentials the operator hands out.

@@ -3,16 +3,16 @@ package org.cairn.tracker;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.concurrent.Callable;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.cairn.core.config.Durations;
 import org.cairn.core.config.HostPort;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.service.TrackerConfig;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /** {@code java -jar cairn-tracker.jar}: runs the tracker until SIGINT/SIGTERM. */
 @Command(name = "cairn-tracker", mixinStandardHelpOptions = true, version = "cairn-tracker 0.1.0",

@@ -38,10 +38,10 @@ class TrackerFailoverTest {
       assertThat(c.versions("heat", "n1")).isEmpty();
       assertThat(c.base()).as("the member that answered is asked first from now on").isEqualTo(live);
       assertThat(c.peers()).isEmpty();
-      org.cairn.core.api.ClusterView cluster = c.cluster();
+      org.cairn.core.api.status.ClusterView cluster = c.cluster();
       assertThat(cluster.leader()).isEqualTo("tracker");
       assertThat(cluster.members()).containsExactly(
-          new org.cairn.core.api.ClusterView.Member("tracker", "127.0.0.1:" + t.port(), "leader"));
+          new org.cairn.core.api.status.ClusterView.Member("tracker", "127.0.0.1:" + t.port(), "leader"));
     }
     TrackerClient c = new TrackerClient(List.of(live, dead), GridToken.of(TOKEN), Duration.ofSeconds(5));
     assertThatThrownBy(() -> c.versions("heat", "n1")).isInstanceOf(TrackerHttp.UnreachableException.class)

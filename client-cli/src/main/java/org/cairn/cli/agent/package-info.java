@@ -1,6 +1,6 @@
 /**
- * The thin client's wire to a resident {@code cairn agent} over a Unix domain socket: a request
- * (the command line, the client's working directory) and the command's output streamed back. Only
- * JDK classes, so a thin {@code cairn} process starts without Netty, Jackson or picocli.
+ * {@code cairn agent}: the resident process a job's commands are handed to ({@link org.cairn.cli.agent.Agent}, its
+ * composition root), its socket server, its background stores, its lock and socket, and how a command starts one
+ * when none runs. The wire a thin client speaks to it is in {@code agent.wire}.
  */
 package org.cairn.cli.agent;

@@ -14,17 +14,17 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
-import org.cairn.client.Fetcher;
+import org.cairn.cli.grid.LocalGrid;
 import org.cairn.client.Grid;
-import org.cairn.core.api.VersionRow;
-import org.cairn.core.read.ChunkReader;
-import org.cairn.client.LocalGrid;
-import org.cairn.client.StoreOptions;
-import org.cairn.client.Storer;
+import org.cairn.client.fetch.Fetcher;
+import org.cairn.client.store.StoreOptions;
+import org.cairn.client.store.Storer;
+import org.cairn.core.api.catalog.VersionRow;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.read.ChunkReader;
 import org.cairn.core.security.GridToken;
 
 /*

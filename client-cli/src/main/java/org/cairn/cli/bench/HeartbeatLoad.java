@@ -8,9 +8,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
-import org.cairn.core.api.HeartbeatRequest;
-import org.cairn.core.api.RegisterRequest;
 import org.cairn.core.api.TrackerClient;
+import org.cairn.core.api.member.HeartbeatRequest;
+import org.cairn.core.api.member.RegisterRequest;
 import org.cairn.core.security.GridToken;
 
 /*

@@ -9,10 +9,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.function.Consumer;
-import org.cairn.client.LocalGrid;
+import org.cairn.cli.grid.LocalGrid;
 
 /*
  * `cairn benchmark e2e` on the job's path (issue #19, the default): every store and fetch is a new

@@ -1,7 +1,5 @@
 package org.cairn.cli.agent;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -18,8 +16,12 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.cairn.cli.agent.wire.AgentRequest;
+import org.cairn.cli.agent.wire.AgentWire;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** Only the agent's own user gets its commands run; the socket is never reachable by others, even briefly. */
 class AgentServerTest {

@@ -4,6 +4,38 @@ import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.util.ArrayList;
 import java.util.List;
+import org.cairn.core.api.catalog.AssignedPage;
+import org.cairn.core.api.catalog.BackupRequest;
+import org.cairn.core.api.catalog.CatalogRecordBlob;
+import org.cairn.core.api.catalog.ChunkLookup;
+import org.cairn.core.api.catalog.CommitRequest;
+import org.cairn.core.api.catalog.FolderPolicy;
+import org.cairn.core.api.catalog.HeldChunks;
+import org.cairn.core.api.catalog.LocatedVersion;
+import org.cairn.core.api.catalog.PendingRequest;
+import org.cairn.core.api.catalog.PlacementAnswer;
+import org.cairn.core.api.catalog.PlacementQuery;
+import org.cairn.core.api.catalog.RecordAttach;
+import org.cairn.core.api.catalog.SetProgress;
+import org.cairn.core.api.catalog.VersionRow;
+import org.cairn.core.api.member.BandwidthReport;
+import org.cairn.core.api.member.ComputeState;
+import org.cairn.core.api.member.DataPlaneKey;
+import org.cairn.core.api.member.HeartbeatRequest;
+import org.cairn.core.api.member.HeartbeatResponse;
+import org.cairn.core.api.member.HostHistory;
+import org.cairn.core.api.member.Inventory;
+import org.cairn.core.api.member.PeerView;
+import org.cairn.core.api.member.RegisterRequest;
+import org.cairn.core.api.member.TicketRequest;
+import org.cairn.core.api.repair.BadPieces;
+import org.cairn.core.api.repair.RepairClaim;
+import org.cairn.core.api.status.AppSummary;
+import org.cairn.core.api.status.AvailabilityView;
+import org.cairn.core.api.status.CapacitySeries;
+import org.cairn.core.api.status.ClusterView;
+import org.cairn.core.api.status.DurabilityView;
+import org.cairn.core.api.status.TrackerHealth;
 
 /**
  * Every call the tracker serves, with who may make it ({@link Endpoint}): the one table the tracker

@@ -7,7 +7,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import org.cairn.core.CorruptDataException;
-import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.catalog.LocatedChunk;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.pipeline.ChunkCodec;

@@ -6,7 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.catalog.LocatedChunk;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.protocol.PieceReply;

@@ -1,6 +1,6 @@
 package org.cairn.core.read;
 
-import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.catalog.LocatedChunk;
 
 /**
  * The one rule for a chunk's health, given the good pieces found: healthy with every piece,

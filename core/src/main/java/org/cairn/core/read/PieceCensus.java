@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.catalog.LocatedChunk;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;

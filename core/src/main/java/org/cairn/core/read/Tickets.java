@@ -1,7 +1,7 @@
 package org.cairn.core.read;
 
 import java.util.List;
-import org.cairn.core.api.TicketGrant;
+import org.cairn.core.api.member.TicketGrant;
 import org.cairn.core.net.PeerClient;
 
 /** Hands the tickets an answer from the tracker carried to the process's peer client, which presents them. */

@@ -1,11 +1,13 @@
 package org.cairn.core.api;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import java.util.List;
+import org.cairn.core.api.catalog.LocatedChunk;
+import org.cairn.core.api.repair.RepairJob;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.hash.ChunkId;
 import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
 
 /** A repair job as the executor's reader takes it: each source at its index, in the state the tracker listed it in. */
 class RepairJobTest {

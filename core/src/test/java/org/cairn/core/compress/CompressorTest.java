@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.util.Random;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.bench.MemoryImages;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class CompressorTest {
   private static final byte[] IMAGE = MemoryImages.image(11, 1 << 20);

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.cairn.core.api.LocatedChunk;
+import org.cairn.core.api.catalog.LocatedChunk;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.compress.Compressor;

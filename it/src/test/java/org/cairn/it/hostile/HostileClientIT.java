@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.assertj.core.api.SoftAssertions;
-import org.cairn.core.api.BadPieces;
-import org.cairn.core.api.BackupRequest;
-import org.cairn.core.api.ChunkLookup;
-import org.cairn.core.api.ComputeState;
-import org.cairn.core.api.FolderPolicy;
-import org.cairn.core.api.TicketRequest;
 import org.cairn.core.api.TokenRequest;
+import org.cairn.core.api.catalog.BackupRequest;
+import org.cairn.core.api.catalog.ChunkLookup;
+import org.cairn.core.api.catalog.FolderPolicy;
+import org.cairn.core.api.member.ComputeState;
+import org.cairn.core.api.member.TicketRequest;
+import org.cairn.core.api.repair.BadPieces;
 import org.cairn.core.security.GridToken;
 import org.cairn.it.MiniGrid;
 import org.junit.jupiter.api.Test;
@@ -220,7 +220,7 @@ class HostileClientIT {
     expect(softly, naming, 403);
     collect(naming, tickets);
     List<String> many = new ArrayList<>();
-    for (int i = 0; i <= org.cairn.core.api.PendingRequest.MAX_CHUNKS; i++) {
+    for (int i = 0; i <= org.cairn.core.api.catalog.PendingRequest.MAX_CHUNKS; i++) {
       many.add(String.format("%064x", i));
     }
     expect(softly, api.post("/api/v1/stores/hostile-many/pending", pending("appa", many, List.of()), attacker),

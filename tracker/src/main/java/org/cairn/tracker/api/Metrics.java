@@ -21,7 +21,7 @@ public final class Metrics {
   private final java.util.concurrent.atomic.DoubleAdder latencySum = new java.util.concurrent.atomic.DoubleAdder();
   private final Supplier<Map<String, Long>> peersByState;
   private final Supplier<Map<String, Long>> stalledByKind;
-  private volatile Supplier<org.cairn.core.api.DurabilityView> durability = () -> null;
+  private volatile Supplier<org.cairn.core.api.status.DurabilityView> durability = () -> null;
   private volatile java.util.function.LongSupplier walks;
   private volatile java.util.function.LongSupplier folds;
   private final LongAdder commits = new LongAdder();
@@ -45,7 +45,7 @@ public final class Metrics {
   }
 
   /** Where the durability gauges come from: the repair scan's last result (no scan per scrape). */
-  public void setDurability(Supplier<org.cairn.core.api.DurabilityView> durability) {
+  public void setDurability(Supplier<org.cairn.core.api.status.DurabilityView> durability) {
     this.durability = durability;
   }
 
@@ -110,7 +110,7 @@ public final class Metrics {
         sb.append("cairn_repair_stalled_chunks{kind=\"").append(escape(e.getKey())).append("\"} ").append(e.getValue()).append('\n');
       }
     }
-    org.cairn.core.api.DurabilityView d = durability.get();
+    org.cairn.core.api.status.DurabilityView d = durability.get();
     if (d != null) {
       sb.append("# HELP cairn_chunks Chunks in the index by health at the last repair scan.\n# TYPE cairn_chunks gauge\n");
       sb.append("cairn_chunks{health=\"healthy\"} ").append(d.healthy()).append('\n');

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Map;
 import org.cairn.core.api.ApiError;
-import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.api.Endpoint;
+import org.cairn.core.protocol.FragmentKey;
 
 /** What every route does with a request and its answer: read the body, check fields and parameters, answer JSON. */
 final class Requests {

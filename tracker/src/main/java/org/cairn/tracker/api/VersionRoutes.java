@@ -7,18 +7,18 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.cairn.core.api.Acknowledged;
-import org.cairn.core.api.CatalogRecordBlob;
-import org.cairn.core.api.CommitRequest;
 import org.cairn.core.api.Endpoints;
-import org.cairn.core.api.FolderPolicy;
-import org.cairn.core.api.RecordAttach;
-import org.cairn.core.api.VersionRow;
+import org.cairn.core.api.catalog.CatalogRecordBlob;
+import org.cairn.core.api.catalog.CommitRequest;
+import org.cairn.core.api.catalog.FolderPolicy;
+import org.cairn.core.api.catalog.RecordAttach;
+import org.cairn.core.api.catalog.VersionRow;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.catalog.Catalog;
-import org.cairn.tracker.catalog.VersionReads;
 import org.cairn.tracker.catalog.CatalogRecords;
+import org.cairn.tracker.catalog.VersionReads;
 import org.cairn.tracker.repair.RepairService;
 
 /**

@@ -210,7 +210,7 @@ public final class Catalog {
    * each peer's pieces are durable ({@link SoftVersions}); null or empty for a durable store.
    */
   public synchronized long commit(Manifest m, List<NewChunk> newChunks, String session,
-      List<org.cairn.core.api.CommitRequest.SoftHold> softHolds) throws IOException {
+      List<org.cairn.core.api.catalog.CommitRequest.SoftHold> softHolds) throws IOException {
     try {
       m.requireValid(); // a manifest this build could not read back (a newer client's schema) is refused now, not at fetch
     } catch (CorruptDataException e) {

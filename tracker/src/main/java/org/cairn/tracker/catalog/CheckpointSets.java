@@ -50,7 +50,7 @@ public final class CheckpointSets {
    * Commits one part of a set. Returns the step of the set's version when this part completed it
    * (or when this session already did), else 0: the part is held until the others commit.
    */
-  long commit(Manifest m, List<Catalog.NewChunk> newChunks, String session, List<org.cairn.core.api.CommitRequest.SoftHold> soft)
+  long commit(Manifest m, List<Catalog.NewChunk> newChunks, String session, List<org.cairn.core.api.catalog.CommitRequest.SoftHold> soft)
       throws IOException {
     Manifest.SetPart sp = m.set();
     CatalogKeys.checkName("set", sp.name());
@@ -92,7 +92,7 @@ public final class CheckpointSets {
     List<VersionRecord.PartRecord> parts = new ArrayList<>();
     long storedBytes = 0;
     long added = 0;
-    List<org.cairn.core.api.CommitRequest.SoftHold> softHolds = new ArrayList<>();
+    List<org.cairn.core.api.catalog.CommitRequest.SoftHold> softHolds = new ArrayList<>();
     List<String> softChunks = new ArrayList<>();
     for (Map.Entry<Integer, VersionRecord.PartRecord> e : held.entrySet()) {
       VersionRecord.PartRecord p = e.getValue();
@@ -133,7 +133,7 @@ public final class CheckpointSets {
   }
 
   /** The sets of app/node still waiting for parts, by name. */
-  public List<org.cairn.core.api.SetProgress> pending(String app, String node) throws IOException {
+  public List<org.cairn.core.api.catalog.SetProgress> pending(String app, String node) throws IOException {
     CatalogKeys.checkName("app", app);
     CatalogKeys.checkName("node", node);
     Map<String, int[]> counts = new TreeMap<>();
@@ -148,8 +148,8 @@ public final class CheckpointSets {
       first.merge(name, r.committedAt(), Math::min);
       return true;
     });
-    List<org.cairn.core.api.SetProgress> out = new ArrayList<>();
-    counts.forEach((name, c) -> out.add(new org.cairn.core.api.SetProgress(name, c[0], c[1], first.get(name))));
+    List<org.cairn.core.api.catalog.SetProgress> out = new ArrayList<>();
+    counts.forEach((name, c) -> out.add(new org.cairn.core.api.catalog.SetProgress(name, c[0], c[1], first.get(name))));
     return out;
   }
 

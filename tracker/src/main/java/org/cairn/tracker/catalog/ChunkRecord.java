@@ -3,8 +3,8 @@ package org.cairn.tracker.catalog;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.ArrayList;
 import java.util.List;
-import org.cairn.core.hash.ChunkId;
 import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.hash.ChunkId;
 
 /**
  * A chunk held for an app: who holds fragment i ({@code holders.get(i)}, null if none), the bytes

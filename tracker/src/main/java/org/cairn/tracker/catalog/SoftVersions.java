@@ -6,7 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.cairn.core.api.CommitRequest.SoftHold;
+import org.cairn.core.api.catalog.CommitRequest.SoftHold;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.events.EventLog;
 import org.cairn.tracker.store.Batch;

@@ -36,7 +36,7 @@ public record VersionRecord(JsonNode manifest, long storedBytes, long newChunks,
   @JsonIgnoreProperties(ignoreUnknown = true)
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public record PartRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session,
-      List<org.cairn.core.api.CommitRequest.SoftHold> soft, List<String> sent) {
+      List<org.cairn.core.api.catalog.CommitRequest.SoftHold> soft, List<String> sent) {
     public PartRecord(JsonNode manifest, long storedBytes, long newChunks, long committedAt, String session) {
       this(manifest, storedBytes, newChunks, committedAt, session, null, null);
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.Map;
 import java.util.function.Supplier;
-import org.cairn.core.api.ClusterView;
+import org.cairn.core.api.status.ClusterView;
 import org.cairn.tracker.api.RequestHandler;
 import org.cairn.tracker.api.Response;
 import org.cairn.tracker.api.TrackerApi;

@@ -6,8 +6,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.cairn.core.api.CapacitySeries;
-import org.cairn.core.api.PeerView;
+import org.cairn.core.api.member.PeerView;
+import org.cairn.core.api.status.CapacitySeries;
 import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 

@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.cairn.core.api.PeerView;
+import org.cairn.core.api.member.PeerView;
 import org.cairn.core.availability.Availability;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;

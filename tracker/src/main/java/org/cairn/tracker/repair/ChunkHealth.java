@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.cairn.core.api.PeerView;
+import org.cairn.core.api.member.PeerView;
 import org.cairn.core.availability.HostState;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.membership.Membership;

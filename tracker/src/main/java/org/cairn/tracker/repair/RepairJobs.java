@@ -7,7 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.cairn.core.api.RepairJob;
+import org.cairn.core.api.repair.RepairJob;
 
 /*
  * The repair jobs handed out and not yet reported (by job id, which is the chunk's app/id key), and per

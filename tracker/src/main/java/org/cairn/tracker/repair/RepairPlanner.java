@@ -7,13 +7,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.cairn.core.api.PeerView;
-import org.cairn.core.api.RepairJob;
+import org.cairn.core.api.member.PeerView;
+import org.cairn.core.api.repair.RepairJob;
 import org.cairn.core.availability.HostState;
-import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.membership.Membership;
+import org.cairn.tracker.placement.PlacementService;
 
 /**
  * A claimed chunk's repair job, planned from the index as it is now: its missing pieces (holders

@@ -8,11 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.cairn.core.api.DurabilityView.Stalled;
-import org.cairn.core.api.PeerView;
+import org.cairn.core.api.member.PeerView;
+import org.cairn.core.api.status.DurabilityView.Stalled;
 import org.cairn.core.availability.HostState;
-import org.cairn.tracker.placement.PlacementService;
 import org.cairn.tracker.catalog.ChunkRecord;
+import org.cairn.tracker.placement.PlacementService;
 
 /*
  * Why repair is not progressing, grouped for people (issue #17): one scan feeds it the planner's own

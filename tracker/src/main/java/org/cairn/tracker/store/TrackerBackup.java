@@ -10,7 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.stream.Stream;
 import org.apache.commons.io.file.PathUtils;
-import org.cairn.core.api.BackupRequest;
+import org.cairn.core.api.catalog.BackupRequest;
 
 /**
  * A consistent copy of a tracker's data directory: the database as a RocksDB checkpoint (hard links

@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.cairn.core.api.DurabilityView;
+import org.cairn.core.api.status.DurabilityView;
 import org.junit.jupiter.api.Test;
 
 /**

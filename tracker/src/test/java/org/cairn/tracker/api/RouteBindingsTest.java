@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.cairn.core.api.PendingRequest;
+import org.cairn.core.api.catalog.PendingRequest;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.tracker.auth.Role;
 import org.junit.jupiter.api.AfterEach;

@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.cairn.core.api.CatalogRecordBlob;
+import org.cairn.core.api.catalog.CatalogRecordBlob;
 import org.cairn.core.catalog.CatalogRecord;
 import org.cairn.core.crypto.CatalogKey;
 import org.cairn.core.erasure.Redundancy;

@@ -7,7 +7,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.cairn.core.api.VersionRow;
+import org.cairn.core.api.catalog.VersionRow;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.cairn.core.api.RegisterRequest;
+import org.cairn.core.api.member.RegisterRequest;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;

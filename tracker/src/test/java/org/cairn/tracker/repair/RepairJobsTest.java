@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
-import org.cairn.core.api.RepairJob;
+import org.cairn.core.api.repair.RepairJob;
 import org.junit.jupiter.api.Test;
 
 class RepairJobsTest {

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
-import org.cairn.core.api.RepairJob;
-import org.cairn.core.api.RepairOutcome;
+import org.cairn.core.api.repair.RepairJob;
+import org.cairn.core.api.repair.RepairOutcome;
 import org.cairn.core.protocol.FragmentKey;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -72,7 +72,7 @@ class UnconfirmedRepairsTest extends RepairFixture {
     executorSaysPlaced();
     clock.advance(RepairService.UNCONFIRMED_TIMEOUT.plus(Duration.ofSeconds(1)));
     for (String p : List.of("p1", "p2", "p3", "p5", "p6")) {
-      membership.heartbeat(p, new org.cairn.core.api.HeartbeatRequest("RUNNING", 1L << 30, 0, 0, false));
+      membership.heartbeat(p, new org.cairn.core.api.member.HeartbeatRequest("RUNNING", 1L << 30, 0, 0, false));
     }
     assertThat(repair.scan().queued()).isEqualTo(1);
     assertThat(repair.unconfirmed()).isZero();

@@ -1,0 +1,211 @@
+package org.cairn.cli.dmtcp;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.cairn.cli.CairnCli;
+import org.cairn.cli.command.FetchCommand;
+import org.cairn.cli.command.StoreCommand;
+import org.cairn.cli.context.AppCrypto;
+import org.cairn.cli.context.GridAccess;
+import org.cairn.cli.context.Root;
+import org.cairn.cli.context.Target;
+import org.cairn.client.Grid;
+import org.cairn.client.dmtcp.CheckpointDir;
+import org.cairn.client.store.StoreOptions;
+import org.cairn.core.chunk.ChunkSize;
+import org.cairn.core.chunk.Chunking;
+import org.cairn.core.chunk.ImageSource;
+import org.cairn.core.compress.Compressor;
+import org.cairn.core.config.Durations;
+import org.cairn.core.crypto.ChunkCrypto;
+import org.cairn.core.crypto.Encryption;
+import org.cairn.core.erasure.Redundancy;
+import org.cairn.core.util.UserCache;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine;
+
+/**
+ * {@code cairn dmtcp launch|restart}: jobs checkpointed by DMTCP, their checkpoints kept on the grid
+ * (DMTCP's commands are found on PATH).
+ */
+@Command(name = "dmtcp", header = "Run a program under DMTCP with its checkpoints kept on the grid.", mixinStandardHelpOptions = true,
+    description = {"Run a program under DMTCP with each checkpoint stored on the grid as it completes, and restart it from the "
+        + "grid on any host. DMTCP's commands (dmtcp_launch, dmtcp_restart) must be on PATH."},
+    subcommands = {DmtcpCommand.Launch.class, DmtcpCommand.Restart.class})
+public final class DmtcpCommand {
+  @CommandLine.ParentCommand
+  Root root;
+
+  /** What launch and restart share: where checkpoints go locally and how they are stored. */
+  static final class JobOptions {
+    @CommandLine.Mixin
+    Target.App target;
+
+    @CommandLine.Mixin
+    Target.Node nodeOption;
+
+    @Option(names = "--interval", defaultValue = "10m", paramLabel = "DURATION",
+        description = "Time between checkpoints (DMTCP's --interval, whole seconds; default: ${DEFAULT-VALUE}).")
+    String interval;
+
+    @Option(names = "--ckpt-dir", paramLabel = "DIR",
+        description = {"Where DMTCP writes checkpoints before they are stored; older ones are removed once a newer one is "
+            + "committed (default: ~/.cache/cairn/dmtcp/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
+    Path ckptDir;
+
+    @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
+        description = "code:M+K, cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE}).")
+    String redundancy;
+
+    @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
+        description = {"aes-gcm (default), aes-siv or none, as for 'cairn store'; a restart keeps the encryption of the version "
+            + "it restarts from unless this says otherwise."})
+    String encryption;
+
+    @Option(names = "--chunking", defaultValue = "aligned", paramLabel = "fixed|aligned|cdc",
+        description = "How images are cut, as for 'cairn store' (default: ${DEFAULT-VALUE}).")
+    String chunking;
+
+    @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
+        description = "pessimistic (default), optimistic or soft, as for 'cairn store'.")
+    String write;
+
+    long intervalSeconds(CommandLine cl) {
+      try {
+        Duration d = Durations.parse(interval);
+        long s = Math.max(1, (d.toMillis() + 999) / 1000);
+        return s;
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, "--interval: " + e.getMessage());
+      }
+    }
+
+    Path ckptDir(Root root) {
+      Path p = root.session().path(ckptDir);
+      return p != null ? p
+          : UserCache.dir().resolve("dmtcp").resolve(target.app).resolve(nodeOption.node);
+    }
+
+    /** How each checkpoint is stored: the next step of app/node, a directory version. */
+    StoreOptions storeOptions(Root root, CommandLine cl) throws IOException {
+      Redundancy r;
+      Chunking cutting;
+      Encryption sealing;
+      try {
+        r = Redundancy.parse(redundancy);
+        cutting = Chunking.parse(chunking);
+        sealing = Encryption.parse(encryption);
+      } catch (IllegalArgumentException e) {
+        throw new CommandLine.ParameterException(cl, e.getMessage());
+      }
+      if (!java.util.List.of("pessimistic", "optimistic", "soft").contains(write)) {
+        throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
+      }
+      ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
+      return new StoreOptions(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
+          Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), write.equals("optimistic"),
+          StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, crypto, cutting).withSoft(write.equals("soft"));
+    }
+  }
+
+  /** Runs the job under DMTCP with checkpoints stored; returns the program's exit status. */
+  static int runJob(Root root, CommandLine cl, JobOptions o, List<String> command, Path restoredCopy, Grid grid) throws Exception {
+    CheckpointDir checkpoints = new CheckpointDir(o.ckptDir(root));
+    StoreOptions options = o.storeOptions(root, cl);
+    DmtcpJob job = new DmtcpJob(checkpoints, dir -> DmtcpJob.storeGeneration(grid, options, dir), cl.getErr());
+    if (restoredCopy != null) {
+      job.removeAfterNextCommit(restoredCopy);
+    }
+    return job.run(command);
+  }
+
+  @Command(name = "launch", mixinStandardHelpOptions = true,
+      description = {"Run PROGRAM under DMTCP (a coordinator of its own, images without gzip) with its standard streams those of "
+          + "this command; each checkpoint (every image plus the restart script) is stored as one version of APP/NODE as "
+          + "soon as DMTCP has written it. Exits with PROGRAM's status once the last checkpoint is stored."})
+  static final class Launch implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.ParentCommand
+    DmtcpCommand parent;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    JobOptions job;
+
+    @CommandLine.Parameters(arity = "1..*", paramLabel = "PROGRAM", description = "The program and its arguments (after --).")
+    List<String> program;
+
+    @Override
+    public Integer call() throws Exception {
+      CommandLine cl = spec.commandLine();
+      long interval = job.intervalSeconds(cl);
+      Path dir = job.ckptDir(parent.root);
+      List<String> command = new ArrayList<>(List.of(DmtcpJob.onPath("dmtcp_launch"), "--new-coordinator", "--coord-port", "0",
+          "--port-file", dir.resolve(".coordinator-port").toString(), "--ckptdir", dir.toString(), "--no-gzip",
+          "--enable-unique-checkpoint-filenames", "--interval", Long.toString(interval)));
+      command.addAll(program);
+      try (Grid grid = GridAccess.open(parent.root, cl)) {
+        return runJob(parent.root, cl, job, command, null, grid);
+      }
+    }
+  }
+
+  @Command(name = "restart", mixinStandardHelpOptions = true,
+      description = {"Fetch a checkpoint of APP/NODE (the latest unless --step) into the checkpoint directory and restart it here "
+          + "under DMTCP; its later checkpoints are stored as new versions, as 'launch' does."})
+  static final class Restart implements java.util.concurrent.Callable<Integer> {
+    @CommandLine.ParentCommand
+    DmtcpCommand parent;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @CommandLine.Mixin
+    JobOptions job;
+
+    @CommandLine.Mixin
+    Target.Step stepOption;
+
+    @Override
+    public Integer call() throws Exception {
+      CommandLine cl = spec.commandLine();
+      long interval = job.intervalSeconds(cl);
+      Path dir = job.ckptDir(parent.root);
+      String restart = DmtcpJob.onPath("dmtcp_restart");
+      try (Grid grid = GridAccess.open(parent.root, cl)) {
+        org.cairn.core.api.catalog.LocatedVersion located = grid.locate(job.target.app, job.nodeOption.node, stepOption.step);
+        if (!ImageSource.DIRECTORY.equals(located.manifest().kind())) {
+          throw new IOException(job.target.app + "." + job.nodeOption.node + "." + located.manifest().step()
+              + " is a file, not a checkpoint stored by 'cairn dmtcp launch'");
+        }
+        Path restored = dir.resolve("restored-" + located.manifest().step());
+        if (java.nio.file.Files.exists(restored)) {
+          // an earlier restart's copy of the same version (its job ended before a newer checkpoint replaced it)
+          org.apache.commons.io.file.PathUtils.deleteDirectory(restored);
+        }
+        FetchCommand.intoDirectory(grid, located, parent.root.keys().forVersion(located.manifest()), restored);
+        if (!cl.getParseResult().hasMatchedOption("--encryption")) {
+          // the job goes on as it was stored: an app kept unencrypted gets no key (which would refuse its versions later)
+          String sealed = located.manifest().encryption();
+          job.encryption = sealed == null || sealed.isBlank() ? "none" : sealed;
+        }
+        List<java.nio.file.Path> images = CheckpointDir.images(restored);
+        if (images.isEmpty()) {
+          throw new IOException(located.manifest() + " holds no DMTCP image (ckpt_*.dmtcp)");
+        }
+        cl.getErr().println("cairn dmtcp: restarting " + images.size() + " process(es) of " + job.target.app + "." + job.nodeOption.node
+            + "." + located.manifest().step());
+        cl.getErr().flush();
+        List<String> command = new ArrayList<>(List.of(restart, "--new-coordinator", "--coord-port", "0", "--port-file",
+            dir.resolve(".coordinator-port").toString(), "--ckptdir", dir.toString(), "--interval", Long.toString(interval)));
+        images.forEach(p -> command.add(p.toString()));
+        return runJob(parent.root, cl, job, command, restored, grid);
+      }
+    }
+  }
+}

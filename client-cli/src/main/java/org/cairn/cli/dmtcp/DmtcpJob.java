@@ -1,0 +1,147 @@
+package org.cairn.cli.dmtcp;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.cairn.client.Grid;
+import org.cairn.client.dmtcp.CheckpointDir;
+import org.cairn.client.store.StoreOptions;
+import org.cairn.client.store.Storer;
+import org.cairn.core.chunk.ImageSource;
+
+/**
+ * A computation running under DMTCP (dmtcp_launch or dmtcp_restart, as a child with this process's
+ * standard streams) whose checkpoints are stored as they complete: each generation (every image
+ * plus the restart script) becomes one version of app/node; once it is committed, the local copies
+ * of older generations are removed. Stores run one at a time on a watcher thread while the
+ * computation goes on; a store that fails keeps its local copy and is said on standard error.
+ */
+final class DmtcpJob {
+  /** How often the checkpoint directory is looked at. */
+  static final Duration POLL = Duration.ofMillis(250);
+
+  /** Stores one generation's directory as a version. */
+  interface StoreDir {
+    Storer.Result store(Path dir) throws Exception;
+  }
+
+  private final CheckpointDir checkpoints;
+  private final StoreDir storer;
+  private final PrintWriter err;
+  private final List<Path> olderCopies = new ArrayList<>();
+  private int stored;
+  private int failed;
+
+  DmtcpJob(CheckpointDir checkpoints, StoreDir storer, PrintWriter err) {
+    this.checkpoints = checkpoints;
+    this.storer = storer;
+    this.err = err;
+  }
+
+  /** A local copy (an image set fetched for a restart) to remove once a newer checkpoint is committed. */
+  void removeAfterNextCommit(Path copy) {
+    olderCopies.add(copy);
+  }
+
+  /** Runs {@code command} to its end, storing checkpoints meanwhile; returns its exit status. */
+  int run(List<String> command) throws IOException, InterruptedException {
+    ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
+    pb.environment().put("DMTCP_UNIQUE_CKPT_PLUGIN", "1");
+    pb.environment().put("DMTCP_GZIP", "0"); // Cairn compresses after dedup; gzip'd images do not dedup
+    Process p = pb.start();
+    Thread hook = new Thread(() -> {
+      if (p.isAlive()) {
+        p.destroy();
+      }
+    }, "dmtcp-job-stop");
+    Runtime.getRuntime().addShutdownHook(hook);
+    ScheduledExecutorService watcher = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "dmtcp-checkpoints");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      watcher.scheduleWithFixedDelay(this::storeNew, POLL.toMillis(), POLL.toMillis(), TimeUnit.MILLISECONDS);
+      int status = p.waitFor();
+      watcher.shutdown();
+      if (!watcher.awaitTermination(1, TimeUnit.DAYS)) {
+        throw new IOException("checkpoint stores did not finish");
+      }
+      storeNew(); // a checkpoint that completed just before the computation ended
+      return status;
+    } finally {
+      watcher.shutdownNow();
+      try {
+        Runtime.getRuntime().removeShutdownHook(hook);
+      } catch (IllegalStateException shuttingDown) {
+        // the hook is running: it stops the computation
+      }
+    }
+  }
+
+  int stored() {
+    return stored;
+  }
+
+  int failed() {
+    return failed;
+  }
+
+  private synchronized void storeNew() {
+    try {
+      for (CheckpointDir.Generation g : checkpoints.newlyCompleted()) {
+        store(g);
+      }
+    } catch (IOException e) {
+      say("cannot read the checkpoint directory " + checkpoints.path() + ": " + e.getMessage());
+    }
+  }
+
+  private void store(CheckpointDir.Generation g) {
+    long t0 = System.nanoTime();
+    try {
+      Path staged = checkpoints.stage(g);
+      Storer.Result r = storer.store(staged);
+      stored++;
+      checkpoints.pruneBefore(g, olderCopies);
+      olderCopies.clear();
+      say(String.format(Locale.ROOT, "stored checkpoint %d (%d images, %s) as %s.%s.%d in %.1f s", g.number(), g.imageFiles().size(),
+          org.cairn.core.config.ByteSize.format(r.size()), r.app(), r.node(), r.step(), (System.nanoTime() - t0) / 1e9));
+    } catch (Exception e) {
+      failed++;
+      say("storing checkpoint " + g.number() + " failed (its local copy in " + g.images() + " is kept): " + e.getMessage());
+    }
+  }
+
+  private void say(String line) {
+    err.println("cairn dmtcp: " + line);
+    err.flush();
+  }
+
+  /** The command on PATH, or an error naming what to install. */
+  static String onPath(String name) throws IOException {
+    String path = System.getenv("PATH");
+    for (String d : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {
+      if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
+        return Path.of(d, name).toString();
+      }
+    }
+    throw new IOException(name + " is not on PATH: install DMTCP (see docs/operations.md, 'DMTCP jobs') and put its bin directory"
+        + " on PATH");
+  }
+
+  /** Stores {@code dir} (a generation) as the next version of app/node through {@code grid}. */
+  static Storer.Result storeGeneration(Grid grid, StoreOptions options, Path dir) throws IOException {
+    try (java.io.InputStream in = ImageSource.open(dir)) {
+      return grid.store(in, 0, options);
+    }
+  }
+}
