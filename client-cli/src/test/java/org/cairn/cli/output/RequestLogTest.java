@@ -9,12 +9,28 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 class RequestLogTest {
   private static final Logger LOG = LoggerFactory.getLogger("org.cairn.client.RequestLogTestSubject");
+  private Level rootLevel;
+
+  /** An agent's own levels (root at WARN), whatever a test that ran a command with -v in this JVM left behind. */
+  @BeforeEach
+  void agentLevels() {
+    ch.qos.logback.classic.Logger root = ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(Logger.ROOT_LOGGER_NAME);
+    rootLevel = root.getLevel();
+    root.setLevel(Level.WARN);
+  }
+
+  @AfterEach
+  void restoreLevels() {
+    ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(Logger.ROOT_LOGGER_NAME).setLevel(rootLevel);
+  }
 
   @Test
   void aVerboseRequestsLines_goToItsClient_notToTheAgentsLog_andEndWithIt() throws Exception {

@@ -5,7 +5,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
 import ch.qos.logback.core.ConsoleAppender;
-import org.cairn.cli.Main;
 import org.cairn.cli.agent.wire.Argv;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
