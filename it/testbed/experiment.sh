@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# One command per experiment of issue #7 (see it/testbed/README.md and docs/benchmarks/journal.md):
+# One command per experiment of the seed papers on the emulated grid (see it/testbed/README.md and docs/benchmarks/journal.md):
 #   it/testbed/experiment.sh NAME [--out DIR] [--work DIR] [--image-mb N]
 # NAME: concurrency failures load retrieval stripe chunksize threads makespan. Writes
 # docs/benchmarks/NAME.{csv,md,png}. Testbed experiments run as root (network namespaces); all need

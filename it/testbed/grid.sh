@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The emulated desktop grid (issue #7): a tracker, N donors and M clients, each in its own network
+# The emulated desktop grid: a tracker, N donors and M clients, each in its own network
 # namespace, joined by veth pairs to a bridge that lives in a hub namespace (nothing is changed in
 # the machine's own namespace). Per-host link rate, latency and loss are set with tc (tbf + netem) on
 # both directions of each host's link. Where the kernel lacks netem, loss is a random classic-BPF

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A/B of two builds of the agent on one grid (#19): agent A runs OLD_JAR (a cairn.jar of another build,
+# A/B of two builds of the agent on one grid: agent A runs OLD_JAR (a cairn.jar of another build,
 # e.g. from `git worktree add /tmp/old REV && (cd /tmp/old && ./mvnw -B -q -DskipTests package)`), agent B
 # this checkout's; both warmed by WARM rounds first, then ROUNDS rounds in which each stores the series
 # into its own app (A first, then B) and fetches the last image. The thin client is this checkout's

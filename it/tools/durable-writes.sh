@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The peers' durable writes for successor stores through a warmed agent (#19): a local grid (tracker + 6
+# The peers' durable writes for successor stores through a warmed agent: a local grid (tracker + 6
 # peers at their defaults), three warm rounds of storing the images, then two measured rounds; prints the
 # measured stores' wall seconds, the agent's and peers' CPU ticks over them, and the fragments the peers
 # wrote per durable write (each a segment sync and a synced index write) over their whole lives.

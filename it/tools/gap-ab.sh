@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Minutes between checkpoints (#19): two agents on one grid, K with its defaults (it keeps the connections its stores
+# Minutes between checkpoints: two agents on one grid, K with its defaults (it keeps the connections its stores
 # used: --keep-connections 15m) and N with --keep-connections 0 (a peer closes a connection idle for 120 s, so N opens
 # them again after each gap). Both store the series WARM times back to back first; then for each GAP in GAPS
 # (seconds), after GAP idle each stores the next image (the order alternating between gaps), then each stores one more

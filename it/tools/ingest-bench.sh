@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Peers' CPU per GB of pieces ingested (#19 target <= 1.5 CPU-s/GB, pessimistic writes): a local grid
+# Peers' CPU per GB of pieces ingested (target <= 1.5 CPU-s/GB, pessimistic writes): a local grid
 # (tracker + 6 peers started as a donor starts them, `peer/target/cairn-peer` with its defaults; PEER_JAR=peer/target/cairn-peer.jar
 # for the jar with the JVM's default flags),
 # a warmed `cairn agent`, WARM stores of random data to warm the peers, then ROUNDS stores of SIZE

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The job's path (#19): one `cairn` process per checkpoint, as a job script runs it, with and without
+# The job's path: one `cairn` process per checkpoint, as a job script runs it, with and without
 # a resident `cairn agent`, beside `borg create` / `borg extract` on the same images in the same run.
 # A local grid (tracker + 6 peers at their defaults, roles), the client token, default store settings.
 # Per command: wall s, CPU-s of the command's process, of the agent, of the peers and of the tracker

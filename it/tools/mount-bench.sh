@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #23's targets: writing a checkpoint through `cairn mount` against `cairn store` of the same file
+# The targets: writing a checkpoint through `cairn mount` against `cairn store` of the same file
 # (a new process per image, as a job script runs it), and reading it back (`cat MOUNT/NODE/latest` against
 # `cairn fetch -o`). A local grid (tracker + 6 peers at their defaults), one mount for app "viamount";
 # `cairn store` stores the same images as app "viastore" (each series dedups only within its own app).
@@ -35,4 +35,4 @@ for img in "${IMGS[@]}"; do
   printf "%-14s %8d %8.2f %8.2f %8.2f %8.2f %8.2f %8.2f\n" "$(basename "$img")" "$mb" "$s" "$m" "$(echo "$s / $m" | bc -l)" "$f" "$r" \
     "$(echo "$f / $r" | bc -l)"
 done
-echo "write_x = store_s / mount_s, read_x = fetch_s / read_s (issue #23 targets: both >= 0.8)"
+echo "write_x = store_s / mount_s, read_x = fetch_s / read_s (targets: both >= 0.8)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two peer settings side by side in one grid (#19's peers' CPU per GB of pieces ingested): peers 1-3 run with
+# Two peer settings side by side in one grid (peers' CPU per GB of pieces ingested): peers 1-3 run with
 # PEER_JAVA_OPTS (A), peers 4-6 with PEER_B_JAVA_OPTS and/or through PEER_B_LAUNCHER (B: another build's
 # peer/target/cairn-peer, built where it stays; PEER_LAUNCHER likewise for A). Same load, same minutes, same kernel:
 # this VM's kernel time moves between runs far more than between A and B. As ingest-bench.sh: a warmed agent, WARM stores of random data, then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What a version's catalog record (#21) costs a store: the same images stored through two warmed
+# What a version's catalog record costs a store: the same images stored through two warmed
 # agents of one local grid, one with records (the default) and one without
 # (-Dcairn.store.catalogRecords=false), in turns; wall s per `cairn store` (a new thin process per
 # image, as a job runs it), and the record's own time and bytes from the agent's log.

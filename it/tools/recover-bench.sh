@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# How long `cairn-tracker recover --from-peers` takes (#21): a local grid (tracker + 6 peers at their
+# How long `cairn-tracker recover --from-peers` takes: a local grid (tracker + 6 peers at their
 # defaults, roles), a kit (backup) taken first, then VERSIONS versions of SIZE_MB each (random, so every
 # chunk is new) stored through a warmed agent over 4 nodes; the tracker is killed, its directory deleted,
 # and recovery is timed; the restarted tracker must list every version.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Checkpoint time a job sees (#20): DMTCP's own gzip checkpoint to local disk against DMTCP without
+# Checkpoint time a job sees: DMTCP's own gzip checkpoint to local disk against DMTCP without
 # gzip followed by `cairn store --write soft|optimistic|pessimistic` of the images (a new cairn process
 # per store, default settings, a local grid of a tracker and 6 peers at their defaults), on two real
 # workloads: the C mutator (it/tools/memimage, ~256 MB) and a Python interpreter holding ~130 MB of

@@ -6,7 +6,7 @@
 # nothing is deduplicated) and `cairn fetch` of it, timed with /usr/bin/time.
 # Usage: it/tools/tls-bench.sh IMAGE [ROUNDS]   (build first: ./mvnw -B -DskipTests package)
 # With AGENT=1 each grid gets a warmed `cairn agent` (client token) and the commands are thin ones
-# handed to it (#19), which takes the client JVM's start-up and JIT out of the comparison.
+# handed to it, which takes the client JVM's start-up and JIT out of the comparison.
 # PEER_JAVA_OPTS, AGENT_JAVA_OPTS and CLIENT_JAVA_OPTS add JVM flags to the peers, agents and per-process
 # clients (a profiler, say; %m in them becomes the grid's name, plain or tls); CLIENT_JAVA_OPTS goes to the
 # launcher as CAIRN_JAVA_OPTS (after its own flags).

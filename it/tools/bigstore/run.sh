@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark (issue #4): the client's heap stays bounded whatever the image size. Streams SIZE_GIB GiB
+# Benchmark: the client's heap stays bounded whatever the image size. Streams SIZE_GIB GiB
 # of random bytes through `cairn store -` and back through `cairn fetch -o -` with -Xmx256m on a
 # local grid of 6 peers, comparing SHA-256 of what went in and what came out, and records the
 # client's peak RSS (from /usr/bin/time) and its GC log.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Commit latency of a three-member tracker group on this machine (issue #21's "a commit of 1,000 chunks,
+# Commit latency of a three-member tracker group on this machine ("a commit of 1,000 chunks,
 # p99 < 100 ms"): start t1..t3, wait for a leader, then RUNS times `cairn benchmark commits` (WARMUP, default 20, uncounted commits, then VERSIONS
 # versions of 1,000 new chunks each, one after another) through --tracker URL1,URL2,URL3.
 #   ./mvnw -B -q -DskipTests package && it/tools/tracker-group/commits.sh [RUNS] [VERSIONS]   (TRACKER_JAR: another build of the tracker; TRACKER_JAVA_OPTS: JVM flags for the members;

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Leader failover of a three-member tracker group on this machine (issue #21's "a new leader serves
+# Leader failover of a three-member tracker group on this machine ("a new leader serves
 # writes within 5 s"): start t1..t3, then ROUNDS times SIGKILL the leader, time until another member
 # commits an authorised write (POST /api/v1/policy, one log entry), restart the
 # killed member. Prints one line per round and the worst.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Heartbeats at a three-member tracker group's leader (issue #21's ">= 5,000 heartbeats/s sustained, p99 < 50 ms"):
+# Heartbeats at a three-member tracker group's leader (">= 5,000 heartbeats/s sustained, p99 < 50 ms"):
 # start t1..t3, register PEERS simulated peers with `cairn benchmark heartbeats`, then wrk paced (CONNS, default 56, connections,
 # each one heartbeat every 10 ms plus its answer) at the leader for SECONDS.
 #   ./mvnw -B -q -DskipTests package && it/tools/tracker-group/heartbeats.sh [SECONDS]   (needs wrk; --tls-ca, HTTPS)

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Issue #22's CLI conventions against a real tracker and peers: a fetched file gets the mode a new
+ * The CLI conventions against a real tracker and peers: a fetched file gets the mode a new
  * file gets here (not the temporary file's 0600), rm and policy speak --json, -q and -v are global.
  */
 class ConventionsCommandsTest {

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #18's contract, end to end in-process against a real tracker and five real peers: after a
+ * Client-side encryption's contract, end to end in-process against a real tracker and five real peers: after a
  * default {@code cairn store} of a file full of text markers, no peer file and no tracker file holds
  * any marker; fetch with the right key restores the file, and with a wrong or missing key fails with
  * a message saying which key is needed, leaving no output file.

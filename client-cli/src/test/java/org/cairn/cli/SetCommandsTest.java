@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #20's contract for checkpoint sets, in-process against a real tracker and four real peers:
+ * The contract for checkpoint sets, in-process against a real tracker and four real peers:
  * {@code store --set E --part R --parts P} parts commit one by one and the set appears as one
  * version only with its last part; {@code versions --json} rows carry {@code "parts": P};
  * {@code fetch --part R} restores each part byte for byte; verify checks every part.

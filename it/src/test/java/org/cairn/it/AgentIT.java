@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #19's resident agent with real processes: thin {@code client-cli/target/cairn} commands
+ * The resident agent with real processes: thin {@code client-cli/target/cairn} commands
  * handed to {@code cairn agent} over its Unix socket give the in-process results; two jobs store
  * through one agent at once; {@code store --async} then {@code wait}; {@code prefetch}; a killed
  * agent leaves no half version, the CLI falls back with a notice, and a restarted agent finishes

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /*
- * The churn test (issue #5): 10 peers, code:4+2, a client storing a new image of a mutating process
+ * The churn test: 10 peers, code:4+2, a client storing a new image of a mutating process
  * every few seconds while a chaos driver SIGKILLs and restarts random peers and flips bits in stored
  * fragments on disk, never more than k = 2 faults at once (a corruption counts as a fault until its
  * repair window has passed, a restarted peer until the tracker lists it RUNNING again). Checked

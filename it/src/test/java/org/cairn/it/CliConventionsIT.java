@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI's conventions as a user meets them (issue #22's contract), with the real jar as a new
+ * The CLI's conventions as a user meets them (the contract), with the real jar as a new
  * process and a clean environment: one-line errors, no help dumps, CAIRN_TOKEN_FILE, a global --json.
  */
 class CliConventionsIT {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Capabilities on the data plane with real processes (#18). A hostile donor holds what every peer
+ * Capabilities on the data plane with real processes. A hostile donor holds what every peer
  * holds: the data-plane key, and the tickets clients present to it. With them it tries to read,
  * overwrite and delete another peer's pieces: with no ticket, a forged one, one replayed from its
  * own connection, and an expired one. Each attempt is refused and closes the connection; the victim

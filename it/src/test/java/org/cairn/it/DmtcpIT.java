@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #20 with real DMTCP and real processes: a program launched with {@code cairn dmtcp launch}
+ * Checkpointer-native stores with real DMTCP and real processes: a program launched with {@code cairn dmtcp launch}
  * has each checkpoint stored as a version as it completes; the program and two of six peers are
  * killed; {@code cairn dmtcp restart} fetches the latest checkpoint from the grid (code:4+2, two
  * holders gone) and the program continues from the checkpointed state: its next tick follows one

@@ -239,7 +239,7 @@ class DonorTrayIT {
   }
 
   /**
-   * Issue #22's settings dialog under the X server: a donor whose saved token is wrong (CONNECTING),
+   * The settings dialog under the X server: a donor whose saved token is wrong (CONNECTING),
    * the dialog refusing another wrong token with the tracker's answer and saving nothing, then the
    * right token, a new quota and donation hours that exclude now: saved, the peer registers, the
    * tracker hears the quota and sees it BUSY (outside its hours); the activity window lists it all.

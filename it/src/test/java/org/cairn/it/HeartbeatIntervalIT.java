@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #17: a donor that joins a tracker with a shorter heartbeat interval adopts the tracker's
+ * A donor that joins a tracker with a shorter heartbeat interval adopts the tracker's
  * interval from the register and heartbeat answers, instead of flapping DOWN/RUNNING. The tracker
  * heartbeats at 1 s (DOWN after 3 s); a peer is started with a 5 s interval of its own and a headless
  * tray donor with its default (5 s). Neither may show DOWN over 60 s.

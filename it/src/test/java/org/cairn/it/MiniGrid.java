@@ -195,7 +195,7 @@ public final class MiniGrid implements Closeable {
   }
 
   /**
-   * Starts {@code cairn --tracker URL --token-file F agent --socket SOCKET} (issue #19) with this
+   * Starts {@code cairn --tracker URL --token-file F agent --socket SOCKET} with this
    * grid's key directory, and waits until it serves.
    */
   public Node startAgent(String name, Path socket, String... extraArgs) throws IOException, InterruptedException {

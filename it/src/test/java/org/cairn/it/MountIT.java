@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #23's {@code cairn mount} with real processes, a real FUSE mount and the tools a job uses
+ * {@code cairn mount} with real processes, a real FUSE mount and the tools a job uses
  * (cp, dd, mv, rm, df, cmp): write, close, list, read back byte-identical; dd with odd block sizes;
  * a killed writer leaves no version; a directory commits by rename; rm deletes; two writers on
  * different nodes at once; SIGTERM unmounts; a killed mount leaves no half version.

@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #17's failures as regression tests, with real processes: fetch and verify read a chunk the
+ * Read-path failures as regression tests, with real processes: fetch and verify read a chunk the
  * same way (its own m, not the version's), dedup never weakens the coding a store asked for, and
  * verify over an app checks every node. Repair is held off (long grace) so kills stay kills.
  */

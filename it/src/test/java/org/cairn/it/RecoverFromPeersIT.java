@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Issue #21: the catalog rebuilt from the grid. Stores put each version's sealed catalog record on the
+ * The catalog rebuilt from the grid. Stores put each version's sealed catalog record on the
  * peers; with the tracker's data directory deleted, {@code cairn-tracker recover --from-peers} and a
  * kit made before any version existed (so nothing of the catalog can come from it) rebuild every
  * version, which then fetches byte-identical; the peers rejoin by themselves, and their garbage

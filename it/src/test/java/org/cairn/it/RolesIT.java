@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Roles with real processes (#18): a tracker started without a token makes its admin token; the
+ * Roles with real processes: a tracker started without a token makes its admin token; the
  * operator issues a donor enrollment token and a client token scoped to one app while it runs;
  * donors join with the enrollment token, clients store and fetch with theirs, and each attack
  * (a donor listing peers, a peer heartbeating as another, a client touching another app) fails.

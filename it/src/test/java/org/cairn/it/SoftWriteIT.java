@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #20's soft level with real processes: {@code cairn store --write soft} returns once every
+ * The soft write level with real processes: {@code cairn store --write soft} returns once every
  * piece is in its peer's memory; {@code versions --json} says {@code "status": "soft"} until the
  * peers report them durable, then healthy. A peer SIGKILLed before it made its soft pieces durable
  * comes back with a new boot id: the tracker counts those pieces lost, repair makes them again, and

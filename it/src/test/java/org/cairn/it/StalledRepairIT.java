@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #17 with real processes: one of six peers leaves, every code:4+2 chunk needs six distinct
+ * Why repair stalls, with real processes: one of six peers leaves, every code:4+2 chunk needs six distinct
  * live hosts, and the durability answer says so instead of just showing a queue that never runs.
  */
 class StalledRepairIT {

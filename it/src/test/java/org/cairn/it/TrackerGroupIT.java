@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #21: three trackers (a Ratis group) and six peers, each a real process. Stores go on while
+ * Three trackers (a Ratis group) and six peers, each a real process. Stores go on while
  * the leader is SIGKILLed, restarted, and a follower's disk wiped; no committed version is lost, none
  * is half visible, every fetch is byte-identical; a member that was down catches up; a leader cut off
  * from the majority commits nothing.

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #21's trust gap closed: a tracker group with {@code --tls} shares one CA made by {@code
+ * A tracker group's trust gap closed: a tracker group with {@code --tls} shares one CA made by {@code
  * cairn-tracker ca create}; every member serves HTTPS under the one pin the tokens carry, and the
  * members' Raft traffic runs over mutual TLS that only member certificates pass. Real processes: three
  * trackers, five peers, the CLI; the leader is SIGKILLed and comes back, over TLS throughout.

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #21: a tracker group split by the network. Three trackers, each in its own network namespace
+ * A tracker group split by the network. Three trackers, each in its own network namespace
  * on a bridge (and a client namespace); the leader's link is cut. The leader, now a minority of one,
  * commits nothing (a write to it fails); the other two elect a leader that commits; when the link
  * comes back the old leader follows and what it could not commit is gone. Needs root and iproute2.

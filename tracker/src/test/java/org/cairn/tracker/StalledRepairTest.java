@@ -29,7 +29,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue #17: {@code /api/v1/durability} says why repair is not progressing. No network, a clock moved by hand. */
+/** {@code /api/v1/durability} says why repair is not progressing. No network, a clock moved by hand. */
 class StalledRepairTest {
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final String TOKEN = "test-token-0123456789abcdef";

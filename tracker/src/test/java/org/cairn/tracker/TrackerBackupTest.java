@@ -28,7 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /**
- * Issue #21's {@code cairn-tracker backup --to DIR}: a running tracker writes a consistent copy of its
+ * The {@code cairn-tracker backup --to DIR}: a running tracker writes a consistent copy of its
  * data directory while it serves; a tracker started on the copy serves the versions it held (and its
  * admin token still works); a stopped tracker's directory is copied by the command itself.
  */

@@ -18,7 +18,7 @@ import org.cairn.tracker.service.TrackerConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue #21: {@code --tracker URL1,URL2}: a call goes to a member that answers, and stays with it. */
+/** {@code --tracker URL1,URL2}: a call goes to a member that answers, and stays with it. */
 class TrackerFailoverTest {
   private static final String TOKEN = "test-token-0123456789abcdef";
 

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Roles and credentials at the API (#18): what an admin, a scoped client, a donor enrollment token
+ * Roles and credentials at the API: what an admin, a scoped client, a donor enrollment token
  * and a peer's own credential may call. Real RocksDB and real token files; the clock moves by hand.
  */
 class TrackerRolesTest {

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
-/** {@code cairn mount}: an app's checkpoints as a file system (issue #23), in the foreground until unmounted. */
+/** {@code cairn mount}: an app's checkpoints as a file system, in the foreground until unmounted. */
 @Command(name = "mount", mixinStandardHelpOptions = true,
     description = {"Mount an app's checkpoints at DIR as a file system (FUSE), in the foreground.",
         "'fusermount3 -u DIR', SIGTERM or Ctrl-C unmount it. DIR/NODE/ lists the node's versions by step and 'latest'; a file copied into DIR/NODE/ is stored as a new version "

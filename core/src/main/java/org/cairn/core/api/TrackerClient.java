@@ -227,7 +227,7 @@ public final class TrackerClient {
     return call(Endpoints.COMMIT, c, Map.of());
   }
 
-  /** The catalog record of a committed version, sealed by the tracker (issue #21). */
+  /** The catalog record of a committed version, sealed by the tracker. */
   public CatalogRecordBlob record(String app, String node, long step) throws IOException {
     return call(Endpoints.RECORD, null, Map.of("app", app, "node", node, "step", Long.toString(step)));
   }

@@ -16,7 +16,7 @@ import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.ChunkDecoder;
 
 /**
- * A version's catalog record on the grid (issue #21): what the tracker knows of one committed version
+ * A version's catalog record on the grid: what the tracker knows of one committed version
  * (its manifest and the index entries of its chunks), compressed, sealed under the grid's catalog key
  * ({@link org.cairn.core.crypto.CatalogKey}) and stored on the donors as one more chunk of the version,
  * coded like its data. If every tracker disk is lost, {@code cairn-tracker recover --from-peers} finds

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.function.Supplier;
 
 /**
- * How an image is cut into chunks (issue #20). {@code fixed}: every chunk {@code S} bytes (stdchk's
+ * How an image is cut into chunks. {@code fixed}: every chunk {@code S} bytes (stdchk's
  * FsCH). {@code aligned}: fixed-size chunks restarted at each memory area of a recognised
  * checkpoint format (DMTCP images, ELF core files), with the format's headers in chunks of their
  * own, so an area's pages land in the same chunks whatever happened to earlier areas; other files

@@ -12,7 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 
 /**
- * The grid's catalog key (issue #21): a Google Tink hybrid keyset (HPKE: X25519, HKDF-SHA256,
+ * The grid's catalog key: a Google Tink hybrid keyset (HPKE: X25519, HKDF-SHA256,
  * AES-256-GCM). Clients seal each version's catalog record with the public half, which the tracker
  * hands out with every placement; only the private half (the tracker's {@code catalog.key}, which the
  * operator keeps a copy of off the grid) opens them. So donors holding catalog records learn nothing

@@ -1,6 +1,6 @@
 package org.cairn.core.protocol;
 
-/** Message types of the data plane, with explicit byte ids (ARCHITECTURE.md §8). */
+/** Message types of the data plane, with explicit byte ids (docs/protocol.md). */
 public enum FrameType {
   /** server -> client on connect: 32 random bytes to prove the token against. */
   CHALLENGE(1),

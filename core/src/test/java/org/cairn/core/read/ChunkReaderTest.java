@@ -93,7 +93,7 @@ class ChunkReaderTest {
 
   @Test
   void aPieceHeaderOverrulesAStaleIndexCoding_soTwoDeadHoldersOfA4Plus2ChunkDoNotFailTheRead() throws Exception {
-    // issue #17: the index (or a version) said 3+2, the chunk is really coded 4+2
+    // The index (or a version) said 3+2, the chunk is really coded 4+2
     Fragment[] pieces = encode("code:4+2");
     Holders h = serving(pieces);
     h.answers.remove(0);

@@ -7,7 +7,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /*
- * The seed papers' experiments on the emulated grid (issue #7). Each experiment is one command:
+ * The seed papers' experiments on the emulated grid. Each experiment is one command:
  *
  *   it/testbed/experiment.sh NAME [--out docs/benchmarks] [--work /tmp/cairn-exp] [--image-mb N]
  *

@@ -9,7 +9,7 @@ import java.util.Arrays;
 import java.util.List;
 
 /*
- * The seed papers' experiments on the emulated grid (issue #7), run by Experiments (one command per
+ * The seed papers' experiments on the emulated grid, run by Experiments (one command per
  * experiment). What they share: the run's settings, the real memory images, fresh copies of them,
  * stores through a testbed, and small helpers. Each group of experiments extends it.
  */

@@ -43,7 +43,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /*
- * Executes the tracker's repair jobs on this peer (ARCHITECTURE §6): no client needs to be online.
+ * Executes the tracker's repair jobs on this peer (ARCHITECTURE.md, "Repair"): no client needs to be online.
  * When a heartbeat answer says jobs wait, the worker claims a few, and for each reads m pieces of
  * the chunk through the ChunkReader that fetch and verify use (FIRST_M: m sources, one more for each
  * that fails, holders the tracker lists DOWN last; pieces this peer holds come from its own store),

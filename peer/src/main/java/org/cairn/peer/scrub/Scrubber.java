@@ -13,7 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /*
- * Scrubbing (ARCHITECTURE §6): re-reads every stored fragment at a low rate and verifies it (the
+ * Scrubbing (ARCHITECTURE.md, "Repair"): re-reads every stored fragment at a low rate and verifies it (the
  * blob checksum and the fragment's own CRC32C of header and payload). The store drops a fragment that
  * fails and its corruption listener reports it to the tracker, which has it rebuilt elsewhere.
  *

@@ -13,7 +13,7 @@ import org.cairn.core.security.Ticket;
 import org.cairn.core.security.TicketVerifier;
 
 /**
- * The data plane's capability check (issue #18). A peer serves GET and HAS only for chunks a READ
+ * The data plane's capability check. A peer serves GET and HAS only for chunks a READ
  * ticket, and takes PUT only for chunks a WRITE ticket, granted on the same connection; tickets are
  * signed by the grid's tracker, name this peer and expire. So a donor holding the data-plane key (as
  * every peer does) still cannot read or fill another peer, and a ticket seen by one peer is no use

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * What the store's I/O has cost since it opened: bytes read and written (the load monitor's fallback
  * measure), the disk's write rate ({@link WriteRate}, sampled on the heartbeat), and the durable
  * writes (a segment sync and a synced index write each), logged at close: per-PUT costs are what
- * a donor pays beyond the bytes (issue #19).
+ * a donor pays beyond the bytes.
  */
 final class IoCounters {
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FragmentStore.class);

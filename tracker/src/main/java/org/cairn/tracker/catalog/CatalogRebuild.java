@@ -15,8 +15,8 @@ import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 
 /**
- * Writes a catalog rebuilt from the grid's catalog records into an empty store (issue #21,
- * {@code cairn-tracker recover --from-peers}). Each version comes from its record (the newest record
+ * Writes a catalog rebuilt from the grid's catalog records into an empty store
+ * ({@code cairn-tracker recover --from-peers}). Each version comes from its record (the newest record
  * when one version has several); each chunk's index entry from the newest record that names it, with
  * its holders taken from what the peers hold now (a piece no peer holds is left unassigned, for
  * repair); reference counts are counted again from the versions, their bases and their records.

@@ -16,7 +16,7 @@ import org.cairn.tracker.store.Batch;
 import org.cairn.tracker.store.TrackerStore;
 
 /**
- * Makes each committed version's catalog record (issue #21): the version and its chunks' index entries
+ * Makes each committed version's catalog record: the version and its chunks' index entries
  * ({@link RecordContent}), packed and sealed under the grid's catalog key. The store that committed
  * the version fetches it right after its commit, stores it on the grid like a chunk and attaches it
  * ({@link #attach}). A record is made on request, never kept here: the tracker's

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.util.Map;
 
 /**
- * What a catalog record holds (issue #21), before it is packed and sealed: one committed version as
+ * What a catalog record holds, before it is packed and sealed: one committed version as
  * the tracker stored it (manifests, sizes, commit time), the index entries of its chunks and their bases
  * as they were when the record was made (holders may have moved since: recovery asks the peers who
  * holds each piece now), and the app's retention policy. {@code format} 1.

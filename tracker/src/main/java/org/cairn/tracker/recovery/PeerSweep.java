@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /*
- * The peers' side of recovery (issue #21): asks each peer who it is (IDENTIFY), lists every key it
+ * The peers' side of recovery: asks each peer who it is (IDENTIFY), lists every key it
  * holds (INVENTORY, with a LIST ticket the recovering tracker signs with the grid's ticket key), then
  * reads the catalog records among them (GET with READ tickets, any m pieces of each), opens them with
  * the catalog key and parses them. One peer at a time; a peer that cannot be reached is reported and

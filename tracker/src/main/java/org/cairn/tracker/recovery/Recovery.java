@@ -21,7 +21,7 @@ import org.cairn.tracker.catalog.CatalogRebuild;
 import org.cairn.tracker.store.TrackerStore;
 
 /**
- * Rebuilds a tracker's data directory from the grid (issue #21): the last line of defence when every
+ * Rebuilds a tracker's data directory from the grid: the last line of defence when every
  * tracker disk is gone. The operator's kit (a backup or a copy of an old data directory: any age, it
  * is read only for the grid's keys and tokens, never for its database) gives the catalog key, the
  * ticket key, the data-plane key and the issued tokens; the peers give the catalog records and who

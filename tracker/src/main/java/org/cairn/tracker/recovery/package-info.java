@@ -1,2 +1,2 @@
-/** Recovery of a tracker's catalog from the catalog records the peers hold (issue #21). */
+/** Recovery of a tracker's catalog from the catalog records the peers hold. */
 package org.cairn.tracker.recovery;

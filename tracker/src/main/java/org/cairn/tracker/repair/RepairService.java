@@ -25,7 +25,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /*
- * Durability (ARCHITECTURE §6): the tracker schedules repair, peers execute it.
+ * Durability (ARCHITECTURE.md, "Repair"): the tracker schedules repair, peers execute it.
  *
  * A scan walks the chunk index and counts, per chunk, the pieces on peers that are not DOWN. A piece
  * needs repair when nobody holds it (an optimistic write, a bad fragment), its holder is unknown, or

@@ -15,7 +15,7 @@ import org.cairn.tracker.catalog.ChunkRecord;
 import org.cairn.tracker.placement.PlacementService;
 
 /*
- * Why repair is not progressing, grouped for people (issue #17): one scan feeds it the planner's own
+ * Why repair is not progressing, grouped for people: one scan feeds it the planner's own
  * decisions, and it answers a few lines that each say what blocks how many chunks and what unblocks
  * them.
  *

@@ -17,7 +17,7 @@ import org.cairn.core.api.status.DurabilityView;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue #22: the tracker exports durability, repair and commit metrics, and the shipped Prometheus
+ * The tracker exports durability, repair and commit metrics, and the shipped Prometheus
  * alerting rules (docs/monitoring/cairn-alerts.yml) have the shape Prometheus loads (groups of rules
  * with alert, expr, labels.severity, annotations.summary) and name only metrics the tracker exports.
  */

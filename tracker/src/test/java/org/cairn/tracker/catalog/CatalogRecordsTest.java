@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Catalog records (issue #21): a version's record seals its manifest and its chunks' index entries; its
+ * Catalog records: a version's record seals its manifest and its chunks' index entries; its
  * pieces are kept by the index while the version lives and released with it; records read back rebuild
  * the same versions, chunk entries and reference counts in an empty store, holders as the peers hold them.
  */

@@ -13,7 +13,7 @@ import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
 import org.junit.jupiter.api.Test;
 
-/** Issue #20: a checkpoint set's version exists only when all its parts are committed; an incomplete set expires. */
+/** A checkpoint set's version exists only when all its parts are committed; an incomplete set expires. */
 class CheckpointSetsTest extends CatalogFixture {
   @Test
   void aSetIsAVersionOnlyWhenItsLastPartCommits() throws IOException {

@@ -12,7 +12,7 @@ import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
 import org.junit.jupiter.api.Test;
 
-/** Issue #20: a version written soft stays soft until each peer reports its soft writes durable; a restarted peer's are lost. */
+/** A version written soft stays soft until each peer reports its soft writes durable; a restarted peer's are lost. */
 class SoftVersionsTest extends CatalogFixture {
   @Test
   void softUntilEveryPeerReportsItsNumberDurableUnderTheSameBoot() throws IOException {
