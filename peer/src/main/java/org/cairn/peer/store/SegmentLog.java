@@ -70,13 +70,21 @@ final class SegmentLog implements Closeable {
     this.appends = new SegmentAppends(directAppender);
   }
 
-  /** Opens the segments in {@code dir} (created if missing) and starts a new active segment. */
+  /** Opens the segments in {@code dir} (created if missing) and starts a new active segment, with direct I/O where it works. */
   static SegmentLog open(Path dir, long segmentBytes) throws IOException {
+    return open(dir, segmentBytes, true);
+  }
+
+  /**
+   * Opens the segments in {@code dir} (created if missing) and starts a new active segment; {@code directIo} false
+   * writes through the page cache even where the file system takes O_DIRECT.
+   */
+  static SegmentLog open(Path dir, long segmentBytes, boolean directIo) throws IOException {
     if (segmentBytes < 1 << 20) {
       throw new IllegalArgumentException("segments must be at least 1 MiB, was " + segmentBytes);
     }
     Files.createDirectories(dir);
-    SegmentLog log = new SegmentLog(dir, segmentBytes, DirectAppender.probe(dir));
+    SegmentLog log = new SegmentLog(dir, segmentBytes, directIo ? DirectAppender.probe(dir) : null);
     int last = 0;
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.seg")) {
       for (Path p : files) {

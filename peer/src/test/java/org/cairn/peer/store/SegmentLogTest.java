@@ -115,15 +115,9 @@ class SegmentLogTest {
   void directIo_canBeTurnedOff() throws IOException {
     Path segs = dir.resolve("segments");
     Files.createDirectories(segs);
-    System.setProperty("cairn.peer.directIo", "false");
-    try {
-      assertThat(DirectAppender.probe(segs)).isNull();
-      try (SegmentLog log = SegmentLog.open(segs, 8 << 20)) {
-        assertThat(log.writeMode()).contains("page cache");
-        appendAndReadBack(log, 10, false, 1);
-      }
-    } finally {
-      System.clearProperty("cairn.peer.directIo");
+    try (SegmentLog log = SegmentLog.open(segs, 8 << 20, false)) {
+      assertThat(log.writeMode()).contains("page cache");
+      appendAndReadBack(log, 10, false, 1);
     }
   }
 }
