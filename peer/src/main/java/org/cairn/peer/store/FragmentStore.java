@@ -15,6 +15,9 @@ import java.util.function.Consumer;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.peer.store.index.FragmentIndex;
+import org.cairn.peer.store.index.IndexChanges;
+import org.cairn.peer.store.segment.SegmentLog;
 
 /*
  * Fragments on the donor's disk, in the way BookKeeper keeps ledger entries: their bytes (the

@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;

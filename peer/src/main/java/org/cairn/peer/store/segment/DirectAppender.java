@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
