@@ -41,9 +41,9 @@ final class InProcessGrid implements AutoCloseable {
         Duration.ofMillis(500), 2), Clock.systemUTC());
     try {
       for (int i = 0; i < peerCount; i++) {
-        peers.add(PeerRuntime.start(new PeerConfig(URI.create(url()), peerDir(i), HostPort.parse("127.0.0.1:0"), null, 1L << 30, 0,
-            token, Duration.ofMillis(500), 0.5, 0.8, 8, false, "p" + i, 0, 100L << 20, Duration.ofMinutes(10), Duration.ofHours(1),
-            0, 1, Duration.ofDays(7), 8L << 20, false)));
+        peers.add(PeerRuntime.start(PeerConfig.builder(java.util.List.of(URI.create(url())), peerDir(i), token, 1L << 30)
+            .minFreeBytes(0).heartbeatInterval(Duration.ofMillis(500)).id("p" + i).repairRate(0).repairThreads(1)
+            .reportDiskRate(false).build()));
       }
       awaitRunningPeers(peerCount);
     } catch (Exception | Error e) {

@@ -2,10 +2,8 @@ package org.cairn.gui;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -20,13 +18,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The donor's controller: runs the peer in-process, applies the donor rules every few seconds, and
- * carries out what the tray menu, the window or the test hook asks (pause, resume, quota). A quota
- * change is saved to the settings file and given to the running peer (no restart).
+ * carries out what the tray menu, the window or the test hook asks (pause, resume, quota). The peer
+ * runs from a {@link PeerConfig} the app keeps and changes: a quota change is saved to the settings
+ * file and given to the running peer (no restart); new settings that need one start the peer again
+ * from the config they give.
  */
 public final class Donor implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Donor.class);
 
-  private final List<String> peerArgs;
   private final Path settingsFile;
   private final DonorRules rules;
   private final ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -39,18 +38,27 @@ public final class Donor implements Closeable {
   private final Usage usage;
   private int samples;
   private volatile PeerRuntime peer;
+  /** What the peer runs with: started from it, and changed with the quota and the settings. */
+  private PeerConfig config;
   private volatile String ruleReason;
   private volatile boolean paused;
   private String shownState;
 
-  public Donor(List<String> peerArgs, Path settingsFile, DonorRules.Settings rules) throws IOException, InterruptedException {
-    this.peerArgs = peerArgs;
+  /**
+   * Starts the peer with {@code config}.
+   *
+   * @param settingsFile where the settings live (the peer's YAML and the donor rules), or null when
+   *     the app runs on peer flags (nothing is saved then, and the settings dialog is not offered)
+   * @param rules the command line's rules, in force where the settings file does not set one
+   */
+  public Donor(PeerConfig config, Path settingsFile, DonorRules.Settings rules) throws IOException, InterruptedException {
+    this.config = config;
     this.settingsFile = settingsFile;
     this.flagRules = rules;
     this.usage = new Usage(settingsFile == null ? null : settingsFile.resolveSibling("donor-usage.json"));
     this.rules = new DonorRules(DonorSettings.load(settingsFile).rules(rules), DonorRules::systemCpuLoad,
         () -> peer == null ? 0 : peer.daemon().servedBytes());
-    this.peer = PeerRuntime.start(org.cairn.peer.PeerMain.parse(peerArgs.toArray(String[]::new)));
+    this.peer = PeerRuntime.start(config);
     this.paused = peer.daemon().paused();
     activity.add("started: peer " + peer.daemon().id() + " on " + peer.daemon().address() + ", tracker " + peer.config().tracker());
     ticker.scheduleWithFixedDelay(this::applyRules, 0, 2, TimeUnit.SECONDS);
@@ -126,20 +134,9 @@ public final class Donor implements Closeable {
     if (bytes == quota()) {
       return;
     }
-    Settings.setKey(settingsFile, "quota", Long.toString(bytes));
-    List<String> args = new java.util.ArrayList<>();
-    for (int i = 0; i < peerArgs.size(); i++) {
-      if (peerArgs.get(i).equals("--quota")) {
-        i++; // replaced below, for the next start
-      } else {
-        args.add(peerArgs.get(i));
-      }
-    }
-    args.add("--quota");
-    args.add(Long.toString(bytes));
+    DonorSettings.setKey(settingsFile, "quota", Long.toString(bytes));
     peer.daemon().setQuota(bytes);
-    peerArgs.clear();
-    peerArgs.addAll(args);
+    config = config.withQuota(bytes); // for the next start
     LOG.info("quota set to {} bytes", bytes);
     activity.add("quota set to " + ByteSize.format(bytes));
   }
@@ -167,30 +164,41 @@ public final class Donor implements Closeable {
       if (q != quota()) {
         peer.daemon().setQuota(q);
       }
+      config = config.withQuota(q);
       activity.add("settings saved (quota " + ByteSize.format(q) + ", rules applied)");
       return null;
     }
+    PeerConfig running = config;
+    PeerConfig next;
     try {
-      restartPeer();
+      next = after.peerConfig(settingsFile);
+    } catch (IOException | RuntimeException e) { // not a peer's settings: the running peer goes on as it is
+      return restore(before, tokenBefore, e);
+    }
+    try {
+      restartPeer(next);
       activity.add("settings saved; the peer started again with tracker " + after.get("tracker") + ", data " + after.get("data"));
       return null;
     } catch (IOException | RuntimeException e) {
-      LOG.warn("the peer did not start with the new settings ({}); going back to the old ones", e.getMessage());
-      before.save(settingsFile, tokenBefore);
-      rules.update(before.rules(flagRules));
-      restartPeer();
-      return "the peer did not start with them: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+      String problem = restore(before, tokenBefore, e);
+      restartPeer(running);
+      return problem;
     }
   }
 
-  private void restartPeer() throws IOException, InterruptedException {
-    for (int i = peerArgs.indexOf("--quota"); i >= 0; i = peerArgs.indexOf("--quota")) {
-      peerArgs.remove(i + 1); // the settings file holds the quota
-      peerArgs.remove(i);
-    }
-    PeerRuntime old = peer;
-    old.close();
-    peer = PeerRuntime.start(org.cairn.peer.PeerMain.parse(peerArgs.toArray(String[]::new)));
+  /** Puts the settings and rules from before back after {@code e}; returns what to tell the user. */
+  private String restore(DonorSettings before, String tokenBefore, Exception e) throws IOException {
+    LOG.warn("the peer did not start with the new settings ({}); going back to the old ones", e.getMessage());
+    before.save(settingsFile, tokenBefore);
+    rules.update(before.rules(flagRules));
+    return "the peer did not start with them: " + (e.getMessage() == null ? e.toString() : e.getMessage());
+  }
+
+  /** Stops the peer and starts it with {@code next}, paused if the donor is; {@code next} is then what it runs with. */
+  private void restartPeer(PeerConfig next) throws IOException, InterruptedException {
+    peer.close(); // closing twice (a failed start, then the old settings) is harmless
+    peer = PeerRuntime.start(next);
+    config = next;
     if (paused) {
       peer.daemon().setPaused(true);
     }
@@ -267,35 +275,6 @@ public final class Donor implements Closeable {
     PeerRuntime p = peer;
     if (p != null) {
       p.close();
-    }
-  }
-
-  /** The donor's settings file: the peer's YAML config (the same keys as cairn-peer.jar's --config). */
-  static final class Settings {
-    private Settings() {}
-
-    static void setKey(Path file, String key, String value) throws IOException {
-      if (file == null) {
-        return;
-      }
-      com.fasterxml.jackson.databind.ObjectMapper yaml = new com.fasterxml.jackson.databind.ObjectMapper(
-          new com.fasterxml.jackson.dataformat.yaml.YAMLFactory());
-      // the settings are the peer's flat YAML: each value a scalar, kept as its text
-      java.util.Map<String, String> settings = Files.exists(file) && Files.size(file) > 0
-          ? yaml.readValue(file.toFile(), new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, String>>() {})
-          : null;
-      if (settings == null) {
-        settings = new java.util.LinkedHashMap<>();
-      }
-      settings.put(key, value);
-      write(file, yaml.writeValueAsString(settings));
-    }
-
-    static void write(Path file, String text) throws IOException {
-      Files.createDirectories(file.toAbsolutePath().getParent());
-      Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-      Files.writeString(tmp, text);
-      Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
   }
 }

@@ -11,6 +11,8 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import javax.swing.SwingUtilities;
 import org.cairn.core.config.ByteSize;
+import org.cairn.peer.PeerConfig;
+import org.cairn.peer.PeerMain;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine;
@@ -84,9 +86,8 @@ public final class DonorMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
     Path file = settings != null ? settings : Path.of(System.getProperty("user.home"), ".config", "cairn", "donor.yaml");
-    List<String> args = new ArrayList<>(peerArgs);
     Path remember = null;
-    if (args.isEmpty()) {
+    if (peerArgs.isEmpty()) {
       if (!Files.exists(file)) {
         if (headless || java.awt.GraphicsEnvironment.isHeadless()) {
           throw new CommandLine.ParameterException(cl, "no settings: give peer flags (--tracker URL --token-file F --data DIR "
@@ -96,19 +97,18 @@ public final class DonorMain implements Callable<Integer> {
           return 0;
         }
       }
-      args.add("--config");
-      args.add(file.toString());
       remember = file;
     }
     if (!headless) {
       System.setProperty("java.awt.headless", "false");
     }
-    Donor donor;
+    PeerConfig peer;
     try {
-      donor = new Donor(args, remember, rules);
+      peer = remember != null ? DonorSettings.load(remember).peerConfig(remember) : PeerMain.parse(peerArgs.toArray(String[]::new));
     } catch (CommandLine.ParameterException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
+    Donor donor = new Donor(peer, remember, rules);
     CountDownLatch stopped = new CountDownLatch(1);
     DonorUi[] ui = new DonorUi[1];
     Runnable quit = () -> {

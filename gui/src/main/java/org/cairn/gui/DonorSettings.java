@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.cairn.core.config.ByteSize;
 import org.cairn.core.config.HostPort;
+import org.cairn.peer.PeerConfig;
+import org.cairn.peer.PeerMain;
 
 /**
  * The donor's settings file, as text: the peer's YAML keys (tracker, token-file, data, quota, listen,
@@ -116,7 +118,38 @@ final class DonorSettings {
       // not a POSIX file system
     }
     Files.move(tmpToken, tokenFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-    Donor.Settings.write(file, new ObjectMapper(new YAMLFactory()).writeValueAsString(values));
+    AtomicWrite.replace(file, new ObjectMapper(new YAMLFactory()).writeValueAsString(values));
+  }
+
+  /**
+   * Sets one key in the settings file, keeping the others as they are ("Set quota…"); nothing when
+   * the app runs on peer flags ({@code file} null).
+   */
+  static void setKey(Path file, String key, String value) throws IOException {
+    if (file == null) {
+      return;
+    }
+    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+    // the settings are the peer's flat YAML: each value a scalar, kept as its text
+    Map<String, String> settings = Files.exists(file) && Files.size(file) > 0
+        ? yaml.readValue(file.toFile(), new TypeReference<LinkedHashMap<String, String>>() {})
+        : null;
+    if (settings == null) {
+      settings = new LinkedHashMap<>();
+    }
+    settings.put(key, value);
+    AtomicWrite.replace(file, yaml.writeValueAsString(settings));
+  }
+
+  /**
+   * The peer these settings run: their peer keys parsed as {@code cairn-peer --config} parses the
+   * file ({@link PeerMain#fromSettings}), the {@code donor-} keys left to the rules.
+   *
+   * @param where the settings file, named in errors
+   * @throws picocli.CommandLine.ParameterException naming the bad, unknown or missing setting
+   */
+  PeerConfig peerConfig(Path where) throws IOException {
+    return PeerMain.fromSettings(values, String.valueOf(where));
   }
 
   /** Whether going from {@code before} to these settings needs the peer started again. */

@@ -63,7 +63,7 @@ final class Usage {
   /** Writes the history (under a temporary name renamed into place). */
   synchronized void save() throws IOException {
     if (file != null) {
-      Donor.Settings.write(file, JSON.writeValueAsString(new ArrayList<>(days.values())));
+      AtomicWrite.replace(file, JSON.writeValueAsString(new ArrayList<>(days.values())));
     }
   }
 }

@@ -1,6 +1,7 @@
 package org.cairn.gui;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,44 @@ class DonorSettingsTest {
     assertThat(before.with("quota", "9GiB").with(DonorSettings.HOURS, "08:00-18:00").needsRestart(before, "a", "a")).isFalse();
     assertThat(before.with("tracker", "http://elsewhere:7600").needsRestart(before, "a", "a")).isTrue();
     assertThat(before.needsRestart(before, "a", "b")).as("a new token").isTrue();
+  }
+
+  @Test
+  void theSettingsBecomeThePeersConfigWithTheRulesLeftOut() throws Exception {
+    Files.writeString(dir.resolve("t"), org.cairn.core.security.GridToken.generate() + "\n");
+    Path file = dir.resolve("donor.yaml");
+    DonorSettings s = valid().with("bandwidth-cap", "2MiB").with("advertise", "donor.example").with(DonorSettings.HOURS, "08:00-18:00")
+        .with(DonorSettings.BUSY_CPU, "0.5");
+    org.cairn.peer.PeerConfig c = s.peerConfig(file);
+    assertThat(c.tracker().toString()).isEqualTo("http://127.0.0.1:7600");
+    assertThat(c.dataDir()).isEqualTo(dir.resolve("data"));
+    assertThat(c.quotaBytes()).isEqualTo(2L << 30);
+    assertThat(c.listen().toString()).isEqualTo("0.0.0.0:7700");
+    assertThat(c.advertise()).isEqualTo("donor.example");
+    assertThat(c.bandwidthCap()).isEqualTo(2L << 20);
+    assertThat(c.heartbeatInterval().toSeconds()).as("the peer's default where the file is silent").isEqualTo(5);
+    s.save(file, Files.readString(dir.resolve("t")));
+    assertThat(DonorSettings.load(file).peerConfig(file).quotaBytes()).as("read back from the file").isEqualTo(2L << 30);
+  }
+
+  @Test
+  void settingsThePeerCannotRunWithAreNamedWithTheFile() throws Exception {
+    Path file = dir.resolve("donor.yaml");
+    assertThatThrownBy(() -> valid().peerConfig(file)).hasMessageContaining("token file not found");
+    Files.writeString(dir.resolve("t"), org.cairn.core.security.GridToken.generate() + "\n");
+    assertThatThrownBy(() -> valid().with("quota", "0").peerConfig(file)).hasMessageContaining("quota must be positive, was 0");
+    assertThatThrownBy(() -> valid().with("colour", "blue").peerConfig(file)).hasMessageContaining("unknown setting 'colour' in " + file);
+    assertThatThrownBy(() -> valid().with("tracker", "").peerConfig(file)).hasMessageContaining("missing required settings: --tracker");
+  }
+
+  @Test
+  void aNewQuotaIsSetInTheFileKeepingEverythingElse() throws Exception {
+    Path file = dir.resolve("donor.yaml");
+    valid().with(DonorSettings.HOURS, "22:00-06:00").save(file, "ctk1_secret");
+    DonorSettings.setKey(file, "quota", Long.toString(5L << 30));
+    DonorSettings back = DonorSettings.load(file);
+    assertThat(back.get("quota")).isEqualTo(Long.toString(5L << 30));
+    assertThat(back.values()).isEqualTo(valid().with(DonorSettings.HOURS, "22:00-06:00").with("quota", Long.toString(5L << 30)).values());
   }
 
   @Test

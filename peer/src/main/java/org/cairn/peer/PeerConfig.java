@@ -3,10 +3,25 @@ package org.cairn.peer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.cairn.core.config.HostPort;
+import org.cairn.core.net.DataTls;
 import org.cairn.core.security.GridToken;
+import org.cairn.peer.server.ConnectionLimits;
 
-/** Validated peer settings; every error names the setting and the bad value. */
+/**
+ * A peer's settings, typed and validated: what {@link PeerRuntime} (the peer's composition root)
+ * is started with. {@code cairn-peer.jar} parses its flags and YAML into one ({@link PeerMain}, the
+ * one parser); the donor app builds one from its settings file and changes it (a new quota) through
+ * {@link #toBuilder()}; tests and in-process grids build one with {@link #builder}. The defaults of
+ * every optional setting are the {@link Builder}'s. Every error names the setting and the bad value.
+ *
+ * @param directIo whether the fragment store writes segments with O_DIRECT where the file system
+ *     allows it (false: through the page cache)
+ * @param tlsWrapBytes plaintext bytes the data server's TLS handler wraps in one pass
+ *     ({@link DataTls#handler(io.netty.handler.ssl.SslContext, io.netty.buffer.ByteBufAllocator, String, int, int)})
+ */
 public record PeerConfig(
     URI tracker,
     Path dataDir,
@@ -31,53 +46,21 @@ public record PeerConfig(
     long scrubMaxRate,
     boolean reportDiskRate,
     Duration softSyncInterval,
-    java.util.List<URI> moreTrackers,
-    org.cairn.peer.server.ConnectionLimits connectionLimits) {
-
-  /** With the default data-plane connection limits ({@link org.cairn.peer.server.ConnectionLimits#DEFAULT}). */
-  public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
-      Duration heartbeatInterval, double tau1, double tau2, int maxClients, boolean paused, String id, long bandwidthCap,
-      long ioCapacity, Duration gcInterval, Duration gcGrace, long repairRate, int repairThreads, Duration scrubPeriod,
-      long scrubMaxRate, boolean reportDiskRate, Duration softSyncInterval, java.util.List<URI> moreTrackers) {
-    this(tracker, dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2, maxClients, paused, id,
-        bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate, reportDiskRate,
-        softSyncInterval, moreTrackers, org.cairn.peer.server.ConnectionLimits.DEFAULT);
-  }
-
-  /** One tracker (no other members to fail over to). */
-  public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
-      Duration heartbeatInterval, double tau1, double tau2, int maxClients, boolean paused, String id, long bandwidthCap,
-      long ioCapacity, Duration gcInterval, Duration gcGrace, long repairRate, int repairThreads, Duration scrubPeriod,
-      long scrubMaxRate, boolean reportDiskRate, Duration softSyncInterval) {
-    this(tracker, dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2, maxClients, paused, id,
-        bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate, reportDiskRate,
-        softSyncInterval, java.util.List.of());
-  }
-
-  /** Every tracker of the group: {@code tracker} first, then the others ({@code --tracker URL1,URL2,...}). */
-  public java.util.List<URI> trackers() {
-    java.util.List<URI> all = new java.util.ArrayList<>();
-    all.add(tracker);
-    all.addAll(moreTrackers);
-    return all;
-  }
-
-  /** With soft writes made durable every second (the default). */
-  public PeerConfig(URI tracker, Path dataDir, HostPort listen, String advertise, long quotaBytes, long minFreeBytes, GridToken token,
-      Duration heartbeatInterval, double tau1, double tau2, int maxClients, boolean paused, String id, long bandwidthCap,
-      long ioCapacity, Duration gcInterval, Duration gcGrace, long repairRate, int repairThreads, Duration scrubPeriod,
-      long scrubMaxRate, boolean reportDiskRate) {
-    this(tracker, dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2, maxClients, paused, id,
-        bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate, reportDiskRate,
-        org.cairn.peer.store.FragmentStore.DEFAULT_SOFT_SYNC);
-  }
+    List<URI> moreTrackers,
+    ConnectionLimits connectionLimits,
+    boolean directIo,
+    int tlsWrapBytes) {
 
   public PeerConfig {
-    moreTrackers = moreTrackers == null ? java.util.List.of() : java.util.List.copyOf(moreTrackers);
-    connectionLimits = connectionLimits == null ? org.cairn.peer.server.ConnectionLimits.DEFAULT : connectionLimits;
+    moreTrackers = moreTrackers == null ? List.of() : List.copyOf(moreTrackers);
+    connectionLimits = connectionLimits == null ? ConnectionLimits.DEFAULT : connectionLimits;
     if (tracker == null || tracker.getScheme() == null || !(tracker.getScheme().equals("http") || tracker.getScheme().equals("https"))
         || tracker.getHost() == null) {
       throw new IllegalArgumentException("tracker must be an http(s) URL like http://127.0.0.1:7600, was '" + tracker + "'");
+    }
+    if (dataDir == null || token == null || listen == null) {
+      throw new IllegalArgumentException("a peer needs a data directory, a grid token and a listen address, were " + dataDir + ", "
+          + (token == null ? "none" : "a token") + " and " + listen);
     }
     if (quotaBytes <= 0) {
       throw new IllegalArgumentException("quota must be positive, was " + quotaBytes);
@@ -112,8 +95,218 @@ public record PeerConfig(
     if (ioCapacity <= 0) {
       throw new IllegalArgumentException("I/O capacity must be positive, was " + ioCapacity);
     }
+    if (softSyncInterval == null || softSyncInterval.isNegative()) {
+      throw new IllegalArgumentException("soft sync interval must be >= 0, was " + softSyncInterval);
+    }
+    if (tlsWrapBytes < 1) {
+      throw new IllegalArgumentException("TLS wrap size must be positive, was " + tlsWrapBytes);
+    }
     if (id != null && !id.matches("[A-Za-z0-9._-]{1,64}")) {
       throw new IllegalArgumentException("id must be 1-64 letters, digits, '.', '_' or '-', was '" + id + "'");
+    }
+  }
+
+  /** Every tracker of the group: {@code tracker} first, then the others ({@code --tracker URL1,URL2,...}). */
+  public List<URI> trackers() {
+    List<URI> all = new ArrayList<>();
+    all.add(tracker);
+    all.addAll(moreTrackers);
+    return all;
+  }
+
+  /** The settings a peer cannot do without; every other one starts at its default. */
+  public static Builder builder(List<URI> trackers, Path dataDir, GridToken token, long quotaBytes) {
+    return new Builder(trackers, dataDir, token, quotaBytes);
+  }
+
+  /** A builder holding these settings, to change some of them. */
+  public Builder toBuilder() {
+    return new Builder(trackers(), dataDir, token, quotaBytes).listen(listen).advertise(advertise).minFreeBytes(minFreeBytes)
+        .heartbeatInterval(heartbeatInterval).tau1(tau1).tau2(tau2).maxClients(maxClients).paused(paused).id(id).bandwidthCap(bandwidthCap)
+        .ioCapacity(ioCapacity).gcInterval(gcInterval).gcGrace(gcGrace).repairRate(repairRate)
+        .repairThreads(repairThreads).scrubPeriod(scrubPeriod).scrubMaxRate(scrubMaxRate)
+        .reportDiskRate(reportDiskRate).softSyncInterval(softSyncInterval).connectionLimits(connectionLimits).directIo(directIo)
+        .tlsWrapBytes(tlsWrapBytes);
+  }
+
+  /** These settings with another quota (the donor app's "Set quota…"). */
+  public PeerConfig withQuota(long bytes) {
+    return toBuilder().quotaBytes(bytes).build();
+  }
+
+  /**
+   * Builds a {@link PeerConfig}; its field initialisers are the one place the peer's defaults are
+   * set ({@code cairn-peer --help} names the same ones). {@link #build()} validates.
+   */
+  public static final class Builder {
+    private List<URI> trackers;
+    private Path dataDir;
+    private GridToken token;
+    private long quotaBytes;
+    private HostPort listen = HostPort.parse("127.0.0.1:0");
+    private String advertise;
+    private long minFreeBytes = 1L << 30;
+    private Duration heartbeatInterval = Duration.ofSeconds(5);
+    private double tau1 = 0.5;
+    private double tau2 = 0.8;
+    private int maxClients = 8;
+    private boolean paused;
+    private String id;
+    private long bandwidthCap;
+    private long ioCapacity = 100L << 20;
+    private Duration gcInterval = Duration.ofMinutes(10);
+    private Duration gcGrace = Duration.ofHours(1);
+    private long repairRate = 32L << 20;
+    private int repairThreads = 2;
+    private Duration scrubPeriod = Duration.ofDays(7);
+    private long scrubMaxRate = 8L << 20;
+    private boolean reportDiskRate = true;
+    private Duration softSyncInterval = org.cairn.peer.store.FragmentStore.DEFAULT_SOFT_SYNC;
+    private ConnectionLimits connectionLimits = ConnectionLimits.DEFAULT;
+    private boolean directIo = true;
+    private int tlsWrapBytes = DataTls.DEFAULT_WRAP_BYTES;
+
+    private Builder(List<URI> trackers, Path dataDir, GridToken token, long quotaBytes) {
+      if (trackers == null || trackers.isEmpty()) {
+        throw new IllegalArgumentException("a peer needs a tracker URL");
+      }
+      this.trackers = List.copyOf(trackers);
+      this.dataDir = dataDir;
+      this.token = token;
+      this.quotaBytes = quotaBytes;
+    }
+
+    public Builder quotaBytes(long v) {
+      quotaBytes = v;
+      return this;
+    }
+
+    public Builder listen(HostPort v) {
+      listen = v;
+      return this;
+    }
+
+    /** The host clients are told to connect to; null: the listen host. */
+    public Builder advertise(String v) {
+      advertise = v;
+      return this;
+    }
+
+    public Builder minFreeBytes(long v) {
+      minFreeBytes = v;
+      return this;
+    }
+
+    public Builder heartbeatInterval(Duration v) {
+      heartbeatInterval = v;
+      return this;
+    }
+
+    /** The I/O load fraction at which the peer is LOADED. */
+    public Builder tau1(double v) {
+      tau1 = v;
+      return this;
+    }
+
+    /** The I/O load fraction at which the peer is BUSY. */
+    public Builder tau2(double v) {
+      tau2 = v;
+      return this;
+    }
+
+    public Builder maxClients(int v) {
+      maxClients = v;
+      return this;
+    }
+
+    public Builder paused(boolean v) {
+      paused = v;
+      return this;
+    }
+
+    /** The peer id; null: generated once and kept in the data directory. */
+    public Builder id(String v) {
+      id = v;
+      return this;
+    }
+
+    /** Bytes per second in each direction; 0: none. */
+    public Builder bandwidthCap(long v) {
+      bandwidthCap = v;
+      return this;
+    }
+
+    public Builder ioCapacity(long v) {
+      ioCapacity = v;
+      return this;
+    }
+
+    /** How often held fragments are checked with the tracker for garbage. */
+    public Builder gcInterval(Duration v) {
+      gcInterval = v;
+      return this;
+    }
+
+    /** How long a fragment stays garbage before it is deleted. */
+    public Builder gcGrace(Duration v) {
+      gcGrace = v;
+      return this;
+    }
+
+    /** Repair traffic limit, bytes per second; 0: none. */
+    public Builder repairRate(long v) {
+      repairRate = v;
+      return this;
+    }
+
+    /** Repair jobs run at once. */
+    public Builder repairThreads(int v) {
+      repairThreads = v;
+      return this;
+    }
+
+    /** Time for one verification pass over the stored fragments. */
+    public Builder scrubPeriod(Duration v) {
+      scrubPeriod = v;
+      return this;
+    }
+
+    /** The scrubber's read rate limit, bytes per second; 0: none. */
+    public Builder scrubMaxRate(long v) {
+      scrubMaxRate = v;
+      return this;
+    }
+
+    public Builder reportDiskRate(boolean v) {
+      reportDiskRate = v;
+      return this;
+    }
+
+    public Builder softSyncInterval(Duration v) {
+      softSyncInterval = v;
+      return this;
+    }
+
+    public Builder connectionLimits(ConnectionLimits v) {
+      connectionLimits = v;
+      return this;
+    }
+
+    public Builder directIo(boolean v) {
+      directIo = v;
+      return this;
+    }
+
+    public Builder tlsWrapBytes(int v) {
+      tlsWrapBytes = v;
+      return this;
+    }
+
+    /** The settings, validated. */
+    public PeerConfig build() {
+      return new PeerConfig(trackers.get(0), dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2,
+          maxClients, paused, id, bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate,
+          reportDiskRate, softSyncInterval, trackers.subList(1, trackers.size()), connectionLimits, directIo, tlsWrapBytes);
     }
   }
 }

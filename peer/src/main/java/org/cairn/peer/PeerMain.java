@@ -1,17 +1,8 @@
 package org.cairn.peer;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.type.TypeReference;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.exc.MismatchedInputException;
-import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -167,9 +158,26 @@ public final class PeerMain implements Callable<Integer> {
     return m.config();
   }
 
+  /**
+   * Parses settings given as the YAML file's keys and text values ({@code tracker}, {@code data},
+   * {@code quota}, ...; the {@code donor-} keys are left alone), as {@code --config} would read them
+   * from {@code where}: the donor app's settings file, already read.
+   *
+   * @throws CommandLine.ParameterException naming the bad, unknown or missing setting
+   */
+  public static PeerConfig fromSettings(Map<String, String> settings, String where) throws IOException {
+    PeerMain m = new PeerMain();
+    CommandLine cl = new CommandLine(m);
+    return m.config(cl, PeerSettingsFile.known(settings, where, cl));
+  }
+
   PeerConfig config() throws IOException {
     CommandLine cl = new CommandLine(this);
-    Map<String, String> file = configFile == null ? Map.of() : readYaml(configFile, cl);
+    return config(cl, configFile == null ? Map.of() : PeerSettingsFile.read(configFile, cl));
+  }
+
+  /** The flags over {@code file}'s settings over the defaults ({@link PeerConfig.Builder}). */
+  private PeerConfig config(CommandLine cl, Map<String, String> file) throws IOException {
     try {
       String trackerUrl = pick(tracker, file, "tracker", null);
       String dataDir = data != null ? data.toString() : file.get("data");
@@ -191,35 +199,57 @@ public final class PeerMain implements Callable<Integer> {
       if (!missing.isEmpty()) {
         throw new CommandLine.ParameterException(cl, "missing required settings: " + String.join(", ", missing));
       }
-      List<URI> trackers = org.cairn.core.api.TrackerEndpoints.parse(trackerUrl);
-      return new PeerConfig(
-          trackers.get(0),
-          Path.of(dataDir),
-          HostPort.parse(pick(listen, file, "listen", "127.0.0.1:0")),
-          pick(advertise, file, "advertise", null),
-          ByteSize.parse(quotaText),
-          ByteSize.parse(pick(minFree, file, "min-free", "1GiB")),
-          GridToken.readFile(Path.of(tokenPath)),
-          Durations.parse(pick(heartbeatInterval, file, "heartbeat-interval", "5s")),
-          number("tau1", pick(tau1 == null ? null : tau1.toString(), file, "tau1", "0.5")),
-          number("tau2", pick(tau2 == null ? null : tau2.toString(), file, "tau2", "0.8")),
-          (int) number("max-clients", pick(maxClients == null ? null : maxClients.toString(), file, "max-clients", "8")),
-          bool("paused", pick(paused == null ? null : paused.toString(), file, "paused", "false")),
-          pick(id, file, "id", null),
-          ByteSize.parse(pick(bandwidthCap, file, "bandwidth-cap", "0")),
-          ByteSize.parse(pick(ioCapacity, file, "io-capacity", "100MiB")),
-          Durations.parse(pick(gcInterval, file, "gc-interval", "10m")),
-          Durations.parse(pick(gcGrace, file, "gc-grace", "1h")),
-          ByteSize.parse(pick(repairRate, file, "repair-rate", "32MiB")),
-          (int) number("repair-threads", pick(repairThreads == null ? null : repairThreads.toString(), file, "repair-threads", "2")),
-          Durations.parse(pick(scrubPeriod, file, "scrub-period", "7d")),
-          ByteSize.parse(pick(scrubMaxRate, file, "scrub-max-rate", "8MiB")),
-          bool("report-disk-rate", pick(reportDiskRate == null ? null : reportDiskRate.toString(), file, "report-disk-rate", "true")),
-          Durations.parse(pick(softSyncInterval, file, "soft-sync-interval", "1s")),
-          trackers.subList(1, trackers.size()),
-          connectionLimits(file));
+      PeerConfig.Builder b = PeerConfig.builder(org.cairn.core.api.TrackerEndpoints.parse(trackerUrl), Path.of(dataDir),
+          GridToken.readFile(Path.of(tokenPath)), ByteSize.parse(quotaText));
+      set(listen, file, "listen", v -> b.listen(HostPort.parse(v)));
+      set(advertise, file, "advertise", b::advertise);
+      set(minFree, file, "min-free", v -> b.minFreeBytes(ByteSize.parse(v)));
+      set(heartbeatInterval, file, "heartbeat-interval", v -> b.heartbeatInterval(Durations.parse(v)));
+      set(text(tau1), file, "tau1", v -> b.tau1(number("tau1", v)));
+      set(text(tau2), file, "tau2", v -> b.tau2(number("tau2", v)));
+      set(text(maxClients), file, "max-clients", v -> b.maxClients((int) number("max-clients", v)));
+      set(text(paused), file, "paused", v -> b.paused(bool("paused", v)));
+      set(id, file, "id", b::id);
+      set(bandwidthCap, file, "bandwidth-cap", v -> b.bandwidthCap(ByteSize.parse(v)));
+      set(ioCapacity, file, "io-capacity", v -> b.ioCapacity(ByteSize.parse(v)));
+      set(gcInterval, file, "gc-interval", v -> b.gcInterval(Durations.parse(v)));
+      set(gcGrace, file, "gc-grace", v -> b.gcGrace(Durations.parse(v)));
+      set(repairRate, file, "repair-rate", v -> b.repairRate(ByteSize.parse(v)));
+      set(text(repairThreads), file, "repair-threads", v -> b.repairThreads((int) number("repair-threads", v)));
+      set(scrubPeriod, file, "scrub-period", v -> b.scrubPeriod(Durations.parse(v)));
+      set(scrubMaxRate, file, "scrub-max-rate", v -> b.scrubMaxRate(ByteSize.parse(v)));
+      set(text(reportDiskRate), file, "report-disk-rate", v -> b.reportDiskRate(bool("report-disk-rate", v)));
+      set(softSyncInterval, file, "soft-sync-interval", v -> b.softSyncInterval(Durations.parse(v)));
+      b.connectionLimits(connectionLimits(file));
+      tuning(b);
+      return b.build();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
+  }
+
+  /**
+   * The tuning knobs that are system properties rather than flags, read here at the peer's root and
+   * nowhere below it: {@code -Dcairn.peer.directIo=false} (segments through the page cache) and
+   * {@code -Dcairn.tls.wrapBytes=N} (the TLS wrap size of the data server).
+   */
+  private static void tuning(PeerConfig.Builder b) {
+    b.directIo(bool(DIRECT_IO_PROPERTY, System.getProperty(DIRECT_IO_PROPERTY, "true")));
+    b.tlsWrapBytes(org.cairn.core.net.DataTls.wrapBytes());
+  }
+
+  /** Turns direct I/O (O_DIRECT segment writes) off when {@code false}. */
+  public static final String DIRECT_IO_PROPERTY = "cairn.peer.directIo";
+
+  private static String text(Object flag) {
+    return flag == null ? null : flag.toString();
+  }
+
+  /** Applies the flag, else the file's value, when either is given; else the builder keeps its default. */
+  private static void set(String flag, Map<String, String> file, String key, java.util.function.Consumer<String> apply) {
+    String v = pick(flag, file, key, null);
+    if (v != null) {
+      apply.accept(v);
     }
   }
 
@@ -253,47 +283,5 @@ public final class PeerMain implements Callable<Integer> {
       return flag;
     }
     return file.getOrDefault(key, fallback);
-  }
-
-  /** Keys the peer leaves to the donor app that runs it (cairn-donor's rules: donor-hours, donor-busy-cpu, ...). */
-  public static final String DONOR_PREFIX = "donor-";
-
-  private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
-      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
-      "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate",
-      "soft-sync-interval", "max-connections", "max-connections-per-address");
-
-  /** The file's settings, each a scalar read as text; a key without a value is as if absent. */
-  private static Map<String, String> readYaml(Path file, CommandLine cl) throws IOException {
-    ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
-    Map<String, String> read;
-    try (JsonParser p = yaml.createParser(file.toFile())) {
-      JsonToken first = p.nextToken();
-      if (first == null || first == JsonToken.VALUE_NULL) {
-        return new HashMap<>(); // empty, or only comments
-      }
-      if (first != JsonToken.START_OBJECT) {
-        throw new CommandLine.ParameterException(cl, "config file " + file + " must be a mapping of settings");
-      }
-      read = yaml.readValue(p, new TypeReference<LinkedHashMap<String, String>>() {});
-    } catch (MismatchedInputException e) {
-      throw new CommandLine.ParameterException(cl, "config file " + file + " must map each setting to one value ("
-          + e.getOriginalMessage() + ")");
-    } catch (IOException e) {
-      throw new CommandLine.ParameterException(cl, "cannot read config file " + file + ": " + e.getMessage());
-    }
-    Map<String, String> out = new HashMap<>();
-    for (Map.Entry<String, String> e : read.entrySet()) {
-      if (e.getKey().startsWith(DONOR_PREFIX)) {
-        continue; // the donor app's own settings (its rules), in the same file
-      }
-      if (!KEYS.contains(e.getKey())) {
-        throw new CommandLine.ParameterException(cl, "unknown setting '" + e.getKey() + "' in " + file + "; known: " + KEYS);
-      }
-      if (e.getValue() != null) {
-        out.put(e.getKey(), e.getValue());
-      }
-    }
-    return out;
   }
 }

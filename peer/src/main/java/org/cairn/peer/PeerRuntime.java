@@ -101,7 +101,7 @@ public final class PeerRuntime implements Closeable {
     Clock clock = Clock.systemUTC();
     try {
       String id = PeerIdentity.of(config);
-      p.store = p.add(FragmentStore.open(config.dataDir().resolve("fragments"), config.softSyncInterval()));
+      p.store = p.add(FragmentStore.open(config.dataDir().resolve("fragments"), config.softSyncInterval(), config.directIo()));
       TrackerClient tracker = new TrackerClient(config.trackers(), config.token(), Duration.ofSeconds(5));
       GridToken own = PeerCredential.read(config.dataDir(), PeerCredential.CREDENTIAL);
       if (own != null) {
@@ -150,7 +150,7 @@ public final class PeerRuntime implements Closeable {
       p.repair.onStoredLocally(rebuilt::stored);
       p.server = p.add(new DataServer(config.listen(), keys::dataKey, keys.tlsRequired() ? keys::tlsContext : null, p.store,
           daemon.admission(), config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock, rebuilt::stored),
-          config.connectionLimits()));
+          config.connectionLimits(), config.tlsWrapBytes()));
       daemon.start(p.server.port());
       long every = config.gcInterval().toMillis();
       p.scheduler.scheduleWithFixedDelay(() -> {

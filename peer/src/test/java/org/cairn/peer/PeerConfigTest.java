@@ -3,8 +3,14 @@ package org.cairn.peer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.cairn.core.net.DataTls;
 import org.cairn.core.security.GridToken;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,6 +97,80 @@ class PeerConfigTest {
     assertThatThrownBy(() -> parse(concat(base, "--max-connections", "10", "--max-connections-per-address", "20")))
         .hasMessageContaining("max connections per address 1..10");
     assertThatThrownBy(() -> parse(concat(base, "--max-connections", "0"))).hasMessageContaining("max connections must be at least 1");
+  }
+
+  @Test
+  void theBuildersDefaultsAreTheOnesThePeerStartsWithWhenNoFlagSetsThem() throws Exception {
+    PeerConfig parsed = parse("--tracker", "http://127.0.0.1:7600", "--data", dir.toString(), "--token-file", token().toString(),
+        "--quota", "1GiB");
+    PeerConfig built = PeerConfig.builder(List.of(URI.create("http://127.0.0.1:7600")), dir, parsed.token(), 1L << 30).build();
+    assertThat(built).usingRecursiveComparison().isEqualTo(parsed);
+    assertThat(built.heartbeatInterval()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(built.minFreeBytes()).isEqualTo(1L << 30);
+    assertThat(built.directIo()).isTrue();
+    assertThat(built.tlsWrapBytes()).isEqualTo(DataTls.DEFAULT_WRAP_BYTES);
+  }
+
+  @Test
+  void aBuiltConfigIsValidatedAndNamesTheBadSetting() {
+    GridToken t = GridToken.of(GridToken.generate());
+    PeerConfig.Builder ok = PeerConfig.builder(List.of(URI.create("https://tracker.example:7600")), dir, t, 1L << 30);
+    assertThat(ok.build().quotaBytes()).isEqualTo(1L << 30);
+    assertThatThrownBy(() -> PeerConfig.builder(List.of(URI.create("ftp://x")), dir, t, 1).build()).hasMessageContaining("'ftp://x'");
+    assertThatThrownBy(() -> PeerConfig.builder(List.of(), dir, t, 1)).hasMessageContaining("tracker");
+    assertThatThrownBy(() -> PeerConfig.builder(List.of(URI.create("http://h:1")), null, t, 1).build()).hasMessageContaining("data directory");
+    assertThatThrownBy(() -> ok.quotaBytes(0).build()).hasMessageContaining("quota must be positive, was 0");
+    assertThatThrownBy(() -> valid(t).tau1(0.9).tau2(0.8).build()).hasMessageContaining("tau1=0.9 tau2=0.8");
+    assertThatThrownBy(() -> valid(t).repairThreads(17).build()).hasMessageContaining("repair threads 1-16");
+    assertThatThrownBy(() -> valid(t).heartbeatInterval(Duration.ofMillis(10)).build()).hasMessageContaining("was 10ms");
+    assertThatThrownBy(() -> valid(t).tlsWrapBytes(0).build()).hasMessageContaining("TLS wrap size must be positive, was 0");
+    assertThatThrownBy(() -> valid(t).id("a b").build()).hasMessageContaining("'a b'");
+  }
+
+  @Test
+  void aNewQuotaChangesOnlyTheQuota() {
+    GridToken t = GridToken.of(GridToken.generate());
+    PeerConfig before = valid(t).bandwidthCap(5L << 20).paused(true).directIo(false).id("donor-1").build();
+    PeerConfig after = before.withQuota(7L << 30);
+    assertThat(after.quotaBytes()).isEqualTo(7L << 30);
+    assertThat(after.toBuilder().quotaBytes(before.quotaBytes()).build()).usingRecursiveComparison().isEqualTo(before);
+    assertThatThrownBy(() -> before.withQuota(-1)).hasMessageContaining("quota must be positive, was -1");
+  }
+
+  @Test
+  void theTuningPropertiesAreReadWhereThePeerStarts() throws Exception {
+    String[] args = {"--tracker", "http://127.0.0.1:7600", "--data", dir.toString(), "--token-file", token().toString(), "--quota", "1GiB"};
+    System.setProperty(PeerMain.DIRECT_IO_PROPERTY, "false");
+    System.setProperty(DataTls.WRAP_BYTES_PROPERTY, "16384");
+    try {
+      PeerConfig c = parse(args);
+      assertThat(c.directIo()).isFalse();
+      assertThat(c.tlsWrapBytes()).isEqualTo(16384);
+      System.setProperty(PeerMain.DIRECT_IO_PROPERTY, "maybe");
+      assertThatThrownBy(() -> parse(args)).hasMessageContaining("cairn.peer.directIo must be true or false, was 'maybe'");
+    } finally {
+      System.clearProperty(PeerMain.DIRECT_IO_PROPERTY);
+      System.clearProperty(DataTls.WRAP_BYTES_PROPERTY);
+    }
+  }
+
+  @Test
+  void settingsAlreadyReadParseAsTheirFileWould() throws Exception {
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("tracker", "http://10.0.0.1:7600,http://10.0.0.2:7600");
+    settings.put("data", dir.resolve("d").toString());
+    settings.put("token-file", token().toString());
+    settings.put("quota", "2GiB");
+    settings.put("donor-hours", "08:00-18:00");
+    PeerConfig c = PeerMain.fromSettings(settings, "donor.yaml");
+    assertThat(c.trackers()).containsExactly(URI.create("http://10.0.0.1:7600"), URI.create("http://10.0.0.2:7600"));
+    assertThat(c.quotaBytes()).isEqualTo(2L << 30);
+    settings.put("colour", "blue");
+    assertThatThrownBy(() -> PeerMain.fromSettings(settings, "donor.yaml")).hasMessageContaining("unknown setting 'colour' in donor.yaml");
+  }
+
+  private PeerConfig.Builder valid(GridToken t) {
+    return PeerConfig.builder(List.of(URI.create("http://127.0.0.1:7600")), dir, t, 1L << 30);
   }
 
   private static String[] concat(String[] a, String... b) {

@@ -23,16 +23,38 @@ public final class DataTls {
    * it still asks the engine for one 16 KiB record at a time, but into one output buffer, written once. At netty's
    * default (16 KiB a pass) every record a store sends had its own buffer allocated, written and released, run
    * interpreted or by C1 in a JVM that lives for one command: a TLS store's extra client CPU went from +0.73 to +0.40 s
-   * (docs/benchmarks/journal.md, "TLS by default").
+   * (docs/benchmarks/journal.md, "TLS by default"). 16384 is netty's own.
    */
-  public static final int WRAP_BYTES = Integer.getInteger("cairn.tls.wrapBytes", 256 * 1024); // 16384: netty's own
+  public static final int DEFAULT_WRAP_BYTES = 256 * 1024;
 
-  /** A TLS handler for a data-plane channel from {@code context}, wrapping {@link #WRAP_BYTES} at a time. */
+  /** The system property that sets the wrap size of a process that does not set its own ({@link #wrapBytes()}). */
+  public static final String WRAP_BYTES_PROPERTY = "cairn.tls.wrapBytes";
+
+  /**
+   * The process's wrap size: {@code -Dcairn.tls.wrapBytes}, else {@link #DEFAULT_WRAP_BYTES}. The one place the
+   * property is read: the peer's root reads it into its config; a client's connections use it as it is.
+   */
+  public static int wrapBytes() {
+    return Integer.getInteger(WRAP_BYTES_PROPERTY, DEFAULT_WRAP_BYTES);
+  }
+
+  /** A TLS handler for a data-plane channel from {@code context}, wrapping {@link #wrapBytes()} at a time. */
   public static io.netty.handler.ssl.SslHandler handler(SslContext context, io.netty.buffer.ByteBufAllocator alloc, String host,
       int port) {
+    return handler(context, alloc, host, port, ProcessDefault.WRAP_BYTES);
+  }
+
+  /** A TLS handler for a data-plane channel from {@code context}, wrapping {@code wrapBytes} at a time. */
+  public static io.netty.handler.ssl.SslHandler handler(SslContext context, io.netty.buffer.ByteBufAllocator alloc, String host,
+      int port, int wrapBytes) {
     io.netty.handler.ssl.SslHandler h = host == null ? context.newHandler(alloc) : context.newHandler(alloc, host, port);
-    h.setWrapDataSize(WRAP_BYTES);
+    h.setWrapDataSize(wrapBytes);
     return h;
+  }
+
+  /** {@link #wrapBytes()}, read once, when the first connection without a size of its own is set up. */
+  private static final class ProcessDefault {
+    static final int WRAP_BYTES = wrapBytes();
   }
 
   public static SslProvider provider() {

@@ -80,13 +80,21 @@ public final class DataServer implements Closeable {
     this(listen, key, tls, store, admission, bandwidthCap, gate, ConnectionLimits.DEFAULT);
   }
 
-  /**
-   * @param limits connection caps, the authentication deadline and the frame limit before it; a
-   *     connection over a cap is closed as it is accepted, before TLS or anything else is set up
-   */
+  /** With TLS records wrapped {@link org.cairn.core.net.DataTls#wrapBytes()} at a time (the process's setting). */
   public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
       java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
       long bandwidthCap, TicketGate gate, ConnectionLimits limits) throws InterruptedException {
+    this(listen, key, tls, store, admission, bandwidthCap, gate, limits, org.cairn.core.net.DataTls.wrapBytes());
+  }
+
+  /**
+   * @param limits connection caps, the authentication deadline and the frame limit before it; a
+   *     connection over a cap is closed as it is accepted, before TLS or anything else is set up
+   * @param tlsWrapBytes plaintext bytes a TLS connection wraps in one pass
+   */
+  public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
+      java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
+      long bandwidthCap, TicketGate gate, ConnectionLimits limits, int tlsWrapBytes) throws InterruptedException {
     counter = new ConnectionCounter(limits);
     shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
@@ -108,7 +116,7 @@ public final class DataServer implements Closeable {
                 ch.close(); // not certified yet: no plaintext on a TLS grid
                 return;
               }
-              ch.pipeline().addLast(org.cairn.core.net.DataTls.handler(context, ch.alloc(), null, 0));
+              ch.pipeline().addLast(org.cairn.core.net.DataTls.handler(context, ch.alloc(), null, 0, tlsWrapBytes));
             }
             if (shaper != null) {
               ch.pipeline().addLast(shaper);

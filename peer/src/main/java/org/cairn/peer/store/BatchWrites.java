@@ -8,6 +8,9 @@ import java.util.List;
 import java.util.Map;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.peer.store.index.FragmentIndex;
+import org.cairn.peer.store.index.IndexChanges;
+import org.cairn.peer.store.segment.SegmentLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

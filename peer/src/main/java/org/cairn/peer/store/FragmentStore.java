@@ -15,6 +15,9 @@ import java.util.function.Consumer;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.peer.store.index.FragmentIndex;
+import org.cairn.peer.store.index.IndexChanges;
+import org.cairn.peer.store.segment.SegmentLog;
 
 /*
  * Fragments on the donor's disk, in the way BookKeeper keeps ledger entries: their bytes (the
@@ -54,16 +57,16 @@ public final class FragmentStore implements Closeable {
   public static final java.time.Duration DEFAULT_SOFT_SYNC = java.time.Duration.ofSeconds(1);
 
   private FragmentStore(Path dir, long segmentBytes) throws IOException {
-    this(dir, segmentBytes, DEFAULT_SOFT_SYNC);
+    this(dir, segmentBytes, DEFAULT_SOFT_SYNC, true);
   }
 
-  private FragmentStore(Path dir, long segmentBytes, java.time.Duration softSync) throws IOException {
+  private FragmentStore(Path dir, long segmentBytes, java.time.Duration softSync, boolean directIo) throws IOException {
     Files.createDirectories(dir);
     index = FragmentIndex.open(dir);
     space = new SpaceGuard(dir, index);
     SegmentLog opened;
     try {
-      opened = SegmentLog.open(dir.resolve("segments"), segmentBytes);
+      opened = SegmentLog.open(dir.resolve("segments"), segmentBytes, directIo);
     } catch (IOException | RuntimeException e) {
       index.close();
       throw e;
@@ -91,7 +94,15 @@ public final class FragmentStore implements Closeable {
 
   /** With soft writes made durable every {@code softSync}. */
   public static FragmentStore open(Path dir, java.time.Duration softSync) throws IOException {
-    return new FragmentStore(dir, SEGMENT_BYTES, softSync);
+    return new FragmentStore(dir, SEGMENT_BYTES, softSync, true);
+  }
+
+  /**
+   * With soft writes made durable every {@code softSync}; {@code directIo} false writes segments through the page
+   * cache even where the file system takes O_DIRECT (the peer's {@code cairn.peer.directIo}).
+   */
+  public static FragmentStore open(Path dir, java.time.Duration softSync, boolean directIo) throws IOException {
+    return new FragmentStore(dir, SEGMENT_BYTES, softSync, directIo);
   }
 
   /** Where soft writes stand: this run's boot id and the highest soft write number durable. */

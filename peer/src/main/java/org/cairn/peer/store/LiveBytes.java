@@ -2,6 +2,7 @@ package org.cairn.peer.store;
 
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.cairn.peer.store.segment.SegmentLog;
 
 /**
  * What the index points at: fragments held, their bytes, and the live bytes in each segment (the

@@ -3,6 +3,7 @@ package org.cairn.peer.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.cairn.peer.store.index.FragmentIndex;
 
 /**
  * Whether the store's disk has room for writes. A write that fails for lack of space (a segment

@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import io.netty.buffer.ByteBuf;
 import java.io.IOException;
@@ -116,7 +116,7 @@ final class SegmentAppends {
       return "through the page cache (a direct write was refused: " + directRefused + ")";
     }
     return directAppender == null
-        ? "through the page cache (the file system refuses O_DIRECT, or -Dcairn.peer.directIo=false)"
+        ? "through the page cache (the file system refuses O_DIRECT, or direct I/O is turned off)"
         : "direct I/O (O_DIRECT, " + directAppender.blockSize() + "-byte blocks)";
   }
 

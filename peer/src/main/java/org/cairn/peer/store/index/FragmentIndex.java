@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.index;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.BiConsumer;
 import org.cairn.core.protocol.FragmentKey;
+import org.cairn.peer.store.segment.SegmentLog;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
@@ -17,7 +18,7 @@ import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
 import org.rocksdb.WriteBatch;
 
-/*
+/**
  * The store's index in RocksDB: FragmentKey (chunk id + index + tag) -> SegmentLog.Location. Every
  * change is one synced write batch, made after the bytes it points at are durable. This class owns
  * the DB and its column families, and the native options they were opened with (IndexOptions);
@@ -30,12 +31,12 @@ import org.rocksdb.WriteBatch;
  * Formats: 3 (marked) keeps locations; 2 kept the fragments' bytes in a blob column family and is
  * converted by migrate() (Format2Conversion); 1 (unmarked, 33-byte keys) is refused.
  */
-final class FragmentIndex implements Closeable {
+public final class FragmentIndex implements Closeable {
   static {
     org.cairn.core.util.RocksDbLibrary.load(); // from the user's cache, unpacked there once
   }
 
-  static final int FORMAT = 3;
+  public static final int FORMAT = 3;
   private static final byte[] FORMAT_KEY = "format".getBytes(StandardCharsets.UTF_8);
 
   private final Path dir;
@@ -72,12 +73,12 @@ final class FragmentIndex implements Closeable {
     }
   }
 
-  static FragmentIndex open(Path dir) throws IOException {
+  public static FragmentIndex open(Path dir) throws IOException {
     return new FragmentIndex(dir);
   }
 
   /** Checks the format, converts a format-2 store (its bytes go to {@code log}) and marks format 3. */
-  void migrate(SegmentLog log) throws IOException {
+  public void migrate(SegmentLog log) throws IOException {
     try {
       byte[] v = db.get(handles.get(0), FORMAT_KEY);
       String format = v == null ? null : new String(v, StandardCharsets.UTF_8);
@@ -120,11 +121,11 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Where a fragment is, or null if it is not indexed. */
-  SegmentLog.Location get(FragmentKey key) throws IOException {
+  public SegmentLog.Location get(FragmentKey key) throws IOException {
     return get(key.toBytes());
   }
 
-  SegmentLog.Location get(byte[] key) throws IOException {
+  public SegmentLog.Location get(byte[] key) throws IOException {
     lock.readLock().lock();
     try {
       requireUsable();
@@ -141,12 +142,12 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Makes the changes durably, all or none. Concurrent commits share their WAL sync (RocksDB's group commit). */
-  void commit(IndexChanges changes) throws IOException {
+  public void commit(IndexChanges changes) throws IOException {
     commit(changes, true);
   }
 
   /** As {@link #commit(IndexChanges)}; with {@code durable} false the WAL is not synced (a soft write: {@link #syncWal} later). */
-  void commit(IndexChanges changes, boolean durable) throws IOException {
+  public void commit(IndexChanges changes, boolean durable) throws IOException {
     if (changes.isEmpty()) {
       return;
     }
@@ -163,7 +164,7 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Calls {@code each} with every entry, in key order (raw key bytes, location). */
-  void forEach(BiConsumer<byte[], SegmentLog.Location> each) throws IOException {
+  public void forEach(BiConsumer<byte[], SegmentLog.Location> each) throws IOException {
     lock.readLock().lock();
     try (RocksIterator it = iterator()) {
       for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -175,7 +176,7 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Up to {@code limit} keys after {@code after} (null: from the start), in key order. */
-  List<FragmentKey> keysAfter(FragmentKey after, int limit) throws IOException {
+  public List<FragmentKey> keysAfter(FragmentKey after, int limit) throws IOException {
     List<FragmentKey> out = new ArrayList<>();
     lock.readLock().lock();
     try (RocksIterator it = iterator()) {
@@ -203,7 +204,7 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Makes every index write so far durable (the soft writes' WAL records). */
-  void syncWal() throws IOException {
+  public void syncWal() throws IOException {
     lock.readLock().lock();
     try {
       requireUsable();
@@ -216,7 +217,7 @@ final class FragmentIndex implements Closeable {
   }
 
   /** A small synced write: whether the index takes writes now. */
-  boolean probeWrite() {
+  public boolean probeWrite() {
     lock.readLock().lock();
     try {
       requireUsable();
@@ -234,7 +235,7 @@ final class FragmentIndex implements Closeable {
    * Closes and opens the DB again (RocksDB keeps a failed WAL write as a background error until
    * then), once every call in progress is done. If the open fails the index is unusable from then on.
    */
-  void reopen() throws IOException {
+  public void reopen() throws IOException {
     lock.writeLock().lock();
     try {
       requireUsable();
@@ -254,7 +255,7 @@ final class FragmentIndex implements Closeable {
   }
 
   /** Why the index cannot be used (closed, or a failed reopen), or null. */
-  String unusable() {
+  public String unusable() {
     return closed ? "the fragment store is closed" : unusable;
   }
 
@@ -273,7 +274,7 @@ final class FragmentIndex implements Closeable {
   }
 
   /** A write failed for lack of disk space. */
-  static final class OutOfSpaceException extends IOException {
+  public static final class OutOfSpaceException extends IOException {
     OutOfSpaceException(String message, Throwable cause) {
       super(message, cause);
     }

@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import io.netty.buffer.ByteBuf;
 import java.io.Closeable;
@@ -16,7 +16,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
-/*
+/**
  * The fragments' bytes: append-only segment files (segments/NNNNNNNN.seg), each written once and
  * then only read, until the store copies its live fragments out and deletes it.
  *
@@ -36,21 +36,21 @@ import java.util.concurrent.locks.ReentrantLock;
  * DirectAppender): each starts at a block boundary and is padded to the next, so a segment has dead
  * bytes between batches. Soft writes (left in the page cache for a later sync) stay buffered.
  */
-final class SegmentLog implements Closeable {
+public final class SegmentLog implements Closeable {
   /** Where a fragment's bytes are: segment, offset, length. 16 bytes as an index value. */
-  record Location(int segment, long offset, int length) {
-    byte[] encode() {
+  public record Location(int segment, long offset, int length) {
+    public byte[] encode() {
       return ByteBuffer.allocate(16).putInt(segment).putLong(offset).putInt(length).array();
     }
 
-    static Location decode(byte[] b) {
+    public static Location decode(byte[] b) {
       ByteBuffer bb = ByteBuffer.wrap(b);
       return new Location(bb.getInt(), bb.getLong(), bb.getInt());
     }
   }
 
   /** The segment a location names has been compacted away since the location was read: look it up again. */
-  static final class SegmentGoneException extends IOException {
+  public static final class SegmentGoneException extends IOException {
     SegmentGoneException(int segment) {
       super("segment " + segment + " has been compacted away");
     }
@@ -70,13 +70,21 @@ final class SegmentLog implements Closeable {
     this.appends = new SegmentAppends(directAppender);
   }
 
-  /** Opens the segments in {@code dir} (created if missing) and starts a new active segment. */
-  static SegmentLog open(Path dir, long segmentBytes) throws IOException {
+  /** Opens the segments in {@code dir} (created if missing) and starts a new active segment, with direct I/O where it works. */
+  public static SegmentLog open(Path dir, long segmentBytes) throws IOException {
+    return open(dir, segmentBytes, true);
+  }
+
+  /**
+   * Opens the segments in {@code dir} (created if missing) and starts a new active segment; {@code directIo} false
+   * writes through the page cache even where the file system takes O_DIRECT.
+   */
+  public static SegmentLog open(Path dir, long segmentBytes, boolean directIo) throws IOException {
     if (segmentBytes < 1 << 20) {
       throw new IllegalArgumentException("segments must be at least 1 MiB, was " + segmentBytes);
     }
     Files.createDirectories(dir);
-    SegmentLog log = new SegmentLog(dir, segmentBytes, DirectAppender.probe(dir));
+    SegmentLog log = new SegmentLog(dir, segmentBytes, directIo ? DirectAppender.probe(dir) : null);
     int last = 0;
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.seg")) {
       for (Path p : files) {
@@ -128,7 +136,7 @@ final class SegmentLog implements Closeable {
    * file system allows it, otherwise one gathering write from the buffers as they are. On failure (a
    * full disk) nothing is referenced and the segment is cut back to where it was.
    */
-  List<Location> append(List<ByteBuf> values) throws IOException {
+  public List<Location> append(List<ByteBuf> values) throws IOException {
     return append(values, true);
   }
 
@@ -136,7 +144,7 @@ final class SegmentLog implements Closeable {
    * As {@link #append(List)}; with {@code durable} false the bytes are left in the page cache, for
    * {@link #syncAll} to make durable later (a soft write).
    */
-  List<Location> append(List<ByteBuf> values, boolean durable) throws IOException {
+  public List<Location> append(List<ByteBuf> values, boolean durable) throws IOException {
     long total = 0;
     for (ByteBuf v : values) {
       total += v.readableBytes();
@@ -179,12 +187,12 @@ final class SegmentLog implements Closeable {
   }
 
   /** How durable appends reach the disk, for the peer's log. */
-  String writeMode() {
+  public String writeMode() {
     return appends.mode();
   }
 
   /** Makes everything appended so far durable, in every segment that has unsynced bytes (soft writes). */
-  void syncAll() throws IOException {
+  public void syncAll() throws IOException {
     for (Segment seg : segments.values()) {
       if (seg.synced < seg.size && !seg.closing) {
         try {
@@ -210,7 +218,7 @@ final class SegmentLog implements Closeable {
 
 
   /** The bytes at a location; SegmentGoneException if the segment was deleted meanwhile. */
-  byte[] read(Location loc) throws IOException {
+  public byte[] read(Location loc) throws IOException {
     Segment seg = segments.get(loc.segment());
     if (seg == null) {
       throw new SegmentGoneException(loc.segment());
@@ -242,7 +250,7 @@ final class SegmentLog implements Closeable {
   }
 
   /** Segment ids and their sizes in bytes, oldest first. */
-  Map<Integer, Long> sizes() {
+  public Map<Integer, Long> sizes() {
     Map<Integer, Long> out = new TreeMap<>();
     for (Segment s : segments.values()) {
       out.put(s.id, s.size);
@@ -251,17 +259,17 @@ final class SegmentLog implements Closeable {
   }
 
   /** A segment's size in bytes, or -1 if there is no such segment. */
-  long size(int id) {
+  public long size(int id) {
     Segment s = segments.get(id);
     return s == null ? -1 : s.size;
   }
 
-  int activeId() {
+  public int activeId() {
     return active.id;
   }
 
   /** Bytes in all segment files, dead space included: what the store takes on the disk. */
-  long totalBytes() {
+  public long totalBytes() {
     long sum = 0;
     for (Segment s : segments.values()) {
       sum += s.size;
@@ -270,12 +278,12 @@ final class SegmentLog implements Closeable {
   }
 
   /** The ids of the segments, the active one included. */
-  java.util.Set<Integer> ids() {
+  public java.util.Set<Integer> ids() {
     return new java.util.TreeSet<>(segments.keySet());
   }
 
   /** Deletes a segment (not the active one) once no read is inside it. */
-  void delete(int id) throws IOException {
+  public void delete(int id) throws IOException {
     if (id == active.id) {
       throw new IllegalArgumentException("segment " + id + " is being written");
     }

@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import com.sun.nio.file.ExtendedOpenOption;
 import io.netty.buffer.ByteBuf;
@@ -39,12 +39,9 @@ final class DirectAppender {
   /**
    * A direct appender for segments in {@code dir}, or null where the file system refuses O_DIRECT
    * (tmpfs, some network and overlay file systems): the log then writes through the page cache.
-   * Tries it once on a scratch file. {@code -Dcairn.peer.directIo=false} turns it off.
+   * Tries it once on a scratch file. (The peer's config can turn direct I/O off: {@link SegmentLog#open}.)
    */
   static DirectAppender probe(Path dir) {
-    if (!Boolean.parseBoolean(System.getProperty("cairn.peer.directIo", "true"))) {
-      return null;
-    }
     Path probe = dir.resolve("direct-io.probe");
     try {
       int block = (int) Files.getFileStore(dir).getBlockSize();

@@ -1,34 +1,35 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.index;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.cairn.peer.store.segment.SegmentLog;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.WriteBatch;
 
 /** Index changes made together by {@link FragmentIndex#commit}: puts and deletes, by key bytes. */
-final class IndexChanges {
+public final class IndexChanges {
   private final List<byte[]> putKeys = new ArrayList<>();
   private final List<byte[]> putValues = new ArrayList<>();
   private final List<byte[]> deletes = new ArrayList<>();
 
-  IndexChanges put(byte[] key, SegmentLog.Location at) {
+  public IndexChanges put(byte[] key, SegmentLog.Location at) {
     putKeys.add(key);
     putValues.add(at.encode());
     return this;
   }
 
-  IndexChanges delete(byte[] key) {
+  public IndexChanges delete(byte[] key) {
     deletes.add(key);
     return this;
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return putKeys.isEmpty() && deletes.isEmpty();
   }
 
   /** How many entries the changes put or delete. */
-  int size() {
+  public int size() {
     return putKeys.size() + deletes.size();
   }
 

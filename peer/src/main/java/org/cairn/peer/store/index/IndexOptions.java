@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.index;
 
 import java.io.Closeable;
 import java.io.IOException;

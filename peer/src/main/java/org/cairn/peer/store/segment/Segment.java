@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;

@@ -1,4 +1,4 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.segment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -23,6 +23,17 @@ class SegmentLogTest {
     return b;
   }
 
+  /** {@code value} in direct buffers of about {@code pieces} parts, as a fragment arrives from the network. */
+  private static ByteBuf scattered(byte[] value, int pieces) {
+    io.netty.buffer.CompositeByteBuf c = io.netty.buffer.Unpooled.compositeBuffer();
+    int step = Math.max(1, value.length / pieces) + 7;
+    for (int off = 0; off < value.length; off += step) {
+      int n = Math.min(step, value.length - off);
+      c.addComponent(true, io.netty.buffer.Unpooled.directBuffer(n).writeBytes(value, off, n));
+    }
+    return c;
+  }
+
   /** Durable and soft appends of odd sizes, spread over direct components, read back byte for byte. */
   private static void appendAndReadBack(SegmentLog log, long seed, boolean expectAligned, int block) throws IOException {
     Random r = new Random(seed);
@@ -37,7 +48,7 @@ class SegmentLogTest {
         // up to 1.5 MiB: a batch can be larger than the direct appender's 2 MiB staging buffer
         byte[] v = bytes(r, 1 + r.nextInt(r.nextBoolean() ? 5000 : 1_500_000));
         values.add(v);
-        bufs.add(FragmentStoreTest.scattered(v, 3));
+        bufs.add(scattered(v, 3));
       }
       List<SegmentLog.Location> locs = log.append(bufs, durable);
       for (ByteBuf b : bufs) {
@@ -115,15 +126,9 @@ class SegmentLogTest {
   void directIo_canBeTurnedOff() throws IOException {
     Path segs = dir.resolve("segments");
     Files.createDirectories(segs);
-    System.setProperty("cairn.peer.directIo", "false");
-    try {
-      assertThat(DirectAppender.probe(segs)).isNull();
-      try (SegmentLog log = SegmentLog.open(segs, 8 << 20)) {
-        assertThat(log.writeMode()).contains("page cache");
-        appendAndReadBack(log, 10, false, 1);
-      }
-    } finally {
-      System.clearProperty("cairn.peer.directIo");
+    try (SegmentLog log = SegmentLog.open(segs, 8 << 20, false)) {
+      assertThat(log.writeMode()).contains("page cache");
+      appendAndReadBack(log, 10, false, 1);
     }
   }
 }

@@ -1,10 +1,11 @@
-package org.cairn.peer.store;
+package org.cairn.peer.store.index;
 
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.cairn.peer.store.segment.SegmentLog;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksIterator;
