@@ -15,7 +15,9 @@ import org.cairn.client.fetch.Fetcher;
 import org.cairn.client.fetch.Verifier;
 import org.cairn.client.keys.AppKeys;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
+import org.cairn.client.store.StoreSession;
+import org.cairn.client.tuning.ClientTuning;
 import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.catalog.FolderPolicy;
 import org.cairn.core.api.catalog.LocatedVersion;
@@ -30,8 +32,10 @@ import org.cairn.core.security.GridToken;
 /**
  * A grid as a client uses it (restic's {@code Repository}): owns the tracker client, the pooled peer
  * client, the event loop and the timeouts, and offers store, fetch, verify, versions and delete.
- * Commands only parse and print; everything they do goes through here. Closing it closes the
- * connections and the event loop.
+ * Commands only parse and print; everything they do goes through here. A grid is opened with a
+ * {@link ClientTuning} (the store's batching and linger, the host's cache of bases, ...; the
+ * shorter {@code open}s read it from this JVM's {@code -Dcairn.*} properties), which each store and
+ * fetch uses. Closing it closes the connections and the event loop.
  */
 public final class Grid implements Closeable {
   /** Default timeout of one call to the tracker or a peer. */
@@ -41,12 +45,14 @@ public final class Grid implements Closeable {
   private final EventLoopGroup group;
   private final PeerClient peers;
   private final Grid owner;
+  private final ClientTuning tuning;
 
-  private Grid(TrackerClient tracker, EventLoopGroup group, PeerClient peers, Grid owner) {
+  private Grid(TrackerClient tracker, EventLoopGroup group, PeerClient peers, Grid owner, ClientTuning tuning) {
     this.tracker = tracker;
     this.group = group;
     this.peers = peers;
     this.owner = owner;
+    this.tuning = tuning;
   }
 
   /**
@@ -54,7 +60,7 @@ public final class Grid implements Closeable {
    * peer pool and event loop, whose {@link #close} leaves them open for the next command.
    */
   public Grid borrowed() {
-    return new Grid(tracker, group, peers, owner == null ? this : owner);
+    return new Grid(tracker, group, peers, owner == null ? this : owner, tuning);
   }
 
   /** Where stores put their versions' catalog records once committed; null: before the store returns. */
@@ -66,7 +72,12 @@ public final class Grid implements Closeable {
    * still running.
    */
   public Grid recordsInBackground() {
-    records = java.util.concurrent.Executors.newCachedThreadPool(Storer.daemon("cairn-record"));
+    java.util.concurrent.atomic.AtomicLong n = new java.util.concurrent.atomic.AtomicLong();
+    records = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "cairn-record-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
     return this;
   }
 
@@ -76,15 +87,34 @@ public final class Grid implements Closeable {
    * budget, 0.1-0.2 s) is ready when the first chunk wants a base instead of that chunk waiting for it.
    */
   public static void indexBasesAhead() {
-    BaseCache.standard();
+    try {
+      indexBasesAhead(ClientTuning.fromSystemProperties());
+    } catch (IllegalArgumentException e) {
+      // a property out of range: the command's Grid.open says so
+    }
   }
 
+  /** {@link #indexBasesAhead()} for the cache {@code tuning} names. */
+  public static void indexBasesAhead(ClientTuning tuning) {
+    BaseCache.standard(tuning);
+  }
+
+  /** A grid tuned by this JVM's {@code -Dcairn.*} properties ({@link ClientTuning#fromSystemProperties}). */
   public static Grid open(URI tracker, GridToken token, Duration timeout) {
     return open(List.of(tracker), token, timeout);
   }
 
-  /** A grid whose tracker group is {@code trackers} (calls fail over between them). */
+  /**
+   * A grid whose tracker group is {@code trackers} (calls fail over between them), tuned by this JVM's {@code -Dcairn.*}
+   * properties ({@link ClientTuning#fromSystemProperties}: one out of range fails here).
+   */
   public static Grid open(List<URI> trackers, GridToken token, Duration timeout) {
+    return open(trackers, token, timeout, ClientTuning.fromSystemProperties());
+  }
+
+  /** A grid whose tracker group is {@code trackers}, whose stores and fetches are tuned by {@code tuning}. */
+  public static Grid open(List<URI> trackers, GridToken token, Duration timeout, ClientTuning tuning) {
+    java.util.Objects.requireNonNull(tuning, "tuning");
     URI tracker = trackers.get(0);
     EventLoopGroup group = new NioEventLoopGroup(2, (java.util.concurrent.ThreadFactory) r -> {
       // shared by every command of a process (an agent's): it inherits no thread-local context of the command that
@@ -97,7 +127,7 @@ public final class Grid implements Closeable {
     if ("https".equalsIgnoreCase(tracker.getScheme()) && token.caPin().isPresent()) {
       peers.useTls(token.caPin().get()); // a grid with TLS: the data plane too, pinned to the same CA
     }
-    return new Grid(new TrackerClient(trackers, token, timeout), group, peers, null);
+    return new Grid(new TrackerClient(trackers, token, timeout), group, peers, null, tuning);
   }
 
   public TrackerClient tracker() {
@@ -141,8 +171,14 @@ public final class Grid implements Closeable {
     return group;
   }
 
-  public Storer.Result store(InputStream in, long sizeHint, StoreOptions options) throws IOException {
-    return new Storer(tracker, dataPlaneOf(), (owner == null ? this : owner).records).store(in, sizeHint, options);
+  /** How this grid's stores and fetches are tuned. */
+  public ClientTuning tuning() {
+    return tuning;
+  }
+
+  /** Stores the image {@code in} (about {@code sizeHint} bytes; 0 or less: unknown) as a version ({@link StoreSession}). */
+  public StoreOutcome store(InputStream in, long sizeHint, StoreOptions options) throws IOException {
+    return new StoreSession(tracker, dataPlaneOf(), options, tuning, (owner == null ? this : owner).records).run(in, sizeHint);
   }
 
   /** The version app/node/step (latest when step <= 0) with its chunks' coding and holders. */
@@ -177,12 +213,12 @@ public final class Grid implements Closeable {
   }
 
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out) throws IOException {
-    return new Fetcher(tracker, dataPlaneOf(), group).fetch(version, options, out);
+    return new Fetcher(tracker, dataPlaneOf(), group, tuning).fetch(version, options, out);
   }
 
   /** Fetches a version whose chunks may be sealed: {@code crypto} from {@link AppKeys#forVersion}. */
   public Fetcher.Result fetch(LocatedVersion version, Fetcher.Options options, OutputStream out, ChunkCrypto crypto) throws IOException {
-    return new Fetcher(tracker, dataPlaneOf(), group).fetch(version, options, out, crypto);
+    return new Fetcher(tracker, dataPlaneOf(), group, tuning).fetch(version, options, out, crypto);
   }
 
   public Verifier.Report verify(LocatedVersion version, boolean readData, int threads) throws IOException {

@@ -18,7 +18,7 @@ import org.cairn.cli.grid.LocalGrid;
 import org.cairn.client.Grid;
 import org.cairn.client.fetch.Fetcher;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
 import org.cairn.core.api.catalog.VersionRow;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
@@ -88,7 +88,7 @@ public final class EndToEnd {
         }
         for (int i = 0; i < o.images().size(); i++) {
           Path image = o.images().get(i);
-          Storer.Result r;
+          StoreOutcome r;
           double[] cpu0 = cpuSeconds(grid);
           try (InputStream in = Files.newInputStream(image)) {
             r = client.store(in, Files.size(image), new StoreOptions("bench", "rank0", 0, o.redundancy(), o.compressor(),
@@ -136,7 +136,7 @@ public final class EndToEnd {
   private void warmUp(LocalGrid grid, Grid client) throws Exception {
     byte[] image = org.cairn.core.bench.MemoryImages.image(1_000_003, o.warmUpBytes());
     double[] cpu0 = cpuSeconds(grid);
-    Storer.Result r = client.store(new java.io.ByteArrayInputStream(image), image.length, new StoreOptions("bench-warm-up", "rank0", 0,
+    StoreOutcome r = client.store(new java.io.ByteArrayInputStream(image), image.length, new StoreOptions("bench-warm-up", "rank0", 0,
         o.redundancy(), o.compressor(), ChunkSize.DEFAULT, o.threads(), "falcon", ImageSource.FILE, "bench-client"));
     java.io.ByteArrayOutputStream back = new java.io.ByteArrayOutputStream(image.length);
     Fetcher.Result f = client.fetch(client.locate("bench-warm-up", "rank0", 0), new Fetcher.Options(o.threads(), ChunkReader.Mode.ALL, 0),

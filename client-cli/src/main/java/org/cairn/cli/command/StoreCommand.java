@@ -17,7 +17,8 @@ import org.cairn.cli.output.Json;
 import org.cairn.cli.output.Progress;
 import org.cairn.cli.output.StoreReport;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
+import org.cairn.client.store.StoreSession;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.compress.Compressor;
@@ -292,7 +293,7 @@ public final class StoreCommand implements Callable<Integer> {
     try (org.apache.commons.io.input.CountingInputStream in = new org.apache.commons.io.input.CountingInputStream(
             dir != null ? ImageSource.open(dir) : ImageSource.open(file));
         AutoCloseable progress = Progress.start(root.session().stderr(), root.session().terminal(), root.quiet() || json, "storing", in::getByteCount, sizeHint)) {
-      Storer.Result res = grid.store(in, sizeHint,
+      StoreOutcome res = grid.store(in, sizeHint,
           new StoreOptions(target.app, nodeOption.node, step, r, c, chunk, t, placement, kind, clientId(root.session()), write.equals("optimistic"),
               probe, commitWait, crypto, cutting).withSet(setPart).withSoft(write.equals("soft")).withDelta(delta())
               .withHostWait(hostWaitFor));
@@ -313,10 +314,10 @@ public final class StoreCommand implements Callable<Integer> {
   /** As {@link #clientId()}, with the client's {@code CAIRN_CLIENT_ID} when an agent runs the command. */
   public static String clientId(Session session) {
     String env = session.env("CAIRN_CLIENT_ID");
-    return (env != null && !env.isBlank() ? env : Storer.hostName()).replaceAll("[^A-Za-z0-9._-]", "-");
+    return (env != null && !env.isBlank() ? env : StoreSession.hostName()).replaceAll("[^A-Za-z0-9._-]", "-");
   }
 
-  private void print(Storer.Result res) throws IOException {
+  private void print(StoreOutcome res) throws IOException {
     StoreReport.print(spec.commandLine().getOut(), json, res, write, part);
   }
 }

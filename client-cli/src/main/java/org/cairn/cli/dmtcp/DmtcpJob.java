@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.cairn.client.Grid;
 import org.cairn.client.dmtcp.CheckpointDir;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
 import org.cairn.core.chunk.ImageSource;
 
 /**
@@ -30,7 +30,7 @@ final class DmtcpJob {
 
   /** Stores one generation's directory as a version. */
   interface StoreDir {
-    Storer.Result store(Path dir) throws Exception;
+    StoreOutcome store(Path dir) throws Exception;
   }
 
   private final CheckpointDir checkpoints;
@@ -109,7 +109,7 @@ final class DmtcpJob {
     long t0 = System.nanoTime();
     try {
       Path staged = checkpoints.stage(g);
-      Storer.Result r = storer.store(staged);
+      StoreOutcome r = storer.store(staged);
       stored++;
       checkpoints.pruneBefore(g, olderCopies);
       olderCopies.clear();
@@ -139,7 +139,7 @@ final class DmtcpJob {
   }
 
   /** Stores {@code dir} (a generation) as the next version of app/node through {@code grid}. */
-  static Storer.Result storeGeneration(Grid grid, StoreOptions options, Path dir) throws IOException {
+  static StoreOutcome storeGeneration(Grid grid, StoreOptions options, Path dir) throws IOException {
     try (java.io.InputStream in = ImageSource.open(dir)) {
       return grid.store(in, 0, options);
     }

@@ -13,7 +13,7 @@ import java.util.concurrent.Callable;
 import org.cairn.client.Grid;
 import org.cairn.client.fetch.Fetcher;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
 import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.chunk.ChunkSize;
 import org.cairn.core.chunk.ImageSource;
@@ -83,7 +83,7 @@ public final class DemoCommand implements Callable<Integer> {
         if (step > 1) {
           image = MemoryImages.successor(image, 0.10, 2026 + step);
         }
-        Storer.Result res = client.store(new ByteArrayInputStream(image), image.length, new StoreOptions("demo", "rank0", 0, r,
+        StoreOutcome res = client.store(new ByteArrayInputStream(image), image.length, new StoreOptions("demo", "rank0", 0, r,
             Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.DEFAULT, Runtime.getRuntime().availableProcessors(), "falcon",
             ImageSource.FILE, "demo-client", false, StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, sealing));
         out.printf(Locale.ROOT, "Stored checkpoint %d: %s, %d of %d chunks new, sent %s (%s) in %.2f s = %.0f MB/s of checkpoint%n",

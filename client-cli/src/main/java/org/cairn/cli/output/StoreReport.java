@@ -5,7 +5,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
 import org.cairn.core.config.ByteSize;
 
 /**
@@ -21,7 +21,7 @@ public record StoreReport(String app, String node, long step, long size, long ch
     List<String> replaced, List<String> probed, String set, Integer part, Integer parts, Integer partsCommitted) {
 
   /** The report of {@code res}, written with {@code write} ({@code part}: this store's part of its set, if any). */
-  static StoreReport of(Storer.Result res, String write, Integer part) {
+  static StoreReport of(StoreOutcome res, String write, Integer part) {
     double mbps = mbPerSec(res);
     boolean inSet = res.set() != null;
     return new StoreReport(res.app(), res.node(), res.step(), res.size(), res.chunks(), res.newChunks(), res.newBytes(),
@@ -32,7 +32,7 @@ public record StoreReport(String app, String node, long step, long size, long ch
   }
 
   /** Prints {@code res} as {@code cairn store} does: this report as JSON, or its lines. */
-  public static void print(PrintWriter out, boolean json, Storer.Result res, String write, Integer part) throws IOException {
+  public static void print(PrintWriter out, boolean json, StoreOutcome res, String write, Integer part) throws IOException {
     double mbps = mbPerSec(res);
     if (json) {
       out.println(Json.MAPPER.writeValueAsString(of(res, write, part)));
@@ -57,7 +57,7 @@ public record StoreReport(String app, String node, long step, long size, long ch
     out.flush();
   }
 
-  private static double mbPerSec(Storer.Result res) {
+  private static double mbPerSec(StoreOutcome res) {
     return res.size() / 1e6 / Math.max(res.seconds(), 1e-9);
   }
 }

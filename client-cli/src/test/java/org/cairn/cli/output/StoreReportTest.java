@@ -6,17 +6,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
-import org.cairn.client.store.Storer;
+import org.cairn.client.store.StoreOutcome;
 import org.cairn.core.api.catalog.CommitRequest;
 import org.junit.jupiter.api.Test;
 
 class StoreReportTest {
-  private static Storer.Result result(CommitRequest.Answer set, long recordBytes) {
-    return new Storer.Result("app", "n", set == null ? 7 : 0, 4_000_000, 4, 2, 3_000_000, 0.5, List.of("p1", "p2"),
+  private static StoreOutcome result(CommitRequest.Answer set, long recordBytes) {
+    return new StoreOutcome("app", "n", set == null ? 7 : 0, 4_000_000, 4, 2, 3_000_000, 0.5, List.of("p1", "p2"),
         List.of("app.n.5"), List.of(), set, 2_000_000, 1_000_000, recordBytes);
   }
 
-  private static String print(Storer.Result res, boolean json, Integer part) throws Exception {
+  private static String print(StoreOutcome res, boolean json, Integer part) throws Exception {
     StringWriter s = new StringWriter();
     StoreReport.print(new PrintWriter(s), json, res, "pessimistic", part);
     return s.toString();

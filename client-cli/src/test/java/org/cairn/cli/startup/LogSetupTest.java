@@ -26,7 +26,7 @@ class LogSetupTest {
     assertThat(((ConsoleAppender<?>) root.getAppender("STDERR")).getTarget()).isEqualTo("System.err");
     assertThat(context.getLogger("org.cairn.cli.agent.AgentServer").getEffectiveLevel()).isEqualTo(Level.INFO);
     assertThat(context.getLogger("org.cairn.client.mount.CairnFs").getEffectiveLevel()).isEqualTo(Level.INFO);
-    assertThat(context.getLogger("org.cairn.client.store.Storer").getEffectiveLevel()).isEqualTo(Level.WARN);
+    assertThat(context.getLogger("org.cairn.client.store.StoreCommit").getEffectiveLevel()).isEqualTo(Level.WARN);
     assertThat(context.getLogger("io.netty.util.NetUtil").isInfoEnabled()).isFalse();
   }
 
@@ -36,7 +36,7 @@ class LogSetupTest {
     LoggerContext context = configured();
     assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.DEBUG);
     assertThat(context.getLogger("org.cairn.cli.startup.Warmup").getEffectiveLevel()).isEqualTo(Level.DEBUG);
-    assertThat(context.getLogger("org.cairn.client.store.Storer").isDebugEnabled()).isTrue();
+    assertThat(context.getLogger("org.cairn.client.store.StoreCommit").isDebugEnabled()).isTrue();
     assertThat(context.getLogger("io.netty.util.internal.PlatformDependent").isInfoEnabled()).isFalse();
     assertThat(context.getLogger("io.netty.util.internal.PlatformDependent").isWarnEnabled()).isTrue();
   }

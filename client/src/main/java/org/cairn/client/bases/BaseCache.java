@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.cairn.client.tuning.ClientTuning;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.compress.CompressionType;
 import org.cairn.core.crypto.ChunkCrypto;
@@ -44,12 +45,11 @@ import org.slf4j.LoggerFactory;
  * Bounded: past the budget the oldest packs go, checked when a process first uses the cache (after
  * indexing it, on a thread of its own) and after every eighth of the budget it writes.
  *
- * Where: -Dcairn.baseCache, else $CAIRN_BASE_CACHE, else $XDG_CACHE_HOME/cairn/bases, else
- * ~/.cache/cairn/bases; "off" disables it. Budget: -Dcairn.baseCacheBytes (default 4 GiB).
+ * Where: ClientTuning.baseCache (-Dcairn.baseCache), else $CAIRN_BASE_CACHE, else $XDG_CACHE_HOME/cairn/bases, else
+ * ~/.cache/cairn/bases; "off" disables it. Budget: ClientTuning.baseCacheBytes (-Dcairn.baseCacheBytes, default 4 GiB).
  */
 public final class BaseCache {
   private static final Logger LOG = LoggerFactory.getLogger(BaseCache.class);
-  static final long DEFAULT_BUDGET = 4L << 30;
   private static final int MAGIC = 0x43524E42; // "CRNB": a plaintext record
   private static final int MAGIC_CODED = 0x43524E43; // "CRNC": a coded record (compressed, maybe sealed)
   /** The record kinds in this cache's packs. */
@@ -63,10 +63,10 @@ public final class BaseCache {
   private final HeldRecords held;
 
   BaseCache(Path dir, long budget) {
-    this(dir, budget, Long.getLong("cairn.store.heldBaseBytes", Math.min(64L << 20, Runtime.getRuntime().maxMemory() / 8)));
+    this(dir, budget, ClientTuning.defaults().heldBaseBytes());
   }
 
-  /** @param heldBudget bytes of records held in memory at most (-Dcairn.store.heldBaseBytes: 64 MiB or an eighth of the heap) */
+  /** @param heldBudget bytes of records held in memory at most ({@link ClientTuning#heldBaseBytes}) */
   BaseCache(Path dir, long budget, long heldBudget) {
     this.budget = budget;
     this.packs = new BasePacks(dir, budget, RECORD_KINDS);
@@ -79,7 +79,15 @@ public final class BaseCache {
    * it is off; its directory is made when the first chunk is kept.
    */
   public static BaseCache standard() {
-    String where = System.getProperty("cairn.baseCache", System.getenv("CAIRN_BASE_CACHE"));
+    return standard(ClientTuning.fromSystemProperties());
+  }
+
+  /**
+   * The cache this process uses where {@code tuning} puts it ({@link ClientTuning#baseCache}, null: $CAIRN_BASE_CACHE,
+   * else the user's cache directory), with its budgets; null when it is off. One cache per directory in a process.
+   */
+  public static BaseCache standard(ClientTuning tuning) {
+    String where = tuning.baseCache() != null ? tuning.baseCache() : System.getenv("CAIRN_BASE_CACHE");
     if ("off".equals(where)) {
       return null;
     }
@@ -89,13 +97,13 @@ public final class BaseCache {
     } else {
       dir = org.cairn.core.util.UserCache.dir().resolve("bases");
     }
-    long budget = Long.getLong("cairn.baseCacheBytes", DEFAULT_BUDGET);
+    long budget = tuning.baseCacheBytes();
     Path key = dir.toAbsolutePath().normalize();
     return SHARED.compute(key, (k, had) -> {
       if (had != null && had.budget == budget) {
         return had;
       }
-      BaseCache cache = new BaseCache(dir, budget);
+      BaseCache cache = new BaseCache(dir, budget, tuning.heldBaseBytes());
       if (Files.isDirectory(dir) && TRIMMED.add(k)) {
         cache.startup = cache.packs.indexAhead(cache::trim);
       }

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ScheduledExecutorService;
 import org.cairn.client.bases.BaseCache;
 import org.cairn.client.keys.AppKeys;
+import org.cairn.client.tuning.ClientTuning;
 import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.catalog.LocatedChunk;
@@ -65,11 +66,14 @@ public final class Fetcher {
   private final TrackerClient tracker;
   private final PeerClient peers;
   private final ScheduledExecutorService timer;
+  private final ClientTuning tuning;
 
-  public Fetcher(TrackerClient tracker, PeerClient peers, ScheduledExecutorService timer) {
+  /** @param tuning where the host's cache of bases is, and whether bases are read from all holders */
+  public Fetcher(TrackerClient tracker, PeerClient peers, ScheduledExecutorService timer, ClientTuning tuning) {
     this.tracker = tracker;
     this.peers = peers;
     this.timer = timer;
+    this.tuning = java.util.Objects.requireNonNull(tuning, "tuning");
   }
 
   /** The version app/node/step (latest when step <= 0) with its chunks' coding and holders. */
@@ -100,10 +104,10 @@ public final class Fetcher {
           : (int) Math.max(2L * o.threads(), Math.min(64, IN_FLIGHT_BYTES / (largest * 5L / 2)));
       // a base is read from m holders, hedged (not from all n: it doubles no request count), or found
       // on this host's disk when it stored or read it before (a restart where the job ran)
-      ChunkReader baseReader = o.mode() == ChunkReader.Mode.ALL && !Boolean.getBoolean("cairn.fetch.basesAll")
+      ChunkReader baseReader = o.mode() == ChunkReader.Mode.ALL && !tuning.fetchBasesAll()
           ? new ChunkReader(ChunkReader.PieceSource.of(peers), ChunkReader.Mode.HEDGED, chunkTimeout, timer, bad) : reader;
       org.cairn.core.read.BaseReads bases = new org.cairn.core.read.BaseReads(baseReader, located::chunk, crypto);
-      BaseCache cache = BaseCache.standard();
+      BaseCache cache = BaseCache.standard(tuning);
       if (cache != null) {
         bases.withLocal(base -> cache.get(base, crypto));
       }

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.cairn.core.api.TrackerClient;
@@ -16,7 +15,6 @@ import org.cairn.core.catalog.CatalogRecord;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
-import org.cairn.core.net.PeerClient;
 import org.cairn.core.protocol.FragmentKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,23 +24,25 @@ import org.slf4j.LoggerFactory;
  * (GET /api/v1/records), the store codes it with its own redundancy, sends all n pieces to its own
  * hosts (named to the tracker first, as any chunk, so GC spares them) and attaches them (POST
  * /api/v1/records). The version is committed whatever happens here: a record that could not be stored
- * is logged, and that version is the one that recovery from the peers would not find.
+ * is logged, and that version is the one that recovery from the peers would not find. Part of a store's
+ * commit phase (StoreCommit), which skips it when ClientTuning.catalogRecords is off.
  */
 final class CatalogCopy {
   private static final Logger LOG = LoggerFactory.getLogger(CatalogCopy.class);
-  /** Off by -Dcairn.store.catalogRecords=false (tests of what a grid without records does). */
-  static final boolean ENABLED = !"false".equals(System.getProperty("cairn.store.catalogRecords"));
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private CatalogCopy() {}
 
-  /** Stores and attaches app/node/step's record through {@code writer}'s hosts; the bytes of pieces sent (0 if none were). */
-  static long store(TrackerClient tracker, PeerClient peers, HostSet hosts, PieceWriter writer, Executor io, Redundancy r, String app,
-      String node, long step) {
-    if (!ENABLED || step <= 0) {
+  /**
+   * Stores and attaches app/node/step's record through the store's {@code transfer} (its hosts, piece writer and io);
+   * the bytes of pieces sent (0 if none were, or the step is a set part's 0).
+   */
+  static long store(TrackerClient tracker, StoreTransfer transfer, Redundancy r, String app, String node, long step) {
+    if (step <= 0) {
       return 0;
     }
-    PendingChunks pending = new PendingChunks(tracker, peers, hosts::allIds, java.util.UUID.randomUUID().toString(), app, io, TIMEOUT);
+    PieceWriter writer = transfer.writer();
+    PendingChunks pending = transfer.pendingChunks(app, TIMEOUT);
     try {
       long t0 = System.nanoTime();
       CatalogRecordBlob blob = tracker.record(app, node, step);

@@ -1,17 +1,13 @@
 package org.cairn.client.store;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import org.cairn.core.api.catalog.PlacementAnswer;
-import org.cairn.core.net.PeerClient;
-import org.cairn.core.net.PeerConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * The n hosts of a store, slot i receiving fragment i of every chunk (FALCON-P), and the ranked
  * alternates. A host that refuses (FULL/BUSY/PAUSED/QUOTA) or fails is replaced in its slot by the
  * next alternate not already in use (FALCON §3.3 step 6); the store fails only when no alternate
- * remains. Connections come from the process's peer client pool.
+ * remains.
  */
 final class HostSet {
   private static final Logger LOG = LoggerFactory.getLogger(HostSet.class);
@@ -30,9 +26,8 @@ final class HostSet {
   private final Deque<Host> alternates = new ArrayDeque<>();
   private final Set<String> used = new HashSet<>();
   private final List<String> replaced = new ArrayList<>();
-  private final PeerClient peers;
 
-  HostSet(PlacementAnswer placement, PeerClient peers) {
+  HostSet(PlacementAnswer placement) {
     List<PlacementAnswer.PlacedHost> hosts = placement.hosts();
     slots = new Host[hosts.size()];
     for (int i = 0; i < slots.length; i++) {
@@ -42,7 +37,6 @@ final class HostSet {
     for (PlacementAnswer.PlacedHost a : placement.alternates()) {
       alternates.add(new Host(a.id(), a.address()));
     }
-    this.peers = peers;
   }
 
   int size() {
@@ -72,18 +66,6 @@ final class HostSet {
 
   synchronized List<String> replaced() {
     return new ArrayList<>(replaced);
-  }
-
-  /** The (pooled) connection to a host, opened on first use. */
-  PeerConnection connection(Host h) throws IOException {
-    try {
-      return peers.presentTickets(h.address(), peers.connection(h.address()).get());
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException ? (IOException) e.getCause() : new IOException(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while connecting to " + h.address(), e);
-    }
   }
 
   /**

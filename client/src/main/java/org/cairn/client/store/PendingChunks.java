@@ -56,12 +56,12 @@ final class PendingChunks {
   static final java.time.Duration QUIET = java.time.Duration.ofSeconds(2);
   /**
    * How long a call waits for more chunks once one is registered with no call out, and the least
-   * time between the starts of two calls. Chunks are registered when their id is known, before they
-   * are coded, so the wait is mostly hidden.
+   * time between the starts of two calls (ClientTuning.nameLingerMillis). Chunks are registered when
+   * their id is known, before they are coded, so the wait is mostly hidden.
    */
-  static final long LINGER_MILLIS = Long.getLong("cairn.store.nameLingerMillis", 20);
+  private final long lingerNanos;
   /** When the last call started (System.nanoTime; long ago before the first). */
-  private volatile long lastCallStart = System.nanoTime() - LINGER_MILLIS * 1_000_000L;
+  private volatile long lastCallStart;
   /** When a call was last answered (System.nanoTime). */
   private volatile long lastAnswered = System.nanoTime();
   private final java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
@@ -69,9 +69,12 @@ final class PendingChunks {
   /**
    * @param hosts the peer ids the store may send pieces to (its slots and alternates)
    * @param app the app the store is for
+   * @param linger the least time between the starts of two calls
    */
   PendingChunks(TrackerClient tracker, PeerClient peers, Supplier<List<String>> hosts, String session, String app, Executor io,
-      Duration patience) {
+      Duration patience, Duration linger) {
+    this.lingerNanos = linger.toNanos();
+    this.lastCallStart = System.nanoTime() - lingerNanos;
     this.tracker = tracker;
     this.peers = peers;
     this.hosts = hosts;
@@ -137,9 +140,9 @@ final class PendingChunks {
   private void drain() {
     long lastCall = lastCallStart;
     while (true) {
-      // calls start at least LINGER_MILLIS apart: the chunks identified meanwhile go in the same call (the first
+      // calls start at least the linger apart: the chunks identified meanwhile go in the same call (the first
       // call goes at once: a store's first chunk, or a catalog record's only one, waited 20 ms for nothing)
-      long wait = lastCall + LINGER_MILLIS * 1_000_000L - System.nanoTime();
+      long wait = lastCall + lingerNanos - System.nanoTime();
       if (wait > 0) {
         try {
           Thread.sleep(wait / 1_000_000L, (int) (wait % 1_000_000L));

@@ -3,45 +3,48 @@ package org.cairn.client.store;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.ByteBufAllocator;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.cairn.client.tuning.ClientTuning;
 import org.cairn.core.fragment.Fragment;
-import org.cairn.core.net.PeerConnection;
 import org.cairn.core.protocol.FragmentBatch;
-import org.cairn.core.protocol.Frame;
-import org.cairn.core.protocol.FrameType;
-import org.cairn.core.protocol.Refusal;
+import org.cairn.core.protocol.PutReply;
 
 /*
  * Sends the pieces of one store, piece i of every chunk to the host currently in slot i, batching per
- * slot. At most IN_FLIGHT PUTs per slot are outstanding; pieces that arrive meanwhile queue and
- * leave together in the next PUT (up to maxBatchBytes), so a host that takes long to fsync receives
- * larger batches, one fsync each, instead of a queue of small ones: group commit driven from the
- * client. A slot also lingers (LINGER_NANOS, as Kafka's linger.ms): a piece waits until its slot has
- * LINGER_BYTES queued or it has waited that long, so a checkpoint of small compressed pieces (a
+ * slot. At most ClientTuning.putsInFlight PUTs per slot are outstanding; pieces that arrive meanwhile
+ * queue and leave together in the next PUT (up to batchBytes), so a host that takes long to fsync
+ * receives larger batches, one fsync each, instead of a queue of small ones: group commit driven from
+ * the client. A slot also lingers (lingerMillis, as Kafka's linger.ms): a piece waits until its slot
+ * has lingerBytes queued or it has waited that long, so a checkpoint of small compressed pieces (a
  * successor's: ~20 KB each) reaches a donor in a few PUTs, not one PUT and two syncs per piece
  * (measured: 50 KB per durable write without it). A store ends at most the linger later.
  *
- * A batch that is refused or fails is resent whole to the slot's replacement (only the pieces that
- * were not acknowledged: FALCON §3.3 step 6). When no alternate is left the slot fails, and every
- * piece queued or sent to it fails the store.
+ * Each PUT goes through the peer client's typed put (PeerClient.put), whose PutReply is the one
+ * decoding of a peer's answer: Stored or SoftStored acknowledge the batch; Refused or Failed (or no
+ * answer) send the batch whole to the slot's replacement (only the pieces that were not acknowledged:
+ * FALCON §3.3 step 6). When no alternate is left the slot fails, and every piece queued or sent to it
+ * fails the store.
  *
  * For the passive bandwidth measurement (FALCON §3.2.2) each slot counts, per host, the bytes
  * acknowledged and the time during which at least one PUT was outstanding, so overlapping PUTs
  * are not counted twice.
  */
 final class PieceWriter {
-  static final int IN_FLIGHT = Integer.getInteger("cairn.store.putsInFlight", 2);
-  static final int DEFAULT_BATCH_BYTES = 4 << 20;
-  static final long LINGER_NANOS = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(Long.getLong("cairn.store.lingerMillis", 20));
-  static final long LINGER_BYTES = Long.getLong("cairn.store.lingerBytes", 1 << 20);
+  /** Where a batch goes: {@code PeerClient::put} (a test's fake answers without a peer). */
+  @FunctionalInterface
+  interface Puts {
+    /** Sends {@code batch} (owned by the call) to {@code address} as a PUT, or as a PUT_SOFT when {@code soft}. */
+    CompletableFuture<PutReply> put(String address, ByteBuf batch, boolean soft);
+  }
 
   private final HostSet hosts;
+  private final Puts puts;
   private final Executor io;
   /** Wakes lingering slots (does no I/O itself: the PUTs go to each store's io executor); shared by the process's stores. */
   private static final java.util.concurrent.ScheduledExecutorService TIMER = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -50,6 +53,9 @@ final class PieceWriter {
     return t;
   });
   private final int maxBatchBytes;
+  private final int putsInFlight;
+  private final long lingerNanos;
+  private final long lingerBytes;
   private final Slot[] slots;
   /** Set once the store has handed over its last chunk: pieces no longer linger (nothing more comes to batch with them). */
   private volatile boolean flushing;
@@ -58,14 +64,20 @@ final class PieceWriter {
   private final SoftHolds softHolds = new SoftHolds();
 
   /**
-   * @param io runs connects and resends, which may block, away from the event loop
+   * @param puts sends a batch to a host (the peer client's typed put)
+   * @param io runs resends and replacements, which may block, away from the event loop
+   * @param tuning the batch size, PUTs in flight per slot and linger
    * @param soft pieces go as PUT_SOFT: acknowledged before they are durable
    */
-  PieceWriter(HostSet hosts, Executor io, int maxBatchBytes, boolean soft) {
+  PieceWriter(HostSet hosts, Puts puts, Executor io, ClientTuning tuning, boolean soft) {
     this.soft = soft;
     this.hosts = hosts;
+    this.puts = puts;
     this.io = io;
-    this.maxBatchBytes = maxBatchBytes;
+    this.maxBatchBytes = tuning.batchBytes();
+    this.putsInFlight = tuning.putsInFlight();
+    this.lingerNanos = TimeUnit.MILLISECONDS.toNanos(tuning.lingerMillis());
+    this.lingerBytes = tuning.lingerBytes();
     this.slots = new Slot[hosts.size()];
     for (int i = 0; i < slots.length; i++) {
       slots[i] = new Slot(i);
@@ -74,7 +86,7 @@ final class PieceWriter {
 
   /**
    * The store has handed over its last chunk's pieces: what is queued goes now, and what comes later goes without
-   * lingering (the store's last pieces, and its catalog record's, waited LINGER_NANOS for pieces that would not come).
+   * lingering (the store's last pieces, and its catalog record's, waited the linger for pieces that would not come).
    */
   void noMoreLinger() {
     flushing = true;
@@ -159,13 +171,13 @@ final class PieceWriter {
      * timer for its oldest piece); must hold the lock.
      */
     private List<Piece> nextBatch() {
-      if (inFlight >= IN_FLIGHT || queue.isEmpty()) {
+      if (inFlight >= putsInFlight || queue.isEmpty()) {
         return null;
       }
       long waited = System.nanoTime() - queue.peek().queuedAt();
-      if (!flushing && queuedBytes < LINGER_BYTES && waited < LINGER_NANOS) {
+      if (!flushing && queuedBytes < lingerBytes && waited < lingerNanos) {
         if (!timerSet) {
-          TIMER.schedule(this::lingered, LINGER_NANOS - waited, java.util.concurrent.TimeUnit.NANOSECONDS);
+          TIMER.schedule(this::lingered, lingerNanos - waited, TimeUnit.NANOSECONDS);
           timerSet = true;
         }
         return null;
@@ -187,9 +199,8 @@ final class PieceWriter {
 
     /** Sends a batch to host h; called with the slot's PUT already counted in flight. */
     private void put(HostSet.Host h, List<Piece> batch) {
-      CompletableFuture<Frame> answer;
+      CompletableFuture<PutReply> answer;
       try {
-        PeerConnection c = hosts.connection(h);
         // pooled and direct: the frame encoder passes it to the socket without another copy
         ByteBuf payload = ByteBufAllocator.DEFAULT.directBuffer(encodedSize(batch));
         try {
@@ -198,36 +209,30 @@ final class PieceWriter {
           payload.release();
           throw e;
         }
-        answer = c.call(soft ? FrameType.PUT_SOFT : FrameType.PUT, payload);
-      } catch (IOException | RuntimeException e) {
+        answer = puts.put(h.address(), payload, soft);
+      } catch (RuntimeException e) {
         answer = CompletableFuture.failedFuture(e);
       }
-      answer.whenComplete((frame, error) -> done(h, batch, frame, error));
+      answer.whenComplete((reply, error) -> done(h, batch, error != null ? "failed: " + unwrap(error).getMessage() : failure(h, reply)));
     }
 
-    private void done(HostSet.Host h, List<Piece> batch, Frame frame, Throwable error) {
-      String failure;
-      if (error != null) {
-        Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause() : error;
-        failure = "failed: " + e.getMessage();
-      } else {
-        try {
-          if (frame.type() == FrameType.PUT_OK && !soft) {
-            failure = null;
-          } else if (frame.type() == FrameType.PUT_SOFT_OK && soft) {
-            softHolds.ack(h.id(), frame);
-            failure = null;
-          } else if (frame.type() == FrameType.REFUSED) {
-            failure = "refused the pieces (" + Refusal.describe(frame.payload()) + ")";
-          } else {
-            failure = "answered " + frame.type() + ": " + frame.payload().toString(StandardCharsets.UTF_8);
-          }
-        } catch (org.cairn.core.CorruptDataException e) {
-          failure = "answered a malformed PUT_SOFT_OK: " + e.getMessage();
-        } finally {
-          frame.release();
-        }
+    /** Acknowledged (null: a soft acknowledgement is recorded), or why {@code h} did not take the batch. */
+    private String failure(HostSet.Host h, PutReply reply) {
+      if (reply instanceof PutReply.Stored) {
+        return null;
       }
+      if (reply instanceof PutReply.SoftStored stored) {
+        softHolds.ack(h.id(), stored.ack());
+        return null;
+      }
+      if (reply instanceof PutReply.Refused refused) {
+        return "refused the pieces (" + refused.reason() + ")";
+      }
+      return "answered " + ((PutReply.Failed) reply).reason();
+    }
+
+    /** A batch's PUT ended: acknowledged ({@code failure} null) or to be resent to the slot's replacement. */
+    private void done(HostSet.Host h, List<Piece> batch, String failure) {
       if (failure == null) {
         long bytes = 0;
         for (Piece p : batch) {
@@ -256,7 +261,7 @@ final class PieceWriter {
         }
         return;
       }
-      // replace the host (blocking bookkeeping, and perhaps a connect) away from the event loop
+      // replace the host (blocking bookkeeping) away from the event loop
       String why = failure;
       io.execute(() -> {
         HostSet.Host replacement;
@@ -286,6 +291,10 @@ final class PieceWriter {
         p.done().completeExceptionally(e);
       }
     }
+  }
+
+  private static Throwable unwrap(Throwable e) {
+    return e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
   }
 
   private static int encodedSize(List<Piece> batch) {

@@ -4,9 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.catalog.CommitRequest;
-import org.cairn.core.protocol.Frame;
 import org.cairn.core.protocol.SoftAck;
 
 /**
@@ -17,9 +15,8 @@ import org.cairn.core.protocol.SoftAck;
 final class SoftHolds {
   private final Map<String, CommitRequest.SoftHold> byHostBoot = new HashMap<>();
 
-  /** Records {@code host}'s soft acknowledgement {@code frame}. */
-  synchronized void ack(String host, Frame frame) throws CorruptDataException {
-    SoftAck a = SoftAck.decode(frame.payload().duplicate());
+  /** Records {@code host}'s soft acknowledgement {@code a}. */
+  synchronized void ack(String host, SoftAck a) {
     String boot = Long.toHexString(a.boot());
     byHostBoot.merge(host + " " + boot, new CommitRequest.SoftHold(host, boot, a.seq()), (x, y) -> x.seq() >= y.seq() ? x : y);
   }

@@ -201,11 +201,19 @@ public final class PeerClient implements Closeable {
     });
   }
 
-  /** A batch of pieces ({@code FragmentBatch}-encoded payload, owned by the call). */
+  /** A batch of pieces ({@code FragmentBatch}-encoded payload, owned by the call), acknowledged once durable. */
   public CompletableFuture<PutReply> put(String address, ByteBuf batch) {
-    return call(address, FrameType.PUT, batch).thenApply(frame -> {
+    return put(address, batch, false);
+  }
+
+  /**
+   * A batch of pieces ({@code FragmentBatch}-encoded payload, owned by the call) as a PUT, or with {@code soft} as a
+   * PUT_SOFT: acknowledged once written ({@link PutReply.SoftStored}), durable later.
+   */
+  public CompletableFuture<PutReply> put(String address, ByteBuf batch, boolean soft) {
+    return call(address, soft ? FrameType.PUT_SOFT : FrameType.PUT, batch).thenApply(frame -> {
       try {
-        return PutReply.decode(frame);
+        return PutReply.decode(frame, soft);
       } finally {
         frame.release();
       }
