@@ -53,42 +53,50 @@ final class BenchmarkCommand implements Callable<Integer> {
     return given == null || java.util.Arrays.asList(given).contains("benchmark") ? Found.COMMAND : BenchmarkCommand.class;
   }
 
-  /** The bench module's command from this class's loader or else {@code jar}, or this class when neither has it. */
-  static Class<?> loadFrom(Path jar) {
-    ClassLoader here = BenchmarkCommand.class.getClassLoader();
-    try {
-      return Class.forName(IMPLEMENTATION, false, here);
-    } catch (ClassNotFoundException | LinkageError absent) {
-      // not on the class path: cairn.jar, which does not carry the benchmarks
-    }
-    if (jar == null || !Files.isRegularFile(jar)) {
-      return BenchmarkCommand.class;
-    }
-    try {
-      URLClassLoader bench = new URLClassLoader("cairn-bench", new URL[] {jar.toUri().toURL()}, here);
-      Class<?> command = Class.forName(IMPLEMENTATION, false, bench);
-      CommandSpec.forAnnotatedObject(command); // its options' types all resolve: not a jar of an older build of cairn.jar
-      return command;
-    } catch (IOException | ClassNotFoundException | RuntimeException | LinkageError e) {
-      return BenchmarkCommand.class; // not a bench jar of this build: the one-line error says how to build one
-    }
-  }
-
-  /** {@value #JAR} beside the jar or classes directory this class was loaded from, or null when that is not known. */
-  static Path besideThisCode() {
-    try {
-      CodeSource code = BenchmarkCommand.class.getProtectionDomain().getCodeSource();
-      if (code == null || code.getLocation() == null || !"file".equals(code.getLocation().getProtocol())) {
-        return null;
-      }
-      return Path.of(code.getLocation().toURI()).resolveSibling(JAR);
-    } catch (java.net.URISyntaxException | RuntimeException e) {
-      return null;
-    }
-  }
-
   /** Looked up when first asked for. */
   private static final class Found {
-    static final Class<?> COMMAND = loadFrom(besideThisCode());
+    static final Class<?> COMMAND = BenchJar.load(BenchJar.beside());
+  }
+
+  /**
+   * Finding and loading the bench module's command; apart from the place-holder, so a command line that only lists it
+   * (every command's, for {@code --help} or {@code --version}) links none of this.
+   */
+  static final class BenchJar {
+    private BenchJar() {}
+
+    /** The bench module's command from the place-holder's loader or else {@code jar}, or the place-holder. */
+    static Class<?> load(Path jar) {
+      ClassLoader here = BenchmarkCommand.class.getClassLoader();
+      try {
+        return Class.forName(IMPLEMENTATION, false, here);
+      } catch (ClassNotFoundException | LinkageError absent) {
+        // not on the class path: cairn.jar, which does not carry the benchmarks
+      }
+      if (jar == null || !Files.isRegularFile(jar)) {
+        return BenchmarkCommand.class;
+      }
+      try {
+        URLClassLoader bench = new URLClassLoader("cairn-bench", new URL[] {jar.toUri().toURL()}, here);
+        Class<?> command = Class.forName(IMPLEMENTATION, false, bench);
+        CommandSpec.forAnnotatedObject(command); // its options' types all resolve: not a jar of an older build of cairn.jar
+        return command;
+      } catch (IOException | ClassNotFoundException | RuntimeException | LinkageError e) {
+        return BenchmarkCommand.class; // not a bench jar of this build: the one-line error says how to build one
+      }
+    }
+
+    /** {@value BenchmarkCommand#JAR} beside the jar or classes directory cairn's classes were loaded from, or null when not known. */
+    static Path beside() {
+      try {
+        CodeSource code = BenchmarkCommand.class.getProtectionDomain().getCodeSource();
+        if (code == null || code.getLocation() == null || !"file".equals(code.getLocation().getProtocol())) {
+          return null;
+        }
+        return Path.of(code.getLocation().toURI()).resolveSibling(JAR);
+      } catch (java.net.URISyntaxException | RuntimeException e) {
+        return null;
+      }
+    }
   }
 }

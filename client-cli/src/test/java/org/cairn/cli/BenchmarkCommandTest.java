@@ -23,8 +23,8 @@ class BenchmarkCommandTest {
 
   @Test
   void withoutTheBenchJar_theCommandIsThePlaceHolder() {
-    assertThat(BenchmarkCommand.loadFrom(tmp.resolve(BenchmarkCommand.JAR))).isEqualTo(BenchmarkCommand.class);
-    assertThat(BenchmarkCommand.loadFrom(null)).isEqualTo(BenchmarkCommand.class);
+    assertThat(BenchmarkCommand.BenchJar.load(tmp.resolve(BenchmarkCommand.JAR))).isEqualTo(BenchmarkCommand.class);
+    assertThat(BenchmarkCommand.BenchJar.load(null)).isEqualTo(BenchmarkCommand.class);
   }
 
   @Test
@@ -48,7 +48,7 @@ class BenchmarkCommandTest {
   void aBenchJarBesideCairnJar_isLoadedInALoaderOfItsOwn() throws Exception {
     Path jar = jarWith("package org.cairn.bench; @picocli.CommandLine.Command(name = \"benchmark\") "
         + "public final class BenchmarkCommand implements Runnable { public void run() {} }");
-    Class<?> command = BenchmarkCommand.loadFrom(jar);
+    Class<?> command = BenchmarkCommand.BenchJar.load(jar);
     assertThat(command.getName()).isEqualTo(BenchmarkCommand.IMPLEMENTATION);
     assertThat(command.getClassLoader()).isNotSameAs(BenchmarkCommand.class.getClassLoader());
     assertThat(command.getClassLoader().getParent()).isSameAs(BenchmarkCommand.class.getClassLoader());
@@ -57,12 +57,12 @@ class BenchmarkCommandTest {
   @Test
   void aFileThatIsNotABenchJar_leavesThePlaceHolder() throws Exception {
     Path notAJar = Files.writeString(tmp.resolve(BenchmarkCommand.JAR), "not a jar");
-    assertThat(BenchmarkCommand.loadFrom(notAJar)).isEqualTo(BenchmarkCommand.class);
+    assertThat(BenchmarkCommand.BenchJar.load(notAJar)).isEqualTo(BenchmarkCommand.class);
   }
 
   @Test
   void theBenchJarIsLookedForBesideWhatThisCodeWasLoadedFrom() {
-    Path beside = BenchmarkCommand.besideThisCode();
+    Path beside = BenchmarkCommand.BenchJar.beside();
     assertThat(beside).isNotNull();
     assertThat(beside.getFileName().toString()).isEqualTo(BenchmarkCommand.JAR);
     assertThat(beside.getParent().resolve("classes")).isDirectory(); // target/classes here; cairn.jar's directory in the build
