@@ -283,7 +283,8 @@ public final class CairnCli implements Root {
     Class<?> named = given == null ? null : named(given);
     for (Class<?> c : COMMANDS) {
       if (named == null || c == named) {
-        cli.addSubcommand(c); // before the handlers below, which apply to the subcommands present
+        // before the handlers below, which apply to the subcommands present; benchmark: the bench module's, when named
+        cli.addSubcommand(c == BenchmarkCommand.class ? BenchmarkCommand.command(given) : c);
       }
     }
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {

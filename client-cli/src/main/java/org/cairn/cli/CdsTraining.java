@@ -81,7 +81,7 @@ public final class CdsTraining {
     org.cairn.core.pipeline.ChunkCodec codec = new org.cairn.core.pipeline.ChunkCodec(
         org.cairn.core.compress.Compressor.parse(org.cairn.core.compress.Compressor.DEFAULT_SPEC),
         org.cairn.core.erasure.Redundancy.parse(org.cairn.core.erasure.Redundancy.DEFAULT_SPEC), crypto);
-    byte[] image = org.cairn.core.bench.MemoryImages.image(7, 4 << 20);
+    byte[] image = org.cairn.core.image.MemoryImages.image(7, 4 << 20);
     java.util.Map<Long, org.cairn.core.fragment.Fragment[]> stored = new java.util.concurrent.ConcurrentHashMap<>();
     org.cairn.core.pipeline.StoreResult r = new org.cairn.core.pipeline.StorePipeline(codec,
         org.cairn.core.chunk.Chunking.DEFAULT, 1 << 20, 2, 4).store(new ByteArrayInputStream(image),

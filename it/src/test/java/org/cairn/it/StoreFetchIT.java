@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.cairn.core.availability.HostState;
-import org.cairn.core.bench.MemoryImages;
+import org.cairn.core.image.MemoryImages;
 import org.cairn.core.placement.Candidate;
 import org.cairn.core.placement.PlacementRequest;
 import org.cairn.core.placement.RandomPlacement;

@@ -68,7 +68,7 @@ class BaseCacheTest {
 
   @Test
   void aChunkKeptAsItsCodedPayload_comesBackAsPlaintext_openedWithItsAppsKeyOnly() throws Exception {
-    byte[] chunk = org.cairn.core.bench.MemoryImages.image(8, 200_000);
+    byte[] chunk = org.cairn.core.image.MemoryImages.image(8, 200_000);
     ChunkCrypto sealed = org.cairn.core.crypto.AppKey.generate("heat", java.time.Instant.parse("2026-01-01T00:00:00Z"))
         .crypto(org.cairn.core.crypto.Encryption.AES_GCM);
     ChunkCrypto other = org.cairn.core.crypto.AppKey.generate("heat", java.time.Instant.parse("2026-01-01T00:00:00Z"))
@@ -98,7 +98,7 @@ class BaseCacheTest {
     ChunkId[] ids = new ChunkId[4];
     Fragment[][] pieces = new Fragment[4][];
     for (int i = 0; i < 4; i++) {
-      chunks[i] = org.cairn.core.bench.MemoryImages.image(20 + i, 150_000);
+      chunks[i] = org.cairn.core.image.MemoryImages.image(20 + i, 150_000);
       ids[i] = codec.id(chunks[i], chunks[i].length);
       pieces[i] = codec.encode(ids[i], chunks[i], chunks[i].length);
     }

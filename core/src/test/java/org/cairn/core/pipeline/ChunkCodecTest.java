@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.cairn.core.CorruptDataException;
-import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.image.MemoryImages;
 import org.junit.jupiter.api.Test;
 
 class ChunkCodecTest {

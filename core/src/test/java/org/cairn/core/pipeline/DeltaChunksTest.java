@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.Random;
 import org.cairn.core.CorruptDataException;
-import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.compress.CompressionType;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.crypto.AppKey;
@@ -18,6 +17,7 @@ import org.cairn.core.crypto.Encryption;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.image.MemoryImages;
 import org.junit.jupiter.api.Test;
 
 /** Chunks coded against a base (the previous checkpoint's chunk at the same address): when, and how they decode. */

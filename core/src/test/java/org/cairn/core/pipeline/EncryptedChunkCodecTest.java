@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.cairn.core.CorruptDataException;
-import org.cairn.core.bench.MemoryImages;
 import org.cairn.core.compress.Compressor;
 import org.cairn.core.crypto.AppKey;
 import org.cairn.core.crypto.ChunkCrypto;
@@ -21,6 +20,7 @@ import org.cairn.core.crypto.Encryption;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
+import org.cairn.core.image.MemoryImages;
 import org.junit.jupiter.api.Test;
 
 /** Chunks sealed with an app key: round trips, key-less repair, wrong keys and tampering. */

@@ -1,2 +1,0 @@
-/** Throughput measurements behind {@code cairn benchmark}: one method per stage of the data path. */
-package org.cairn.cli.bench;
