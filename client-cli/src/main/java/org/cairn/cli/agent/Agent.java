@@ -60,7 +60,7 @@ final class Agent {
     this.settings = settings;
     this.root = root;
     this.grids = grids;
-    this.background = new AsyncStores(settings.spool(), grids, root);
+    this.background = new AsyncStores(settings.spool(), grids);
   }
 
   AsyncStores background() {
