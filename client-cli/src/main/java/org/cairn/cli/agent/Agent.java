@@ -19,6 +19,7 @@ import org.cairn.cli.agent.wire.Argv;
 import org.cairn.cli.context.GridPool;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Session;
+import org.cairn.cli.context.Tunables;
 import org.cairn.cli.output.Json;
 import org.cairn.client.Grid;
 import org.slf4j.Logger;
@@ -33,12 +34,9 @@ import org.slf4j.LoggerFactory;
  */
 final class Agent {
   private static final Logger LOG = LoggerFactory.getLogger(Agent.class);
-  /** How often idleness and the jar are checked. */
-  static final long WATCH_MILLIS = Long.getLong("cairn.agent.watchMillis", 5_000);
-
-  /** What the agent was started with. */
+  /** What the agent was started with; {@code tunables}: how often it watches itself and when it trims its heap. */
   record Settings(Path socket, Path spool, Duration heartbeat, Duration keepConnections, Duration idleExit, String clientId,
-      Path keyDir) {}
+      Path keyDir, Tunables tunables) {}
 
   private final Settings settings;
   private final Root root;
@@ -50,8 +48,6 @@ final class Agent {
   private final AtomicLong lastActivity = new AtomicLong(System.nanoTime());
   /** The activity last trimmed after (the heap is given back once per idle spell). */
   private final AtomicLong trimmedAfter = new AtomicLong(-1);
-  /** Idle this long, the agent gives its unused heap back to the system. */
-  static final long TRIM_AFTER_NANOS = TimeUnit.SECONDS.toNanos(Long.getLong("cairn.agent.trimAfterSeconds", 30));
   private final CountDownLatch stop = new CountDownLatch(1);
   private volatile String stopReason = "";
   private AgentServer server;
@@ -60,7 +56,7 @@ final class Agent {
     this.settings = settings;
     this.root = root;
     this.grids = grids;
-    this.background = new AsyncStores(settings.spool(), grids, root);
+    this.background = new AsyncStores(settings.spool(), grids);
   }
 
   AsyncStores background() {
@@ -97,7 +93,8 @@ final class Agent {
         timers.scheduleWithFixedDelay(() -> grids.grids().forEach(g -> g.keepConnections(settings.keepConnections())), every, every,
             TimeUnit.SECONDS);
       }
-      timers.scheduleWithFixedDelay(this::watch, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+      long watchMillis = settings.tunables().watchInterval().toMillis();
+      timers.scheduleWithFixedDelay(this::watch, watchMillis, watchMillis, TimeUnit.MILLISECONDS);
       stop.await();
     } finally {
       timers.shutdownNow();
@@ -144,7 +141,7 @@ final class Agent {
       lastActivity.set(System.nanoTime());
     } else if (settings.idleExit() != null && System.nanoTime() - last > settings.idleExit().toNanos()) {
       stop("idle for " + AgentStatus.human(settings.idleExit()));
-    } else if (System.nanoTime() - last > TRIM_AFTER_NANOS && trimmedAfter.getAndSet(last) != last) {
+    } else if (System.nanoTime() - last > settings.tunables().trimAfter().toNanos() && trimmedAfter.getAndSet(last) != last) {
       trim();
     }
   }

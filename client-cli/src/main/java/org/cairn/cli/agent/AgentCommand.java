@@ -12,6 +12,7 @@ import org.cairn.cli.command.StoreCommand;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.GridPool;
 import org.cairn.cli.context.Root;
+import org.cairn.cli.context.Tunables;
 import org.cairn.cli.startup.Warmup;
 import org.cairn.client.Grid;
 import org.cairn.core.config.Durations;
@@ -118,10 +119,16 @@ public final class AgentCommand implements Callable<Integer> {
 
   private int serve(CommandLine cl, Path sock, Duration every, Duration keep, Duration idle) throws Exception {
     Path spoolDir = spool != null ? spool.toAbsolutePath() : Path.of(sock + ".spool");
+    Tunables tunables;
+    try {
+      tunables = Tunables.system(); // read once, here; the agent hands them on
+    } catch (IllegalArgumentException e) {
+      throw new CommandLine.ParameterException(cl, e.getMessage());
+    }
     String id = client != null ? client : StoreCommand.clientId();
     PrintWriter out = cl.getOut();
     GridPool grids = ownGrid(cl);
-    Agent agent = new Agent(new Agent.Settings(sock, spoolDir, every, keep, idle, id, root.keyDir()), grids, root);
+    Agent agent = new Agent(new Agent.Settings(sock, spoolDir, every, keep, idle, id, root.keyDir(), tunables), grids, root);
     CountDownLatch stopped = new CountDownLatch(1);
     Thread hook = new Thread(() -> {
       agent.stop("a signal (SIGTERM or Ctrl-C)");

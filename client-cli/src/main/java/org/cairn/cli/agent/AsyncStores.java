@@ -1,8 +1,6 @@
 package org.cairn.cli.agent;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,9 +14,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.GridPool;
-import org.cairn.cli.context.Root;
+import org.cairn.cli.context.QueuedStore;
 import org.cairn.cli.context.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,32 +24,38 @@ import org.slf4j.LoggerFactory;
  * The agent's background stores ({@code cairn store --async}): each image is first copied into the
  * spool directory (so the job may delete or overwrite its file at once), then stored in the
  * background, one at a time per app/node so steps keep their order. A spooled store is written
- * down before the client is answered ({@code job}: its command line; {@code grid}: the tracker group
- * and token it stores to, 0600 in the 0700 spool, as the user's own token file is), and an agent that
- * stopped or died resumes the spooled stores when it starts again; a store ends by deleting its spool entry.
+ * down before the client is answered ({@code store.json}: the {@link QueuedStore}, versioned JSON;
+ * {@code grid}: the tracker group and token it stores to, 0600 in the 0700 spool, as the user's own
+ * token file is), and an agent that stopped or died resumes the spooled stores when it starts again,
+ * storing through the client library with that grid; a store ends by deleting its spool entry. An
+ * entry it cannot run (another version's record, one that does not parse, a command line spooled by an
+ * older cairn) is refused with a log line and left in place: nothing spooled is lost.
  */
 final class AsyncStores implements Session.Background, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(AsyncStores.class);
-  private static final String JOB = "job";
+  private static final String STORE = "store.json";
+  /** What an older cairn spooled: a command line (app, node, then argv). Refused, left in place. */
+  private static final String OLD_JOB = "job";
   private static final String IMAGE = "image";
   private static final String GRID = "grid";
 
   private final Path spool;
   private final GridPool grids;
-  private final Root root;
   private final Map<String, ExecutorService> lanes = new HashMap<>();
   private final Map<String, List<CompletableFuture<Session.Outcome>>> unreported = new HashMap<>();
   private final AtomicLong ids = new AtomicLong(System.currentTimeMillis() * 1000);
   private volatile boolean closing;
 
   /** @param grids the agent's grids, one lent to each store */
-  AsyncStores(Path spool, GridPool grids, Root root) throws IOException {
-    this.root = root;
+  AsyncStores(Path spool, GridPool grids) throws IOException {
     this.spool = org.cairn.client.keys.PrivateDirs.ensure(spool); // private copies of checkpoints: 0700
     this.grids = grids;
   }
 
-  /** Resumes the spooled stores a previous agent left; removes entries it left half-written. */
+  /**
+   * Resumes the spooled stores a previous agent left; removes entries it left half-written; refuses (with a log
+   * line, leaving them in place) entries it cannot run.
+   */
   int resume() throws IOException {
     List<Path> entries;
     try (Stream<Path> s = Files.list(spool)) {
@@ -60,26 +63,42 @@ final class AsyncStores implements Session.Background, AutoCloseable {
     }
     int resumed = 0;
     for (Path e : entries) {
-      Path job = e.resolve(JOB);
-      if (Files.isRegularFile(job) && Files.isRegularFile(e.resolve(IMAGE))) {
-        List<String> lines = Files.readAllLines(job, StandardCharsets.UTF_8);
-        GridPool.Key grid = gridOf(e);
-        if (lines.size() >= 3 && grid == null) {
-          LOG.warn("the background store of {}.{} spooled in {} names no grid and this agent has none of its own: it stays "
-              + "spooled until an agent started for its grid resumes it", lines.get(0), lines.get(1), e);
-          continue;
-        }
-        if (lines.size() >= 3) {
-          LOG.info("resuming the background store of {}.{} to the {}, spooled in {}", lines.get(0), lines.get(1), grid, e);
-          queue(lines.get(0), lines.get(1), e, lines.subList(2, lines.size()), grid);
-          resumed++;
-          continue;
-        }
+      if (!Files.isRegularFile(e.resolve(IMAGE))) {
+        LOG.info("removing {}: a spool entry left half-written", e);
+        deleteTree(e);
+      } else if (Files.isRegularFile(e.resolve(STORE))) {
+        resumed += resume(e) ? 1 : 0;
+      } else if (Files.isRegularFile(e.resolve(OLD_JOB))) {
+        LOG.warn("refusing the spool entry {}: an older cairn spooled it as a command line, which this agent does not run; "
+            + "it is left in place: store its image again with 'cairn store {} --app APP --node NODE' (APP and NODE are the "
+            + "first two lines of its job file), then remove the entry", e, e.resolve(IMAGE));
+      } else {
+        LOG.info("removing {}: a spool entry left half-written", e);
+        deleteTree(e);
       }
-      LOG.info("removing {}: a spool entry left half-written", e);
-      deleteTree(e);
     }
     return resumed;
+  }
+
+  /** Queues the store spooled in {@code entry}; false (with a log line, the entry left in place) if it cannot run. */
+  private boolean resume(Path entry) {
+    QueuedStore store;
+    GridPool.Key grid;
+    try {
+      store = QueuedStore.fromJson(Files.readAllBytes(entry.resolve(STORE))).withImage(entry.resolve(IMAGE));
+      grid = gridOf(entry);
+    } catch (IOException | RuntimeException x) {
+      LOG.warn("refusing the spool entry {}: {}; it is left in place", entry, x.getMessage());
+      return false;
+    }
+    if (grid == null) {
+      LOG.warn("the background store of {}.{} spooled in {} names no grid and this agent has none of its own: it stays "
+          + "spooled until an agent started for its grid resumes it", store.app(), store.node(), entry);
+      return false;
+    }
+    LOG.info("resuming the background store of {}.{} to the {}, spooled in {}", store.app(), store.node(), grid, entry);
+    queue(store, entry, grid);
+    return true;
   }
 
   /** The grid a spool entry stores to: its {@code grid} file (trackers, then the token), else the agent's own (null: none). */
@@ -101,27 +120,22 @@ final class AsyncStores implements Session.Background, AutoCloseable {
   }
 
   @Override
-  public String submit(String app, String node, Path image, List<String> args, GridPool.Key grid) throws IOException {
+  public String submit(QueuedStore store, GridPool.Key grid) throws IOException {
     Path entry = spool.resolve(String.format("%019d", ids.incrementAndGet()));
     Files.createDirectory(entry);
     boolean done = false;
     try {
       Path copy = entry.resolve(IMAGE);
-      org.cairn.core.chunk.ImageSource.copy(image, copy);
-      List<String> command = new ArrayList<>();
-      command.add(args.get(0));
-      command.add(copy.toString());
-      command.addAll(args.subList(1, args.size()));
-      List<String> lines = new ArrayList<>(List.of(app, node));
-      lines.addAll(command);
+      org.cairn.core.chunk.ImageSource.copy(store.image(), copy);
+      QueuedStore spooled = store.withImage(copy);
       org.cairn.client.keys.PrivateDirs.writeSecret(entry.resolve(GRID), (grid.where() + "\n" + grid.token() + "\n").getBytes(StandardCharsets.UTF_8), false);
-      Path tmp = entry.resolve(JOB + ".tmp");
-      Files.write(tmp, lines, StandardCharsets.UTF_8);
+      Path tmp = entry.resolve(STORE + ".tmp");
+      Files.write(tmp, spooled.toJson());
       try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(tmp, java.nio.file.StandardOpenOption.WRITE)) {
         ch.force(true);
       }
-      Files.move(tmp, entry.resolve(JOB), StandardCopyOption.ATOMIC_MOVE);
-      queue(app, node, entry, command, grid);
+      Files.move(tmp, entry.resolve(STORE), StandardCopyOption.ATOMIC_MOVE);
+      queue(spooled, entry, grid);
       done = true;
       return entry.getFileName().toString();
     } finally {
@@ -131,7 +145,9 @@ final class AsyncStores implements Session.Background, AutoCloseable {
     }
   }
 
-  private void queue(String app, String node, Path entry, List<String> command, GridPool.Key grid) {
+  private void queue(QueuedStore store, Path entry, GridPool.Key grid) {
+    String app = store.app();
+    String node = store.node();
     String lane = app + "\u0000" + node;
     CompletableFuture<Session.Outcome> f;
     synchronized (this) {
@@ -141,12 +157,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
         return t;
       }));
       f = CompletableFuture.supplyAsync(() -> {
-        Session.Outcome o;
-        try {
-          o = run(app, node, command, grid);
-        } catch (RuntimeException e) {
-          o = new Session.Outcome(app, node, 1, "", "cairn: store failed: " + e + "\n");
-        }
+        Session.Outcome o = BackgroundStore.run(store, () -> grids.borrow(grid));
         if (o.exit() == 0) {
           LOG.info("background store of {}.{} committed: {}", app, node, o.out().trim());
         } else {
@@ -161,7 +172,7 @@ final class AsyncStores implements Session.Background, AutoCloseable {
         } catch (IOException e) {
           LOG.warn("could not remove the spool entry {}: {}", entry, e.getMessage());
         }
-        return new Session.Outcome(app, node, o.exit(), o.out(), o.err());
+        return o;
       }, ex);
       List<CompletableFuture<Session.Outcome>> list = unreported.computeIfAbsent(lane, l -> new ArrayList<>());
       // successes nobody waited for are forgotten (failures stay until a wait reports them)
@@ -188,16 +199,6 @@ final class AsyncStores implements Session.Background, AutoCloseable {
       }
     }
     return out;
-  }
-
-  /** Runs one store's command line in the agent, to {@code grid}, with its output captured. */
-  private Session.Outcome run(String app, String node, List<String> command, GridPool.Key grid) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Map<String, String> env = Map.of("CAIRN_TRACKER", grid.where(), "CAIRN_TOKEN", grid.token()); // the grid it was queued for
-    Session s = new Session(null, out, new PrintStream(err, true, StandardCharsets.UTF_8), false, env, grids, this);
-    int code = root.runCommand(s, command.toArray(String[]::new));
-    return new Session.Outcome(app, node, code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
   }
 
   /** Background stores still queued or running. */

@@ -161,7 +161,7 @@ public final class FetchCommand implements Callable<Integer> {
     try {
       Fetcher.Result res;
       try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE);
-          SyncedFileOutput out = new SyncedFileOutput(ch, SyncedFileOutput.DEFAULT_WRITEBACK_BYTES)) {
+          SyncedFileOutput out = new SyncedFileOutput(ch, org.cairn.cli.context.Tunables.system().writebackBytes())) {
         java.util.concurrent.atomic.AtomicReference<AutoCloseable> progress = new java.util.concurrent.atomic.AtomicReference<>();
         // a failed write (a full disk) names the file, as a failed read names the chunk
         OutputStream named = new org.apache.commons.io.output.ProxyOutputStream(out) {

@@ -7,7 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.cairn.cli.CairnCli;
+import java.util.function.UnaryOperator;
 import org.cairn.cli.context.AppCrypto;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
@@ -15,19 +15,15 @@ import org.cairn.cli.context.Target;
 import org.cairn.client.Grid;
 import org.cairn.client.mount.CairnFs;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.core.chunk.ChunkSize;
-import org.cairn.core.chunk.Chunking;
-import org.cairn.core.compress.Compressor;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.crypto.Encryption;
-import org.cairn.core.erasure.Redundancy;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine;
 
 /** {@code cairn mount}: an app's checkpoints as a file system, in the foreground until unmounted. */
-@Command(name = "mount", mixinStandardHelpOptions = true,
+@Command(name = "mount", mixinStandardHelpOptions = true, resourceBundle = "org.cairn.cli.command.MountCommand$Help",
     description = {"Mount an app's checkpoints at DIR as a file system (FUSE), in the foreground.",
         "'fusermount3 -u DIR', SIGTERM or Ctrl-C unmount it. DIR/NODE/ lists the node's versions by step and 'latest'; a file copied into DIR/NODE/ is stored as a new version "
         + "when it is closed (nothing is visible before; a writer killed first leaves no version); a directory written as "
@@ -46,21 +42,11 @@ public final class MountCommand implements java.util.concurrent.Callable<Integer
   @Parameters(index = "0", paramLabel = "DIR", description = "An existing empty directory to mount on.")
   Path mountPoint;
 
-  @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
-      description = "How versions written here are stored: code:M+K, cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE}).")
-  String redundancy;
+  @CommandLine.Mixin
+  StoreFlags flags;
 
-  @Option(names = "--compression", defaultValue = Compressor.DEFAULT_SPEC,
-      description = "none, zstd[:LEVEL], gzip[:LEVEL] or auto (default: ${DEFAULT-VALUE}).")
-  String compression;
-
-  @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
-      description = "aes-gcm (default), aes-siv or none, as for 'cairn store'.")
-  String encryption;
-
-  @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
-      description = "pessimistic (default), optimistic or soft, as for 'cairn store'.")
-  String write;
+  @CommandLine.Mixin
+  StoreFlags.Compression compression;
 
   @Option(names = "--cache-dir", paramLabel = "DIR",
       description = "Where versions being read and directories being written are kept (default: a new temporary directory).")
@@ -72,19 +58,8 @@ public final class MountCommand implements java.util.concurrent.Callable<Integer
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
-    Redundancy r;
-    Compressor c;
-    Encryption sealing;
-    try {
-      r = Redundancy.parse(redundancy);
-      c = Compressor.parse(compression);
-      sealing = Encryption.parse(encryption);
-    } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cl, e.getMessage());
-    }
-    if (!write.equals("pessimistic") && !write.equals("optimistic") && !write.equals("soft")) {
-      throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
-    }
+    UnaryOperator<StoreOptions> shape = StoreFlags.all(cl, flags.shape(cl), compression.shape(cl));
+    Encryption sealing = flags.encryption(cl);
     Path dir = Path.of(root.session().path(mountPoint.toString())).toAbsolutePath().normalize();
     if (!Files.isDirectory(dir)) {
       throw new CommandLine.ParameterException(cl, dir + ": " + (Files.exists(dir) ? "not a directory" : "no such directory"));
@@ -102,10 +77,8 @@ public final class MountCommand implements java.util.concurrent.Callable<Integer
     try (Grid grid = GridAccess.open(root, cl)) {
       ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
       String client = StoreCommand.clientId();
-      MountedGrid.PerVersion options = (node, step, kind) -> new StoreOptions(target.app, node, step, r, c,
-          ChunkSize.parse("1MiB"), Runtime.getRuntime().availableProcessors(), "falcon", kind, client, write.equals("optimistic"),
-          StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, crypto, Chunking.DEFAULT)
-          .withSoft(write.equals("soft"));
+      MountedGrid.PerVersion options = (node, step, kind) -> shape.apply(StoreOptions.defaults(target.app, node, kind, client, crypto))
+          .forVersion(node, step, kind);
       MountedGrid mounted = new MountedGrid(grid, target.app, options, root.keys());
       CairnFs fs;
       try {
@@ -193,5 +166,17 @@ public final class MountCommand implements java.util.concurrent.Callable<Integer
       t.setDaemon(true);
       return t;
     };
+  }
+
+  /** How mount words the store flags it shares with {@code cairn store} ({@link StoreFlags}). */
+  public static final class Help extends java.util.ListResourceBundle {
+    @Override
+    protected Object[][] getContents() {
+      return new Object[][] {
+          {StoreFlags.REDUNDANCY_KEY,
+              "How versions written here are stored: code:M+K, cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE})."},
+          {StoreFlags.ENCRYPTION_KEY, "aes-gcm (default), aes-siv or none, as for 'cairn store'."},
+          {StoreFlags.WRITE_KEY, "pessimistic (default), optimistic or soft, as for 'cairn store'."}};
+    }
   }
 }

@@ -53,8 +53,8 @@ public record Session(Path cwd, OutputStream stdout, PrintStream stderr, boolean
 
   /** The agent side of {@code store --async}, {@code wait} and {@code prefetch}. */
   public interface Background {
-    /** Queues {@code args} (a store of a private copy of the image, to {@code grid}) and returns its ticket line. */
-    String submit(String app, String node, Path image, java.util.List<String> args, GridPool.Key grid) throws java.io.IOException;
+    /** Queues {@code store} (of a private copy of its image, made now) to {@code grid} and returns its ticket. */
+    String submit(QueuedStore store, GridPool.Key grid) throws java.io.IOException;
 
     /** Blocks until every background store of app/node queued so far has ended; their outcomes. */
     java.util.List<Outcome> await(String app, String node) throws InterruptedException;

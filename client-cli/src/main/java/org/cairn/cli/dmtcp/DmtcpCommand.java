@@ -5,9 +5,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import org.cairn.cli.CairnCli;
+import java.util.function.UnaryOperator;
 import org.cairn.cli.command.FetchCommand;
 import org.cairn.cli.command.StoreCommand;
+import org.cairn.cli.command.StoreFlags;
 import org.cairn.cli.context.AppCrypto;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
@@ -15,14 +16,10 @@ import org.cairn.cli.context.Target;
 import org.cairn.client.Grid;
 import org.cairn.client.dmtcp.CheckpointDir;
 import org.cairn.client.store.StoreOptions;
-import org.cairn.core.chunk.ChunkSize;
-import org.cairn.core.chunk.Chunking;
 import org.cairn.core.chunk.ImageSource;
-import org.cairn.core.compress.Compressor;
 import org.cairn.core.config.Durations;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.crypto.Encryption;
-import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.util.UserCache;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -57,22 +54,14 @@ public final class DmtcpCommand {
             + "committed (default: ~/.cache/cairn/dmtcp/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
     Path ckptDir;
 
-    @Option(names = "--redundancy", defaultValue = Redundancy.DEFAULT_SPEC,
-        description = "code:M+K, cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE}).")
-    String redundancy;
+    @CommandLine.Mixin
+    StoreFlags store;
 
-    @Option(names = "--encryption", defaultValue = "aes-gcm", paramLabel = "MODE",
-        description = {"aes-gcm (default), aes-siv or none, as for 'cairn store'; a restart keeps the encryption of the version "
-            + "it restarts from unless this says otherwise."})
-    String encryption;
+    @CommandLine.Mixin
+    StoreFlags.Cutting cutting;
 
-    @Option(names = "--chunking", defaultValue = "aligned", paramLabel = "fixed|aligned|cdc",
-        description = "How images are cut, as for 'cairn store' (default: ${DEFAULT-VALUE}).")
-    String chunking;
-
-    @Option(names = "--write", defaultValue = "pessimistic", paramLabel = "MODE",
-        description = "pessimistic (default), optimistic or soft, as for 'cairn store'.")
-    String write;
+    /** The sealing a restart goes on with when --encryption is not given (null: the flag's). */
+    Encryption sealing;
 
     long intervalSeconds(CommandLine cl) {
       try {
@@ -92,23 +81,9 @@ public final class DmtcpCommand {
 
     /** How each checkpoint is stored: the next step of app/node, a directory version. */
     StoreOptions storeOptions(Root root, CommandLine cl) throws IOException {
-      Redundancy r;
-      Chunking cutting;
-      Encryption sealing;
-      try {
-        r = Redundancy.parse(redundancy);
-        cutting = Chunking.parse(chunking);
-        sealing = Encryption.parse(encryption);
-      } catch (IllegalArgumentException e) {
-        throw new CommandLine.ParameterException(cl, e.getMessage());
-      }
-      if (!java.util.List.of("pessimistic", "optimistic", "soft").contains(write)) {
-        throw new CommandLine.ParameterException(cl, "--write must be pessimistic, optimistic or soft, was '" + write + "'");
-      }
-      ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing);
-      return new StoreOptions(target.app, nodeOption.node, 0, r, Compressor.parse(Compressor.DEFAULT_SPEC), ChunkSize.parse("1MiB"),
-          Runtime.getRuntime().availableProcessors(), "falcon", ImageSource.DIRECTORY, StoreCommand.clientId(), write.equals("optimistic"),
-          StoreOptions.DEFAULT_PROBE_AFTER, StoreOptions.DEFAULT_COMMIT_TIMEOUT, crypto, cutting).withSoft(write.equals("soft"));
+      UnaryOperator<StoreOptions> shape = StoreFlags.all(cl, store.shape(cl), cutting.shape(cl));
+      ChunkCrypto crypto = AppCrypto.of(root, cl, target.app, sealing != null ? sealing : store.encryption(cl));
+      return shape.apply(StoreOptions.defaults(target.app, nodeOption.node, ImageSource.DIRECTORY, StoreCommand.clientId(), crypto));
     }
   }
 
@@ -123,7 +98,7 @@ public final class DmtcpCommand {
     return job.run(command);
   }
 
-  @Command(name = "launch", mixinStandardHelpOptions = true,
+  @Command(name = "launch", mixinStandardHelpOptions = true, resourceBundle = "org.cairn.cli.dmtcp.DmtcpCommand$Help",
       description = {"Run PROGRAM under DMTCP (a coordinator of its own, images without gzip) with its standard streams those of "
           + "this command; each checkpoint (every image plus the restart script) is stored as one version of APP/NODE as "
           + "soon as DMTCP has written it. Exits with PROGRAM's status once the last checkpoint is stored."})
@@ -155,7 +130,7 @@ public final class DmtcpCommand {
     }
   }
 
-  @Command(name = "restart", mixinStandardHelpOptions = true,
+  @Command(name = "restart", mixinStandardHelpOptions = true, resourceBundle = "org.cairn.cli.dmtcp.DmtcpCommand$Help",
       description = {"Fetch a checkpoint of APP/NODE (the latest unless --step) into the checkpoint directory and restart it here "
           + "under DMTCP; its later checkpoints are stored as new versions, as 'launch' does."})
   static final class Restart implements java.util.concurrent.Callable<Integer> {
@@ -192,7 +167,7 @@ public final class DmtcpCommand {
         if (!cl.getParseResult().hasMatchedOption("--encryption")) {
           // the job goes on as it was stored: an app kept unencrypted gets no key (which would refuse its versions later)
           String sealed = located.manifest().encryption();
-          job.encryption = sealed == null || sealed.isBlank() ? "none" : sealed;
+          job.sealing = Encryption.parse(sealed == null || sealed.isBlank() ? "none" : sealed);
         }
         List<java.nio.file.Path> images = CheckpointDir.images(restored);
         if (images.isEmpty()) {
@@ -206,6 +181,19 @@ public final class DmtcpCommand {
         images.forEach(p -> command.add(p.toString()));
         return runJob(parent.root, cl, job, command, restored, grid);
       }
+    }
+  }
+
+  /** How launch and restart word the store flags they share with {@code cairn store} ({@link StoreFlags}). */
+  public static final class Help extends java.util.ListResourceBundle {
+    @Override
+    protected Object[][] getContents() {
+      return new Object[][] {
+          {StoreFlags.REDUNDANCY_KEY, "code:M+K, cauchy:M+K or replicate:R (default: ${DEFAULT-VALUE})."},
+          {StoreFlags.ENCRYPTION_KEY, "aes-gcm (default), aes-siv or none, as for 'cairn store'; a restart keeps the encryption of the "
+              + "version it restarts from unless this says otherwise."},
+          {StoreFlags.WRITE_KEY, "pessimistic (default), optimistic or soft, as for 'cairn store'."},
+          {StoreFlags.CHUNKING_KEY, "How images are cut, as for 'cairn store' (default: ${DEFAULT-VALUE})."}};
     }
   }
 }

@@ -14,10 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * a time; writes go on meanwhile). The final {@link #sync} then waits only for what came after the
  * last of those, instead of for the whole file after its last byte: the disk works while the fetch
  * reads and decodes (docs/benchmarks/journal.md). {@code writebackBytes} 0 syncs only at the end.
- * -Dcairn.writebackBytes sets the default (16 MiB).
+ * (The CLI's default is its {@code Tunables.writebackBytes}, -Dcairn.writebackBytes.)
  */
 public final class SyncedFileOutput extends OutputStream {
-  public static final long DEFAULT_WRITEBACK_BYTES = Long.getLong("cairn.writebackBytes", 16L << 20);
   private static final int BUFFER = 1 << 20;
 
   private final FileChannel channel;
