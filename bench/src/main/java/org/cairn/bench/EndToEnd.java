@@ -28,7 +28,7 @@ import org.cairn.core.read.ChunkReader;
 import org.cairn.core.security.GridToken;
 
 /*
- * `cairn benchmark e2e` (issue #4): a checkpoint series stored and fetched on a local grid (a tracker
+ * `cairn benchmark e2e`: a checkpoint series stored and fetched on a local grid (a tracker
  * and N peers as child processes), against `borg create --compression lz4` / `borg extract` and
  * `restic backup` / `restic restore` on the same image files in the same run, when those are
  * installed. Per image: seconds, MB/s of image, and how much each store grew the stored data (Cairn:

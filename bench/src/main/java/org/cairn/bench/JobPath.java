@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
 import org.cairn.cli.grid.LocalGrid;
 
 /*
- * `cairn benchmark e2e` on the job's path (issue #19, the default): every store and fetch is a new
+ * `cairn benchmark e2e` on the job's path (the default): every store and fetch is a new
  * `cairn` process started through the build's launcher (see entry()), as a job script runs it, once handed to a running `cairn agent` (warmed up, as one
  * started in a job's prologue is) and once doing the work itself. Per command: wall seconds, and CPU
  * seconds of the command's process (the shell's `times` for its child), of the agent, of all peers

@@ -33,7 +33,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue #18: the store and fetch pipelines with and without encryption (a 64 MiB synthetic memory
+ * The store and fetch pipelines with and without encryption (a 64 MiB synthetic memory
  * image, 1 MiB chunks, auto compression, code:3+2, no network). Store: chunk, id (SHA-256 or the app
  * key's HMAC), compress, seal, code, into a discarding sink. Fetch: decode, open, decompress, check
  * the id, into a discarding stream. Ops/s of the whole image; the requirement is encrypted >= 0.85 x none.

@@ -21,7 +21,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Issue #18: what data-plane tickets cost. The tracker signs one per host per store {@code pending}
+ * What data-plane tickets cost. The tracker signs one per host per store {@code pending}
  * call (and per holder per manifest); a peer decodes and checks each ticket presented to it.
  * Microseconds per ticket naming {@code chunks} chunks.
  */

@@ -20,7 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /*
- * After a commit, puts the version's catalog record on the grid (issue #21): the tracker seals it
+ * After a commit, puts the version's catalog record on the grid: the tracker seals it
  * (GET /api/v1/records), the store codes it with its own redundancy, sends all n pieces to its own
  * hosts (named to the tracker first, as any chunk, so GC spares them) and attaches them (POST
  * /api/v1/records). The version is committed whatever happens here: a record that could not be stored

@@ -9,7 +9,7 @@ import org.cairn.core.api.TrackerClient;
 import org.cairn.core.net.PeerClient;
 
 /**
- * One store of a checkpoint image as a version (ARCHITECTURE §3, FALCON §3.3, stdchk §IV), in three phases a reader
+ * One store of a checkpoint image as a version (ARCHITECTURE.md, "A store, top to bottom"; FALCON §3.3, stdchk §IV), in three phases a reader
  * can open one at a time: {@link StorePlan} (placement, probes, the dedup index), {@link StoreTransfer} (the core store
  * pipeline and the piece writers, with the executors they need) and {@link StoreCommit} (the version's commit, its
  * catalog record, the bandwidth report). Each phase hands the next what it made; nothing comes back here between them.
