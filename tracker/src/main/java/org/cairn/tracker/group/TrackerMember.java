@@ -4,30 +4,21 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.util.SizeInBytes;
-import org.apache.ratis.util.TimeDuration;
 import org.cairn.core.api.status.ClusterView;
 import org.cairn.core.config.HostPort;
 import org.cairn.tracker.api.HttpApiServer;
@@ -52,12 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TrackerMember implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerMember.class);
-  /** Every Cairn tracker group has this Raft group id (one group per set of members). */
-  static final RaftGroupId GROUP = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("cairn-tracker-group".getBytes(StandardCharsets.UTF_8)));
-  static final TimeDuration ELECTION_MIN = TimeDuration.valueOf(1000, TimeUnit.MILLISECONDS);
-  static final TimeDuration ELECTION_MAX = TimeDuration.valueOf(2000, TimeUnit.MILLISECONDS);
-  /** The largest entry the log takes (a commit's changes): about 100,000 chunks. */
-  static final SizeInBytes ENTRY_MAX = SizeInBytes.valueOf("32MB");
 
   private final TrackerConfig config;
   private final GroupSpec spec;
@@ -109,13 +94,13 @@ public final class TrackerMember implements Closeable {
       }
       srv = builder.setServerId(RaftPeerId.valueOf(spec.self()))
           .setStateMachine(new TrackerStateMachine(store, config.dataDir(), roleEvents()))
-          .setProperties(properties(config.dataDir().resolve("raft"), spec.members().get(spec.self()), spec.snapshotEvery()))
-          .setGroup(RaftGroup.valueOf(GROUP, peers(spec)))
+          .setProperties(RaftSettings.properties(config.dataDir().resolve("raft"), spec.members().get(spec.self()), spec.snapshotEvery()))
+          .setGroup(RaftGroup.valueOf(RaftSettings.GROUP, RaftSettings.peers(spec)))
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
       srv.start();
-      division = srv.getDivision(GROUP);
-      replicator = new RaftReplicator(srv, RaftPeerId.valueOf(spec.self()), GROUP, Duration.ofSeconds(10));
+      division = srv.getDivision(RaftSettings.GROUP);
+      replicator = new RaftReplicator(srv, RaftPeerId.valueOf(spec.self()), RaftSettings.GROUP, Duration.ofSeconds(10));
       store.replicateThrough(replicator);
       front = new GroupFront(this::view);
       api = new HttpApiServer(config.listen(), front, ca == null ? null : org.cairn.tracker.tls.HttpsContext.of(ca, config.dataDir()));
@@ -137,36 +122,8 @@ public final class TrackerMember implements Closeable {
     built.countDown();
     LOG.info("tracker {} of group {} serving {} (replicating on {}{}; election timeout {}-{} ms)", spec.self(),
         String.join(",", spec.members().keySet()), url, spec.members().get(spec.self()),
-        config.tls() ? " over mutual TLS with the group's CA" : " in plain text: members must share a trusted network", ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
-        ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
-  }
-
-  private static RaftProperties properties(Path raftDir, HostPort self, long snapshotEvery) {
-    RaftProperties p = new RaftProperties();
-    RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
-    GrpcConfigKeys.Server.setHost(p, self.host());
-    GrpcConfigKeys.Server.setPort(p, self.port());
-    RaftServerConfigKeys.Rpc.setTimeoutMin(p, ELECTION_MIN);
-    RaftServerConfigKeys.Rpc.setTimeoutMax(p, ELECTION_MAX);
-    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, ENTRY_MAX);
-    RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (1 << 20)));
-    GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (4 << 20)));
-    // a snapshot (a RocksDB checkpoint) every snapshotEvery entries; the log is kept only after the newest one
-    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, snapshotEvery);
-    RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
-    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(Integer.MAX_VALUE, Math.max(1, snapshotEvery / 10)));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(snapshotEvery < 1000 ? "32KB" : "64MB"));
-    return p;
-  }
-
-  private static List<RaftPeer> peers(GroupSpec spec) {
-    List<RaftPeer> peers = new ArrayList<>();
-    for (Map.Entry<String, HostPort> m : spec.members().entrySet()) {
-      peers.add(RaftPeer.newBuilder().setId(m.getKey()).setAddress(m.getValue().host() + ":" + m.getValue().port()).build());
-    }
-    return peers;
+        config.tls() ? " over mutual TLS with the group's CA" : " in plain text: members must share a trusted network", RaftSettings.ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
+        RaftSettings.ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
   }
 
   /** The URL this member's API is served at. */

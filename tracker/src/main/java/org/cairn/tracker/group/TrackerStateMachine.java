@@ -66,7 +66,9 @@ final class TrackerStateMachine extends BaseStateMachine {
   /** Ratis: {@code leader} was elected (this member or another). */
   @Override
   public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
-    roles.leaderChanged(leader.toString());
+    if (leader != null) {
+      roles.leaderChanged(leader.toString());
+    }
   }
 
   @Override

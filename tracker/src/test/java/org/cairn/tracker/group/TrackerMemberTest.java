@@ -73,7 +73,7 @@ class TrackerMemberTest {
     String to = successor.view().self();
 
     try (RaftClient client = RaftClient.newBuilder().setProperties(new RaftProperties())
-        .setRaftGroup(RaftGroup.valueOf(TrackerMember.GROUP, peers())).build()) {
+        .setRaftGroup(RaftGroup.valueOf(RaftSettings.GROUP, peers())).build()) {
       RaftClientReply reply = client.admin().transferLeadership(RaftPeerId.valueOf(to), ELECTION.toMillis());
       assertThat(reply.isSuccess()).as("the lead moved to %s", to).isTrue();
     }

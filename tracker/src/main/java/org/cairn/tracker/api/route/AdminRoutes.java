@@ -17,7 +17,6 @@ import org.cairn.core.api.status.TrackerHealth;
 import org.cairn.core.config.Durations;
 import org.cairn.tracker.api.call.ApiException;
 import org.cairn.tracker.api.call.Bindings;
-import org.cairn.tracker.api.call.Requests;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.Role;

@@ -37,7 +37,6 @@ import org.cairn.tracker.api.call.ApiException;
 import org.cairn.tracker.api.call.Bindings;
 import org.cairn.tracker.api.call.Call;
 import org.cairn.tracker.api.call.Metrics;
-import org.cairn.tracker.api.call.Requests;
 import org.cairn.tracker.auth.TicketIssuer;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.ChunkRecord;

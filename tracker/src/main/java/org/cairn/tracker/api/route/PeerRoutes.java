@@ -28,7 +28,6 @@ import org.cairn.tracker.api.call.ApiException;
 import org.cairn.tracker.api.call.Bindings;
 import org.cairn.tracker.api.call.Call;
 import org.cairn.tracker.api.call.Metrics;
-import org.cairn.tracker.api.call.Requests;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.Role;

@@ -18,7 +18,6 @@ import org.cairn.core.manifest.Manifest;
 import org.cairn.tracker.api.call.ApiException;
 import org.cairn.tracker.api.call.Bindings;
 import org.cairn.tracker.api.call.Metrics;
-import org.cairn.tracker.api.call.Requests;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.CatalogRecords;
