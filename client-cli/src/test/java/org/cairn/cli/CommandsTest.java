@@ -41,9 +41,10 @@ class CommandsTest {
   void start() throws Exception {
     String token = GridToken.generate();
     tokenFile = Files.writeString(dir.resolve("token"), token);
-    tracker = new Tracker(new TrackerConfig(dir.resolve("tracker"), HostPort.parse("127.0.0.1:0"), GridToken.of(token),
-        Duration.ofSeconds(1), Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofDays(1), Duration.ofDays(1),
-        Duration.ofMinutes(10), Duration.ofMillis(500), 2), Clock.systemUTC());
+    tracker = new Tracker(TrackerConfig.builder(dir.resolve("tracker")).listen(HostPort.parse("127.0.0.1:0"))
+        .token(GridToken.of(token)).heartbeatInterval(Duration.ofSeconds(1)).historySlot(Duration.ofSeconds(1))
+        .historyRetention(Duration.ofDays(1)).historyWindow(Duration.ofDays(1)).repairInterval(Duration.ofMillis(500))
+        .repairJobsPerPeer(2).tls(false).build(), Clock.systemUTC());
   }
 
   @AfterEach

@@ -36,9 +36,10 @@ final class InProcessGrid implements AutoCloseable {
     String text = GridToken.generate();
     this.token = GridToken.of(text);
     this.tokenFile = Files.writeString(Files.createDirectories(root).resolve("token"), text);
-    tracker = new Tracker(new TrackerConfig(trackerDir(), HostPort.parse("127.0.0.1:0"), token, Duration.ofMillis(500),
-        Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(10),
-        Duration.ofMillis(500), 2), Clock.systemUTC());
+    tracker = new Tracker(TrackerConfig.builder(trackerDir()).listen(HostPort.parse("127.0.0.1:0")).token(token)
+        .heartbeatInterval(Duration.ofMillis(500)).peerTimeout(Duration.ofSeconds(5)).historySlot(Duration.ofSeconds(1))
+        .historyRetention(Duration.ofDays(1)).historyWindow(Duration.ofDays(1)).repairInterval(Duration.ofMillis(500))
+        .repairJobsPerPeer(2).tls(false).build(), Clock.systemUTC());
     try {
       for (int i = 0; i < peerCount; i++) {
         peers.add(PeerRuntime.start(PeerConfig.builder(java.util.List.of(URI.create(url())), peerDir(i), token, 1L << 30)

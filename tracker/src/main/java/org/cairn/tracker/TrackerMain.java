@@ -34,28 +34,28 @@ public final class TrackerMain implements Callable<Integer> {
           + "written at the first start)."})
   Path tokenFile;
 
-  @Option(names = "--heartbeat-interval", defaultValue = "5s", paramLabel = "DURATION",
-      description = "Interval peers are told to heartbeat at (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--heartbeat-interval", paramLabel = "DURATION",
+      description = "Interval peers are told to heartbeat at (default: 5s).")
   String heartbeatInterval;
 
   @Option(names = "--peer-timeout", paramLabel = "DURATION",
       description = "Missed-heartbeat time after which a peer is DOWN (default: 3 x the interval).")
   String peerTimeout;
 
-  @Option(names = "--history-slot", defaultValue = "1m", paramLabel = "DURATION",
-      description = "Length of one availability-history slot (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--history-slot", paramLabel = "DURATION",
+      description = "Length of one availability-history slot (default: 1m).")
   String historySlot;
 
-  @Option(names = "--history-retention", defaultValue = "14d", paramLabel = "DURATION",
-      description = "How long history is kept (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--history-retention", paramLabel = "DURATION",
+      description = "How long history is kept (default: 14d).")
   String historyRetention;
 
-  @Option(names = "--history-window", defaultValue = "7d", paramLabel = "DURATION",
-      description = "History window CRLS is computed over for placement (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--history-window", paramLabel = "DURATION",
+      description = "History window CRLS is computed over for placement (default: 7d).")
   String historyWindow;
 
-  @Option(names = "--repair-grace", defaultValue = "10m", paramLabel = "DURATION",
-      description = "How long a peer may be DOWN before its data is repaired (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--repair-grace", paramLabel = "DURATION",
+      description = "How long a peer may be DOWN before its data is repaired (default: 10m).")
   String repairGrace;
 
   @Option(names = "--tls", hidden = true, description = "HTTPS, now the default: accepted so older scripts run, and does nothing.")
@@ -79,24 +79,24 @@ public final class TrackerMain implements Callable<Integer> {
           + "repair; no app names); public-apps also shows apps, nodes and versions."})
   String statusPage;
 
-  @Option(names = "--gc-hold", defaultValue = "60s", paramLabel = "DURATION",
+  @Option(names = "--gc-hold", paramLabel = "DURATION",
       description = {"After a start, how long every piece counts as part of a store in flight, so peers' GC deletes "
           + "nothing while clients that were storing name their chunks again (they do within a second of reaching "
-          + "the tracker, and every 30 s; default: ${DEFAULT-VALUE})."})
+          + "the tracker, and every 30 s; default: 60s)."})
   String gcHold;
 
-  @Option(names = "--set-timeout", defaultValue = "1h", paramLabel = "DURATION",
+  @Option(names = "--set-timeout", paramLabel = "DURATION",
       description = {"A checkpoint set (cairn store --set) whose parts are not all committed this long after its first part "
-          + "is dropped and its chunks released (default: ${DEFAULT-VALUE})."})
+          + "is dropped and its chunks released (default: 1h)."})
   String setTimeout;
 
-  @Option(names = "--repair-interval", defaultValue = "2s", paramLabel = "DURATION",
-      description = "How often the chunk index is scanned for repair and durability counts (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--repair-interval", paramLabel = "DURATION",
+      description = "How often the chunk index is scanned for repair and durability counts (default: 2s).")
   String repairInterval;
 
-  @Option(names = "--repair-jobs-per-peer", defaultValue = "4", paramLabel = "N",
-      description = "Repair jobs one peer executes, and receives pieces for, at a time (default: ${DEFAULT-VALUE}).")
-  int repairJobsPerPeer;
+  @Option(names = "--repair-jobs-per-peer", paramLabel = "N",
+      description = "Repair jobs one peer executes, and receives pieces for, at a time (default: 4).")
+  Integer repairJobsPerPeer;
 
   @Option(names = "--peers", paramLabel = "ID=HOST:PORT,...",
       description = {"Run as one member of a replicated tracker group (Apache Ratis; 3 or 5 members): every member's id "
@@ -185,6 +185,39 @@ public final class TrackerMain implements Callable<Integer> {
     return 0;
   }
 
+  /** The settings given on the command line over {@link TrackerConfig}'s defaults. */
+  private TrackerConfig config() throws java.io.IOException {
+    TrackerConfig.Builder b = TrackerConfig.builder(data).listen(HostPort.parse(listen)).tls(!insecurePlainHttp)
+        .token(tokenFile == null ? null : GridToken.readFile(tokenFile));
+    set("--heartbeat-interval", heartbeatInterval, b::heartbeatInterval);
+    set("--peer-timeout", peerTimeout, b::peerTimeout);
+    set("--history-slot", historySlot, b::historySlot);
+    set("--history-retention", historyRetention, b::historyRetention);
+    set("--history-window", historyWindow, b::historyWindow);
+    set("--repair-grace", repairGrace, b::repairGrace);
+    set("--repair-interval", repairInterval, b::repairInterval);
+    set("--gc-hold", gcHold, b::gcHold);
+    set("--set-timeout", setTimeout, b::setTimeout);
+    if (repairJobsPerPeer != null) {
+      b.repairJobsPerPeer(repairJobsPerPeer);
+    }
+    return b.build();
+  }
+
+  /** Sets a duration option that was given; a value that is no duration is refused naming the option. */
+  private static void set(String option, String duration, java.util.function.Consumer<Duration> setting) {
+    if (duration == null) {
+      return;
+    }
+    Duration d;
+    try {
+      d = Durations.parse(duration);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(option + ": " + e.getMessage(), e);
+    }
+    setting.accept(d);
+  }
+
   @Override
   public Integer call() throws Exception {
     if (data == null) {
@@ -192,11 +225,7 @@ public final class TrackerMain implements Callable<Integer> {
     }
     TrackerConfig config;
     try {
-      Duration interval = Durations.parse(heartbeatInterval);
-      config = new TrackerConfig(data, HostPort.parse(listen), tokenFile == null ? null : GridToken.readFile(tokenFile), interval,
-          peerTimeout == null ? interval.multipliedBy(3) : Durations.parse(peerTimeout), Durations.parse(historySlot),
-          Durations.parse(historyRetention), Durations.parse(historyWindow), Durations.parse(repairGrace),
-          Durations.parse(repairInterval), repairJobsPerPeer, !insecurePlainHttp, Durations.parse(gcHold), Durations.parse(setTimeout));
+      config = config();
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
     }

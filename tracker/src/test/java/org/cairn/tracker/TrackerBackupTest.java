@@ -86,8 +86,9 @@ class TrackerBackupTest {
 
   /** A tracker with roles (no --token-file: it makes DATA/admin.token at its first start). */
   private static Tracker start(Path data) throws Exception {
-    return new Tracker(new TrackerConfig(data, HostPort.parse("127.0.0.1:0"), null, Duration.ofSeconds(1), Duration.ofSeconds(3),
-        Duration.ofSeconds(1), Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(10), Duration.ofMillis(500), 2),
+    return new Tracker(TrackerConfig.builder(data).listen(HostPort.parse("127.0.0.1:0")).heartbeatInterval(Duration.ofSeconds(1))
+        .historySlot(Duration.ofSeconds(1)).historyRetention(Duration.ofDays(1)).historyWindow(Duration.ofDays(1))
+        .repairInterval(Duration.ofMillis(500)).repairJobsPerPeer(2).tls(false).build(),
         Clock.systemUTC());
   }
 

@@ -29,9 +29,9 @@ class TrackerFailoverTest {
   void callsMoveToTheMemberThatAnswers_andFailOnlyWhenNoneDoes() throws Exception {
     URI dead = URI.create("http://127.0.0.1:" + freePort());
     URI live;
-    try (Tracker t = new Tracker(new TrackerConfig(dir, HostPort.parse("127.0.0.1:0"), GridToken.of(TOKEN), Duration.ofSeconds(1),
-        Duration.ofSeconds(3), Duration.ofSeconds(1), Duration.ofDays(1), Duration.ofDays(1), Duration.ofMinutes(10),
-        Duration.ofMillis(500), 2), Clock.systemUTC())) {
+    try (Tracker t = new Tracker(TrackerConfig.builder(dir).listen(HostPort.parse("127.0.0.1:0")).token(GridToken.of(TOKEN))
+        .heartbeatInterval(Duration.ofSeconds(1)).historySlot(Duration.ofSeconds(1)).historyRetention(Duration.ofDays(1))
+        .historyWindow(Duration.ofDays(1)).repairInterval(Duration.ofMillis(500)).repairJobsPerPeer(2).tls(false).build(), Clock.systemUTC())) {
       live = URI.create("http://127.0.0.1:" + t.port());
       TrackerClient c = new TrackerClient(TrackerEndpoints.parse(dead + "," + live + "/"), GridToken.of(TOKEN), Duration.ofSeconds(5));
       assertThat(c.base()).isEqualTo(dead);

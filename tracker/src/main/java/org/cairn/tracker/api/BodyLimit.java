@@ -16,6 +16,7 @@ import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.handler.codec.http.QueryStringDecoder;
 import io.netty.util.ReferenceCountUtil;
+import org.cairn.tracker.api.call.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,7 +83,7 @@ final class BodyLimit extends ChannelInboundHandlerAdapter {
     ReferenceCountUtil.release(msg);
     refused = true;
     LOG.debug("refusing a request from {}: {}", ctx.channel().remoteAddress(), l.message());
-    Response r = TrackerApi.error(l.status(), l.message());
+    Response r = Response.error(l.status(), l.message());
     FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(l.status()),
         Unpooled.wrappedBuffer(r.body()));
     res.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());

@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.cairn.core.config.HostPort;
+import org.cairn.tracker.api.call.Response;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -143,7 +144,7 @@ public final class HttpApiServer implements Closeable {
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
       if (!req.decoderResult().isSuccess()) {
         LOG.warn("closing {}: malformed HTTP request: {}", ctx.channel().remoteAddress(), req.decoderResult().cause().toString());
-        send(ctx, req, TrackerApi.error(400, "malformed HTTP request"), false);
+        send(ctx, req, Response.error(400, "malformed HTTP request"), false);
         return;
       }
       QueryStringDecoder qs = new QueryStringDecoder(req.uri());

@@ -1,6 +1,7 @@
 package org.cairn.tracker.api;
 
 import java.util.Map;
+import org.cairn.tracker.api.call.Response;
 
 /** What {@link HttpApiServer} hands each request to: the tracker's API, or a group member's front. */
 public interface RequestHandler {

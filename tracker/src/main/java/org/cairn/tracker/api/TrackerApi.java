@@ -1,6 +1,6 @@
 package org.cairn.tracker.api;
 
-import static org.cairn.tracker.api.Requests.json;
+import static org.cairn.tracker.api.call.Requests.json;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import java.io.IOException;
@@ -18,12 +18,25 @@ import org.cairn.core.api.Caller;
 import org.cairn.core.api.Endpoint;
 import org.cairn.core.api.Endpoints;
 import org.cairn.core.api.NotLeaderError;
-import org.cairn.core.api.catalog.BackupRequest;
 import org.cairn.core.api.member.PeerView;
 import org.cairn.core.api.status.ClusterView;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.placement.NotEnoughHostsException;
+import org.cairn.tracker.api.call.ApiException;
+import org.cairn.tracker.api.call.Bindings;
+import org.cairn.tracker.api.call.Call;
+import org.cairn.tracker.api.call.Metrics;
+import org.cairn.tracker.api.call.Requests;
+import org.cairn.tracker.api.call.Response;
+import org.cairn.tracker.api.route.AdminRoutes;
+import org.cairn.tracker.api.route.Backup;
+import org.cairn.tracker.api.route.DataRoutes;
+import org.cairn.tracker.api.route.Grants;
+import org.cairn.tracker.api.route.HistoryRoutes;
+import org.cairn.tracker.api.route.PeerRoutes;
+import org.cairn.tracker.api.route.StatusAssets;
+import org.cairn.tracker.api.route.VersionRoutes;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.Role;
@@ -54,11 +67,6 @@ public final class TrackerApi implements RequestHandler {
   /** Who reads the public status page (read-only GETs, no token): no app at all, or every app when the operator opts in. */
   private static final Principal PUBLIC_SUMMARY = new Principal("public", Role.CLIENT, List.of(), true, null);
   private static final Principal PUBLIC_WITH_APPS = new Principal("public", Role.CLIENT, null, true, null);
-
-  /** What {@code POST /api/v1/backup} runs: a backup of the tracker's data directory to a new directory. */
-  public interface Backup {
-    BackupRequest.Answer to(java.nio.file.Path target) throws IOException;
-  }
 
   private final Credentials credentials;
   private final Metrics metrics;
@@ -254,8 +262,8 @@ public final class TrackerApi implements RequestHandler {
   /** When a placement refused for hosts that are BUSY or FULL now may be asked again. */
   static final long PLACEMENT_RETRY_MS = 2000;
 
-  static Response error(int status, String message) {
-    return Requests.error(status, message);
+  private static Response error(int status, String message) {
+    return Response.error(status, message);
   }
 
   /** Peers by effective state, for metrics. */

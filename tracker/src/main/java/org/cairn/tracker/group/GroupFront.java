@@ -6,8 +6,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 import org.cairn.core.api.status.ClusterView;
 import org.cairn.tracker.api.RequestHandler;
-import org.cairn.tracker.api.Response;
 import org.cairn.tracker.api.TrackerApi;
+import org.cairn.tracker.api.call.Response;
 
 /**
  * What a group member's HTTP port serves: {@code GET /api/v1/cluster} on every member (no token: ids,

@@ -4,28 +4,21 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.ratis.conf.RaftProperties;
-import org.apache.ratis.grpc.GrpcConfigKeys;
 import org.apache.ratis.protocol.RaftGroup;
-import org.apache.ratis.protocol.RaftGroupId;
-import org.apache.ratis.protocol.RaftPeer;
 import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.DivisionInfo;
 import org.apache.ratis.server.RaftServer;
-import org.apache.ratis.server.RaftServerConfigKeys;
 import org.apache.ratis.server.storage.RaftStorage;
-import org.apache.ratis.util.SizeInBytes;
-import org.apache.ratis.util.TimeDuration;
 import org.cairn.core.api.status.ClusterView;
 import org.cairn.core.config.HostPort;
 import org.cairn.tracker.api.HttpApiServer;
@@ -40,23 +33,16 @@ import org.slf4j.LoggerFactory;
 /**
  * One member of a replicated tracker group, the composition root of its process: its store, its Raft
  * server (Apache Ratis, log in {@code DATA/raft}), the HTTP port and, while it leads, the tracker's
- * services built from the store it has applied the log to. Leadership is checked every 100 ms: a member
- * that becomes ready to lead first commits a barrier entry (so every earlier entry is applied here),
- * then starts the services; one that stops leading closes them and answers 503 naming the leader.
+ * services built from the store it has applied the log to. It acts on Ratis's role events (through
+ * {@link TrackerStateMachine}), one at a time on its own thread: a member that Ratis reports ready to
+ * lead commits a barrier entry (so every earlier entry is applied here), then starts the services; one
+ * that stops leading, or hears another was elected, closes them and answers 503 naming the leader.
  *
  * <p>Election timeouts are 1-2 s (a follower that hears nothing from the leader for a random time in
  * that range starts an election): a leader killed outright is replaced in about 1-3 s.
  */
 public final class TrackerMember implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerMember.class);
-  /** Every Cairn tracker group has this Raft group id (one group per set of members). */
-  static final RaftGroupId GROUP = RaftGroupId.valueOf(UUID.nameUUIDFromBytes("cairn-tracker-group".getBytes(StandardCharsets.UTF_8)));
-  static final TimeDuration ELECTION_MIN = TimeDuration.valueOf(1000, TimeUnit.MILLISECONDS);
-  static final TimeDuration ELECTION_MAX = TimeDuration.valueOf(2000, TimeUnit.MILLISECONDS);
-  /** The largest entry the log takes (a commit's changes): about 100,000 chunks. */
-  static final SizeInBytes ENTRY_MAX = SizeInBytes.valueOf("32MB");
-  private static final byte[] SECRETS_SHARED = "secrets-shared".getBytes(StandardCharsets.UTF_8);
-  private static final byte[] CATALOG_KEY_SHARED = "catalog-key-shared".getBytes(StandardCharsets.UTF_8);
 
   private final TrackerConfig config;
   private final GroupSpec spec;
@@ -67,7 +53,10 @@ public final class TrackerMember implements Closeable {
   private final RaftReplicator replicator;
   private final GroupFront front;
   private final HttpApiServer http;
-  private final ScheduledExecutorService watcher;
+  /** Acts on role events one at a time, in the order Ratis reported them. */
+  private final ScheduledExecutorService roles;
+  /** Open once the constructor is done: role events wait for it, so none acts on a half-built member. */
+  private final CountDownLatch built = new CountDownLatch(1);
   private final String url;
   private TrackerServices services;
   private volatile boolean pagePublic;
@@ -84,7 +73,17 @@ public final class TrackerMember implements Closeable {
     this.config = config;
     this.spec = spec;
     this.clock = clock;
-    store = TrackerStore.open(config.dataDir().resolve("db"));
+    roles = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "tracker-role");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      store = TrackerStore.open(config.dataDir().resolve("db"));
+    } catch (IOException | RuntimeException e) {
+      roles.shutdownNow();
+      throw e;
+    }
     RaftServer srv = null;
     HttpApiServer api = null;
     try {
@@ -94,18 +93,23 @@ public final class TrackerMember implements Closeable {
         builder.setParameters(RaftTls.parameters(ca, spec));
       }
       srv = builder.setServerId(RaftPeerId.valueOf(spec.self()))
-          .setStateMachine(new TrackerStateMachine(store, config.dataDir()))
-          .setProperties(properties(config.dataDir().resolve("raft"), spec.members().get(spec.self()), spec.snapshotEvery()))
-          .setGroup(RaftGroup.valueOf(GROUP, peers(spec)))
+          .setStateMachine(new TrackerStateMachine(store, config.dataDir(), roleEvents()))
+          .setProperties(RaftSettings.properties(config.dataDir().resolve("raft"), spec.members().get(spec.self()), spec.snapshotEvery()))
+          .setGroup(RaftGroup.valueOf(RaftSettings.GROUP, RaftSettings.peers(spec)))
           .setOption(RaftStorage.StartupOption.RECOVER)
           .build();
       srv.start();
-      division = srv.getDivision(GROUP);
-      replicator = new RaftReplicator(srv, RaftPeerId.valueOf(spec.self()), GROUP, Duration.ofSeconds(10));
+      division = srv.getDivision(RaftSettings.GROUP);
+      replicator = new RaftReplicator(srv, RaftPeerId.valueOf(spec.self()), RaftSettings.GROUP, Duration.ofSeconds(10));
       store.replicateThrough(replicator);
       front = new GroupFront(this::view);
       api = new HttpApiServer(config.listen(), front, ca == null ? null : org.cairn.tracker.tls.HttpsContext.of(ca, config.dataDir()));
     } catch (IOException | InterruptedException | RuntimeException e) {
+      synchronized (this) {
+        closed = true;
+      }
+      built.countDown();
+      roles.shutdownNow();
       if (srv != null) {
         srv.close();
       }
@@ -115,44 +119,11 @@ public final class TrackerMember implements Closeable {
     server = srv;
     http = api;
     url = (config.tls() ? "https://" : "http://") + config.listen().host() + ":" + http.port();
-    watcher = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "tracker-leadership");
-      t.setDaemon(true);
-      return t;
-    });
-    watcher.scheduleWithFixedDelay(this::checkRole, 100, 100, TimeUnit.MILLISECONDS);
+    built.countDown();
     LOG.info("tracker {} of group {} serving {} (replicating on {}{}; election timeout {}-{} ms)", spec.self(),
         String.join(",", spec.members().keySet()), url, spec.members().get(spec.self()),
-        config.tls() ? " over mutual TLS with the group's CA" : " in plain text: members must share a trusted network", ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
-        ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
-  }
-
-  private static RaftProperties properties(Path raftDir, HostPort self, long snapshotEvery) {
-    RaftProperties p = new RaftProperties();
-    RaftServerConfigKeys.setStorageDir(p, List.of(raftDir.toFile()));
-    GrpcConfigKeys.Server.setHost(p, self.host());
-    GrpcConfigKeys.Server.setPort(p, self.port());
-    RaftServerConfigKeys.Rpc.setTimeoutMin(p, ELECTION_MIN);
-    RaftServerConfigKeys.Rpc.setTimeoutMax(p, ELECTION_MAX);
-    RaftServerConfigKeys.Log.Appender.setBufferByteLimit(p, ENTRY_MAX);
-    RaftServerConfigKeys.Log.setWriteBufferSize(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (1 << 20)));
-    GrpcConfigKeys.setMessageSizeMax(p, SizeInBytes.valueOf(ENTRY_MAX.getSize() + (4 << 20)));
-    // a snapshot (a RocksDB checkpoint) every snapshotEvery entries; the log is kept only after the newest one
-    RaftServerConfigKeys.Snapshot.setAutoTriggerEnabled(p, true);
-    RaftServerConfigKeys.Snapshot.setAutoTriggerThreshold(p, snapshotEvery);
-    RaftServerConfigKeys.Snapshot.setRetentionFileNum(p, 2);
-    RaftServerConfigKeys.Log.setPurgeUptoSnapshotIndex(p, true);
-    RaftServerConfigKeys.Log.setPurgeGap(p, (int) Math.min(Integer.MAX_VALUE, Math.max(1, snapshotEvery / 10)));
-    RaftServerConfigKeys.Log.setSegmentSizeMax(p, SizeInBytes.valueOf(snapshotEvery < 1000 ? "32KB" : "64MB"));
-    return p;
-  }
-
-  private static List<RaftPeer> peers(GroupSpec spec) {
-    List<RaftPeer> peers = new ArrayList<>();
-    for (Map.Entry<String, HostPort> m : spec.members().entrySet()) {
-      peers.add(RaftPeer.newBuilder().setId(m.getKey()).setAddress(m.getValue().host() + ":" + m.getValue().port()).build());
-    }
-    return peers;
+        config.tls() ? " over mutual TLS with the group's CA" : " in plain text: members must share a trusted network", RaftSettings.ELECTION_MIN.toLong(TimeUnit.MILLISECONDS),
+        RaftSettings.ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
   }
 
   /** The URL this member's API is served at. */
@@ -197,33 +168,102 @@ public final class TrackerMember implements Closeable {
     return services != null;
   }
 
-  private synchronized void checkRole() {
-    if (closed) {
-      return;
+  /** Waits up to {@code timeout} until this member serves the grid ({@code true}) or stops; returns whether it got there. */
+  public synchronized boolean awaitServing(boolean serve, Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    long left = timeout.toNanos();
+    while ((services != null) != serve && left > 0) {
+      TimeUnit.NANOSECONDS.timedWait(this, left);
+      left = deadline - System.nanoTime();
     }
+    return (services != null) == serve;
+  }
+
+  /** Ratis's role events, each handed to this member's role thread. */
+  private RoleEvents roleEvents() {
+    return new RoleEvents() {
+      @Override
+      public void leaderReady() {
+        onRole(TrackerMember.this::takeLead);
+      }
+
+      @Override
+      public void notLeader() {
+        onRole(() -> stepDown("it no longer leads"));
+      }
+
+      @Override
+      public void leaderChanged(String leader) {
+        if (!leader.equals(spec.self())) {
+          onRole(() -> stepDown("it no longer leads (" + leader + " does)"));
+        }
+      }
+    };
+  }
+
+  /** Runs {@code action} on the role thread once this member is built, unless it is closed by then. */
+  private void onRole(Runnable action) {
     try {
-      DivisionInfo info = division.getInfo();
-      boolean leading = info.isLeader() && info.isLeaderReady();
-      long term = info.getCurrentTerm();
-      if (services != null && (!leading || term != servingTerm)) {
-        stepDown(leading ? "a new term began" : "it no longer leads (" + (info.getLeaderId() == null ? "election" : info.getLeaderId() + " does") + ")");
-      }
-      if (services == null && leading) {
-        lead(term);
-      }
-    } catch (RuntimeException e) {
-      LOG.error("checking this member's role failed", e);
+      roles.execute(() -> act(action));
+    } catch (RejectedExecutionException e) {
+      LOG.debug("tracker {} is stopping; a role event is dropped", spec.self());
     }
   }
 
-  private void lead(long term) {
+  private void act(Runnable action) {
+    try {
+      built.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return;
+    }
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      try {
+        action.run();
+      } catch (RuntimeException e) {
+        LOG.error("acting on a change of this member's role failed", e);
+      }
+    }
+  }
+
+  /**
+   * Ratis reported this member ready to lead: serve the grid for this term, unless it stopped leading
+   * since (a not-leader event then follows) or already serves this term.
+   */
+  private void takeLead() {
+    DivisionInfo info = division.getInfo();
+    if (!info.isLeader()) {
+      return;
+    }
+    long term = info.getCurrentTerm();
+    if (services != null && term == servingTerm) {
+      return;
+    }
+    if (services != null) {
+      stepDown("a new term began");
+    }
+    if (!lead(term)) {
+      // no event will come again while it stays leader: try again shortly
+      try {
+        roles.schedule(() -> act(this::takeLead), 1, TimeUnit.SECONDS);
+      } catch (RejectedExecutionException e) {
+        LOG.debug("tracker {} is stopping; not trying to lead again", spec.self());
+      }
+    }
+  }
+
+  /** Starts the services for {@code term}; false if they could not be started. */
+  private boolean lead(long term) {
     long started = System.nanoTime();
     TrackerServices s = null;
     try {
       // the barrier: once this entry is applied here, so is every entry an earlier leader committed
       store.write(new Batch().put(TrackerStore.Family.CLUSTER, ("url/" + spec.self()).getBytes(StandardCharsets.UTF_8),
           url.getBytes(StandardCharsets.UTF_8)));
-      shareSecrets();
+      SharedSecrets.shareOnce(store, replicator, config.dataDir(), config.token(), clock);
       s = new TrackerServices(config, clock, store);
       s.credentials().tokens().shareThrough((relative, content) -> replicator.submit(LogEntries.file(relative, content)));
       s.api().setCluster(this::view);
@@ -231,54 +271,28 @@ public final class TrackerMember implements Closeable {
       services = s;
       servingTerm = term;
       front.serve(s.api());
-      LOG.info("tracker {} leads its group (term {}); serving the grid {} ms after it was elected", spec.self(), term,
+      notifyAll();
+      LOG.info("tracker {} leads its group (term {}); serving the grid {} ms after it was ready to", spec.self(), term,
           (System.nanoTime() - started) / 1_000_000);
+      return true;
     } catch (IOException | RuntimeException e) {
-      LOG.warn("tracker {} could not take up the lead (term {}): {}", spec.self(), term, e.toString());
+      LOG.warn("tracker {} could not take up the lead (term {}); trying again in 1 s: {}", spec.self(), term, e.toString());
       if (s != null) {
         s.close();
       }
+      return false;
     }
-  }
-
-  /**
-   * The first leader of a group shares its secrets (data-plane key, ticket key, admin token) through
-   * the log, so every member signs and checks with the same ones.
-   */
-  private void shareSecrets() throws IOException {
-    if (store.get(TrackerStore.Family.CLUSTER, SECRETS_SHARED) != null) {
-      if (store.get(TrackerStore.Family.CLUSTER, CATALOG_KEY_SHARED) == null) { // a group formed before catalog records
-        String key = org.cairn.tracker.auth.Credentials.catalogKey(config.dataDir());
-        replicator.submit(LogEntries.file(org.cairn.tracker.auth.Credentials.CATALOG_KEY, (key + "\n").getBytes(StandardCharsets.UTF_8)));
-        store.put(TrackerStore.Family.CLUSTER, CATALOG_KEY_SHARED, new byte[] {1});
-        LOG.info("shared the grid's catalog key with the group");
-      }
-      return;
-    }
-    org.cairn.tracker.auth.Credentials.open(config.dataDir(), config.token(), clock); // makes what is missing
-    List<String> names = new ArrayList<>(List.of("dataplane.key", "ticket.key", "admin.token", "catalog.key"));
-    Path tokens = config.dataDir().resolve("tokens");
-    if (Files.isDirectory(tokens)) {
-      try (var files = Files.list(tokens)) {
-        files.map(f -> "tokens/" + f.getFileName()).filter(n -> n.endsWith(".json")).sorted().forEach(names::add);
-      }
-    }
-    for (String name : names) {
-      Path f = config.dataDir().resolve(name);
-      if (Files.exists(f)) {
-        replicator.submit(LogEntries.file(name, Files.readAllBytes(f)));
-      }
-    }
-    store.put(TrackerStore.Family.CLUSTER, SECRETS_SHARED, new byte[] {1});
-    store.put(TrackerStore.Family.CLUSTER, CATALOG_KEY_SHARED, new byte[] {1});
-    LOG.info("shared the grid's keys with the group");
   }
 
   private void stepDown(String why) {
+    if (services == null) {
+      return;
+    }
     front.serve(null);
     services.close();
     services = null;
     servingTerm = -1;
+    notifyAll();
     store.dropSoon();
     LOG.info("tracker {} stopped serving the grid: {}", spec.self(), why);
   }
@@ -289,7 +303,7 @@ public final class TrackerMember implements Closeable {
       return;
     }
     closed = true;
-    watcher.shutdownNow();
+    roles.shutdownNow();
     front.serve(null);
     http.close();
     if (services != null) {

@@ -10,6 +10,8 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.ratis.proto.RaftProtos.LogEntryProto;
 import org.apache.ratis.protocol.Message;
 import org.apache.ratis.protocol.RaftGroupId;
+import org.apache.ratis.protocol.RaftGroupMemberId;
+import org.apache.ratis.protocol.RaftPeerId;
 import org.apache.ratis.server.RaftServer;
 import org.apache.ratis.server.storage.RaftStorage;
 import org.apache.ratis.statemachine.StateMachineStorage;
@@ -25,19 +27,48 @@ import org.slf4j.LoggerFactory;
  * write returns to its caller once applied here). Each batch is written to RocksDB atomically with
  * its log position, so after a restart the entries already applied are skipped, not applied twice.
  * Deterministic: an entry is the changes themselves, computed once by the leader.
+ *
+ * <p>It also passes Ratis's role events on to a {@link RoleEvents} (the member), which acts on them:
+ * this member is ready to lead, it stopped leading, another member leads.
  */
 final class TrackerStateMachine extends BaseStateMachine {
   private static final Logger LOG = LoggerFactory.getLogger(TrackerStateMachine.class);
 
   private final TrackerStore store;
   private final Path dataDir;
+  private final RoleEvents roles;
   private final SnapshotDirs storage = new SnapshotDirs();
   /** The last log index this member's store holds (read at start). */
   private volatile long appliedInStore;
 
-  TrackerStateMachine(TrackerStore store, Path dataDir) {
+  TrackerStateMachine(TrackerStore store, Path dataDir, RoleEvents roles) {
     this.store = store;
     this.dataDir = dataDir;
+    this.roles = roles;
+  }
+
+  /**
+   * Ratis: this member leads and has applied its term's first entry, so every entry an earlier leader
+   * committed is applied here. Called on the thread that applies entries: the member must not wait
+   * here for an entry to be applied.
+   */
+  @Override
+  public void notifyLeaderReady() {
+    roles.leaderReady();
+  }
+
+  /** Ratis: this member stopped leading (it stepped down or is shutting down). */
+  @Override
+  public void notifyNotLeader(java.util.Collection<TransactionContext> pending) {
+    roles.notLeader();
+  }
+
+  /** Ratis: {@code leader} was elected (this member or another). */
+  @Override
+  public void notifyLeaderChanged(RaftGroupMemberId member, RaftPeerId leader) {
+    if (leader != null) {
+      roles.leaderChanged(leader.toString());
+    }
   }
 
   @Override

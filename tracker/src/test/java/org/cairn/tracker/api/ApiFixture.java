@@ -12,6 +12,8 @@ import org.cairn.core.availability.Crls;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.security.GridToken;
 import org.cairn.tracker.MutableClock;
+import org.cairn.tracker.api.call.Metrics;
+import org.cairn.tracker.api.call.Response;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Role;
 import org.cairn.tracker.catalog.Catalog;

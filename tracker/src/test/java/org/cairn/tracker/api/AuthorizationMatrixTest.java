@@ -13,6 +13,7 @@ import java.util.Set;
 import org.cairn.core.api.Caller;
 import org.cairn.core.api.Endpoint;
 import org.cairn.core.api.Endpoints;
+import org.cairn.tracker.api.call.Response;
 import org.cairn.tracker.auth.Role;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

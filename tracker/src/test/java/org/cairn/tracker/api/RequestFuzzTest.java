@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Random;
 import org.cairn.core.api.Endpoint;
 import org.cairn.core.api.Endpoints;
+import org.cairn.tracker.api.call.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,23 +1,22 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.call;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.util.Map;
-import org.cairn.core.api.ApiError;
 import org.cairn.core.api.Endpoint;
 import org.cairn.core.protocol.FragmentKey;
 
 /** What every route does with a request and its answer: read the body, check fields and parameters, answer JSON. */
-final class Requests {
+public final class Requests {
   static final ObjectMapper JSON = new ObjectMapper().configure(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES, false);
 
   private Requests() {
   }
 
   /** The body as {@code type}, or a 400 when it is empty or JSON null. */
-  static <T> T read(byte[] body, Class<T> type) throws IOException, ApiException {
+  public static <T> T read(byte[] body, Class<T> type) throws IOException, ApiException {
     if (body == null || body.length == 0) {
       throw new ApiException(400, "request body is empty; expected JSON");
     }
@@ -32,7 +31,7 @@ final class Requests {
    * The body of a call to {@code e} as its request record: null when it takes none (whatever was
    * sent) or when an optional one is empty; a 413 over its limit, a 400 when a required one is empty.
    */
-  static <R> R decode(Endpoint<R, ?> e, byte[] body) throws IOException, ApiException {
+  public static <R> R decode(Endpoint<R, ?> e, byte[] body) throws IOException, ApiException {
     if (!e.hasBody()) {
       return null;
     }
@@ -45,7 +44,7 @@ final class Requests {
     return read(body, e.request());
   }
 
-  static Response json(int status, Object value) {
+  public static Response json(int status, Object value) {
     try {
       return new Response(status, Response.JSON, JSON.writeValueAsBytes(value));
     } catch (JsonProcessingException e) {
@@ -53,12 +52,8 @@ final class Requests {
     }
   }
 
-  static Response error(int status, String message) {
-    return json(status, new ApiError(status, message));
-  }
-
   /** A body field that must be present and not blank. */
-  static String required(String value, String name) throws ApiException {
+  public static String required(String value, String name) throws ApiException {
     if (value == null || value.isBlank()) {
       throw new ApiException(400, "field '" + name + "' is required");
     }
@@ -66,7 +61,7 @@ final class Requests {
   }
 
   /** A query parameter that must be present and not blank. */
-  static String required(Map<String, String> query, String name) throws ApiException {
+  public static String required(Map<String, String> query, String name) throws ApiException {
     String v = query.get(name);
     if (v == null || v.isBlank()) {
       throw new ApiException(400, "query parameter '" + name + "' is required");
@@ -74,7 +69,7 @@ final class Requests {
     return v;
   }
 
-  static long parseLong(String s, String name) {
+  public static long parseLong(String s, String name) {
     try {
       return Long.parseLong(s);
     } catch (NumberFormatException e) {
@@ -82,7 +77,7 @@ final class Requests {
     }
   }
 
-  static long parseStep(String s) {
+  public static long parseStep(String s) {
     try {
       long v = Long.parseLong(s);
       if (v > 0) {
@@ -95,7 +90,7 @@ final class Requests {
   }
 
   /** A fragment key from 74 hex digits (chunk id + index + tag), or a 400 naming the bad value. */
-  static byte[] fragmentKey(String hex) throws ApiException {
+  public static byte[] fragmentKey(String hex) throws ApiException {
     if (hex == null || hex.length() != 2 * FragmentKey.SIZE || !hex.matches("[0-9a-fA-F]*")) {
       throw new ApiException(400, "fragment key must be " + 2 * FragmentKey.SIZE + " hex digits (chunk id + index + tag), was '" + hex + "'");
     }

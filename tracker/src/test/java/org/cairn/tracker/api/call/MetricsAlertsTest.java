@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.call;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -40,7 +40,7 @@ public final class Metrics {
     }
   }
 
-  void heartbeat() {
+  public void heartbeat() {
     heartbeats.increment();
   }
 
@@ -55,11 +55,11 @@ public final class Metrics {
     this.folds = folds;
   }
 
-  void committed() {
+  public void committed() {
     commits.increment();
   }
 
-  void manifestRead() {
+  public void manifestRead() {
     manifestReads.increment();
   }
 
@@ -67,7 +67,7 @@ public final class Metrics {
    * One request answered: {@code route} is its endpoint's template ("GET /api/v1/peers/{id}") or
    * "unmatched", never text from the request, so the label set stays small and holds nothing a caller wrote.
    */
-  void request(String route, int status, long nanos) {
+  public void request(String route, int status, long nanos) {
     requests.computeIfAbsent(route + "\u0000" + status, k -> new LongAdder()).increment();
     double seconds = nanos / 1e9;
     int i = 0;
@@ -80,7 +80,7 @@ public final class Metrics {
   }
 
   /** A label value as the Prometheus text format writes it: backslash, double quote and newline escaped. */
-  static String escape(String value) {
+  public static String escape(String value) {
     StringBuilder sb = new StringBuilder(value.length());
     for (int i = 0; i < value.length(); i++) {
       char c = value.charAt(i);
@@ -94,7 +94,7 @@ public final class Metrics {
     return sb.toString();
   }
 
-  String render() {
+  public String render() {
     StringBuilder sb = new StringBuilder();
     sb.append("# HELP cairn_heartbeats_total Peer heartbeats received.\n# TYPE cairn_heartbeats_total counter\n");
     sb.append("cairn_heartbeats_total ").append(heartbeats.sum()).append('\n');

@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.call;
 
 import java.util.Map;
 import org.cairn.tracker.auth.Principal;
@@ -9,14 +9,14 @@ import org.cairn.tracker.auth.Principal;
  * {@code path} holds the template's parameters, {@code body} the decoded request (null when the
  * endpoint takes none, or an optional one was empty).
  */
-record Call<R>(Principal who, Map<String, String> path, Map<String, String> query, R body) {
+public record Call<R>(Principal who, Map<String, String> path, Map<String, String> query, R body) {
   /** The path parameter {@code name} (the template guarantees it is there and not empty). */
-  String param(String name) {
+  public String param(String name) {
     return path.get(name);
   }
 
   /** How the tracker names the caller in tickets and reports: "role:tokenId". */
-  String callerId() {
+  public String callerId() {
     return who.role().spec() + ":" + who.tokenId();
   }
 }

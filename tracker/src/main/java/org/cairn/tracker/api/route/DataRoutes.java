@@ -1,7 +1,7 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.route;
 
-import static org.cairn.tracker.api.Requests.parseStep;
-import static org.cairn.tracker.api.Requests.required;
+import static org.cairn.tracker.api.call.Requests.parseStep;
+import static org.cairn.tracker.api.call.Requests.required;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -33,6 +33,10 @@ import org.cairn.core.placement.Placement;
 import org.cairn.core.placement.PlacementPolicy;
 import org.cairn.core.placement.PlacementRequest;
 import org.cairn.core.security.Ticket;
+import org.cairn.tracker.api.call.ApiException;
+import org.cairn.tracker.api.call.Bindings;
+import org.cairn.tracker.api.call.Call;
+import org.cairn.tracker.api.call.Metrics;
 import org.cairn.tracker.auth.TicketIssuer;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.ChunkRecord;
@@ -45,14 +49,14 @@ import org.cairn.tracker.placement.PlacementService;
  * chunks an app holds (dedup), a store's pending chunks with their WRITE tickets, a version's manifest
  * with its holders and READ tickets, and tickets an operator's tool asks for.
  */
-final class DataRoutes {
+public final class DataRoutes {
   private final Membership membership;
   private final PlacementService placement;
   private final Catalog catalog;
   private final Metrics metrics;
   private final Grants grants;
 
-  DataRoutes(Membership membership, PlacementService placement, Catalog catalog, Metrics metrics, Grants grants) {
+  public DataRoutes(Membership membership, PlacementService placement, Catalog catalog, Metrics metrics, Grants grants) {
     this.membership = membership;
     this.placement = placement;
     this.catalog = catalog;
@@ -60,7 +64,7 @@ final class DataRoutes {
     this.grants = grants;
   }
 
-  void bind(Bindings b) {
+  public void bind(Bindings b) {
     b.on(Endpoints.BANDWIDTH, c -> {
       BandwidthReport r = c.body();
       placement.reportBandwidth(required(r.client(), "client"), required(r.peer(), "peer"), r.bytesPerSecond(), "probe".equals(r.source()));

@@ -1,7 +1,7 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.route;
 
-import static org.cairn.tracker.api.Requests.parseLong;
-import static org.cairn.tracker.api.Requests.required;
+import static org.cairn.tracker.api.call.Requests.parseLong;
+import static org.cairn.tracker.api.call.Requests.required;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,6 +15,8 @@ import org.cairn.core.api.member.DataPlaneKey;
 import org.cairn.core.api.status.ClusterView;
 import org.cairn.core.api.status.TrackerHealth;
 import org.cairn.core.config.Durations;
+import org.cairn.tracker.api.call.ApiException;
+import org.cairn.tracker.api.call.Bindings;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.Role;
@@ -31,7 +33,7 @@ import org.cairn.tracker.tls.TrackerCa;
  * The tracker about itself and the grid as a whole: health, the data-plane key, its group, backups,
  * tokens, and what the status page shows (capacity, durability, events, apps).
  */
-final class AdminRoutes {
+public final class AdminRoutes {
   /** What {@code GET /api/v1/events} answers: the events after the one asked for, at most 500. */
   record EventsPage(List<EventLog.Event> events) {}
 
@@ -43,11 +45,11 @@ final class AdminRoutes {
   private final Clock clock;
   private final Supplier<PeerCertifier> certifier;
   private final long startedAt;
-  private volatile TrackerApi.Backup backup;
+  private volatile Backup backup;
   private volatile CapacityHistory capacity;
   private volatile Supplier<ClusterView> cluster = () -> new ClusterView("tracker", List.of());
 
-  AdminRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, EventLog events, Clock clock,
+  public AdminRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, EventLog events, Clock clock,
       Supplier<PeerCertifier> certifier) {
     this.credentials = credentials;
     this.membership = membership;
@@ -59,19 +61,19 @@ final class AdminRoutes {
     this.startedAt = clock.millis();
   }
 
-  void setBackup(TrackerApi.Backup backup) {
+  public void setBackup(Backup backup) {
     this.backup = backup;
   }
 
-  void setCapacity(CapacityHistory capacity) {
+  public void setCapacity(CapacityHistory capacity) {
     this.capacity = capacity;
   }
 
-  void setCluster(Supplier<ClusterView> view) {
+  public void setCluster(Supplier<ClusterView> view) {
     this.cluster = view;
   }
 
-  void bind(Bindings b) {
+  public void bind(Bindings b) {
     b.on(Endpoints.HEALTH, c -> new TrackerHealth("ok", membership.peers().size(), clock.millis() - startedAt));
     b.on(Endpoints.DATAPLANE, c -> new DataPlaneKey(credentials.dataKey().bearerValue()));
     b.on(Endpoints.CLUSTER, c -> cluster.get());
@@ -98,7 +100,7 @@ final class AdminRoutes {
     if (!Path.of(to).isAbsolute()) {
       throw new ApiException(400, "to must be an absolute path on the tracker's host, was '" + to + "'");
     }
-    TrackerApi.Backup target = backup;
+    Backup target = backup;
     if (target == null) {
       throw new ApiException(503, "this tracker cannot make backups");
     }

@@ -1,7 +1,7 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.route;
 
-import static org.cairn.tracker.api.Requests.parseStep;
-import static org.cairn.tracker.api.Requests.required;
+import static org.cairn.tracker.api.call.Requests.parseStep;
+import static org.cairn.tracker.api.call.Requests.required;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -15,6 +15,9 @@ import org.cairn.core.api.catalog.RecordAttach;
 import org.cairn.core.api.catalog.VersionRow;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.Manifest;
+import org.cairn.tracker.api.call.ApiException;
+import org.cairn.tracker.api.call.Bindings;
+import org.cairn.tracker.api.call.Metrics;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.catalog.Catalog;
 import org.cairn.tracker.catalog.CatalogRecords;
@@ -26,23 +29,23 @@ import org.cairn.tracker.repair.RepairService;
  * ({@code /api/v1/records}), sets in progress ({@code GET /api/v1/sets}) and apps' folder policies
  * ({@code /api/v1/policy}).
  */
-final class VersionRoutes {
+public final class VersionRoutes {
   private final Catalog catalog;
   private final RepairService repair;
   private final Metrics metrics;
   private volatile CatalogRecords records;
 
-  VersionRoutes(Catalog catalog, RepairService repair, Metrics metrics) {
+  public VersionRoutes(Catalog catalog, RepairService repair, Metrics metrics) {
     this.catalog = catalog;
     this.repair = repair;
     this.metrics = metrics;
   }
 
-  void setRecords(CatalogRecords records) {
+  public void setRecords(CatalogRecords records) {
     this.records = records;
   }
 
-  void bind(Bindings b) {
+  public void bind(Bindings b) {
     b.on(Endpoints.VERSIONS, c -> {
       String app = required(c.query(), "app");
       String node = required(c.query(), "node");

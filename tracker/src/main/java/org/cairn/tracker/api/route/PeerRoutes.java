@@ -1,7 +1,7 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.route;
 
-import static org.cairn.tracker.api.Requests.fragmentKey;
-import static org.cairn.tracker.api.Requests.parseLong;
+import static org.cairn.tracker.api.call.Requests.fragmentKey;
+import static org.cairn.tracker.api.call.Requests.parseLong;
 
 import java.io.IOException;
 import java.time.Clock;
@@ -24,6 +24,10 @@ import org.cairn.core.api.repair.RepairJob;
 import org.cairn.core.api.repair.RepairOutcome;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.config.HostPort;
+import org.cairn.tracker.api.call.ApiException;
+import org.cairn.tracker.api.call.Bindings;
+import org.cairn.tracker.api.call.Call;
+import org.cairn.tracker.api.call.Metrics;
 import org.cairn.tracker.auth.Credentials;
 import org.cairn.tracker.auth.Principal;
 import org.cairn.tracker.auth.Role;
@@ -39,7 +43,7 @@ import org.slf4j.LoggerFactory;
  * inventory GC, repair jobs and their outcomes, the pieces a peer should hold (its audit), bad pieces;
  * and the peer list and views the status page reads. Who may call each is the endpoint table's rule.
  */
-final class PeerRoutes {
+public final class PeerRoutes {
   private static final Logger LOG = LoggerFactory.getLogger(PeerRoutes.class);
 
   private final Credentials credentials;
@@ -52,7 +56,7 @@ final class PeerRoutes {
   private final Grants grants;
   private volatile PeerCertifier certifier;
 
-  PeerRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, Metrics metrics, Clock clock,
+  public PeerRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, Metrics metrics, Clock clock,
       Duration heartbeatInterval, Grants grants) {
     this.credentials = credentials;
     this.membership = membership;
@@ -64,15 +68,15 @@ final class PeerRoutes {
     this.grants = grants;
   }
 
-  void setCertifier(PeerCertifier certifier) {
+  public void setCertifier(PeerCertifier certifier) {
     this.certifier = certifier;
   }
 
-  PeerCertifier certifier() {
+  public PeerCertifier certifier() {
     return certifier;
   }
 
-  void bind(Bindings b) {
+  public void bind(Bindings b) {
     b.on(Endpoints.PEERS, c -> membership.peers());
     b.on(Endpoints.REGISTER, this::register);
     b.on(Endpoints.PEER, c -> known(c.param("id")));

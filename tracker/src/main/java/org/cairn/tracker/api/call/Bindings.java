@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.call;
 
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -10,10 +10,10 @@ import org.cairn.core.api.Endpoints;
  * Which handler serves each endpoint of {@link Endpoints}: the routes classes bind theirs here. Only
  * endpoints of the table may be bound (so nothing is served without a declared rule), each once.
  */
-final class Bindings {
+public final class Bindings {
   private final Map<Endpoint<?, ?>, Handler<?>> handlers = new LinkedHashMap<>();
 
-  <R> void on(Endpoint<R, ?> endpoint, Handler<R> handler) {
+  public <R> void on(Endpoint<R, ?> endpoint, Handler<R> handler) {
     if (!Endpoints.ALL.contains(endpoint)) {
       throw new IllegalArgumentException(endpoint + " is not in the endpoint table");
     }
@@ -26,12 +26,12 @@ final class Bindings {
   }
 
   @SuppressWarnings("unchecked")
-  <R> Handler<R> handler(Endpoint<R, ?> endpoint) {
+  public <R> Handler<R> handler(Endpoint<R, ?> endpoint) {
     return (Handler<R>) handlers.get(endpoint);
   }
 
   /** Every bound endpoint. */
-  Map<Endpoint<?, ?>, Handler<?>> all() {
+  public Map<Endpoint<?, ?>, Handler<?>> all() {
     return Collections.unmodifiableMap(handlers);
   }
 }

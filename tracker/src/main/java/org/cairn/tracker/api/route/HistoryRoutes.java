@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.route;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -15,6 +15,9 @@ import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.availability.StateSeries;
 import org.cairn.core.config.Durations;
+import org.cairn.tracker.api.call.ApiException;
+import org.cairn.tracker.api.call.Bindings;
+import org.cairn.tracker.api.call.Call;
 import org.cairn.tracker.auth.Role;
 import org.cairn.tracker.history.History;
 import org.cairn.tracker.membership.Membership;
@@ -24,20 +27,20 @@ import org.cairn.tracker.membership.Membership;
  * hosts' heartbeats, states and history ({@code /api/v1/compute...}), and FALCON's measures of a storage
  * host against a compute host ({@code GET /api/v1/availability}).
  */
-final class HistoryRoutes {
+public final class HistoryRoutes {
   private final Membership membership;
   private final History history;
   private final Crls crls;
   private final Duration heartbeatInterval;
 
-  HistoryRoutes(Membership membership, History history, Crls crls, Duration heartbeatInterval) {
+  public HistoryRoutes(Membership membership, History history, Crls crls, Duration heartbeatInterval) {
     this.membership = membership;
     this.history = history;
     this.crls = crls;
     this.heartbeatInterval = heartbeatInterval;
   }
 
-  void bind(Bindings b) {
+  public void bind(Bindings b) {
     b.on(Endpoints.PEER_HISTORY, c -> peerHistory(c.param("id"), c.query()));
     b.on(Endpoints.COMPUTE, c -> new TreeMap<>(membership.computeStates()));
     b.on(Endpoints.COMPUTE_HEARTBEAT, this::computeHeartbeat);

@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.route;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,11 +16,11 @@ import org.cairn.tracker.auth.TicketIssuer;
 import org.cairn.tracker.membership.Membership;
 
 /** The data-plane tickets the tracker hands out with its answers (a manifest, a store's pending chunks, a repair job). */
-final class Grants {
+public final class Grants {
   private final Credentials credentials;
   private final Membership membership;
 
-  Grants(Credentials credentials, Membership membership) {
+  public Grants(Credentials credentials, Membership membership) {
     this.credentials = credentials;
     this.membership = membership;
   }

@@ -1,4 +1,4 @@
-package org.cairn.tracker.api;
+package org.cairn.tracker.api.call;
 
 import java.io.IOException;
 import org.cairn.core.placement.NotEnoughHostsException;
@@ -8,6 +8,6 @@ import org.cairn.core.placement.NotEnoughHostsException;
  * with status 200, or a whole {@link Response}). Handlers hold no rules about who may call them.
  */
 @FunctionalInterface
-interface Handler<R> {
+public interface Handler<R> {
   Object handle(Call<R> call) throws ApiException, IOException, NotEnoughHostsException;
 }
