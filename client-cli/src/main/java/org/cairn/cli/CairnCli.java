@@ -23,6 +23,7 @@ import org.cairn.cli.dmtcp.DmtcpCommand;
 import org.cairn.cli.grid.DemoCommand;
 import org.cairn.cli.grid.GridCommand;
 import org.cairn.cli.grid.HeartbeatCommand;
+import org.cairn.cli.output.ErrorLines;
 import org.cairn.cli.output.RequestLog;
 import org.cairn.cli.output.StandardOutput;
 import org.cairn.cli.startup.LogSetup;
@@ -288,7 +289,7 @@ public final class CairnCli implements Root {
       }
     }
     cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      cmd.getErr().println("cairn: " + cmd.getCommandName() + " failed: " + message(e));
+      cmd.getErr().println("cairn: " + cmd.getCommandName() + " failed: " + ErrorLines.message(e));
       return 1;
     });
     cli.setParameterExceptionHandler((ex, args) -> {
@@ -296,7 +297,7 @@ public final class CairnCli implements Root {
       java.io.PrintWriter err = cmd.getErr();
       String where = cmd == cli ? "cairn" : "cairn " + cmd.getCommandName();
       String line = where + ": " + ex.getMessage();
-      String unknown = unknownOption(cmd, args);
+      String unknown = ErrorLines.unknownOption(cmd, args);
       if (unknown != null) {
         line = unknown; // a mistyped option explains the missing one
       } else if (ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()) {
@@ -326,62 +327,6 @@ public final class CairnCli implements Root {
       }
     }
     return null;
-  }
-
-  /** "cairn store: unknown option '--ap' (did you mean --app?)" for the first option the command does not have, else null. */
-  private static String unknownOption(CommandLine cmd, String[] args) {
-    for (String a : args) {
-      if (!a.startsWith("-") || a.equals("-") || a.equals("--")) {
-        continue;
-      }
-      String name = a.contains("=") ? a.substring(0, a.indexOf('=')) : a;
-      if (cmd.getCommandSpec().findOption(name) != null || cmd.getParent() != null && cmd.getParent().getCommandSpec().findOption(name) != null) {
-        continue;
-      }
-      java.util.List<String> near = new java.util.ArrayList<>();
-      for (CommandLine.Model.OptionSpec o : cmd.getCommandSpec().options()) {
-        String longest = o.longestName();
-        if (longest.startsWith(name) || name.startsWith(longest) || editDistance(longest, name) <= 2) {
-          near.add(longest);
-        }
-      }
-      return "cairn " + cmd.getCommandName() + ": unknown option '" + name + "'"
-          + (near.isEmpty() ? "" : " (did you mean " + String.join(" or ", near) + "?)");
-    }
-    return null;
-  }
-
-  private static int editDistance(String a, String b) {
-    int[] prev = new int[b.length() + 1];
-    int[] cur = new int[b.length() + 1];
-    for (int j = 0; j <= b.length(); j++) {
-      prev[j] = j;
-    }
-    for (int i = 1; i <= a.length(); i++) {
-      cur[0] = i;
-      for (int j = 1; j <= b.length(); j++) {
-        cur[j] = Math.min(Math.min(cur[j - 1], prev[j]) + 1, prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1));
-      }
-      int[] t = prev;
-      prev = cur;
-      cur = t;
-    }
-    return prev[b.length()];
-  }
-
-  /** A one-line message: the JDK's file exceptions carry only the path, so say what happened to it. */
-  static String message(Throwable e) {
-    if (e instanceof java.nio.file.NoSuchFileException f) {
-      return f.getFile() + ": no such file or directory" + (f.getReason() != null ? " (" + f.getReason() + ")" : "");
-    }
-    if (e instanceof java.nio.file.AccessDeniedException f) {
-      return f.getFile() + ": permission denied";
-    }
-    if (e instanceof java.nio.file.FileSystemException f && f.getReason() != null) {
-      return f.getFile() + ": " + f.getReason();
-    }
-    String m = e.getMessage();
-    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m;
   }
 
   /** Reads the version Maven filtered into the jar. */
