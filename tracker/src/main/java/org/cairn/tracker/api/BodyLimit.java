@@ -11,6 +11,7 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponseStatus;
+import io.netty.handler.codec.http.HttpServerKeepAliveHandler;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.LastHttpContent;
@@ -25,14 +26,19 @@ import org.slf4j.LoggerFactory;
  * head's {@code Content-Length}, or by the chunks received so far of a chunked body. The limit comes
  * from {@link RequestHandler#limit} (the endpoint's own for a known caller; a small one, answered 401,
  * for a caller the tracker does not know), so nobody makes the tracker gather a large body it will not
- * take. A refused request is answered and its connection closed; what else it sends is dropped. One
- * instance per connection (it keeps the current request's count).
+ * take. A refused request is answered and its connection closed; what else it sends is dropped. The close
+ * lingers ({@link #LINGER_MILLIS}): a client still sending the body it announced reads what the tracker answered,
+ * where closing a socket with unread bytes at once would reset the connection and lose the answer on the client's
+ * side. One instance per connection (it keeps the current request's count).
  */
 final class BodyLimit extends ChannelInboundHandlerAdapter {
   private static final Logger LOG = LoggerFactory.getLogger(BodyLimit.class);
 
   private static final RequestHandler.Limit SMALL = new RequestHandler.Limit(RequestHandler.HEAD_ONLY_BODY, 413,
       "request body is larger than its Content-Length");
+
+  /** How long a refused connection keeps reading (and dropping) what its client sends before it is closed. */
+  static final long LINGER_MILLIS = 2_000;
 
   private final RequestHandler api;
   private RequestHandler.Limit limit;
@@ -92,6 +98,16 @@ final class BodyLimit extends ChannelInboundHandlerAdapter {
     if (l.status() == 401) {
       res.headers().set(HttpHeaderNames.WWW_AUTHENTICATE, "Bearer realm=\"cairn\"");
     }
-    ctx.writeAndFlush(res).addListener(ChannelFutureListener.CLOSE);
+    if (ctx.pipeline().get(HttpServerKeepAliveHandler.class) != null) {
+      ctx.pipeline().remove(HttpServerKeepAliveHandler.class); // it would close the connection as soon as the answer is out
+    }
+    ctx.writeAndFlush(res).addListener((ChannelFutureListener) written -> {
+      if (!written.isSuccess()) {
+        written.channel().close();
+        return;
+      }
+      // a lingering close: the answer is out; what the client still sends is dropped (refused) until it closes or this runs
+      written.channel().eventLoop().schedule(() -> written.channel().close(), LINGER_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    });
   }
 }
