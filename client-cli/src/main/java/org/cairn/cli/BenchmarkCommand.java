@@ -22,8 +22,8 @@ import picocli.CommandLine.Unmatched;
  * on top of this one; otherwise this class, which takes any arguments and says in one line how to build the benchmarks.
  * Only a command line that names {@code benchmark} looks: other commands never touch the bench jar.
  */
-@Command(name = "benchmark", description = "Measure the data path on this machine (the bench module: " + BenchmarkCommand.JAR
-    + " beside cairn.jar).")
+@Command(name = "benchmark", mixinStandardHelpOptions = true, description = {"Measure the data path on this machine (the bench "
+    + "module: " + BenchmarkCommand.JAR + " beside cairn.jar).", "It is not built here: ./mvnw package -pl bench -am builds it."})
 final class BenchmarkCommand implements Callable<Integer> {
   /** The bench module's command. */
   static final String IMPLEMENTATION = "org.cairn.bench.BenchmarkCommand";
