@@ -207,10 +207,14 @@ class RepairIT {
     MiniGrid.await("lost to the tracker", Duration.ofSeconds(15), () -> durability().get("lost").asLong() > 0);
     MiniGrid.await("no chunk lost: rebuilt from the holders listed DOWN", Duration.ofSeconds(60),
         () -> durability().get("lost").asLong() == 0);
-    // no chunk lost needs m live holders only; repair goes on until the pieces the cut-off holders had are elsewhere too
-    MiniGrid.await("the cut-off holders' pieces are elsewhere now", Duration.ofSeconds(60),
-        () -> holdersOfFirstChunk().stream().noneMatch(cutOff::contains), () -> String.valueOf(holdersOfFirstChunk()));
-    assertThat(holdersOfFirstChunk()).doesNotContainAnyElementsOf(cutOff);
+    // no chunk lost needs m live holders only; repair goes on until every live peer holds a piece: four live peers
+    // (seven less the three taken away) for five pieces, so one piece may stay with a cut-off holder, but never more;
+    // a job a peer claimed and never answered is handed out again after the tracker's two minutes, hence the wait
+    long livePeers = peers.size() - holders.subList(0, 3).size();
+    MiniGrid.await("every live peer holds a piece of the chunk", Duration.ofSeconds(150),
+        () -> holdersOfFirstChunk().stream().filter(h -> h != null && !holders.subList(0, 3).contains(h)).count() >= livePeers,
+        () -> String.valueOf(holdersOfFirstChunk()));
+    assertThat(holdersOfFirstChunk().stream().filter(cutOff::contains).count()).isLessThanOrEqualTo(5 - livePeers);
     for (String h : cutOff) {
       peers.get(h).kill();
     }
