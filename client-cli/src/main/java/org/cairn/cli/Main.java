@@ -7,7 +7,6 @@ import org.cairn.cli.agent.AgentSpawn;
 import org.cairn.cli.agent.wire.AgentClient;
 import org.cairn.cli.agent.wire.AgentSocket;
 import org.cairn.cli.agent.wire.Argv;
-import org.cairn.cli.context.Root;
 
 /**
  * {@code cairn}'s entry point. The commands a job runs (store, fetch, verify, versions, wait, prefetch)

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.Main;
 import org.cairn.cli.command.StoreCommand;
 import org.cairn.cli.context.GridAccess;

@@ -3,7 +3,6 @@ package org.cairn.cli.agent;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.agent.wire.AgentClient;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.output.Json;

@@ -5,8 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.Objects;
-import org.cairn.cli.CairnCli;
-import org.cairn.cli.context.Root;
 
 /**
  * The jar a process runs, as the file system sees it at start (size, modification time, inode): a

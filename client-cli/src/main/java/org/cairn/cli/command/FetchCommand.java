@@ -13,7 +13,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Target;

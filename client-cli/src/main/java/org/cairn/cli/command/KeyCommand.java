@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.AppCrypto;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Target;

@@ -1,7 +1,6 @@
 package org.cairn.cli.command;
 
 import java.util.concurrent.Callable;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Target;

@@ -3,7 +3,6 @@ package org.cairn.cli.command;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Session;

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Target;

@@ -3,7 +3,6 @@ package org.cairn.cli.command;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Session;

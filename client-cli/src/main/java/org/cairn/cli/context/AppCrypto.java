@@ -3,7 +3,6 @@ package org.cairn.cli.context;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import org.cairn.cli.CairnCli;
 import org.cairn.core.crypto.AppKey;
 import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.crypto.Encryption;

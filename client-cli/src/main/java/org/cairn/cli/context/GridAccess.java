@@ -3,7 +3,6 @@ package org.cairn.cli.context;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
-import org.cairn.cli.CairnCli;
 import org.cairn.client.Grid;
 import org.cairn.core.security.GridToken;
 import picocli.CommandLine;

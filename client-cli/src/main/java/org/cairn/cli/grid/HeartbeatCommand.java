@@ -2,11 +2,9 @@ package org.cairn.cli.grid;
 
 import java.io.PrintWriter;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.cairn.cli.CairnCli;
 import org.cairn.cli.command.StoreCommand;
 import org.cairn.cli.context.GridAccess;
 import org.cairn.cli.context.Root;

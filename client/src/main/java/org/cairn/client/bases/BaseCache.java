@@ -12,9 +12,7 @@ import org.cairn.core.crypto.ChunkCrypto;
 import org.cairn.core.crypto.Encryption;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
-import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.ChunkDecoder;
-import org.cairn.core.pipeline.FetchPipeline;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

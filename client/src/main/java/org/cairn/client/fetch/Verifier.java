@@ -1,7 +1,6 @@
 package org.cairn.client.fetch;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,7 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import org.cairn.core.CorruptDataException;
 import org.cairn.core.api.TrackerClient;
 import org.cairn.core.api.catalog.LocatedChunk;
 import org.cairn.core.api.catalog.LocatedVersion;

@@ -12,7 +12,6 @@ import org.cairn.core.crypto.Encryption;
 import org.cairn.core.erasure.Redundancy;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
-import org.cairn.core.pipeline.ChunkCodec;
 import org.cairn.core.pipeline.ChunkDecoder;
 
 /**
