@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * from {@link RequestHandler#limit} (the endpoint's own for a known caller; a small one, answered 401,
  * for a caller the tracker does not know), so nobody makes the tracker gather a large body it will not
  * take. A refused request is answered and its connection closed; what else it sends is dropped. The close
- * lingers ({@link #LINGER_MILLIS}): a client still sending the body it announced reads what the tracker answered,
+ * lingers ({@link #LINGER_MILLIS}, at most {@link #LINGER_BYTES} dropped): a client still sending the body it announced
+ * reads what the tracker answered,
  * where closing a socket with unread bytes at once would reset the connection and lose the answer on the client's
  * side. One instance per connection (it keeps the current request's count).
  */
@@ -39,11 +40,14 @@ final class BodyLimit extends ChannelInboundHandlerAdapter {
 
   /** How long a refused connection keeps reading (and dropping) what its client sends before it is closed. */
   static final long LINGER_MILLIS = 2_000;
+  /** What a refused connection drops before it is closed at once: a stranger gets no more reading than this out of it. */
+  static final long LINGER_BYTES = 16L << 20;
 
   private final RequestHandler api;
   private RequestHandler.Limit limit;
   private long seen;
   private boolean refused;
+  private long dropped;
 
   BodyLimit(RequestHandler api) {
     this.api = api;
@@ -52,7 +56,13 @@ final class BodyLimit extends ChannelInboundHandlerAdapter {
   @Override
   public void channelRead(ChannelHandlerContext ctx, Object msg) {
     if (refused) {
+      if (msg instanceof HttpContent c) {
+        dropped += c.content().readableBytes();
+      }
       ReferenceCountUtil.release(msg);
+      if (dropped > LINGER_BYTES) {
+        ctx.close();
+      }
       return;
     }
     if (msg instanceof HttpRequest req && req.decoderResult().isSuccess()) {

@@ -1,6 +1,7 @@
 package org.cairn.tracker.api;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -123,6 +124,23 @@ class BodyLimitTest {
       while (in.read() >= 0) {
         // the rest of the answer, then the close (within the socket's 10 s timeout)
       }
+    }
+  }
+
+  @Test
+  void aRefusedClientThatGoesOnSending_isCutOffAfterTheLingerAllowance() throws IOException {
+    byte[] part = new byte[1 << 20];
+    try (Socket s = connect()) {
+      OutputStream out = s.getOutputStream();
+      out.write(head("POST", "/api/v1/bandwidth", f.admin, "Content-Length: " + (1L << 40) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      assertThat(status(s)).isEqualTo("HTTP/1.1 413 Request Entity Too Large");
+      assertThatThrownBy(() -> {
+        for (int i = 0; i < 64; i++) { // 64 MiB, four times what a refused connection drops before it is closed
+          out.write(part);
+        }
+        out.flush();
+      }).isInstanceOf(IOException.class);
     }
   }
 
