@@ -36,6 +36,11 @@ public record Uptime(double upSeconds, int interruptions, double mtbfSeconds, Do
     return of(up * slotMillis / 1000.0, failures, fallbackSeconds);
   }
 
+  /** The mean time to interruption alone ({@link #of(double, int, double)}'s, without its interval). */
+  public static double mean(double upSeconds, int interruptions, double fallbackSeconds) {
+    return upSeconds == 0 ? fallbackSeconds : interruptions == 0 ? Math.max(upSeconds, fallbackSeconds) : upSeconds / interruptions;
+  }
+
   /** The estimate from {@code upSeconds} of UP time with {@code interruptions} in it. */
   public static Uptime of(double upSeconds, int interruptions, double fallbackSeconds) {
     if (upSeconds < 0 || interruptions < 0 || !(fallbackSeconds > 0)) {

@@ -42,6 +42,9 @@ class UptimeTest {
     assertThat(shortRun.confidence()).isEqualTo("low");
     Uptime longRun = Uptime.of(86_400 * 3, 0, 14_400);
     assertThat(longRun.mtbfSeconds()).isEqualTo(259_200.0);
+    assertThat(Uptime.mean(86_400 * 3, 0, 14_400)).isEqualTo(259_200.0);
+    assertThat(Uptime.mean(300, 2, 14_400)).isEqualTo(150.0);
+    assertThat(Uptime.mean(0, 0, 14_400)).isEqualTo(14_400.0);
   }
 
   @Test
