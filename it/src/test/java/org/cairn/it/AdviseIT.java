@@ -40,16 +40,7 @@ class AdviseIT {
       grid.startPeer("p0", "--token-file", donor.toString());
       String bearer = org.cairn.core.security.GridToken.readFile(heat).bearerValue();
 
-      for (int cycle = 1; cycle <= 3; cycle++) {
-        int n = cycle;
-        MiniGrid.await("up in cycle " + cycle, Duration.ofSeconds(30), () -> {
-          beat(grid, bearer, "UP");
-          String s = states(grid);
-          return s.chars().filter(c -> c == 'U').count() >= 3L * n && s.endsWith("UUU");
-        });
-        beat(grid, bearer, "DOWN");
-        MiniGrid.await("interruption " + cycle, Duration.ofSeconds(30), () -> interruptions(states(grid)) == n && states(grid).endsWith("D"));
-      }
+      interruptThrice(grid, bearer);
       String seen = states(grid);
       long ups = seen.chars().filter(c -> c == 'U').count();
 
@@ -88,6 +79,57 @@ class AdviseIT {
       assertThat(refused.stdout()).isEmpty();
       assertThat(refused.stderr()).contains("may not touch app heat");
     }
+  }
+
+  @Test
+  void aDmtcpJobWithIntervalAutoCheckpointsOnTheAdviceAndNotesWhatEachCost() throws Exception {
+    Path bin = Dmtcp.bin();
+    Path program = Files.writeString(root.resolve("counter.py"), Dmtcp.COUNTER);
+    Path cache = Files.createDirectories(root.resolve("cache"));
+    try (MiniGrid grid = new MiniGrid(Files.createDirectories(root.resolve("grid")), Duration.ofMillis(500))) {
+      grid.startTracker();
+      grid.startPeer("p0");
+      interruptThrice(grid, grid.token()); // a mean time to interruption of seconds: the advice is seconds too
+      MiniGrid.Node launch = grid.startCli("launch", Map.of("PATH", bin + java.io.File.pathSeparator + System.getenv("PATH"),
+          "CAIRN_CLIENT_ID", "jobhost", "XDG_CACHE_HOME", cache.toString()), "dmtcp", "launch", "--app", "sim", "--node", "n0",
+          "--interval", "auto", "--redundancy", "replicate:1", "--encryption", "none", "--ckpt-dir", root.resolve("ckpt").toString(),
+          "--", Dmtcp.python(), program.toString());
+      try {
+        Path ledger = cache.resolve("cairn/costs/sim/n0.jsonl");
+        MiniGrid.await("two checkpoints driven by the advice, noted and stored", Duration.ofMinutes(2),
+            () -> Files.exists(ledger) && Files.readAllLines(ledger).size() >= 2 && versions(grid) >= 2, () -> launch.stderr());
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("checkpointing every (\\d+) s").matcher(launch.stderr());
+        assertThat(m.find()).as(launch.stderr()).isTrue();
+        assertThat(Long.parseLong(m.group(1))).as("the advised interval, not DMTCP jobs' 10 minutes").isLessThan(60);
+        for (String line : Files.readAllLines(ledger)) {
+          JsonNode sample = JSON.readTree(line);
+          assertThat(sample.path("source").asText()).isEqualTo("dmtcp");
+          assertThat(sample.path("pauseMillis").asLong()).isPositive().isLessThan(60_000);
+        }
+      } finally {
+        launch.process().descendants().forEach(ProcessHandle::destroyForcibly);
+        launch.process().destroyForcibly();
+      }
+    }
+  }
+
+  /** The compute host {@code jobhost} up for three slots or more, then down, three times. */
+  private static void interruptThrice(MiniGrid grid, String bearer) throws Exception {
+    for (int cycle = 1; cycle <= 3; cycle++) {
+      int n = cycle;
+      MiniGrid.await("up in cycle " + cycle, Duration.ofSeconds(30), () -> {
+        beat(grid, bearer, "UP");
+        String s = states(grid);
+        return s.chars().filter(c -> c == 'U').count() >= 3L * n && s.endsWith("UUU");
+      });
+      beat(grid, bearer, "DOWN");
+      MiniGrid.await("interruption " + cycle, Duration.ofSeconds(30), () -> interruptions(states(grid)) == n && states(grid).endsWith("D"));
+    }
+  }
+
+  private static int versions(MiniGrid grid) throws Exception {
+    MiniGrid.Cli r = grid.cli("versions", "--app", "sim", "--node", "n0", "--json", "--no-agent");
+    return r.exit() == 0 ? r.json().size() : 0;
   }
 
   private static MiniGrid.Cli cairn(MiniGrid grid, Path token, Path cache, String... args) throws Exception {
