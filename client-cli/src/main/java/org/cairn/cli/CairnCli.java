@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.util.Properties;
 import org.cairn.cli.agent.AgentCommand;
 import org.cairn.cli.agent.wire.Argv;
+import org.cairn.cli.command.AdviseCommand;
 import org.cairn.cli.command.FetchCommand;
 import org.cairn.cli.command.KeyCommand;
 import org.cairn.cli.command.LsCommand;
@@ -55,7 +56,7 @@ public final class CairnCli implements Root {
   static final java.util.List<Class<?>> COMMANDS = java.util.List.of(StoreCommand.class, FetchCommand.class,
       VersionsCommand.class, LsCommand.class, RmCommand.class, StatusCommand.class, VerifyCommand.class, WaitCommand.class,
       PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class,
-      KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
+      AdviseCommand.class, KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
       CommandLine.HelpCommand.class);
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,

@@ -57,6 +57,11 @@ final class InProcessGrid implements AutoCloseable {
     return "http://127.0.0.1:" + tracker.port();
   }
 
+  /** The tracker itself (its history, to seed). */
+  Tracker tracker() {
+    return tracker;
+  }
+
   Path trackerDir() {
     return root.resolve("tracker");
   }

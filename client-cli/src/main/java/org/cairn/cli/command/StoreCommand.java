@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.cairn.cli.context.AppCrypto;
@@ -16,6 +17,7 @@ import org.cairn.cli.context.Target;
 import org.cairn.cli.output.Json;
 import org.cairn.cli.output.Progress;
 import org.cairn.cli.output.StoreReport;
+import org.cairn.client.advise.CheckpointCosts;
 import org.cairn.client.store.StoreOptions;
 import org.cairn.client.store.StoreOutcome;
 import org.cairn.client.store.StoreSession;
@@ -137,6 +139,7 @@ public final class StoreCommand implements Callable<Integer> {
     QueuedStore store = QueuedStore.of(Path.of(file), root.keys().dir().toAbsolutePath(), sealing, options);
     String id = root.session().background().submit(store, grid);
     double seconds = (System.nanoTime() - t0) / 1e9;
+    notePause(options, seconds, "async");
     PrintWriter out = cl.getOut();
     if (json) {
       out.println(Json.MAPPER.writeValueAsString(new Queued(target.app, nodeOption.node, id, Math.round(seconds * 1000) / 1000.0)));
@@ -154,9 +157,19 @@ public final class StoreCommand implements Callable<Integer> {
         AutoCloseable progress = Progress.start(root.session().stderr(), root.session().terminal(), root.quiet() || json, "storing", in::getByteCount, sizeHint)) {
       StoreOutcome res = grid.store(in, sizeHint, options);
       progress.close();
+      notePause(options, res.seconds(), "store");
       StoreReport.print(cl.getOut(), json, res, options.writeMode(), tuning.part());
     }
     return 0;
+  }
+
+  /** Notes what this checkpoint cost the job for 'cairn advise' ({@link CheckpointCosts}); a ledger it cannot write costs only advice. */
+  private static void notePause(StoreOptions o, double seconds, String source) {
+    try {
+      CheckpointCosts.local().record(o.app(), o.node(), Duration.ofNanos((long) (seconds * 1e9)), source);
+    } catch (java.io.IOException | RuntimeException e) {
+      org.slf4j.LoggerFactory.getLogger(StoreCommand.class).debug("checkpoint cost not noted: {}", e.toString());
+    }
   }
 
   /**

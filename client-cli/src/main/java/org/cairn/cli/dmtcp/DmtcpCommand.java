@@ -46,7 +46,8 @@ public final class DmtcpCommand {
     Target.Node nodeOption;
 
     @Option(names = "--interval", defaultValue = "10m", paramLabel = "DURATION",
-        description = "Time between checkpoints (DMTCP's --interval, whole seconds; default: ${DEFAULT-VALUE}).")
+        description = {"Time between checkpoints (DMTCP's --interval, whole seconds; default: ${DEFAULT-VALUE}), or 'auto': the "
+            + "interval 'cairn advise' gives for this host and node, followed as it changes (Cairn then drives the checkpoints)."})
     String interval;
 
     @Option(names = "--ckpt-dir", paramLabel = "DIR",
@@ -63,7 +64,16 @@ public final class DmtcpCommand {
     /** The sealing a restart goes on with when --encryption is not given (null: the flag's). */
     Encryption sealing;
 
+    /** Whether Cairn drives the checkpoints on the advised interval ({@link AutoInterval}). */
+    boolean auto() {
+      return "auto".equalsIgnoreCase(interval);
+    }
+
+    /** DMTCP's interval in seconds (0, its timer off, with {@code auto}). */
     long intervalSeconds(CommandLine cl) {
+      if (auto()) {
+        return 0;
+      }
       try {
         Duration d = Durations.parse(interval);
         long s = Math.max(1, (d.toMillis() + 999) / 1000);
@@ -95,7 +105,20 @@ public final class DmtcpCommand {
     if (restoredCopy != null) {
       job.removeAfterNextCommit(restoredCopy);
     }
-    return job.run(command);
+    try (AutoInterval auto = o.auto() ? autoInterval(root, cl, o, grid) : null) {
+      return job.run(command);
+    }
+  }
+
+  /** Checkpoints on the advised interval of this host and node ({@code --interval auto}). */
+  private static AutoInterval autoInterval(Root root, CommandLine cl, JobOptions o, Grid grid) throws IOException {
+    java.nio.file.Path portFile = o.ckptDir(root).resolve(".coordinator-port");
+    java.nio.file.Files.deleteIfExists(portFile); // a port an earlier coordinator wrote
+    org.cairn.client.advise.CheckpointCosts costs = org.cairn.client.advise.CheckpointCosts.local();
+    org.cairn.client.advise.Advisor advisor = new org.cairn.client.advise.Advisor(grid.tracker(), costs);
+    String host = StoreCommand.clientId(root.session());
+    return new AutoInterval(() -> advisor.advise(o.target.app, o.nodeOption.node, host, null, null), AutoInterval.dmtcpCommand(portFile),
+        costs, o.target.app, o.nodeOption.node, cl.getErr()).start();
   }
 
   @Command(name = "launch", mixinStandardHelpOptions = true, resourceBundle = "org.cairn.cli.dmtcp.DmtcpCommand$Help",

@@ -26,6 +26,7 @@ import org.cairn.core.api.member.BandwidthReport;
 import org.cairn.core.api.member.ComputeState;
 import org.cairn.core.api.member.HeartbeatRequest;
 import org.cairn.core.api.member.HeartbeatResponse;
+import org.cairn.core.api.member.HostHistory;
 import org.cairn.core.api.member.Inventory;
 import org.cairn.core.api.member.PeerView;
 import org.cairn.core.api.member.RegisterRequest;
@@ -157,6 +158,11 @@ public final class TrackerClient {
 
   public ComputeState computeHeartbeat(String id, boolean up) throws IOException {
     return call(Endpoints.COMPUTE_HEARTBEAT, new ComputeState(id, up ? "UP" : "DOWN"), Map.of(), id);
+  }
+
+  /** A compute host's availability history over {@code window} (e.g. "14d"). */
+  public HostHistory.Compute computeHistory(String id, String window) throws IOException {
+    return call(Endpoints.COMPUTE_HISTORY, null, Map.of("window", window), id);
   }
 
   // ---- storing ----
