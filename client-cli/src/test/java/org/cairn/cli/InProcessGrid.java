@@ -57,6 +57,10 @@ final class InProcessGrid implements AutoCloseable {
     return "http://127.0.0.1:" + tracker.port();
   }
 
+  Path tokenFile() {
+    return tokenFile;
+  }
+
   Path trackerDir() {
     return root.resolve("tracker");
   }
