@@ -1,8 +1,6 @@
 package org.cairn.cli.condor;
 
 import java.io.PrintStream;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The clean-up plug-in: {@code condor_manifest} runs it on the access point once for each file of each checkpoint a
@@ -50,9 +48,7 @@ final class Cleanup {
 
   /** Deletes {@code url}'s version; 0 when it is gone (deleted now or before). */
   private int delete(CairnUrl url) {
-    List<String> args = new ArrayList<>(grid.args());
-    args.addAll(List.of("rm", "--app", url.app(), "--node", url.node(), "--step", Long.toString(url.step())));
-    CommandRunner.Result r = runner.run(args);
+    CommandRunner.Result r = runner.run(Transfers.command(grid, "rm", url));
     if (r.code() == 0) {
       out.println("deleted " + url.version());
       return 0;

@@ -68,8 +68,7 @@ final class Transfers {
   }
 
   private ClassAd download(ResultAd result, CairnUrl url, Path file) throws IOException {
-    List<String> args = command("fetch", url);
-    args.addAll(List.of("-o", file.toString(), "--json"));
+    List<String> args = command("fetch", url, "-o", file.toString(), "--json");
     CommandRunner.Result r = runner.run(args);
     result.exitCode(r.code());
     if (r.code() != 0) {
@@ -81,8 +80,7 @@ final class Transfers {
 
   private ClassAd upload(ResultAd result, CairnUrl url, Path file) throws IOException {
     long bytes = Files.size(file);
-    List<String> args = command("store", url);
-    args.addAll(List.of(file.toString(), "--json"));
+    List<String> args = command("store", url, file.toString(), "--json");
     CommandRunner.Result r = runner.run(args);
     if (r.code() != 0 && url.step() > 0 && r.err().contains("already exists")) {
       // the same checkpoint sent again (an upload HTCondor retries): the URL's version is replaced, as a PUT would
@@ -97,13 +95,21 @@ final class Transfers {
     return result.success(bytes, m.find() ? Long.parseLong(m.group(1)) : bytes);
   }
 
-  /** {@code cairn ROOT-FLAGS COMMAND --app A --node N [--step S]}. */
-  private List<String> command(String command, CairnUrl url) {
-    List<String> args = new ArrayList<>(grid.args());
-    args.addAll(List.of(command, "--app", url.app(), "--node", url.node()));
+  /**
+   * {@code cairn COMMAND --app A --node N [--step S] MORE... GRID-FLAGS}: the grid's flags (inherited by every command)
+   * last, so the agent's log line of the command names it before the token file it leaves out.
+   */
+  private List<String> command(String command, CairnUrl url, String... more) {
+    return command(grid, command, url, more);
+  }
+
+  static List<String> command(GridFlags grid, String command, CairnUrl url, String... more) {
+    List<String> args = new ArrayList<>(List.of(command, "--app", url.app(), "--node", url.node()));
     if (url.step() > 0) {
       args.addAll(List.of("--step", Long.toString(url.step())));
     }
+    args.addAll(List.of(more));
+    args.addAll(grid.args());
     return args;
   }
 
