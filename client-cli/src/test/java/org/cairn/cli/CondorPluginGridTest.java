@@ -213,6 +213,21 @@ class CondorPluginGridTest {
   }
 
   @Test
+  void aTokenTheGridRefusesIsAnAuthorizationErrorAndAMissingTokenFileAParameterError() throws Exception {
+    Path job = sandbox();
+    Files.writeString(job.resolve("cairn.token"), org.cairn.core.security.GridToken.generate());
+    Files.write(job.resolve("a"), bytes(8, 1000));
+    Run refused = plugin(job, ad("cairn://" + APP + "/a", job.resolve("a")), true);
+    assertThat(refused.exit()).isEqualTo(1);
+    assertThat(errorData(refused.result(0)).string("ErrorType")).as(refused.result(0).toString()).isEqualTo("Authorization");
+    Files.delete(job.resolve("cairn.token"));
+    Run missing = plugin(job, ad("cairn://" + APP + "/a", job.resolve("a")), true);
+    assertThat(missing.exit()).isEqualTo(1);
+    assertThat(errorData(missing.result(0)).string("ErrorType")).as(missing.result(0).toString()).isEqualTo("Parameter");
+    assertThat(missing.result(0).string("TransferError")).contains("cairn.token");
+  }
+
+  @Test
   void cleanUpDeletesTheVersionsACheckpointNumberNamesAndAgainIsStillSuccess() throws Exception {
     Path job = sandbox();
     String base = "cairn://" + APP + "/clean/" + GID + "/";

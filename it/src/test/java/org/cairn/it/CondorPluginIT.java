@@ -105,13 +105,18 @@ class CondorPluginIT {
     grid.startAgent("agent", socket);
     Path restart = sandbox("dir_2002");
     String back = DESTINATION + "/" + GID + "/0002/"; // HTCondor's restart joins with one more '/'
+    Path loaded = root.resolve("plugin-classes.log");
     MiniGrid.Cli down = transfer(restart, ad(back + "saved-state", restart.resolve("saved-state"))
-        + ad(back + "dmtcp/ckpt_rank0.dmtcp", restart.resolve("dmtcp/ckpt_rank0.dmtcp")), false, Map.of("CAIRN_AGENT_SOCKET", socket.toString()));
+        + ad(back + "dmtcp/ckpt_rank0.dmtcp", restart.resolve("dmtcp/ckpt_rank0.dmtcp")), false, Map.of("CAIRN_AGENT_SOCKET", socket.toString(),
+        "CAIRN_JAVA_OPTS", "-Xlog:class+load=info:file=" + loaded));
     String downResults = Files.readString(restart.resolve(".cairn_plugin.out"));
     assertThat(down.exit()).as(down.stderr() + downResults).isZero();
     assertThat(downResults.split("TransferSuccess = true", -1)).hasSize(3);
     assertThat(Files.readAllBytes(restart.resolve("saved-state"))).isEqualTo(state);
     assertThat(Files.readAllBytes(restart.resolve("dmtcp/ckpt_rank0.dmtcp"))).isEqualTo(image);
+    assertThat(Files.readString(loaded)).as("the plug-in's JVM, with an agent: the thin client's classes only")
+        .contains("org.cairn.cli.condor.CondorPlugin").contains("org.cairn.cli.agent.wire.AgentWire")
+        .doesNotContain("picocli").doesNotContain("io.netty").doesNotContain("org.cairn.cli.CairnCli").doesNotContain("com.fasterxml");
     MiniGrid.await("the agent ran the plug-in's fetches", Duration.ofSeconds(10),
         () -> (Files.readString(root.resolve("agent.err")) + Files.readString(root.resolve("agent.out"))).split("ran .*fetch", -1).length >= 3);
 

@@ -37,6 +37,13 @@ public final class ClassAdWriter {
     return b.toString();
   }
 
+  /** {@code v} as written in an ad (a string quoted and escaped). */
+  public static String value(ClassAd.Value v) {
+    StringBuilder b = new StringBuilder();
+    value(b, v, "");
+    return b.toString();
+  }
+
   private static void nested(StringBuilder b, ClassAd ad, String indent) {
     b.append("[\n");
     for (Map.Entry<String, ClassAd.Value> e : ad.asMap().entrySet()) {

@@ -124,6 +124,6 @@ final class Transfers {
     if (v == null) {
       return null;
     }
-    return v instanceof ClassAd.Str s ? s.text() : ClassAdWriter.writeOld(new ClassAd().put(name, v)).strip().substring(name.length() + 3);
+    return v instanceof ClassAd.Str s ? s.text() : ClassAdWriter.value(v);
   }
 }
