@@ -107,13 +107,18 @@ public final class CondorPlugin {
       return 1;
     }
     String jobAd = env.get("_CONDOR_JOB_AD");
-    Sandbox sandbox = new Sandbox(infile.getParent());
-    GridFlags grid = GridFlags.resolve(opts, jobAd != null && Files.isRegularFile(Path.of(jobAd)) ? Path.of(jobAd) : null, sandbox.root());
     List<ClassAd> results;
-    Transfers transfers;
+    boolean failed;
     try (CommandRunner runner = CommandRunner.forEnvironment(env)) {
-      transfers = new Transfers(runner, grid, sandbox, upload);
+      Sandbox sandbox = new Sandbox(infile.getParent());
+      GridFlags grid = GridFlags.resolve(opts, jobAd != null && Files.isRegularFile(Path.of(jobAd)) ? Path.of(jobAd) : null, sandbox.root());
+      Transfers transfers = new Transfers(runner, grid, sandbox, upload);
       results = transfers.run(inputs);
+      failed = transfers.failed();
+    } catch (IOException e) {
+      // no sandbox or no job ad to read: every file still gets its result ad saying why
+      results = Transfers.refuseAll(inputs, upload, Failure.parameter(e.getMessage()));
+      failed = true;
     }
     for (ClassAd r : results) {
       if (r.get("TransferSuccess") instanceof ClassAd.Bool b && !b.value()) {
@@ -121,7 +126,7 @@ public final class CondorPlugin {
       }
     }
     write(outfile, ClassAdWriter.writeAll(results));
-    return transfers.failed() ? 1 : 0;
+    return failed ? 1 : 0;
   }
 
   private static int cleanup(Map<String, String> opts, Map<String, String> env, PrintStream out) throws IOException {

@@ -42,6 +42,17 @@ final class Transfers {
     return out;
   }
 
+  /** A failure result for each of {@code inputs} that names a file: none could be tried. */
+  static List<ClassAd> refuseAll(List<ClassAd> inputs, boolean upload, Failure why) {
+    List<ClassAd> out = new ArrayList<>();
+    for (ClassAd in : inputs) {
+      if (in.has("Url") || in.has("LocalFileName")) {
+        out.add(new ResultAd(text(in, "Url"), text(in, "LocalFileName"), upload ? "upload" : "download", null).failure(why));
+      }
+    }
+    return out;
+  }
+
   /** Whether any transfer failed. */
   boolean failed() {
     return failed;

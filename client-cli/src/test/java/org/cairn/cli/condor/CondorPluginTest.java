@@ -51,6 +51,20 @@ class CondorPluginTest {
   }
 
   @Test
+  void aJobAdThatCannotBeReadGivesEveryFileAParameterErrorNotMissingResults() throws Exception {
+    Path in = Files.writeString(dir.resolve(".cairn_plugin.in"), "[ Url = \"cairn://a/b\"; LocalFileName = \"b\" ][ Url = \"cairn://a/c\"; "
+        + "LocalFileName = \"c\" ][ PluginData = 1 ]");
+    Path out = Files.writeString(dir.resolve(".cairn_plugin.out"), " ".repeat(100));
+    Path jobAd = Files.write(dir.resolve(".job.ad"), new byte[(int) GridFlags.MAX_JOB_AD + 1]);
+    int code = CondorPlugin.run(new String[] {"-infile", in.toString(), "-outfile", out.toString(), "-upload"},
+        Map.of("_CONDOR_JOB_AD", jobAd.toString(), "CAIRN_AGENT", "off"), System.out, new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    assertThat(code).isEqualTo(1);
+    java.util.List<ClassAd> results = ClassAdParser.parseSequence(Files.readString(out));
+    assertThat(results).extracting(r -> r.string("TransferUrl")).containsExactly("cairn://a/b", "cairn://a/c");
+    assertThat(results).allSatisfy(r -> assertThat(r.string("TransferError")).contains("larger than"));
+  }
+
+  @Test
   void anUnreadableInputFileStillGetsOneResultAdSayingWhy() throws Exception {
     Path out = Files.writeString(dir.resolve(".cairn_plugin.out"), " ".repeat(100));
     int code = CondorPlugin.run(new String[] {"-infile", dir.resolve("missing.in").toString(), "-outfile", out.toString()}, Map.of(),
