@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The built HTCondor plug-in, {@code client-cli/target/cairn_plugin}, run as HTCondor's starter and
  * {@code condor_manifest} run it, against a grid of real processes (TLS, as by default): {@code -classad}; a
- * self-checkpointing job's checkpoint uploaded from its sandbox, then downloaded into a restarted job's sandbox through
+ * self-checkpointing job's checkpoint uploaded from its sandbox by the plug-in's copy shipped with the job, then downloaded into a restarted job's sandbox through
  * the user's agent (the thin route) byte for byte; and the clean-up of that checkpoint number. The input files are
  * shaped as HTCondor writes them (src/condor_utils/file_transfer.cpp: one unparsed {@code [ Url = ...; LocalFileName =
  * ... ]} per file, no separator; the output file pre-allocated with spaces).
@@ -53,15 +53,20 @@ class CondorPluginIT {
     Path s = Files.createDirectories(root.resolve("execute").resolve(name));
     Files.copy(grid.tokenFile(), s.resolve("cairn.token"));
     Files.writeString(s.resolve(".job.ad"), "GlobalJobId = \"submit.example.org#41.0#1764676800\"\nIwd = \"" + root + "\"\n"
-        + "CairnTracker = \"" + grid.trackerUrl() + "\"\nCairnTokenFile = \"cairn.token\"\nCairnKeyDir = \"" + root.resolve("job-keys") + "\"\n");
+        + "CairnTracker = \"" + grid.trackerUrl() + "\"\nCairnTokenFile = \"cairn.token\"\nCairnKeyDir = \"" + root.resolve("job-keys") + "\"\n"
+        + "CairnHome = \"" + plugin().getParent() + "\"\n");
     return s;
   }
 
   /** Runs the plug-in on {@code ads} as the starter does (input IWD/.cairn_plugin.in, output pre-allocated). */
   private MiniGrid.Cli transfer(Path sandbox, String ads, boolean upload, Map<String, String> env) throws Exception {
+    return transfer(plugin(), sandbox, ads, upload, env);
+  }
+
+  private MiniGrid.Cli transfer(Path plugin, Path sandbox, String ads, boolean upload, Map<String, String> env) throws Exception {
     Path in = Files.writeString(sandbox.resolve(".cairn_plugin.in"), ads);
     Path out = Files.writeString(sandbox.resolve(".cairn_plugin.out"), " ".repeat(19264));
-    List<String> cmd = new ArrayList<>(List.of(plugin().toString(), "-infile", in.toString(), "-outfile", out.toString()));
+    List<String> cmd = new ArrayList<>(List.of(plugin.toString(), "-infile", in.toString(), "-outfile", out.toString()));
     if (upload) {
       cmd.add("-upload");
     }
@@ -94,7 +99,9 @@ class CondorPluginIT {
     String at = DESTINATION + GID + "/0002/";
     String upload = ad(at + "saved-state", job.resolve("saved-state")) + ad(at + "dmtcp/ckpt_rank0.dmtcp", job.resolve("dmtcp/ckpt_rank0.dmtcp"))
         + ad(at + "_condor_checkpoint_MANIFEST.0002", job.resolve("_condor_checkpoint_MANIFEST.0002"));
-    MiniGrid.Cli up = transfer(job, upload, true, Map.of("CAIRN_AGENT", "off"));
+    // the copy HTCondor ships with the job (transfer_plugins) is alone in the sandbox: it finds cairn.jar by the job ad's CairnHome
+    Path shipped = Files.copy(plugin(), job.resolve("cairn_plugin"));
+    MiniGrid.Cli up = transfer(shipped, job, upload, true, Map.of("CAIRN_AGENT", "off"));
     String results = Files.readString(job.resolve(".cairn_plugin.out"));
     assertThat(up.exit()).as(up.stderr() + results).isZero();
     assertThat(results.split("TransferSuccess = true", -1)).hasSize(4);

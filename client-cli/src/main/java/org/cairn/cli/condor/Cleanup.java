@@ -23,20 +23,18 @@ final class Cleanup {
   }
 
   int run(String from, String file) {
+    String base = from.endsWith("/") ? from : from + "/";
     CairnUrl url;
     CairnUrl manifest;
     try {
-      String base = from.endsWith("/") ? from : from + "/";
-      String relative = file.startsWith("/") ? file.substring(1) : file;
-      url = CairnUrl.parse(base + relative);
-      String number = base.replaceAll("^.*/([0-9]+)/$", "$1");
-      manifest = CairnUrl.parse(base + CairnUrl.MANIFEST + "." + number);
+      url = CairnUrl.parse(base + (file.startsWith("/") ? file.substring(1) : file));
+      if (!url.checkpoint()) {
+        out.println("cairn_plugin: " + from + " is not in HTCondor's checkpoint layout (.../GLOBALJOBID/NNNN); nothing deleted");
+        return 1;
+      }
+      manifest = CairnUrl.parse(base + CairnUrl.MANIFEST + "." + base.replaceAll("^.*/([0-9]+)/$", "$1"));
     } catch (CairnUrl.BadUrl e) {
       out.println("cairn_plugin: " + e.getMessage());
-      return 1;
-    }
-    if (!url.checkpoint()) {
-      out.println("cairn_plugin: " + from + " is not in HTCondor's checkpoint layout (.../GLOBALJOBID/NNNN); nothing deleted");
       return 1;
     }
     int code = delete(url);

@@ -65,6 +65,19 @@ class CondorPluginTest {
   }
 
   @Test
+  void aCleanUpOutsideHtcondorsCheckpointLayoutOrWithADotDotDeletesNothingAndSaysWhy() {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
+    Map<String, String> env = Map.of("CAIRN_AGENT", "off");
+    assertThat(CondorPlugin.run(new String[] {"-from", "cairn://sim/plain", "-delete", "f", "-jobad", "/nonexistent"}, env, o, System.err)).isEqualTo(1);
+    assertThat(CondorPlugin.run(new String[] {"-from", "cairn://sim/ckpt/h_1.0_2/0001", "-delete", "../../x", "-jobad", "/nonexistent"}, env, o,
+        System.err)).isEqualTo(1);
+    assertThat(CondorPlugin.run(new String[] {"-from", "https://x/ckpt/h_1.0_2/0001", "-delete", "f"}, env, o, System.err)).isEqualTo(1);
+    assertThat(out.toString(StandardCharsets.UTF_8)).contains("not in HTCondor's checkpoint layout").contains("'..' is not allowed")
+        .contains("not a cairn:// URL").doesNotContainPattern("(?m)^deleted ");
+  }
+
+  @Test
   void anUnreadableInputFileStillGetsOneResultAdSayingWhy() throws Exception {
     Path out = Files.writeString(dir.resolve(".cairn_plugin.out"), " ".repeat(100));
     int code = CondorPlugin.run(new String[] {"-infile", dir.resolve("missing.in").toString(), "-outfile", out.toString()}, Map.of(),
