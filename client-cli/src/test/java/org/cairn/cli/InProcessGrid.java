@@ -62,6 +62,10 @@ final class InProcessGrid implements AutoCloseable {
     return tracker;
   }
 
+  Path tokenFile() {
+    return tokenFile;
+  }
+
   Path trackerDir() {
     return root.resolve("tracker");
   }
