@@ -41,7 +41,8 @@ final class SettingsDialog {
       {"busyAfter", "... for this long (e.g. 60s)", DonorSettings.BUSY_AFTER},
       {"hours", "Donate only between (e.g. 08:00-18:00; empty: always)", DonorSettings.HOURS},
       {"cap", "Daily upload cap (e.g. 5GiB; empty: none)", DonorSettings.CAP},
-      {"bandwidth", "Network limit, each direction, per second (e.g. 2MiB; empty: none)", "bandwidth-cap"}};
+      {"bandwidth", "Network limit, each direction, per second (e.g. 2MiB; empty: none)", "bandwidth-cap"},
+      {"boinc", "Follow BOINC's preferences in (directory; empty: no)", BoincAdoption.DIR}};
 
   private final JDialog dialog;
   private final Map<String, JTextComponent> fields = new LinkedHashMap<>();
@@ -202,7 +203,7 @@ final class SettingsDialog {
   private static String ruleDefault(String key, DonorRules.Settings r) {
     return switch (key) {
       case DonorSettings.BUSY_AFTER -> r.busyAfter().toSeconds() + "s";
-      case DonorSettings.HOURS -> r.from() == null ? "" : r.from() + "-" + r.to();
+      case DonorSettings.HOURS -> r.hours().toString();
       case DonorSettings.CAP -> r.dailyUploadCap() == 0 ? "" : org.cairn.core.config.ByteSize.format(r.dailyUploadCap()).replace(" ", "");
       default -> "";
     };
