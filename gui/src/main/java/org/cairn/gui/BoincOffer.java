@@ -22,26 +22,37 @@ final class BoincOffer {
 
   private BoincOffer() {}
 
+  /** What adopting would give: the settings, and each change in words. */
+  record Offer(DonorSettings adopted, List<String> changes) {}
+
   /** {@code initial}, or with BOINC's limits and {@code donor-boinc-dir} when the owner takes them. */
   static DonorSettings ask(DonorSettings initial, Path boincDir) throws Exception {
+    Optional<Offer> offer = offer(initial, boincDir);
+    if (offer.isEmpty()) {
+      return initial;
+    }
+    int[] answer = new int[1];
+    SwingUtilities.invokeAndWait(() -> answer[0] = JOptionPane.showConfirmDialog(null,
+        "BOINC runs on this computer, and its preferences (" + boincDir + ") say how much it may use.\n"
+            + "Give Cairn the same, and follow them when you change them in BOINC?\n\n  " + String.join("\n  ", offer.get().changes()),
+        "Cairn donor: use BOINC's preferences?", JOptionPane.YES_NO_OPTION));
+    return answer[0] == JOptionPane.YES_OPTION ? offer.get().adopted() : initial;
+  }
+
+  /** What the preferences in {@code boincDir} would set, or empty when there are none or they cannot be used (logged). */
+  static Optional<Offer> offer(DonorSettings initial, Path boincDir) throws java.io.IOException {
     Optional<BoincPrefs> prefs;
     try {
       prefs = BoincPrefsReader.read(boincDir);
     } catch (BoincPrefsException e) {
       LOG.warn("BOINC preferences not offered: {}", e.getMessage());
-      return initial;
+      return Optional.empty();
     }
     if (prefs.isEmpty()) {
-      return initial;
+      return Optional.empty();
     }
     DonorSettings adopted = BoincAdoption.apply(initial, BoincLimits.of(prefs.get(), BoincAdoption.disk(Path.of(initial.get("data")), 0)))
         .with(BoincAdoption.DIR, boincDir.toString());
-    List<String> changes = BoincAdoption.changes(initial, adopted);
-    int[] answer = new int[1];
-    SwingUtilities.invokeAndWait(() -> answer[0] = JOptionPane.showConfirmDialog(null,
-        "BOINC runs on this computer, and its preferences (" + boincDir + ") say how much it may use.\n"
-            + "Give Cairn the same, and follow them when you change them in BOINC?\n\n  " + String.join("\n  ", changes),
-        "Cairn donor: use BOINC's preferences?", JOptionPane.YES_NO_OPTION));
-    return answer[0] == JOptionPane.YES_OPTION ? adopted : initial;
+    return Optional.of(new Offer(adopted, BoincAdoption.changes(initial, adopted)));
   }
 }
