@@ -63,7 +63,7 @@ final class SettingsDialog {
     for (String[] f : FIELDS) {
       JTextComponent c = f[0].equals("token") ? new JPasswordField(28) : new JTextField(28);
       c.setName(f[0]);
-      c.setText(f[0].equals("token") ? token : f[0].equals("busyPercent") ? Long.toString(Math.round(rules.busyCpu() * 100))
+      c.setText(f[0].equals("token") ? token : f[0].equals("busyPercent") ? busyPercent(base, rules)
           : f[2].startsWith("donor-") && base.get(f[2]).isEmpty() ? ruleDefault(f[2], rules) : base.get(f[2]));
       fields.put(f[0], c);
       form.add(new JLabel(f[1] + ":"));
@@ -198,6 +198,16 @@ final class SettingsDialog {
     message.setForeground(colour);
     message.setText(text);
     dialog.pack();
+  }
+
+  /** The settings' busy threshold (e.g. BOINC's, adopted at the first run), else the rules', as a percentage. */
+  private static String busyPercent(DonorSettings base, DonorRules.Settings rules) {
+    try {
+      double f = base.get(DonorSettings.BUSY_CPU).isEmpty() ? rules.busyCpu() : Double.parseDouble(base.get(DonorSettings.BUSY_CPU));
+      return Long.toString(Math.round(f * 100));
+    } catch (NumberFormatException e) {
+      return base.get(DonorSettings.BUSY_CPU); // shown as it is, and named by problem() on Save
+    }
   }
 
   private static String ruleDefault(String key, DonorRules.Settings r) {
