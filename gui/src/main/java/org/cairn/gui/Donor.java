@@ -43,6 +43,9 @@ public final class Donor implements Closeable {
   private volatile String ruleReason;
   private volatile boolean paused;
   private String shownState;
+  /** The BOINC preferences the donor follows (the settings' {@code donor-boinc-dir}), or null. */
+  private BoincFollower boinc;
+  private volatile int boincSeen;
 
   /**
    * Starts the peer with {@code config}.
@@ -62,6 +65,59 @@ public final class Donor implements Closeable {
     this.paused = peer.daemon().paused();
     activity.add("started: peer " + peer.daemon().id() + " on " + peer.daemon().address() + ", tracker " + peer.config().tracker());
     ticker.scheduleWithFixedDelay(this::applyRules, 0, 2, TimeUnit.SECONDS);
+    if (settingsFile != null) {
+      ticker.scheduleWithFixedDelay(this::followBoinc, 0, 2, TimeUnit.SECONDS);
+    }
+  }
+
+  /** Follows the BOINC directory the settings name: when its preferences change, adopts them. */
+  private void followBoinc() {
+    try {
+      String dir = DonorSettings.load(settingsFile).get(BoincAdoption.DIR);
+      if (dir.isEmpty()) {
+        boinc = null;
+        return;
+      }
+      if (boinc == null || !boinc.dir().equals(Path.of(dir))) {
+        boinc = new BoincFollower(Path.of(dir));
+        LOG.info("following BOINC's preferences in {}", dir);
+      }
+      BoincFollower.Change change = boinc.changed();
+      if (change != null && change.prefs() != null) {
+        adoptBoinc(change.prefs(), dir);
+      } else if (change != null && change.problem() != null) {
+        activity.add("BOINC preferences not used (settings unchanged): " + change.problem());
+      }
+      if (change != null) {
+        boincSeen++;
+      }
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("following BOINC's preferences failed: {}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Puts BOINC's limits in the settings and applies them, saying what changed; nothing when nothing did. */
+  private synchronized void adoptBoinc(org.cairn.gui.boinc.BoincPrefs prefs, String dir) throws IOException, InterruptedException {
+    DonorSettings before = DonorSettings.load(settingsFile);
+    DonorSettings after = BoincAdoption.apply(before, org.cairn.gui.boinc.BoincLimits.of(prefs,
+        BoincAdoption.disk(config.dataDir(), peer.daemon().usedBytes())));
+    java.util.List<String> changes = BoincAdoption.changes(before, after);
+    if (!changes.isEmpty()) {
+      LOG.info("BOINC preferences in {} changed: {}", dir, String.join("; ", changes));
+      String problem = reconfigure(after, before.token());
+      activity.add(problem == null ? "BOINC preferences adopted: " + String.join("; ", changes)
+          : "BOINC preferences not adopted: " + problem);
+      if (problem != null) {
+        LOG.warn("BOINC preferences in {} not adopted: {}", dir, problem);
+      }
+    }
+  }
+
+  /** How many changes of the BOINC files the donor has acted on (adopted, unchanged or refused): tests await it. */
+  int boincSeen() {
+    return boincSeen;
   }
 
   private void applyRules() {

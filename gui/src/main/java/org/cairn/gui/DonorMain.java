@@ -50,11 +50,17 @@ public final class DonorMain implements Callable<Integer> {
       description = "How long the load must stay above (or below) the threshold (default: ${DEFAULT-VALUE}).")
   String busyAfter;
 
-  @Option(names = "--hours", paramLabel = "HH:MM-HH:MM", description = "Donate only within these hours (default: always).")
+  @Option(names = "--hours", paramLabel = "HOURS", description = "Donate only within these hours, e.g. 08:00-18:00 or "
+      + "'22:00-06:00, sat 09:00-13:00, sun 00:00-00:00' (a day's own window; equal ends: all day) (default: always).")
   String hours;
 
   @Option(names = "--daily-upload-cap", paramLabel = "SIZE", description = "Stop taking new work after uploading this much in a day.")
   String dailyUploadCap;
+
+  @Option(names = "--boinc-dir", paramLabel = "DIR", defaultValue = "/var/lib/boinc-client",
+      description = "Where BOINC keeps its preferences; on the first run the app offers to adopt them and follow them "
+          + "(default: ${DEFAULT-VALUE}).")
+  Path boincDir;
 
   @CommandLine.Unmatched
   List<String> peerArgs = new ArrayList<>();
@@ -93,7 +99,7 @@ public final class DonorMain implements Callable<Integer> {
           throw new CommandLine.ParameterException(cl, "no settings: give peer flags (--tracker URL --token-file F --data DIR "
               + "--quota SIZE) or a settings file (" + file + ")");
         }
-        if (!firstRun(file)) {
+        if (!firstRun(file, boincDir)) {
           return 0;
         }
       }
@@ -244,8 +250,8 @@ public final class DonorMain implements Callable<Integer> {
    * First run: the settings dialog with first-run values (it shows the data directory and listen
    * address it will use, and checks the token with the tracker before saving). False if cancelled.
    */
-  private static boolean firstRun(Path file) throws Exception {
-    DonorSettings initial = SettingsDialog.firstRun(file);
+  private static boolean firstRun(Path file, Path boincDir) throws Exception {
+    DonorSettings initial = BoincOffer.ask(SettingsDialog.firstRun(file), boincDir);
     SettingsDialog[] d = new SettingsDialog[1];
     SwingUtilities.invokeAndWait(() -> d[0] = SettingsDialog.open("Cairn donor: first run", initial, "",
         DonorRules.Settings.parse(0.8, "60s", "", ""), (s, token) -> {

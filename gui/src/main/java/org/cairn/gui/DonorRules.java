@@ -16,28 +16,29 @@ import org.cairn.core.config.ByteSize;
  * Busy detection has hysteresis: the load must stay above (or below) the threshold for `busyAfter`.
  */
 public final class DonorRules {
-  /** The settings; hours null means always, cap 0 means none, threshold >= 1 disables the CPU rule. */
-  public record Settings(double busyCpu, Duration busyAfter, LocalTime from, LocalTime to, long dailyUploadCap) {
+  /** The settings; hours {@link DonationHours#ALWAYS} means always, cap 0 means none, threshold >= 1 disables the CPU rule. */
+  public record Settings(double busyCpu, Duration busyAfter, DonationHours hours, long dailyUploadCap) {
+    public Settings {
+      hours = hours == null ? DonationHours.ALWAYS : hours;
+    }
+
     public static Settings parse(double busyCpu, String busyAfter, String hours, String cap) {
-      LocalTime f = null;
-      LocalTime t = null;
-      if (hours != null && !hours.isBlank()) {
-        String[] p = hours.split("-");
-        if (p.length != 2) {
-          throw new IllegalArgumentException("hours must look like 08:00-18:00, was '" + hours + "'");
-        }
-        try {
-          f = LocalTime.parse(p[0].trim());
-          t = LocalTime.parse(p[1].trim());
-        } catch (java.time.format.DateTimeParseException e) {
-          throw new IllegalArgumentException("hours must look like 08:00-18:00, was '" + hours + "'", e);
-        }
-      }
+      DonationHours h = DonationHours.parse(hours);
       if (!(busyCpu > 0)) {
         throw new IllegalArgumentException("busy CPU threshold must be a fraction > 0, was " + busyCpu);
       }
-      return new Settings(busyCpu, org.cairn.core.config.Durations.parse(busyAfter), f, t,
+      return new Settings(busyCpu, org.cairn.core.config.Durations.parse(busyAfter), h,
           cap == null || cap.isBlank() ? 0 : ByteSize.parse(cap));
+    }
+
+    /** The every-day window's start, or null when there is none. */
+    public LocalTime from() {
+      return hours.everyDay() == null ? null : hours.everyDay().from();
+    }
+
+    /** The every-day window's end, or null when there is none. */
+    public LocalTime to() {
+      return hours.everyDay() == null ? null : hours.everyDay().to();
     }
   }
 
@@ -88,8 +89,9 @@ public final class DonorRules {
     if (settings.dailyUploadCap() > 0 && uploaded - uploadedAtDayStart >= settings.dailyUploadCap()) {
       return "daily upload cap of " + ByteSize.format(settings.dailyUploadCap()) + " reached";
     }
-    if (settings.from() != null && !within(now.toLocalTime(), settings.from(), settings.to())) {
-      return "outside donation hours " + settings.from() + "-" + settings.to();
+    String outside = settings.hours().outside(now);
+    if (outside != null) {
+      return "outside donation hours " + outside;
     }
     if (settings.busyCpu() < 1) {
       boolean above = cpuLoad.getAsDouble() > settings.busyCpu();
@@ -112,9 +114,6 @@ public final class DonorRules {
   }
 
   static boolean within(LocalTime t, LocalTime from, LocalTime to) {
-    if (from.equals(to)) {
-      return true; // a 24-hour window
-    }
-    return from.isBefore(to) ? !t.isBefore(from) && t.isBefore(to) : !t.isBefore(from) || t.isBefore(to);
+    return new DonationHours.Window(from, to).contains(t);
   }
 }

@@ -30,7 +30,7 @@ final class DonorSettings {
   static final String CAP = "donor-daily-upload-cap";
   /** Keys whose change needs the peer started again (a quota change does not). */
   static final java.util.List<String> RESTART_KEYS = java.util.List.of("tracker", "token-file", "data", "listen", "advertise",
-      "bandwidth-cap");
+      "bandwidth-cap", "upload-cap", "download-cap", "min-free");
 
   private final Map<String, String> values;
 
@@ -77,7 +77,7 @@ final class DonorSettings {
   DonorRules.Settings rules(DonorRules.Settings defaults) {
     double cpu = get(BUSY_CPU).isEmpty() ? defaults.busyCpu() : number(BUSY_CPU, get(BUSY_CPU));
     String after = get(BUSY_AFTER).isEmpty() ? defaults.busyAfter().toSeconds() + "s" : get(BUSY_AFTER);
-    String hours = get(HOURS).isEmpty() ? (defaults.from() == null ? "" : defaults.from() + "-" + defaults.to()) : get(HOURS);
+    String hours = get(HOURS).isEmpty() ? defaults.hours().toString() : get(HOURS);
     String cap = get(CAP).isEmpty() ? (defaults.dailyUploadCap() == 0 ? "" : Long.toString(defaults.dailyUploadCap())) : get(CAP);
     return DonorRules.Settings.parse(cpu, after, hours, cap);
   }
@@ -96,8 +96,13 @@ final class DonorSettings {
         return "the quota must be more than 0";
       }
       HostPort.parse(get("listen").isEmpty() ? "127.0.0.1:0" : get("listen"));
-      if (!get("bandwidth-cap").isEmpty()) {
-        ByteSize.parse(get("bandwidth-cap"));
+      for (String cap : java.util.List.of("bandwidth-cap", "upload-cap", "download-cap", "min-free")) {
+        if (!get(cap).isEmpty()) {
+          ByteSize.parse(get(cap));
+        }
+      }
+      if (!get(BoincAdoption.DIR).isEmpty() && !Files.isDirectory(Path.of(get(BoincAdoption.DIR)))) {
+        return "the BOINC directory " + get(BoincAdoption.DIR) + " does not exist";
       }
       rules(DonorRules.Settings.parse(0.8, "60s", "", ""));
       return null;

@@ -41,7 +41,8 @@ final class SettingsDialog {
       {"busyAfter", "... for this long (e.g. 60s)", DonorSettings.BUSY_AFTER},
       {"hours", "Donate only between (e.g. 08:00-18:00; empty: always)", DonorSettings.HOURS},
       {"cap", "Daily upload cap (e.g. 5GiB; empty: none)", DonorSettings.CAP},
-      {"bandwidth", "Network limit, each direction, per second (e.g. 2MiB; empty: none)", "bandwidth-cap"}};
+      {"bandwidth", "Network limit, each direction, per second (e.g. 2MiB; empty: none)", "bandwidth-cap"},
+      {"boinc", "Follow BOINC's preferences in (directory; empty: no)", BoincAdoption.DIR}};
 
   private final JDialog dialog;
   private final Map<String, JTextComponent> fields = new LinkedHashMap<>();
@@ -62,7 +63,7 @@ final class SettingsDialog {
     for (String[] f : FIELDS) {
       JTextComponent c = f[0].equals("token") ? new JPasswordField(28) : new JTextField(28);
       c.setName(f[0]);
-      c.setText(f[0].equals("token") ? token : f[0].equals("busyPercent") ? Long.toString(Math.round(rules.busyCpu() * 100))
+      c.setText(f[0].equals("token") ? token : f[0].equals("busyPercent") ? busyPercent(base, rules)
           : f[2].startsWith("donor-") && base.get(f[2]).isEmpty() ? ruleDefault(f[2], rules) : base.get(f[2]));
       fields.put(f[0], c);
       form.add(new JLabel(f[1] + ":"));
@@ -199,10 +200,20 @@ final class SettingsDialog {
     dialog.pack();
   }
 
+  /** The settings' busy threshold (e.g. BOINC's, adopted at the first run), else the rules', as a percentage. */
+  private static String busyPercent(DonorSettings base, DonorRules.Settings rules) {
+    try {
+      double f = base.get(DonorSettings.BUSY_CPU).isEmpty() ? rules.busyCpu() : Double.parseDouble(base.get(DonorSettings.BUSY_CPU));
+      return Long.toString(Math.round(f * 100));
+    } catch (NumberFormatException e) {
+      return base.get(DonorSettings.BUSY_CPU); // shown as it is, and named by problem() on Save
+    }
+  }
+
   private static String ruleDefault(String key, DonorRules.Settings r) {
     return switch (key) {
       case DonorSettings.BUSY_AFTER -> r.busyAfter().toSeconds() + "s";
-      case DonorSettings.HOURS -> r.from() == null ? "" : r.from() + "-" + r.to();
+      case DonorSettings.HOURS -> r.hours().toString();
       case DonorSettings.CAP -> r.dailyUploadCap() == 0 ? "" : org.cairn.core.config.ByteSize.format(r.dailyUploadCap()).replace(" ", "");
       default -> "";
     };

@@ -43,6 +43,11 @@ class DonorSettingsTest {
     assertThat(valid().with("listen", "nowhere").problem()).contains("'nowhere'");
     assertThat(valid().with(DonorSettings.HOURS, "9-5").problem()).contains("08:00-18:00");
     assertThat(valid().with("data", "").problem()).contains("data directory");
+    assertThat(valid().with(BoincAdoption.DIR, dir.resolve("no-boinc").toString()).problem()).contains("BOINC directory")
+        .contains("no-boinc");
+    assertThat(valid().with(BoincAdoption.DIR, dir.toString()).problem()).isNull();
+    assertThat(valid().with("upload-cap", "fast").problem()).contains("'fast'");
+    assertThat(valid().with(DonorSettings.HOURS, "sat 09:00-13:00, someday 10:00-11:00").problem()).contains("someday");
   }
 
   @Test

@@ -297,6 +297,67 @@ class DonorTrayIT {
     assertThat(replies.readLine()).isEqualTo("ok quit");
   }
 
+  /**
+   * The first run on a desktop whose owner runs BOINC (the override file Debian's BOINC client wrote, gui's test
+   * resources): the app asks whether to take BOINC's preferences; yes (Return) fills the settings dialog, where the
+   * owner types the tracker and token and saves; the donor registers with BOINC's limits and then follows an edit
+   * of the file, the tracker hearing the new quota.
+   */
+  @Test
+  void theFirstRun_offersBoincsPreferences_andTheDonorFollowsThem() throws Exception {
+    Path boinc = Files.createDirectories(root.resolve("boinc"));
+    String real = Files.readString(Path.of(System.getProperty("cairn.root", ".."), "gui", "src", "test", "resources", "boinc",
+        "manager-override", "global_prefs_override.xml"));
+    Path override = Files.writeString(boinc.resolve("global_prefs_override.xml"), real);
+    Path settings = root.resolve("first").resolve("donor.yaml");
+    ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
+        "-Duser.home=" + root.resolve("home"), "-jar", MiniGrid.jar("gui", "cairn-donor.jar").toString(), "--window", "--settings",
+        settings.toString(), "--boinc-dir", boinc.toString(), "--busy-cpu", "1")
+        .redirectOutput(root.resolve("first.out").toFile()).redirectError(root.resolve("first.err").toFile());
+    pb.environment().put("DISPLAY", display);
+    processes.add(pb.start());
+    MiniGrid.await("the offer to use BOINC's preferences", Duration.ofSeconds(60), () -> visible("use BOINC"),
+        () -> Files.readString(root.resolve("first.err")));
+    // Return on the focused offer takes its default, Yes; pressed again until the settings dialog shows (a click or
+    // key that arrives before the dialog is painted is lost)
+    MiniGrid.await("the first run's settings dialog", Duration.ofSeconds(60), () -> {
+      int[] offer = visible("use BOINC") ? window("use BOINC") : null;
+      if (offer != null) { // a click on its text gives the dialog the focus, which starts on Yes
+        run("xdotool", "mousemove", Integer.toString(offer[0] + offer[2] / 2), Integer.toString(offer[1] + 20), "click", "1",
+            "key", "Return");
+      }
+      return visible("first run");
+    }, () -> Files.readString(root.resolve("first.err")));
+    String pin = "#sha256:" + Files.readString(grid.trackerData().resolve("ca.sha256")).strip();
+    // the tracker and token fields are the form's first two rows: click each, then type (the dialog shows at 40,40)
+    int[] d = window("first run");
+    int fieldX = d[0] + d[2] * 3 / 4;
+    run("xdotool", "mousemove", Integer.toString(fieldX), Integer.toString(d[1] + 17), "click", "1", "key", "ctrl+a", "type",
+        grid.trackerUrl());
+    run("xdotool", "mousemove", Integer.toString(fieldX), Integer.toString(d[1] + 40), "click", "1", "type", grid.token() + pin);
+    screenshot("donor-boinc-first-run.png");
+    run("xdotool", "key", "Return");
+    MiniGrid.await("the donor saved and started", Duration.ofSeconds(60), () -> Files.exists(settings)
+        && donorAtTracker() != null, () -> Files.readString(root.resolve("first.err")));
+    assertThat(Files.readString(settings)).contains("donor-boinc-dir: \"" + boinc + "\"").contains("upload-cap: \"102400\"")
+        .contains("download-cap: \"512000\"").contains("donor-busy-cpu: \"0.5\"").contains("donor-hours: \"22:30-06:00, sat 09:00-13:15, sun 00:00-00:00\"");
+    assertThat(donorAtTracker().get("quotaBytes").asLong()).isLessThanOrEqualTo(20_000_000_000L);
+
+    Files.writeString(override, real.replace("<disk_max_used_gb>20.000000", "<disk_max_used_gb>0.500000")
+        .replace("<disk_min_free_gb>5.000000", "<disk_min_free_gb>0.000000"));
+    MiniGrid.await("the tracker hearing the quota from the edited file", Duration.ofSeconds(60),
+        () -> donorAtTracker() != null && donorAtTracker().get("quotaBytes").asLong() == 500_000_000L,
+        () -> grid.peers() + "\n" + Files.readString(root.resolve("first.err")));
+    assertThat(Files.readString(root.resolve("first.err"))).contains("BOINC preferences in " + boinc + " changed: quota: ");
+  }
+
+  /** Whether a window whose name matches is mapped. */
+  private boolean visible(String name) throws Exception {
+    Process p = x("xdotool", "search", "--onlyvisible", "--name", name);
+    String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    return p.waitFor(20, TimeUnit.SECONDS) && !out.isBlank();
+  }
+
   /** The contract's headless donor command: data in ROOT/NAME, listening on {@code port}, a 1 GiB quota. */
   private List<String> headlessArgs(String name, int port) {
     return new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",

@@ -21,6 +21,8 @@ import org.cairn.peer.server.ConnectionLimits;
  *     allows it (false: through the page cache)
  * @param tlsWrapBytes plaintext bytes the data server's TLS handler wraps in one pass
  *     ({@link DataTls#handler(io.netty.handler.ssl.SslContext, io.netty.buffer.ByteBufAllocator, String, int, int)})
+ * @param uploadCap bytes per second the data server sends, all connections together; 0: {@code bandwidthCap}
+ * @param downloadCap bytes per second the data server receives, all connections together; 0: {@code bandwidthCap}
  */
 public record PeerConfig(
     URI tracker,
@@ -49,7 +51,9 @@ public record PeerConfig(
     List<URI> moreTrackers,
     ConnectionLimits connectionLimits,
     boolean directIo,
-    int tlsWrapBytes) {
+    int tlsWrapBytes,
+    long uploadCap,
+    long downloadCap) {
 
   public PeerConfig {
     moreTrackers = moreTrackers == null ? List.of() : List.copyOf(moreTrackers);
@@ -77,8 +81,9 @@ public record PeerConfig(
     if (maxClients < 1) {
       throw new IllegalArgumentException("max clients must be at least 1, was " + maxClients);
     }
-    if (bandwidthCap < 0) {
-      throw new IllegalArgumentException("bandwidth cap must be >= 0 (0: none), was " + bandwidthCap);
+    if (bandwidthCap < 0 || uploadCap < 0 || downloadCap < 0) {
+      throw new IllegalArgumentException("bandwidth caps must be >= 0 (0: none), were " + bandwidthCap + " each way, " + uploadCap
+          + " up and " + downloadCap + " down");
     }
     if (gcInterval.toMillis() < 100 || gcGrace.isNegative()) {
       throw new IllegalArgumentException("gc interval must be at least 100ms and gc grace >= 0, were "
@@ -126,7 +131,17 @@ public record PeerConfig(
         .ioCapacity(ioCapacity).gcInterval(gcInterval).gcGrace(gcGrace).repairRate(repairRate)
         .repairThreads(repairThreads).scrubPeriod(scrubPeriod).scrubMaxRate(scrubMaxRate)
         .reportDiskRate(reportDiskRate).softSyncInterval(softSyncInterval).connectionLimits(connectionLimits).directIo(directIo)
-        .tlsWrapBytes(tlsWrapBytes);
+        .tlsWrapBytes(tlsWrapBytes).uploadCap(uploadCap).downloadCap(downloadCap);
+  }
+
+  /** The data server's cap on what it sends, bytes per second; 0: none. */
+  public long effectiveUploadCap() {
+    return uploadCap > 0 ? uploadCap : bandwidthCap;
+  }
+
+  /** The data server's cap on what it receives, bytes per second; 0: none. */
+  public long effectiveDownloadCap() {
+    return downloadCap > 0 ? downloadCap : bandwidthCap;
   }
 
   /** These settings with another quota (the donor app's "Set quota…"). */
@@ -153,6 +168,8 @@ public record PeerConfig(
     private boolean paused;
     private String id;
     private long bandwidthCap;
+    private long uploadCap;
+    private long downloadCap;
     private long ioCapacity = 100L << 20;
     private Duration gcInterval = Duration.ofMinutes(10);
     private Duration gcGrace = Duration.ofHours(1);
@@ -236,6 +253,18 @@ public record PeerConfig(
       return this;
     }
 
+    /** Bytes per second the data server sends; 0: the cap in each direction. */
+    public Builder uploadCap(long v) {
+      uploadCap = v;
+      return this;
+    }
+
+    /** Bytes per second the data server receives; 0: the cap in each direction. */
+    public Builder downloadCap(long v) {
+      downloadCap = v;
+      return this;
+    }
+
     public Builder ioCapacity(long v) {
       ioCapacity = v;
       return this;
@@ -306,7 +335,8 @@ public record PeerConfig(
     public PeerConfig build() {
       return new PeerConfig(trackers.get(0), dataDir, listen, advertise, quotaBytes, minFreeBytes, token, heartbeatInterval, tau1, tau2,
           maxClients, paused, id, bandwidthCap, ioCapacity, gcInterval, gcGrace, repairRate, repairThreads, scrubPeriod, scrubMaxRate,
-          reportDiskRate, softSyncInterval, trackers.subList(1, trackers.size()), connectionLimits, directIo, tlsWrapBytes);
+          reportDiskRate, softSyncInterval, trackers.subList(1, trackers.size()), connectionLimits, directIo, tlsWrapBytes,
+          uploadCap, downloadCap);
     }
   }
 }

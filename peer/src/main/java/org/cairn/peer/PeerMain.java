@@ -77,6 +77,14 @@ public final class PeerMain implements Callable<Integer> {
       description = "Cap on data traffic in each direction, e.g. 10MiB (default: 0, none).")
   String bandwidthCap;
 
+  @Option(names = "--upload-cap", paramLabel = "BYTES_PER_SEC",
+      description = "Cap on data this peer sends, e.g. 100KiB (default: the --bandwidth-cap).")
+  String uploadCap;
+
+  @Option(names = "--download-cap", paramLabel = "BYTES_PER_SEC",
+      description = "Cap on data this peer receives, e.g. 500KiB (default: the --bandwidth-cap).")
+  String downloadCap;
+
   @Option(names = "--gc-interval", paramLabel = "DURATION",
       description = "How often to check held fragments with the tracker for garbage (default: 10m).")
   String gcInterval;
@@ -211,6 +219,8 @@ public final class PeerMain implements Callable<Integer> {
       set(text(paused), file, "paused", v -> b.paused(bool("paused", v)));
       set(id, file, "id", b::id);
       set(bandwidthCap, file, "bandwidth-cap", v -> b.bandwidthCap(ByteSize.parse(v)));
+      set(uploadCap, file, "upload-cap", v -> b.uploadCap(ByteSize.parse(v)));
+      set(downloadCap, file, "download-cap", v -> b.downloadCap(ByteSize.parse(v)));
       set(ioCapacity, file, "io-capacity", v -> b.ioCapacity(ByteSize.parse(v)));
       set(gcInterval, file, "gc-interval", v -> b.gcInterval(Durations.parse(v)));
       set(gcGrace, file, "gc-grace", v -> b.gcGrace(Durations.parse(v)));

@@ -149,7 +149,7 @@ public final class PeerRuntime implements Closeable {
           Duration.ofSeconds(1), daemon::registered);
       p.repair.onStoredLocally(rebuilt::stored);
       p.server = p.add(new DataServer(config.listen(), keys::dataKey, keys.tlsRequired() ? keys::tlsContext : null, p.store,
-          daemon.admission(), config.bandwidthCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock, rebuilt::stored),
+          daemon.admission(), config.effectiveUploadCap(), config.effectiveDownloadCap(), new TicketGate(keys::ticketVerifier, daemon::id, clock, rebuilt::stored),
           config.connectionLimits(), config.tlsWrapBytes()));
       daemon.start(p.server.port());
       long every = config.gcInterval().toMillis();

@@ -26,7 +26,7 @@ final class PeerSettingsFile {
   static final String DONOR_PREFIX = "donor-";
 
   private static final List<String> KEYS = List.of("tracker", "data", "listen", "advertise", "quota", "min-free", "token-file",
-      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "io-capacity", "gc-interval", "gc-grace",
+      "heartbeat-interval", "tau1", "tau2", "max-clients", "paused", "id", "bandwidth-cap", "upload-cap", "download-cap", "io-capacity", "gc-interval", "gc-grace",
       "repair-rate", "repair-threads", "scrub-period", "scrub-max-rate", "report-disk-rate",
       "soft-sync-interval", "max-connections", "max-connections-per-address");
 

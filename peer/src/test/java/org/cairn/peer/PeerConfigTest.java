@@ -42,6 +42,7 @@ class PeerConfigTest {
         "max-clients: 4",
         "paused: true",
         "bandwidth-cap: 10MiB",
+        "upload-cap: 100KiB",
         "report-disk-rate: false",
         ""));
     PeerConfig c = parse("--config", yaml.toString(), "--quota", "1GiB");
@@ -53,6 +54,9 @@ class PeerConfigTest {
     assertThat(c.maxClients()).isEqualTo(4);
     assertThat(c.paused()).isTrue();
     assertThat(c.bandwidthCap()).isEqualTo(10L << 20);
+    assertThat(c.effectiveUploadCap()).as("its own cap").isEqualTo(100L << 10);
+    assertThat(c.effectiveDownloadCap()).as("the cap each way").isEqualTo(10L << 20);
+    assertThat(parse("--config", yaml.toString(), "--quota", "1GiB", "--download-cap", "1MiB").effectiveDownloadCap()).isEqualTo(1L << 20);
     assertThat(c.reportDiskRate()).isFalse();
     assertThat(parse("--config", yaml.toString(), "--quota", "1GiB", "--report-disk-rate", "true").reportDiskRate()).as("the flag wins").isTrue();
     assertThat(c.listen().toString()).isEqualTo("127.0.0.1:0");
@@ -125,12 +129,13 @@ class PeerConfigTest {
     assertThatThrownBy(() -> valid(t).heartbeatInterval(Duration.ofMillis(10)).build()).hasMessageContaining("was 10ms");
     assertThatThrownBy(() -> valid(t).tlsWrapBytes(0).build()).hasMessageContaining("TLS wrap size must be positive, was 0");
     assertThatThrownBy(() -> valid(t).id("a b").build()).hasMessageContaining("'a b'");
+    assertThatThrownBy(() -> valid(t).uploadCap(-1).build()).hasMessageContaining("-1 up");
   }
 
   @Test
   void aNewQuotaChangesOnlyTheQuota() {
     GridToken t = GridToken.of(GridToken.generate());
-    PeerConfig before = valid(t).bandwidthCap(5L << 20).paused(true).directIo(false).id("donor-1").build();
+    PeerConfig before = valid(t).bandwidthCap(5L << 20).uploadCap(1L << 20).downloadCap(2L << 20).paused(true).directIo(false).id("donor-1").build();
     PeerConfig after = before.withQuota(7L << 30);
     assertThat(after.quotaBytes()).isEqualTo(7L << 30);
     assertThat(after.toBuilder().quotaBytes(before.quotaBytes()).build()).usingRecursiveComparison().isEqualTo(before);

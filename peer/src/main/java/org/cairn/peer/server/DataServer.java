@@ -95,8 +95,18 @@ public final class DataServer implements Closeable {
   public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
       java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
       long bandwidthCap, TicketGate gate, ConnectionLimits limits, int tlsWrapBytes) throws InterruptedException {
+    this(listen, key, tls, store, admission, bandwidthCap, bandwidthCap, gate, limits, tlsWrapBytes);
+  }
+
+  /**
+   * @param uploadCap bytes per second sent, all data connections together; 0 for no cap
+   * @param downloadCap bytes per second received, all data connections together; 0 for no cap
+   */
+  public DataServer(HostPort listen, java.util.function.Supplier<GridToken> key,
+      java.util.function.Supplier<io.netty.handler.ssl.SslContext> tls, FragmentStore store, Admission admission,
+      long uploadCap, long downloadCap, TicketGate gate, ConnectionLimits limits, int tlsWrapBytes) throws InterruptedException {
     counter = new ConnectionCounter(limits);
-    shaper = bandwidthCap > 0 ? new GlobalTrafficShapingHandler(workers, bandwidthCap, bandwidthCap, 100) : null;
+    shaper = uploadCap > 0 || downloadCap > 0 ? new GlobalTrafficShapingHandler(workers, uploadCap, downloadCap, 100) : null;
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
         .channel(NioServerSocketChannel.class)

@@ -54,6 +54,25 @@ class DataServerTest {
   }
 
   @Test
+  void aDownloadCapAloneLeavesWhatAClientPullsUncapped() throws Exception {
+    GridToken token = GridToken.of(GridToken.generate());
+    int size = 1024 * 1024;
+    try (FragmentStore store = FragmentStore.open(dir);
+        DataServer server = new DataServer(HostPort.parse("127.0.0.1:0"), () -> token, null, store, Admission.OPEN, 0, 64 * 1024,
+            TicketGate.notRequired(), org.cairn.peer.server.ConnectionLimits.DEFAULT, org.cairn.core.net.DataTls.wrapBytes());
+        Socket s = new Socket("127.0.0.1", server.port())) {
+      s.setSoTimeout(30_000);
+      DataInputStream in = authenticated(s, token);
+      DataOutputStream out = new DataOutputStream(s.getOutputStream());
+      long start = System.nanoTime();
+      writeFrame(out, FrameType.PROBE, java.nio.ByteBuffer.allocate(4).putInt(size).array());
+      assertThat(readFrame(in, FrameType.PROBE_RESULT)).hasSize(size);
+      // capped at 64 KiB/s this would take some 16 s; the cap applies to what the peer receives only
+      assertThat((System.nanoTime() - start) / 1e9).as("seconds to pull 1 MiB").isLessThan(8.0);
+    }
+  }
+
+  @Test
   void aPutBlockedInTheStore_holdsUpNoOtherConnection() throws Exception {
     GridToken token = GridToken.of(GridToken.generate());
     CountDownLatch admitted = new CountDownLatch(1);
