@@ -1,0 +1,124 @@
+package org.cairn.cli.dmtcp;
+
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.cairn.client.store.StoreOutcome;
+import org.cairn.core.api.catalog.VersionRow;
+import sun.misc.Signal;
+
+/**
+ * A DMTCP job run as a Slurm batch job's shell ({@code exec cairn ... dmtcp launch --slurm}): Slurm's
+ * warning signal (SIGUSR1, from {@code sbatch --signal=B:USR1@N} or {@code scancel -b -s USR1}) has
+ * the computation checkpointed and stored while it runs on; the SIGTERM of a requeue, a preemption or
+ * a cancel has it checkpointed and stored, then ended. Slurm sends that SIGTERM to every process of
+ * the job at once, so the computation is started with SIGTERM ignored (an ignored signal stays ignored
+ * across exec, and DMTCP keeps it in the checkpoint): it lives until its last checkpoint is taken.
+ */
+final class SlurmJob {
+  /** The exit status after a SIGTERM: that of a process the signal ended. */
+  static final int TERMINATED = DmtcpJob.STOPPED;
+
+  private final PrintWriter err;
+  private volatile DmtcpJob job;
+  private volatile boolean terminated;
+
+  /** Says what it does on {@code err}; {@link #handleSignals} installs it as this process's signal handler. */
+  SlurmJob(PrintWriter err) {
+    this.err = err;
+  }
+
+  /**
+   * Handles SIGUSR1 and SIGTERM from now on (these handlers replace the JVM's): before a job is
+   * {@linkplain #attach attached}, SIGUSR1 is said and ignored and SIGTERM ends this process.
+   */
+  static SlurmJob handleSignals(PrintWriter err) {
+    SlurmJob s = new SlurmJob(err);
+    // sun.misc.Signal: the JDK's only way for a program to handle a signal (jdk.unsupported, kept for this use)
+    Signal.handle(new Signal("USR1"), sig -> s.checkpoint("SIGUSR1", "Slurm's warning"));
+    Signal.handle(new Signal("TERM"), sig -> s.terminate());
+    return s;
+  }
+
+  /** {@code command} run with SIGTERM ignored, through {@code sh} ({@code trap "" TERM} then exec). */
+  static List<String> ignoringTerm(List<String> command) {
+    List<String> out = new ArrayList<>(List.of("/bin/sh", "-c", "trap '' TERM; exec \"$@\"", "cairn-dmtcp-job"));
+    out.addAll(command);
+    return out;
+  }
+
+  /** The job the signals are for from now on. */
+  void attach(DmtcpJob job) {
+    this.job = job;
+  }
+
+  /**
+   * Whether this run restarts from the grid rather than launching the program anew: a requeued run
+   * does, when the grid holds a version of its app/node ({@code versions}, oldest first). A first run
+   * always launches (a version there is an earlier job's that had the same id), and says so.
+   */
+  boolean resumes(SlurmEnv env, List<VersionRow> versions) {
+    if (!env.requeued()) {
+      if (!versions.isEmpty()) {
+        VersionRow last = versions.get(versions.size() - 1);
+        say("the grid already holds " + last.app() + "." + last.node() + " up to step " + last.step() + " (an earlier job's); "
+            + "this first run of job " + env.node() + " starts the program anew and stores after it");
+      }
+      return false;
+    }
+    if (versions.isEmpty()) {
+      say("requeued run " + env.restartCount() + " of job " + env.node() + ", but the grid holds no checkpoint of it yet: "
+          + "starting the program anew");
+      return false;
+    }
+    say("requeued run " + env.restartCount() + " of job " + env.node() + ": restarting from the grid");
+    return true;
+  }
+
+  /** Whether a SIGTERM ended the job (the command then exits with {@link #TERMINATED}). */
+  boolean terminated() {
+    return terminated;
+  }
+
+  /** One checkpoint at a time: a signal arriving during another's waits, then takes its own. */
+  private synchronized void checkpoint(String signal, String meaning) {
+    DmtcpJob j = job;
+    if (j == null) {
+      say(signal + " (" + meaning + ") before the program started: nothing to checkpoint yet");
+      return;
+    }
+    say(signal + " (" + meaning + "): checkpointing");
+    try {
+      StoreOutcome r = j.checkpointNow();
+      say(String.format(Locale.ROOT, "checkpoint on %s stored as %s.%s.%d", signal, r.app(), r.node(), r.step()));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      say("no checkpoint on " + signal + ": " + e.getMessage());
+    }
+  }
+
+  private void terminate() {
+    if (terminated) {
+      return; // Slurm's second SIGTERM: the first one's checkpoint is under way
+    }
+    terminated = true;
+    if (job == null) {
+      say("SIGTERM before the program started: ending");
+      System.exit(TERMINATED);
+    }
+    checkpoint("SIGTERM", "requeue, preemption or cancel");
+    try {
+      job.stop();
+      say("the program is ended (a requeued run of this job restarts it from the grid's latest checkpoint)");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void say(String line) {
+    err.println("cairn dmtcp: " + line);
+    err.flush();
+  }
+}
