@@ -71,6 +71,9 @@ final class DmtcpJob {
     ProcessBuilder pb = new ProcessBuilder(command).inheritIO();
     pb.environment().put("DMTCP_UNIQUE_CKPT_PLUGIN", "1");
     pb.environment().put("DMTCP_GZIP", "0"); // Cairn compresses after dedup; gzip'd images do not dedup
+    // the coordinator's directory too, where it writes each restart script: dmtcp_launch passes its --ckptdir on to the
+    // coordinator it starts, dmtcp_restart does not (its coordinator would write them into the working directory)
+    pb.environment().put("DMTCP_CHECKPOINT_DIR", checkpoints.path().toString());
     Files.deleteIfExists(checkpoints.path().resolve(PORT_FILE)); // an earlier run's coordinator, gone
     Process p;
     synchronized (lifecycle) {
