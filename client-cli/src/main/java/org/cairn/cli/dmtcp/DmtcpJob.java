@@ -124,7 +124,14 @@ final class DmtcpJob {
   /**
    * Has DMTCP checkpoint the computation now (its coordinator's port is in the checkpoint directory's
    * {@value #PORT_FILE}) and stores that checkpoint; returns once it is committed, or throws saying why not.
+   * A computation still starting is waited for up to {@code startWait}.
    */
+  StoreOutcome checkpointNow(Duration startWait) throws IOException, InterruptedException {
+    awaitRunning(startWait);
+    return checkpointNow();
+  }
+
+  /** As {@link #checkpointNow(Duration)} for a computation that runs now. */
   StoreOutcome checkpointNow() throws IOException, InterruptedException {
     int before;
     synchronized (this) {
@@ -170,8 +177,36 @@ final class DmtcpJob {
     }
   }
 
-  /** Runs dmtcp_command with {@code action} against this job's coordinator. */
-  private void coordinator(String action) throws IOException, InterruptedException {
+  /**
+   * Waits until the computation runs under its coordinator (a request that comes while it starts, or
+   * while a restart fetches its images, is served once it runs), or says why it cannot.
+   */
+  void awaitRunning(Duration startWait) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + startWait.toNanos();
+    while (true) {
+      Process p = computation;
+      if (p != null && !p.isAlive()) {
+        throw new IOException("the program has ended");
+      }
+      try {
+        String status = coordinator("--status");
+        if (status.contains("RUNNING=yes") && !status.contains("NUM_PEERS=0")) {
+          return;
+        }
+      } catch (IOException notYet) {
+        if (System.nanoTime() > deadline) {
+          throw notYet;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the program is not running under DMTCP" + (startWait.isZero() ? "" : " after " + startWait.toSeconds() + " s"));
+      }
+      Thread.sleep(POLL.toMillis());
+    }
+  }
+
+  /** Runs dmtcp_command with {@code action} against this job's coordinator; returns what it printed. */
+  private String coordinator(String action) throws IOException, InterruptedException {
     Path portFile = checkpoints.path().resolve(PORT_FILE);
     if (computation == null || !Files.isRegularFile(portFile) || Files.readString(portFile).isBlank()) {
       throw new IOException("the program has not started under DMTCP yet");
@@ -182,6 +217,7 @@ final class DmtcpJob {
     if (c.waitFor() != 0) {
       throw new IOException("dmtcp_command " + action + " failed (status " + c.exitValue() + "): " + out);
     }
+    return out;
   }
 
   private synchronized void storeNew() {

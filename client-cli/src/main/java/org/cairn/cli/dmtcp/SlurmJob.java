@@ -1,6 +1,7 @@
 package org.cairn.cli.dmtcp;
 
 import java.io.PrintWriter;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,10 +20,15 @@ import sun.misc.Signal;
 final class SlurmJob {
   /** The exit status after a SIGTERM: that of a process the signal ended. */
   static final int TERMINATED = DmtcpJob.STOPPED;
+  /** How long a SIGUSR1 that comes while the program starts waits for it to run. */
+  private static final Duration START_WAIT = Duration.ofMinutes(2);
 
   private final PrintWriter err;
   private volatile DmtcpJob job;
   private volatile boolean terminated;
+  /** Guards {@link #waiting}: the thread of a checkpoint that waits for the program to start, if any. */
+  private final Object waitLock = new Object();
+  private Thread waiting;
 
   /** Says what it does on {@code err}; {@link #handleSignals} installs it as this process's signal handler. */
   SlurmJob(PrintWriter err) {
@@ -30,13 +36,14 @@ final class SlurmJob {
   }
 
   /**
-   * Handles SIGUSR1 and SIGTERM from now on (these handlers replace the JVM's): before a job is
-   * {@linkplain #attach attached}, SIGUSR1 is said and ignored and SIGTERM ends this process.
+   * Handles SIGUSR1 and SIGTERM from now on (these handlers replace the JVM's). A SIGUSR1 that comes
+   * while the program starts (or a requeued run fetches its checkpoint) is served once it runs; a
+   * SIGTERM then ends this process without a checkpoint (the grid's latest is as new).
    */
   static SlurmJob handleSignals(PrintWriter err) {
     SlurmJob s = new SlurmJob(err);
     // sun.misc.Signal: the JDK's only way for a program to handle a signal (jdk.unsupported, kept for this use)
-    Signal.handle(new Signal("USR1"), sig -> s.checkpoint("SIGUSR1", "Slurm's warning"));
+    Signal.handle(new Signal("USR1"), sig -> s.checkpoint("SIGUSR1", "Slurm's warning", START_WAIT));
     Signal.handle(new Signal("TERM"), sig -> s.terminate());
     return s;
   }
@@ -81,14 +88,22 @@ final class SlurmJob {
     return terminated;
   }
 
-  /** One checkpoint at a time: a signal arriving during another's waits, then takes its own. */
-  private synchronized void checkpoint(String signal, String meaning) {
-    DmtcpJob j = job;
-    if (j == null) {
-      say(signal + " (" + meaning + ") before the program started: nothing to checkpoint yet");
+  /**
+   * One checkpoint at a time: a signal arriving during another's waits, then takes its own; but a
+   * SIGTERM does not wait for a SIGUSR1 that still waits for the program to start.
+   */
+  private synchronized void checkpoint(String signal, String meaning, Duration startWait) {
+    say(signal + " (" + meaning + "): checkpointing");
+    DmtcpJob j;
+    try {
+      j = awaitStart(startWait);
+    } catch (InterruptedException e) {
+      say("no checkpoint on " + signal + ": a SIGTERM came while the program started");
+      return;
+    } catch (java.io.IOException e) {
+      say("no checkpoint on " + signal + ": " + e.getMessage());
       return;
     }
-    say(signal + " (" + meaning + "): checkpointing");
     try {
       StoreOutcome r = j.checkpointNow();
       say(String.format(Locale.ROOT, "checkpoint on %s stored as %s.%s.%d", signal, r.app(), r.node(), r.step()));
@@ -99,16 +114,47 @@ final class SlurmJob {
     }
   }
 
+  /** The job once attached and its program running under DMTCP (a requeued run may still fetch its checkpoint). */
+  private DmtcpJob awaitStart(Duration startWait) throws java.io.IOException, InterruptedException {
+    synchronized (waitLock) {
+      if (terminated && !startWait.isZero()) {
+        throw new InterruptedException();
+      }
+      waiting = Thread.currentThread();
+    }
+    try {
+      long deadline = System.nanoTime() + startWait.toNanos();
+      while (job == null) {
+        if (System.nanoTime() >= deadline) {
+          throw new java.io.IOException("the program did not start");
+        }
+        Thread.sleep(DmtcpJob.POLL.toMillis());
+      }
+      job.awaitRunning(startWait);
+      return job;
+    } finally {
+      synchronized (waitLock) {
+        waiting = null;
+        Thread.interrupted(); // an interrupt meant for the wait, come too late, is not the checkpoint's
+      }
+    }
+  }
+
   private void terminate() {
     if (terminated) {
       return; // Slurm's second SIGTERM: the first one's checkpoint is under way
     }
-    terminated = true;
+    synchronized (waitLock) {
+      terminated = true;
+      if (waiting != null) {
+        waiting.interrupt(); // a SIGUSR1 waiting for the program to start: the SIGTERM goes first
+      }
+    }
     if (job == null) {
       say("SIGTERM before the program started: ending");
       System.exit(TERMINATED);
     }
-    checkpoint("SIGTERM", "requeue, preemption or cancel");
+    checkpoint("SIGTERM", "requeue, preemption or cancel", Duration.ZERO);
     try {
       job.stop();
       say("the program is ended (a requeued run of this job restarts it from the grid's latest checkpoint)");
