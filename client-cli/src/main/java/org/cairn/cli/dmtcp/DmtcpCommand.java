@@ -43,7 +43,7 @@ public final class DmtcpCommand {
     Target.App target;
 
     @CommandLine.Mixin
-    Target.Node nodeOption;
+    NodeOption nodeOption;
 
     @Option(names = "--interval", defaultValue = "10m", paramLabel = "DURATION",
         description = {"Time between checkpoints (DMTCP's --interval, whole seconds; default: ${DEFAULT-VALUE}), or 'auto': the "
@@ -63,6 +63,32 @@ public final class DmtcpCommand {
 
     /** The sealing a restart goes on with when --encryption is not given (null: the flag's). */
     Encryption sealing;
+
+    @Option(names = "--slurm", description = {"Run as a Slurm batch job's shell (exec this command in the batch script): "
+        + "SIGUSR1 (sbatch --signal=B:USR1@N, scancel -b -s USR1) stores a checkpoint while the program runs on; the SIGTERM "
+        + "of a requeue or preemption stores one and ends the program; a requeued run (SLURM_RESTART_COUNT > 0) of "
+        + "'launch' restarts from the grid's latest version instead. --node defaults to the job's id (ARRAYJOB_TASK for "
+        + "an array task). See docs/slurm.md."})
+    boolean slurm;
+
+    /** The Slurm job this runs as (--slurm), else null; read once the options are parsed. */
+    SlurmEnv slurmEnv;
+
+    /** Applies --slurm: reads the job's environment and gives --node its default; --node is required otherwise. */
+    void resolveNode(CommandLine cl) {
+      if (slurm) {
+        try {
+          slurmEnv = SlurmEnv.of(System.getenv());
+        } catch (IllegalArgumentException e) {
+          throw new CommandLine.ParameterException(cl, "--slurm: " + e.getMessage());
+        }
+        if (nodeOption.node == null) {
+          nodeOption.node = slurmEnv.node();
+        }
+      } else if (nodeOption.node == null) {
+        throw new CommandLine.ParameterException(cl, "Missing required option: '--node=NODE' (or --slurm, inside a Slurm job)");
+      }
+    }
 
     /** Whether Cairn drives the checkpoints on the advised interval ({@link AutoInterval}). */
     boolean auto() {
@@ -97,8 +123,19 @@ public final class DmtcpCommand {
     }
   }
 
-  /** Runs the job under DMTCP with checkpoints stored; returns the program's exit status. */
-  static int runJob(Root root, CommandLine cl, JobOptions o, List<String> command, Path restoredCopy, Grid grid) throws Exception {
+  /** {@code --node}: required unless --slurm gives it a default ({@link JobOptions#resolveNode}). */
+  static final class NodeOption {
+    @Option(names = "--node", paramLabel = "NODE", description = {"Node: one process or rank of the app; each node has its own "
+        + "series of checkpoints (required, except with --slurm: the job's id)."})
+    String node;
+  }
+
+  /**
+   * Runs the job under DMTCP with checkpoints stored; returns the program's exit status. Under
+   * {@code slurm} (not null) the computation ignores SIGTERM and the signals go to {@link SlurmJob}.
+   */
+  static int runJob(Root root, CommandLine cl, JobOptions o, List<String> command, Path restoredCopy, Grid grid, SlurmJob slurm)
+      throws Exception {
     CheckpointDir checkpoints = new CheckpointDir(o.ckptDir(root));
     StoreOptions options = o.storeOptions(root, cl);
     DmtcpJob job = new DmtcpJob(checkpoints, dir -> DmtcpJob.storeGeneration(grid, options, dir), cl.getErr());
@@ -106,7 +143,12 @@ public final class DmtcpCommand {
       job.removeAfterNextCommit(restoredCopy);
     }
     try (AutoInterval auto = o.auto() ? autoInterval(root, cl, o, grid) : null) {
-      return job.run(command);
+      if (slurm == null) {
+        return job.run(command);
+      }
+      slurm.attach(job);
+      int status = job.run(SlurmJob.ignoringTerm(command));
+      return slurm.terminated() ? SlurmJob.TERMINATED : status;
     }
   }
 
@@ -141,6 +183,8 @@ public final class DmtcpCommand {
     @Override
     public Integer call() throws Exception {
       CommandLine cl = spec.commandLine();
+      job.resolveNode(cl);
+      SlurmJob slurm = job.slurm ? SlurmJob.handleSignals(cl.getErr()) : null;
       long interval = job.intervalSeconds(cl);
       Path dir = job.ckptDir(parent.root);
       List<String> command = new ArrayList<>(List.of(DmtcpJob.onPath("dmtcp_launch"), "--new-coordinator", "--coord-port", "0",
@@ -148,7 +192,10 @@ public final class DmtcpCommand {
           "--enable-unique-checkpoint-filenames", "--interval", Long.toString(interval)));
       command.addAll(program);
       try (Grid grid = GridAccess.open(parent.root, cl)) {
-        return runJob(parent.root, cl, job, command, null, grid);
+        if (slurm != null && slurm.resumes(job.slurmEnv, grid.versions(job.target.app, job.nodeOption.node))) {
+          return restartFromGrid(parent.root, cl, job, 0, grid, slurm);
+        }
+        return runJob(parent.root, cl, job, command, null, grid, slurm);
       }
     }
   }
@@ -172,39 +219,46 @@ public final class DmtcpCommand {
     @Override
     public Integer call() throws Exception {
       CommandLine cl = spec.commandLine();
-      long interval = job.intervalSeconds(cl);
-      Path dir = job.ckptDir(parent.root);
-      String restart = DmtcpJob.onPath("dmtcp_restart");
+      job.resolveNode(cl);
+      SlurmJob slurm = job.slurm ? SlurmJob.handleSignals(cl.getErr()) : null;
       try (Grid grid = GridAccess.open(parent.root, cl)) {
-        org.cairn.core.api.catalog.LocatedVersion located = grid.locate(job.target.app, job.nodeOption.node, stepOption.step);
-        if (!ImageSource.DIRECTORY.equals(located.manifest().kind())) {
-          throw new IOException(job.target.app + "." + job.nodeOption.node + "." + located.manifest().step()
-              + " is a file, not a checkpoint stored by 'cairn dmtcp launch'");
-        }
-        Path restored = dir.resolve("restored-" + located.manifest().step());
-        if (java.nio.file.Files.exists(restored)) {
-          // an earlier restart's copy of the same version (its job ended before a newer checkpoint replaced it)
-          org.apache.commons.io.file.PathUtils.deleteDirectory(restored);
-        }
-        FetchCommand.intoDirectory(grid, located, parent.root.keys().forVersion(located.manifest()), restored);
-        if (!cl.getParseResult().hasMatchedOption("--encryption")) {
-          // the job goes on as it was stored: an app kept unencrypted gets no key (which would refuse its versions later)
-          String sealed = located.manifest().encryption();
-          job.sealing = Encryption.parse(sealed == null || sealed.isBlank() ? "none" : sealed);
-        }
-        List<java.nio.file.Path> images = CheckpointDir.images(restored);
-        if (images.isEmpty()) {
-          throw new IOException(located.manifest() + " holds no DMTCP image (ckpt_*.dmtcp)");
-        }
-        cl.getErr().println("cairn dmtcp: restarting " + images.size() + " process(es) of " + job.target.app + "." + job.nodeOption.node
-            + "." + located.manifest().step());
-        cl.getErr().flush();
-        List<String> command = new ArrayList<>(List.of(restart, "--new-coordinator", "--coord-port", "0", "--port-file",
-            dir.resolve(".coordinator-port").toString(), "--ckptdir", dir.toString(), "--interval", Long.toString(interval)));
-        images.forEach(p -> command.add(p.toString()));
-        return runJob(parent.root, cl, job, command, restored, grid);
+        return restartFromGrid(parent.root, cl, job, stepOption.step, grid, slurm);
       }
     }
+  }
+
+  /** Fetches version {@code step} (0: the latest) of the job's app/node and restarts it under DMTCP; see {@link Restart}. */
+  static int restartFromGrid(Root root, CommandLine cl, JobOptions job, long step, Grid grid, SlurmJob slurm) throws Exception {
+    long interval = job.intervalSeconds(cl);
+    Path dir = job.ckptDir(root);
+    String restart = DmtcpJob.onPath("dmtcp_restart");
+    org.cairn.core.api.catalog.LocatedVersion located = grid.locate(job.target.app, job.nodeOption.node, step);
+    if (!ImageSource.DIRECTORY.equals(located.manifest().kind())) {
+      throw new IOException(job.target.app + "." + job.nodeOption.node + "." + located.manifest().step()
+          + " is a file, not a checkpoint stored by 'cairn dmtcp launch'");
+    }
+    Path restored = dir.resolve("restored-" + located.manifest().step());
+    if (java.nio.file.Files.exists(restored)) {
+      // an earlier restart's copy of the same version (its job ended before a newer checkpoint replaced it)
+      org.apache.commons.io.file.PathUtils.deleteDirectory(restored);
+    }
+    FetchCommand.intoDirectory(grid, located, root.keys().forVersion(located.manifest()), restored);
+    if (!cl.getParseResult().hasMatchedOption("--encryption")) {
+      // the job goes on as it was stored: an app kept unencrypted gets no key (which would refuse its versions later)
+      String sealed = located.manifest().encryption();
+      job.sealing = Encryption.parse(sealed == null || sealed.isBlank() ? "none" : sealed);
+    }
+    List<java.nio.file.Path> images = CheckpointDir.images(restored);
+    if (images.isEmpty()) {
+      throw new IOException(located.manifest() + " holds no DMTCP image (ckpt_*.dmtcp)");
+    }
+    cl.getErr().println("cairn dmtcp: restarting " + images.size() + " process(es) of " + job.target.app + "." + job.nodeOption.node
+        + "." + located.manifest().step());
+    cl.getErr().flush();
+    List<String> command = new ArrayList<>(List.of(restart, "--new-coordinator", "--coord-port", "0", "--port-file",
+        dir.resolve(".coordinator-port").toString(), "--ckptdir", dir.toString(), "--interval", Long.toString(interval)));
+    images.forEach(p -> command.add(p.toString()));
+    return runJob(root, cl, job, command, restored, grid, slurm);
   }
 
   /** How launch and restart word the store flags they share with {@code cairn store} ({@link StoreFlags}). */

@@ -18,7 +18,9 @@ import org.apache.commons.io.file.PathUtils;
  * A DMTCP checkpoint directory written with unique checkpoint file names: generation G of
  * computation C is the directory {@code ckpt_C_G} (one image per process) and the restart script
  * {@code dmtcp_restart_script_C_G.sh}, which the coordinator writes only once every process has
- * renamed its finished image into place. So a script is the sign its generation is complete.
+ * renamed its finished image into place. So a script is the sign its generation is complete. A
+ * generation is known by its script's name and modification time: a computation restarted from an
+ * older checkpoint writes the numbers after it again, and such a rewritten generation is a new one.
  */
 public final class CheckpointDir {
   static final Pattern SCRIPT = Pattern.compile("dmtcp_restart_script_(.+)_(\\d{5,})\\.sh");
@@ -40,7 +42,7 @@ public final class CheckpointDir {
   public CheckpointDir(Path dir) throws IOException {
     this.dir = Files.createDirectories(dir);
     for (Generation g : scan()) {
-      seen.add(g.script().getFileName().toString());
+      seen.add(key(g));
     }
   }
 
@@ -52,11 +54,16 @@ public final class CheckpointDir {
   public synchronized List<Generation> newlyCompleted() throws IOException {
     List<Generation> out = new ArrayList<>();
     for (Generation g : scan()) {
-      if (seen.add(g.script().getFileName().toString())) {
+      if (seen.add(key(g))) {
         out.add(g);
       }
     }
     return out;
+  }
+
+  /** A generation's identity: its script's name and modification time. */
+  private static String key(Generation g) throws IOException {
+    return g.script().getFileName() + "@" + Files.getLastModifiedTime(g.script()).toMillis();
   }
 
   /**
@@ -65,6 +72,9 @@ public final class CheckpointDir {
    */
   public Path stage(Generation g) throws IOException {
     Path link = g.images().resolve(SCRIPT_IN_VERSION);
+    if (Files.exists(link) && !Files.isSameFile(link, g.script())) {
+      Files.delete(link); // a generation of the same number written before this one (by a run restarted from an older one)
+    }
     try {
       Files.createLink(link, g.script());
     } catch (FileAlreadyExistsException e) {
