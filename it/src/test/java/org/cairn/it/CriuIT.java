@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * CRIU-native checkpoints with real CRIU and real processes: a counter launched with {@code cairn criu launch} is
- * dumped into the grid every interval (each dump a directory version); it and two of six peers are killed, and
- * {@code cairn criu restore} brings it back, detached, from the last dump (code:4+2, two holders gone): its ticks go on
+ * dumped into the grid every interval (each dump a directory version); it and two of four peers are killed, and
+ * {@code cairn criu restore} brings it back, detached, from the last dump (code:2+2, two holders gone): its ticks go on
  * from where that dump left them, each carrying the state an uninterrupted run has. Dumps that CRIU does not report
  * as done store nothing, and a version that is not a whole CRIU dump is refused with nothing left running.
  */
@@ -50,20 +50,21 @@ class CriuIT {
     try (MiniGrid grid = new MiniGrid(Files.createDirectories(dir.resolve("grid")), Duration.ofMillis(500))) {
       grid.startTracker();
       List<MiniGrid.Node> peers = new ArrayList<>();
-      for (int i = 0; i < 6; i++) {
+      for (int i = 0; i < 4; i++) {
         peers.add(grid.startPeer("p" + i));
       }
       MiniGrid.Node launch = grid.startCli("launch", env, "criu", "launch", "--app", "sim", "--node", "n0", "--interval", "2s",
-          "--redundancy", "code:4+2", "--output", output.toString(), "--work-dir", dir.resolve("work").toString(), "--",
+          "--redundancy", "code:2+2", "--output", output.toString(), "--work-dir", dir.resolve("work").toString(), "--",
           Dmtcp.python(), program.toString());
       commands.add(launch);
-      MiniGrid.await("two dumps stored as versions", Duration.ofSeconds(40), () -> versions(grid, "sim", "n0").size() >= 2,
+      MiniGrid.await("two dumps stored", Duration.ofSeconds(40), () -> launch.stderr().split("and stored it", -1).length > 2,
           launch::stderr);
 
       launch.process().descendants().forEach(ProcessHandle::destroyForcibly);
       assertThat(launch.process().waitFor(1, TimeUnit.MINUTES)).as("the launch ends with its program").isTrue();
       assertThat(launch.process().exitValue()).as("with the killed program's status").isEqualTo(137);
       List<JsonNode> stored = versions(grid, "sim", "n0");
+      assertThat(stored.size()).as("each dump a version").isGreaterThanOrEqualTo(2);
       JsonNode latest = stored.get(stored.size() - 1);
       assertThat(latest.get("kind").asText()).isEqualTo("dir");
       List<long[]> before = ticks(Files.readString(output));
@@ -137,24 +138,26 @@ class CriuIT {
         pages.truncate(pages.size() / 2);
       }
       for (Path d : List.of(notADump, junk, cut)) {
-        MiniGrid.Cli s = grid.cli("store", d.toString(), "--app", "s", "--node", "bad-" + d.getFileName(), "--redundancy", "replicate:2");
+        MiniGrid.Cli s = grid.cli("store", "--dir", d.toString(), "--app", "s", "--node", "bad-" + d.getFileName(), "--redundancy", "replicate:2");
         assertThat(s.exit()).as(s.stderr()).isZero();
       }
       assertRestoreRefused(grid, criu, "bad-not-a-dump", "is not a CRIU dump (it has no inventory.img)");
       assertRestoreRefused(grid, criu, "bad-junk-dump", "CRIU could not restore s.bad-junk-dump.1: CRIU exited 1");
       sleeper.destroyForcibly();
       sleeper.waitFor();
-      assertRestoreRefused(grid, criu, "bad-cut-dump", "CRIU could not restore s.bad-cut-dump.1: CRIU exited 1");
-      assertThat(ProcessHandle.of(sleeper.pid())).as("nothing of the half-restored tree (its pid is the dumped one) runs on")
-          .isEmpty();
+      // CRIU 4.2's restorer spins on the missing pages: the timeout ends it and its tasks
+      assertRestoreRefused(grid, criu, "bad-cut-dump", "CRIU could not restore s.bad-cut-dump.1: CRIU did not finish within 5 s");
+      assertThat(running(sleeper.pid())).as("nothing of the half-restored tree (its pid is the dumped one) runs on").isFalse();
     }
   }
 
   private void assertRestoreRefused(MiniGrid grid, Path criu, String node, String message) throws Exception {
     MiniGrid.Node r = grid.startCli("restore-" + node, Map.of("CAIRN_CRIU", criu.toString()), "criu", "restore", "--app", "s",
-        "--node", node);
+        "--node", node, "--timeout", "5s");
     commands.add(r);
-    assertThat(r.process().waitFor(1, TimeUnit.MINUTES)).isTrue();
+    boolean ended = r.process().waitFor(2, TimeUnit.MINUTES);
+    assertThat(ended).as("the restore of " + node + " ends; so far: " + r.stderr() + " / running: "
+        + r.process().descendants().map(h -> h.pid() + " " + h.info().commandLine().orElse("?")).toList()).isTrue();
     assertThat(r.process().exitValue()).as(r.stderr()).isEqualTo(1);
     assertThat(r.stderr()).contains(message);
   }
@@ -174,6 +177,20 @@ class CriuIT {
     assertThat(c.process().waitFor(2, TimeUnit.MINUTES)).as(String.join(" ", args) + " ends").isTrue();
     assertThat(c.process().exitValue()).as(c.stderr()).isZero();
     return new MiniGrid.Cli(0, c.stdout(), c.stderr());
+  }
+
+  /** Whether a process with this pid runs (a zombie left to an init that does not reap does not). */
+  private static boolean running(long pid) throws Exception {
+    Path stat = Path.of("/proc", Long.toString(pid), "stat");
+    if (!Files.exists(stat)) {
+      return false;
+    }
+    try {
+      String s = Files.readString(stat);
+      return s.charAt(s.lastIndexOf(')') + 2) != 'Z';
+    } catch (java.nio.file.NoSuchFileException gone) {
+      return false;
+    }
   }
 
   private Path script(String name, String body) throws Exception {

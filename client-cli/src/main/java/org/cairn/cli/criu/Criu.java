@@ -11,18 +11,24 @@ import java.util.OptionalLong;
 
 /**
  * The CRIU program and the two things Cairn asks of it. The binary is {@code $CAIRN_CRIU} (a path) if set, else
- * {@code criu} on PATH. Each run logs at -v4 to a file of its own, and its outcome is a {@link CriuVerdict}.
+ * {@code criu} on PATH. Each run logs at -v3 (info: the success line, not the per-page debug lines) to a file of its own, is
+ * ended if it outlasts its timeout, and its outcome is a {@link CriuVerdict}.
  */
 final class Criu {
   /** The environment variable naming the CRIU binary. */
   static final String ENV = "CAIRN_CRIU";
 
+  /** How long a dump may take unless said otherwise (a run that takes longer is ended, and failed). */
+  static final java.time.Duration DUMP_TIMEOUT = java.time.Duration.ofMinutes(30);
+
   private final Path binary;
   private final boolean shellJob;
+  private final java.time.Duration timeout;
 
-  Criu(Path binary, boolean shellJob) {
+  Criu(Path binary, boolean shellJob, java.time.Duration timeout) {
     this.binary = binary;
     this.shellJob = shellJob;
+    this.timeout = timeout;
   }
 
   Path binary() {
@@ -52,7 +58,7 @@ final class Criu {
   /** Dumps the process tree rooted at {@code pid} into {@code images} (an empty directory), logging to {@code log}. */
   CriuVerdict dump(long pid, Path images, Path log, boolean leaveRunning) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(binary.toString(), "dump", "-t", Long.toString(pid), "-D", images.toString(),
-        "-o", log.toString(), "-v4"));
+        "-o", log.toString(), "-v3"));
     if (leaveRunning) {
       cmd.add("--leave-running");
     }
@@ -62,7 +68,7 @@ final class Criu {
   /** Restores the tree dumped in {@code images}, detached; its root's pid goes to {@code pidFile}. */
   CriuVerdict restore(Path images, Path log, Path pidFile) throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>(List.of(binary.toString(), "restore", "-D", images.toString(), "-d", "-o", log.toString(),
-        "-v4", "--pidfile", pidFile.toString()));
+        "-v3", "--pidfile", pidFile.toString()));
     return run(CriuVerdict.Action.RESTORE, cmd, log);
   }
 
@@ -74,7 +80,15 @@ final class Criu {
     Path out = log.resolveSibling(log.getFileName() + ".out");
     Process p = new ProcessBuilder(cmd).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-    int exit = p.waitFor();
+    if (!p.waitFor(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+      // CRIU 4.2's restorer spins for ever on a truncated pages image: end it and the tasks it was restoring
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+      p.waitFor();
+      return new CriuVerdict(false, "CRIU did not finish within " + timeout.toSeconds() + " s; it and the tasks it had started "
+          + "were ended");
+    }
+    int exit = p.exitValue();
     String text = Files.exists(log) ? Files.readString(log, java.nio.charset.StandardCharsets.ISO_8859_1) : null;
     return CriuVerdict.of(action, exit, text);
   }

@@ -64,13 +64,18 @@ public final class CriuCommand {
     }
 
     CriuDumper dumper(Root root, Grid grid, boolean shellJob, StoreOptions options) throws IOException {
-      Criu criu = new Criu(Criu.find(System.getenv()), shellJob);
+      Criu criu = new Criu(Criu.find(System.getenv()), shellJob, Criu.DUMP_TIMEOUT);
       return new CriuDumper(criu, workDir(root), CriuDumper.into(grid, options));
     }
   }
 
   /** {@code --interval} as a duration of at least one second. */
   static Duration interval(CommandLine cl, String spec) {
+    return duration(cl, "--interval", spec);
+  }
+
+  /** The duration option {@code name} says, at least one second; else a usage error naming it. */
+  static Duration duration(CommandLine cl, String name, String spec) {
     try {
       Duration d = Durations.parse(spec);
       if (d.compareTo(Duration.ofSeconds(1)) < 0) {
@@ -78,7 +83,7 @@ public final class CriuCommand {
       }
       return d;
     } catch (IllegalArgumentException e) {
-      throw new CommandLine.ParameterException(cl, "--interval: " + e.getMessage());
+      throw new CommandLine.ParameterException(cl, name + ": " + e.getMessage());
     }
   }
 

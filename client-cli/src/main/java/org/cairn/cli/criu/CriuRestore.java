@@ -48,13 +48,17 @@ final class CriuRestore implements Callable<Integer> {
   @Option(names = "--shell-job", description = "The tree was dumped with --shell-job (CRIU's --shell-job).")
   boolean shellJob;
 
+  @Option(names = "--timeout", defaultValue = "5m", paramLabel = "DURATION",
+      description = "How long CRIU may take to restore; after that it and the tasks it started are ended (default: ${DEFAULT-VALUE}).")
+  String timeout;
+
   @Option(names = "--json", description = "Print what was restored (app, node, step, the root's pid) as JSON.")
   boolean json;
 
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
-    Criu criu = new Criu(Criu.find(System.getenv()), shellJob);
+    Criu criu = new Criu(Criu.find(System.getenv()), shellJob, CriuCommand.duration(cl, "--timeout", timeout));
     Path tmp = Files.createTempDirectory("cairn-criu-restore-"); // 0700: the images hold the process's memory
     try (Grid grid = GridAccess.open(parent.root, cl)) {
       LocatedVersion located = grid.locate(target.app, nodeOption.node, stepOption.step);

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Whether a CRIU run succeeded, from its exit status and its log (written at -v4): a run succeeded only if CRIU exited
+ * Whether a CRIU run succeeded, from its exit status and its log (written at -v3): a run succeeded only if CRIU exited
  * 0 and its log carries the line CRIU writes once the whole action is done. Either alone is not enough: a wrapper or
  * a half-initialised CRIU can exit 0 without having dumped anything, and a dump can log progress and still fail.
  */
