@@ -20,6 +20,7 @@ import org.cairn.cli.command.VersionsCommand;
 import org.cairn.cli.command.WaitCommand;
 import org.cairn.cli.context.Root;
 import org.cairn.cli.context.Session;
+import org.cairn.cli.criu.CriuCommand;
 import org.cairn.cli.dmtcp.DmtcpCommand;
 import org.cairn.cli.grid.DemoCommand;
 import org.cairn.cli.grid.GridCommand;
@@ -56,7 +57,7 @@ public final class CairnCli implements Root {
   static final java.util.List<Class<?>> COMMANDS = java.util.List.of(StoreCommand.class, FetchCommand.class,
       VersionsCommand.class, LsCommand.class, RmCommand.class, StatusCommand.class, VerifyCommand.class, WaitCommand.class,
       PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class,
-      AdviseCommand.class, KeyCommand.class, DmtcpCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
+      AdviseCommand.class, KeyCommand.class, DmtcpCommand.class, CriuCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
       CommandLine.HelpCommand.class);
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,
