@@ -72,14 +72,13 @@ public final class Availability {
     return given == 0 ? Double.NaN : (double) hits / given;
   }
 
-  /**
-   * Mean time to failure of a compute host in slots: observed UP slots divided by UP -> DOWN
-   * transitions in the window. With no failure observed, the observed UP time is returned (a
-   * censored, conservative estimate); with no UP slot at all, 0.
-   */
-  public static double mttfSlots(StateSeries compute, long fromSlot, long toSlot) {
+  /** What a compute host's series shows over a window: its UP slots and its UP -> DOWN transitions. */
+  public record Observed(long upSlots, int failures) {}
+
+  /** The UP slots and UP -> DOWN transitions of {@code compute} over the slots [fromSlot, toSlot). */
+  public static Observed observe(StateSeries compute, long fromSlot, long toSlot) {
     long up = 0;
-    long failures = 0;
+    int failures = 0;
     byte previous = StateSeries.UNKNOWN;
     for (long s = fromSlot; s < toSlot; s++) {
       byte c = compute.at(s);
@@ -92,6 +91,16 @@ public final class Availability {
         previous = c;
       }
     }
-    return failures == 0 ? up : (double) up / failures;
+    return new Observed(up, failures);
+  }
+
+  /**
+   * Mean time to failure of a compute host in slots: observed UP slots divided by UP -> DOWN
+   * transitions in the window. With no failure observed, the observed UP time is returned (a
+   * censored, conservative estimate); with no UP slot at all, 0.
+   */
+  public static double mttfSlots(StateSeries compute, long fromSlot, long toSlot) {
+    Observed o = observe(compute, fromSlot, toSlot);
+    return o.failures() == 0 ? o.upSlots() : (double) o.upSlots() / o.failures();
   }
 }

@@ -19,21 +19,8 @@ public record Uptime(double upSeconds, int interruptions, double mtbfSeconds, Do
 
   /** The estimate over the slots [fromSlot, toSlot) of a compute host's series of {@code slotMillis} slots. */
   public static Uptime of(StateSeries compute, long fromSlot, long toSlot, long slotMillis, double fallbackSeconds) {
-    long up = 0;
-    int failures = 0;
-    byte previous = StateSeries.UNKNOWN;
-    for (long s = fromSlot; s < toSlot; s++) {
-      byte c = compute.at(s);
-      if (c == StateSeries.UP) {
-        up++;
-      } else if (c == StateSeries.COMPUTE_DOWN && previous == StateSeries.UP) {
-        failures++;
-      }
-      if (c != StateSeries.UNKNOWN) {
-        previous = c;
-      }
-    }
-    return of(up * slotMillis / 1000.0, failures, fallbackSeconds);
+    Availability.Observed o = Availability.observe(compute, fromSlot, toSlot);
+    return of(o.upSlots() * slotMillis / 1000.0, o.failures(), fallbackSeconds);
   }
 
   /** The mean time to interruption alone ({@link #of(double, int, double)}'s, without its interval). */
