@@ -20,6 +20,12 @@ class SlurmJobTest {
     Process plain = new ProcessBuilder(sleep).start();
     Process ignoring = new ProcessBuilder(SlurmJob.ignoringTerm(sleep)).start();
     try {
+      // The shell sets the trap, then execs: until the exec, the process is still the shell, and a SIGTERM then
+      // would race the trap. Await the exec, which also shows the wrapper becomes the program (the same process).
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (!ignoring.info().command().orElse("").endsWith("sleep") && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
       assertThat(ignoring.info().command()).as("the wrapper execs the program: the same process").hasValueSatisfying(
           c -> assertThat(c).endsWith("sleep"));
       plain.destroy(); // SIGTERM
