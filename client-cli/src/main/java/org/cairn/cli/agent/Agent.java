@@ -46,8 +46,13 @@ final class Agent {
   private final Instant since = Instant.now();
   private final AtomicLong served = new AtomicLong();
   private final AtomicLong lastActivity = new AtomicLong(System.nanoTime());
-  /** The activity last trimmed after (the heap is given back once per idle spell). */
-  private final AtomicLong trimmedAfter = new AtomicLong(-1);
+  /** When the agent last gave memory back (System.nanoTime): before {@link #lastActivity}, not yet in this idle spell. */
+  private final AtomicLong trimmedAt = new AtomicLong(lastActivity.get() - 1);
+  /**
+   * How often an idle agent gives memory back again: its heartbeats and status calls refill the young heap and the C
+   * heap's arenas (~12 MB over three idle minutes after a trim); a trim costs a full collection of ~30 MB live.
+   */
+  private static final long RETRIM_NANOS = TimeUnit.MINUTES.toNanos(5);
   private final CountDownLatch stop = new CountDownLatch(1);
   private volatile String stopReason = "";
   private AgentServer server;
@@ -141,9 +146,16 @@ final class Agent {
       lastActivity.set(System.nanoTime());
     } else if (settings.idleExit() != null && System.nanoTime() - last > settings.idleExit().toNanos()) {
       stop("idle for " + AgentStatus.human(settings.idleExit()));
-    } else if (System.nanoTime() - last > settings.tunables().trimAfter().toNanos() && trimmedAfter.getAndSet(last) != last) {
+    } else if (trimDue(System.nanoTime(), last)) {
       trim();
     }
+  }
+
+  /** Idle for the trim time, and not trimmed in this idle spell or not for {@link #RETRIM_NANOS}. */
+  private boolean trimDue(long now, long last) {
+    long at = trimmedAt.get();
+    boolean due = now - last > settings.tunables().trimAfter().toNanos() && (at - last < 0 || now - at > RETRIM_NANOS);
+    return due && trimmedAt.compareAndSet(at, now);
   }
 
   /**
@@ -154,6 +166,7 @@ final class Agent {
     long before = Runtime.getRuntime().totalMemory();
     System.gc();
     LOG.debug("idle: heap {} MiB -> {} MiB", before >> 20, Runtime.getRuntime().totalMemory() >> 20);
+    NativeHeap.trim();
   }
 
   /** One request from a thin client. */
