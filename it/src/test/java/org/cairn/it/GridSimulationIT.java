@@ -14,15 +14,16 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The grid simulator's short run against a real tracker over TLS (docs/simulation.md): 1,000 simulated donors enroll
- * with a donor token, heartbeat at the tracker's 2 s interval with diurnal owner activity, placement is timed as a
+ * with a donor token, heartbeat at the tracker's default 5 s interval with diurnal owner activity, placement is timed as a
  * client, then a fifth of the donors fail at once, whole labs. Correctness is asserted strictly: every donor
  * registered and was certified, every heartbeat was answered 200, placement found all 1,000 before the failure, the
- * failed donors were all shown DOWN within the tracker's timeout (3 intervals) and not before it less one interval, and
+ * failed donors were all shown DOWN within the tracker's timeout (3 intervals, plus 5 s for the watch's polls on a loaded
+ * machine) and not before it less one interval, and
  * no heartbeating donor was ever shown DOWN. Latency is asserted loosely (CI runs on 2 loaded cores): the issue's
  * target is a heartbeat p99 under 50 ms, this test fails only past 1 s; the figures measured here are in the docs.
  */
 class GridSimulationIT {
-  private static final Duration INTERVAL = Duration.ofSeconds(2);
+  private static final Duration INTERVAL = Duration.ofSeconds(5);
   private static final int DONORS = 1000;
 
   @TempDir
@@ -40,7 +41,8 @@ class GridSimulationIT {
   @Test
   void aThousandSimulatedDonorsLoseNothingAndTheFailedFifthIsDownWithinTheTimeout() throws Exception {
     grid = new MiniGrid(root, INTERVAL);
-    grid.startTracker();
+    // the default history slot (1 min): placement over 1,000 peers with the tests' 1 s slots outlasts a client's 30 s timeout
+    grid.startTracker("--history-slot", "1m");
     Path out = root.resolve("sim.json");
     Process sim = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-jar",
         MiniGrid.jar("sim", "cairn-sim.jar").toString(), "--tracker", grid.trackerUrl(), "--token-file", grid.tokenFile().toString(),
@@ -56,7 +58,7 @@ class GridSimulationIT {
     assertThat(counts.get("registered").asLong()).as("donors registered").isEqualTo(DONORS);
     assertThat(counts.get("certified").asLong()).as("donors whose data-plane key the tracker's CA certified").isEqualTo(DONORS);
     assertThat(counts.get("beatErrors").asLong()).as("heartbeats not answered 200 (first: %s)", counts.get("firstError")).isZero();
-    assertThat(counts.get("beatsOk").asLong()).as("heartbeats answered over the run").isGreaterThan(DONORS * 10L);
+    assertThat(counts.get("beatsOk").asLong()).as("heartbeats answered over the run").isGreaterThan(DONORS * 5L);
     assertThat(counts.get("busyBeats").asLong()).as("heartbeats reporting an owner at the keyboard (the churn model)").isPositive();
     assertThat(r.get("tls").asBoolean()).isTrue();
     assertThat(r.get("heartbeatIntervalMs").asLong()).isEqualTo(INTERVAL.toMillis());
@@ -68,7 +70,7 @@ class GridSimulationIT {
     assertThat(failure.get("markedDown").asInt()).isEqualTo(failure.get("failed").asInt());
     double timeout = 3 * INTERVAL.toSeconds();
     assertThat(failure.get("seconds").asDouble()).as("from the failure to all shown DOWN (the tracker's timeout is %s s)", timeout)
-        .isBetween(timeout - INTERVAL.toSeconds() - 0.5, timeout + 2.0);
+        .isBetween(timeout - INTERVAL.toSeconds() - 0.5, timeout + 5.0);
     assertThat(failure.get("wronglyDown").asInt()).as("heartbeating donors shown DOWN").isZero();
 
     // loose, on CI's 2 loaded cores: the target is 50 ms

@@ -65,7 +65,6 @@ final class SimRun {
         Fleet fleet = new Fleet(lanes, s.donors(), tls, churn, clock, s.seed())) {
       log.printf("enrolling %d donors at %s%n", s.donors(), leader);
       fleet.enroll(donorToken, ENROLL_IN_FLIGHT);
-      fleet.startBeating();
       Thread.sleep(fleet.intervalMillis()); // one interval of warm-up: every donor's first beat, the JIT's first pass
       fleet.beats().reset();
       fleet.wire().reset();
@@ -77,8 +76,10 @@ final class SimRun {
       Thread.sleep((long) (s.minutes() * 60_000)); // the steady window is the measurement itself
       Latencies.Summary beats = fleet.beats().summary();
       Latencies.Summary wire = fleet.wire().summary();
+      log.printf("steady: heartbeats due-to-answer %s, on the wire %s; %s%n", beats, wire, fleet.counters().snapshot());
       Double cpuPercent = cpu == null ? null : cpu.percentSinceStart();
       double load = loadAverage();
+      log.println("timing placement");
       int candidates = up(client.peers());
       Latencies.Summary placement = new PlacementProbe(client).run(s.placements()).summary();
       DownWatch.Outcome failure = s.failFraction() > 0 ? fail(fleet, churn, client) : null;

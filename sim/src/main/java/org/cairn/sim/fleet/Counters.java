@@ -14,6 +14,7 @@ public final class Counters {
   final AtomicLong outageSkips = new AtomicLong();
   final AtomicLong reRegistered = new AtomicLong();
   final AtomicLong repairQueuedSeen = new AtomicLong();
+  final AtomicLong enrollRetries = new AtomicLong();
   final AtomicReference<String> firstError = new AtomicReference<>();
 
   void error(String what) {
@@ -23,14 +24,15 @@ public final class Counters {
 
   public Snapshot snapshot() {
     return new Snapshot(registered.get(), certified.get(), beatsSent.get(), beatsOk.get(), beatErrors.get(), busyBeats.get(),
-        outageSkips.get(), reRegistered.get(), repairQueuedSeen.get(), firstError.get());
+        outageSkips.get(), reRegistered.get(), repairQueuedSeen.get(), enrollRetries.get(), firstError.get());
   }
 
   /**
    * The counts as reported: donors registered (and certified for the data plane), heartbeats sent, answered 200 and
    * failed (any other status, or no answer), heartbeats that reported BUSY, beats skipped in a lab outage, donors that
-   * registered again with their own credential after a 404, answers that named repair work queued.
+   * registered again with their own credential after a 404, answers that named repair work queued, registrations sent
+   * again after the connection failed.
    */
   public record Snapshot(long registered, long certified, long beatsSent, long beatsOk, long beatErrors, long busyBeats,
-      long outageSkips, long reRegistered, long repairQueuedSeen, String firstError) {}
+      long outageSkips, long reRegistered, long repairQueuedSeen, long enrollRetries, String firstError) {}
 }

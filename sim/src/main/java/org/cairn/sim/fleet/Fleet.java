@@ -95,13 +95,35 @@ public final class Fleet implements AutoCloseable {
     List<CompletableFuture<Void>> all = new ArrayList<>();
     for (SimDonor d : donors) {
       window.acquire();
-      all.add(register(d, donorToken.bearerValue()).whenComplete((v, e) -> window.release()));
+      all.add(enroll(d, donorToken.bearerValue(), ENROLL_TRIES).thenRun(() -> startBeating(d)).whenComplete((v, e) -> window.release()));
     }
     try {
       CompletableFuture.allOf(all.toArray(CompletableFuture[]::new)).join();
     } catch (java.util.concurrent.CompletionException e) {
       throw new IOException("enrollment failed: " + e.getCause().getMessage(), e.getCause());
     }
+  }
+
+  private static final int ENROLL_TRIES = 5;
+
+  /**
+   * A registration that did not reach the tracker, or whose answer was lost, is sent again a second later, as a real
+   * peer retries at its interval; a retry the tracker refuses as already registered is a lost enrollment (the finding
+   * docs/simulation.md names: the donor never got its credential).
+   */
+  private CompletableFuture<Void> enroll(SimDonor d, String bearer, int tries) {
+    return register(d, bearer).handle((v, e) -> {
+      if (e == null) {
+        return CompletableFuture.<Void>completedFuture(null);
+      }
+      Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+      if (!(cause instanceof IOException) || tries <= 1) {
+        return CompletableFuture.<Void>failedFuture(cause);
+      }
+      counters.enrollRetries.incrementAndGet();
+      return CompletableFuture.supplyAsync(() -> null, CompletableFuture.delayedExecutor(1, TimeUnit.SECONDS))
+          .thenCompose(x -> enroll(d, bearer, tries - 1));
+    }).thenCompose(f -> f);
   }
 
   private CompletableFuture<Void> register(SimDonor d, String bearer) {
@@ -132,16 +154,11 @@ public final class Fleet implements AutoCloseable {
     });
   }
 
-  /** Starts every donor's heartbeats at the tracker's interval, each at a random phase within it. */
-  public void startBeating() {
+  /** Starts a registered donor's heartbeats at the tracker's interval, the first at a random phase within it. */
+  private void startBeating(SimDonor d) {
     long interval = intervalMillis;
-    if (interval <= 0) {
-      throw new IllegalStateException("no donor registered: no heartbeat interval");
-    }
-    for (SimDonor d : donors) {
-      long phase = random.nextLong(interval);
-      scheduler.scheduleAtFixedRate(() -> beat(d), phase, interval, TimeUnit.MILLISECONDS);
-    }
+    long phase = java.util.concurrent.ThreadLocalRandom.current().nextLong(interval);
+    scheduler.scheduleAtFixedRate(() -> beat(d), phase, interval, TimeUnit.MILLISECONDS);
   }
 
   /** Silences {@code indexes} for good: their heartbeats stop, as if their hosts had failed. */

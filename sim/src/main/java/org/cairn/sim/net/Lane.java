@@ -23,7 +23,7 @@ import java.util.concurrent.CompletableFuture;
  * tracker answers a connection's requests in order only if it gets them one by one). Everything runs on the lane's
  * event loop. A connection the tracker closes is opened again for the next call; the call in flight fails.
  */
-final class Lane extends SimpleChannelInboundHandler<FullHttpResponse> {
+final class Lane {
   /** A call waiting for, or on, the connection. */
   record Pending(HttpMethod method, String path, String bearer, byte[] json, CompletableFuture<Answer> answer, long[] sentAt) {}
 
@@ -35,9 +35,10 @@ final class Lane extends SimpleChannelInboundHandler<FullHttpResponse> {
   private Pending inFlight;
   private boolean connecting;
   private boolean closing;
+  /** Why the connection last failed, for the message of the call it took with it. */
+  private Throwable lastCause;
 
   Lane(EventLoop loop, Bootstrap bootstrap, String hostHeader) {
-    super(false);
     this.loop = loop;
     this.bootstrap = bootstrap;
     this.hostHeader = hostHeader;
@@ -117,7 +118,8 @@ final class Lane extends SimpleChannelInboundHandler<FullHttpResponse> {
   private void closed() {
     channel = null;
     if (inFlight != null) {
-      fail(new IOException("the tracker closed the connection before answering"));
+      fail(new IOException("the tracker closed the connection before answering"
+          + (lastCause == null ? "" : " (" + lastCause.getClass().getSimpleName() + ": " + lastCause.getMessage() + ")")));
     }
     pump();
   }
@@ -133,8 +135,22 @@ final class Lane extends SimpleChannelInboundHandler<FullHttpResponse> {
     }
   }
 
-  @Override
-  protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse res) {
+  /** The handler of one connection (a new one for each: a handler instance is in one pipeline only). */
+  SimpleChannelInboundHandler<FullHttpResponse> handler() {
+    return new SimpleChannelInboundHandler<>(false) {
+      @Override
+      protected void channelRead0(ChannelHandlerContext ctx, FullHttpResponse res) {
+        answered(res);
+      }
+
+      @Override
+      public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        failed(cause);
+      }
+    };
+  }
+
+  private void answered(FullHttpResponse res) {
     try {
       Pending p = inFlight;
       inFlight = null;
@@ -147,8 +163,8 @@ final class Lane extends SimpleChannelInboundHandler<FullHttpResponse> {
     pump();
   }
 
-  @Override
-  public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+  private void failed(Throwable cause) {
+    lastCause = cause;
     fail(new IOException("connection to the tracker failed: " + cause.getMessage(), cause));
   }
 }
