@@ -97,7 +97,10 @@ public final class MiniGrid implements Closeable {
 
   private void startTracker(boolean withToken, String... extraArgs) throws IOException, InterruptedException {
     List<String> args = new ArrayList<>(List.of("--data", trackerData().toString(), "--listen", "127.0.0.1:" + trackerPort,
-        "--heartbeat-interval", heartbeat.toMillis() + "ms", "--history-slot", "1s"));
+        "--heartbeat-interval", heartbeat.toMillis() + "ms"));
+    if (!List.of(extraArgs).contains("--history-slot")) {
+      args.addAll(List.of("--history-slot", "1s")); // tests of history see slots fill in seconds
+    }
     if (withToken) {
       args.addAll(List.of("--token-file", tokenFile.toString()));
     }
