@@ -181,7 +181,7 @@ function renderPeers() {
       const canvas = el('canvas', { class: 'timeline', width: 240, height: 14, title: 'last 24 h: green running, yellow loaded, '
         + 'orange busy, purple full, red down, grey unknown' });
       row = el('tr', { class: 'peer', 'data-peer-id': p.id }, el('td', {}, p.id), el('td'), el('td'), el('td'),
-        el('td', { class: 'traffic' }), el('td'), el('td', {}, canvas));
+        el('td', { class: 'traffic' }), el('td', { class: 'repair' }), el('td'), el('td', {}, canvas));
       row.addEventListener('click', () => showPeer(p.id));
     }
     existing.delete(p.id);
@@ -196,9 +196,12 @@ function renderPeers() {
     cells[4].textContent = trafficText(p.traffic);
     cells[4].title = p.traffic ? 'since the peer started: ' + bytes(p.traffic.in) + ' stored, ' + bytes(p.traffic.out) + ' served'
       : 'this peer does not report its traffic';
-    cells[5].textContent = ago(p.lastHeartbeat);
-    cells[5].title = new Date(p.lastHeartbeat).toISOString();
-    const canvas = cells[6].firstChild;
+    cells[5].textContent = repairText(p.traffic);
+    cells[5].title = p.traffic && p.traffic.repairLastDay != null
+      ? 'bytes this donor read and sent rebuilding lost pieces over the last 24 hours' : 'this peer does not report its repair traffic';
+    cells[6].textContent = ago(p.lastHeartbeat);
+    cells[6].title = new Date(p.lastHeartbeat).toISOString();
+    const canvas = cells[7].firstChild;
     const drawn = timelinesAt + (timelines[p.id] ? ':loaded' : ':none');
     if (canvas.getAttribute('data-drawn') !== drawn) {
       drawTimeline(canvas, timelines[p.id]);
@@ -213,6 +216,12 @@ function renderPeers() {
 function trafficText(t) {
   if (!t) return '-';
   return 'in ' + bytes(t.inPerSecond) + '/s, out ' + bytes(t.outPerSecond) + '/s (' + bytes(t.in) + ' / ' + bytes(t.out) + ')';
+}
+
+// A donor's repair traffic: what its repairs read and sent over the last 24 hours.
+function repairText(t) {
+  if (!t || t.repairLastDay == null) return '-';
+  return bytes(t.repairLastDay) + ' / day';
 }
 
 async function showPeer(id) {
@@ -340,7 +349,8 @@ async function refresh() {
       api('events?after=' + eventsAfter)]);
     document.getElementById('token-form').hidden = true;
     document.getElementById('content').hidden = false;
-    lastPeers = peers.map(p => ({ ...p, trafficTotal: p.traffic ? p.traffic.in + p.traffic.out : -1 }));
+    lastPeers = peers.map(p => ({ ...p, trafficTotal: p.traffic ? p.traffic.in + p.traffic.out : -1,
+      repairLastDay: p.traffic && p.traffic.repairLastDay != null ? p.traffic.repairLastDay : -1 }));
     await loadTimelines();
     summary(peers, durability, apps);
     renderPeers();

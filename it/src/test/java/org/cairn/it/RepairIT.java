@@ -129,6 +129,14 @@ class RepairIT {
     assertThat(d.get("lost").asLong()).isZero();
     assertThat(d.get("repairedBytes").asLong()).isEqualTo(held);
     assertThat(holdersOfFirstChunk()).doesNotContain(victim).doesNotContainNull();
+    // the executors' heartbeats report what their repairs read and sent: at least m pieces read per piece rebuilt
+    MiniGrid.await("repair traffic reported", Duration.ofSeconds(10), () -> {
+      long repairTraffic = 0;
+      for (JsonNode p : grid.peers()) {
+        repairTraffic += p.path("traffic").path("repairLastDay").asLong();
+      }
+      return repairTraffic >= held;
+    });
     MiniGrid.Cli verify = grid.cli("verify", "--app", "heat", "--node", "n1", "--read-data");
     assertThat(verify.exit()).as(verify.stdout() + verify.stderr()).isZero();
     assertThat(verify.stdout()).contains("restorable").contains("0 bad");

@@ -144,6 +144,30 @@ public record PeerConfig(
     return downloadCap > 0 ? downloadCap : bandwidthCap;
   }
 
+  /** The share of a capped link repair may take: the data server keeps the rest while repair runs. */
+  public static final double REPAIR_SHARE = 0.5;
+
+  /**
+   * What repair may send per second, within the donor's upload cap: {@code repairRate}, and at most {@link #REPAIR_SHARE}
+   * of the cap when there is one; 0: no limit.
+   */
+  public long repairUploadRate() {
+    return repairShare(effectiveUploadCap());
+  }
+
+  /** What repair may read per second, within the donor's download cap (as {@link #repairUploadRate}). */
+  public long repairDownloadRate() {
+    return repairShare(effectiveDownloadCap());
+  }
+
+  private long repairShare(long cap) {
+    if (cap == 0) {
+      return repairRate;
+    }
+    long share = Math.max(1, (long) (cap * REPAIR_SHARE));
+    return repairRate == 0 ? share : Math.min(repairRate, share);
+  }
+
   /** These settings with another quota (the donor app's "Set quota…"). */
   public PeerConfig withQuota(long bytes) {
     return toBuilder().quotaBytes(bytes).build();
@@ -174,7 +198,7 @@ public record PeerConfig(
     private Duration gcInterval = Duration.ofMinutes(10);
     private Duration gcGrace = Duration.ofHours(1);
     private long repairRate = 32L << 20;
-    private int repairThreads = 2;
+    private int repairThreads = 4;
     private Duration scrubPeriod = Duration.ofDays(7);
     private long scrubMaxRate = 8L << 20;
     private boolean reportDiskRate = true;

@@ -31,6 +31,8 @@ public final class PeerDaemon implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(PeerDaemon.class);
   static final String VERSION = "0.1.0";
 
+  /** Bytes this peer's repairs read and sent since it started (the repair worker's count, once wired). */
+  private volatile java.util.function.LongSupplier repairBytes = () -> 0;
   private final PeerConfig config;
   private final Clock clock;
   private final String id;
@@ -183,6 +185,11 @@ public final class PeerDaemon implements Closeable {
   }
 
   /** Bytes of fragments sent to readers since start (the donor's upload). */
+  /** Reports, in each heartbeat, the bytes this peer's repairs read and sent since it started. */
+  public void reportRepairTraffic(java.util.function.LongSupplier bytes) {
+    this.repairBytes = java.util.Objects.requireNonNull(bytes);
+  }
+
   public long servedBytes() {
     return admission.servedBytes();
   }
@@ -235,7 +242,7 @@ public final class PeerDaemon implements Closeable {
         FragmentStore.SoftState soft = store.softState();
         HeartbeatResponse r = tracker.heartbeat(id, new HeartbeatRequest(state.name(), freeBytes(), usedBytes(), store.fragmentCount(),
             paused(), config.reportDiskRate() ? store.sampleWriteRate() : 0, Long.toHexString(soft.boot()), soft.durable(),
-            store.bytesWritten(), servedBytes()));
+            store.bytesWritten(), servedBytes(), repairBytes.getAsLong()));
         if (r == null) {
           LOG.info("tracker {} does not know this peer (restarted without its data?); registering again", tracker.base());
           registered.set(false);

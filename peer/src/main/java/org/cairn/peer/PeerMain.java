@@ -94,10 +94,11 @@ public final class PeerMain implements Callable<Integer> {
   String gcGrace;
 
   @Option(names = "--repair-rate", paramLabel = "BYTES_PER_SEC",
-      description = "Limit on repair traffic this peer executes, read plus written (default: 32MiB; 0: none).")
+      description = "Limit on the repair traffic this peer executes, in each direction (default: 32MiB; 0: none). "
+          + "Under an upload or download cap repair takes at most half of it, and the data server the rest while it runs.")
   String repairRate;
 
-  @Option(names = "--repair-threads", paramLabel = "N", description = "Repair jobs run at once (default: 2).")
+  @Option(names = "--repair-threads", paramLabel = "N", description = "Chunks rebuilt at once (default: 4).")
   Integer repairThreads;
 
   @Option(names = "--scrub-period", paramLabel = "DURATION",

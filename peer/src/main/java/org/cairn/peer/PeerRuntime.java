@@ -20,6 +20,7 @@ import org.cairn.peer.gc.InventoryGc;
 import org.cairn.peer.gc.RebuiltConfirmations;
 import org.cairn.peer.load.HostLoad;
 import org.cairn.peer.load.Throttle;
+import org.cairn.peer.repair.RepairLimits;
 import org.cairn.peer.repair.RepairWorker;
 import org.cairn.peer.scrub.Scrubber;
 import org.cairn.peer.server.DataServer;
@@ -134,9 +135,21 @@ public final class PeerRuntime implements Closeable {
           config.maxClients());
       PeerDaemon daemon = p.add(new PeerDaemon(config, clock, p.store, id, tracker, keys, space, load, p.peers, bad, p.scheduler));
       p.daemon = daemon;
-      p.repair = p.add(new RepairWorker(id, tracker, p.store, p.peers, config.repairThreads(), new Throttle(config.repairRate()),
-          Duration.ofSeconds(10), () -> daemon.registered() && !daemon.paused() && daemon.state() == HostState.RUNNING));
+      RepairLimits repairLimits = new RepairLimits(config.repairThreads(), new Throttle(config.repairDownloadRate()),
+          new Throttle(config.repairUploadRate()), RepairLimits.DEFAULT_BATCH_BYTES);
+      p.repair = p.add(new RepairWorker(id, tracker, p.store, p.peers, repairLimits, Duration.ofSeconds(10),
+          () -> daemon.registered() && !daemon.paused() && daemon.state() == HostState.RUNNING));
+      // under a cap, repair's share comes out of the data server's while repairs run: the two together stay within it
+      p.repair.onActive(active -> {
+        DataServer server = p.server;
+        if (server != null) {
+          long up = config.effectiveUploadCap();
+          long down = config.effectiveDownloadCap();
+          server.limit(active && up > 0 ? up - config.repairUploadRate() : up, active && down > 0 ? down - config.repairDownloadRate() : down);
+        }
+      });
       daemon.onRepairQueued(p.repair::wake);
+      daemon.reportRepairTraffic(p.repair::trafficBytes);
       p.scrubber = p.add(new Scrubber(p.store, config.scrubPeriod(), config.scrubMaxRate(),
           () -> !daemon.paused() && daemon.state() != HostState.BUSY && daemon.state() != HostState.LOADED));
       p.store.onCorruption(k -> {

@@ -183,4 +183,18 @@ class PeerConfigTest {
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;
   }
+
+  @Test
+  void repairTrafficTakesAtMostHalfOfACappedLink_andTheRepairRateWhenNoneIsCapped() throws Exception {
+    String[] base = {"--tracker", "http://127.0.0.1:7600", "--data", dir.toString(), "--token-file", token().toString(), "--quota", "1GiB"};
+    PeerConfig uncapped = parse(base);
+    assertThat(uncapped.repairUploadRate()).isEqualTo(32L << 20);
+    assertThat(uncapped.repairDownloadRate()).isEqualTo(32L << 20);
+    PeerConfig capped = parse(concat(base, "--upload-cap", "10MiB", "--download-cap", "100MiB"));
+    assertThat(capped.repairUploadRate()).as("half of the upload cap").isEqualTo(5L << 20);
+    assertThat(capped.repairDownloadRate()).as("the repair rate is below half of the download cap").isEqualTo(32L << 20);
+    PeerConfig unlimitedRepair = parse(concat(base, "--bandwidth-cap", "8MiB", "--repair-rate", "0"));
+    assertThat(unlimitedRepair.repairUploadRate()).as("a cap bounds repair even with no repair rate").isEqualTo(4L << 20);
+    assertThat(parse(concat(base, "--repair-rate", "0")).repairUploadRate()).as("nothing capped: no limit").isZero();
+  }
 }

@@ -134,6 +134,11 @@ public final class TrackerClient {
     return call(Endpoints.REPAIR_CLAIM, new RepairClaim(max), Map.of(), peer);
   }
 
+  /** Claims a batch of repair jobs: at most {@code max} of them, whose rebuilt pieces come to at most {@code maxBytes}. */
+  public RepairClaim.Jobs claimRepairs(String peer, int max, long maxBytes) throws IOException {
+    return call(Endpoints.REPAIR_CLAIM, new RepairClaim(max, maxBytes), Map.of(), peer);
+  }
+
   public void reportRepairs(String peer, List<RepairOutcome> outcomes) throws IOException {
     call(Endpoints.REPAIRED, new RepairClaim.Report(outcomes), Map.of(), peer);
   }

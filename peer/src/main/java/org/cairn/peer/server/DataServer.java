@@ -151,6 +151,17 @@ public final class DataServer implements Closeable {
     return counter.open();
   }
 
+  /**
+   * Caps what the server sends and receives from now on, bytes per second, all connections together (0: none); a no-op
+   * for a server started without caps. The peer lowers them by repair's share while its repairs run, so the donor's
+   * traffic, served and repaired, stays within its caps.
+   */
+  public void limit(long upload, long download) {
+    if (shaper != null) {
+      shaper.configure(upload, download);
+    }
+  }
+
   public int port() {
     return ((InetSocketAddress) channel.localAddress()).getPort();
   }

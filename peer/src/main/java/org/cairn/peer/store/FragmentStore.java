@@ -177,6 +177,11 @@ public final class FragmentStore implements Closeable {
     return io.bytesWritten();
   }
 
+  /** Durable writes (a segment sync and a synced index write each) since the store opened. */
+  public long durableWrites() {
+    return io.durableWrites();
+  }
+
   public long ioBytes() {
     return io.ioBytes();
   }

@@ -41,6 +41,10 @@ final class IoCounters {
     return bytesWritten.get();
   }
 
+  long durableWrites() {
+    return durableWrites.get();
+  }
+
   long ioBytes() {
     return ioBytes.get();
   }

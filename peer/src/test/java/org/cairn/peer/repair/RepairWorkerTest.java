@@ -289,4 +289,120 @@ class RepairWorkerTest {
     assertThat(c.holder(1)).isNull();
     assertThat(c.holder(5)).as("a target is not a source").isNull();
   }
+  /** Another chunk of 4+2 pieces, from {@code seed}. */
+  private Fragment[] chunkOf(int seed) throws IOException {
+    byte[] chunk = new byte[64 * 1024];
+    new Random(seed).nextBytes(chunk);
+    return new ChunkCodec(Compressor.parse("none"), Redundancy.parse("code:4+2")).encode(ChunkId.of(chunk), chunk, chunk.length);
+  }
+
+  private static RepairJob jobOf(String jobId, Fragment[] p, List<RepairJob.Piece> sources, List<RepairJob.Piece> targets) {
+    List<String> t = new ArrayList<>();
+    for (Fragment f : p) {
+      t.add(FragmentKey.tagHex(f.tag()));
+    }
+    return new RepairJob(jobId, "app", p[0].chunkId().hex(), "code:4+2", p[0].payload().length, sources, targets, t);
+  }
+
+  private static void hold(FragmentStore s, Fragment[] p, int... indices) throws IOException {
+    List<byte[]> bytes = new ArrayList<>();
+    for (int i : indices) {
+      bytes.add(p[i].toBytes());
+    }
+    s.putAll(bytes);
+  }
+
+  private static List<RepairJob.Piece> fourOn(String peer, String address) {
+    List<RepairJob.Piece> out = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      out.add(new RepairJob.Piece(i, peer, address));
+    }
+    return out;
+  }
+
+  @Test
+  void aBatchStoresEveryPieceForOneTarget_inOneDurableWriteThere() throws Exception {
+    FragmentStore a = store("a");
+    FragmentStore b = store("b");
+    FragmentStore self = store("self");
+    String addrA = serve(a);
+    String addrB = serve(b);
+    List<RepairJob> jobs = new ArrayList<>();
+    List<Fragment[]> chunks = new ArrayList<>();
+    for (int c = 0; c < 3; c++) {
+      Fragment[] p = chunkOf(100 + c);
+      chunks.add(p);
+      hold(a, p, 0, 1, 2, 3);
+      jobs.add(jobOf("job-" + c, p, fourOn("a", addrA),
+          List.of(new RepairJob.Piece(4, "b", addrB), new RepairJob.Piece(5, "self", NOWHERE))));
+    }
+    long bWrites = b.durableWrites();
+    long selfWrites = self.durableWrites();
+
+    List<RepairOutcome> outcomes = worker(self).executeAll(jobs);
+
+    assertThat(outcomes).extracting(RepairOutcome::error).containsOnlyNulls();
+    assertThat(outcomes).extracting(RepairOutcome::id).containsExactly("job-0", "job-1", "job-2");
+    for (int c = 0; c < 3; c++) {
+      assertThat(outcomes.get(c).placed()).containsExactlyElementsOf(jobs.get(c).targets());
+      assertThat(b.get(FragmentKey.of(chunks.get(c)[4]))).isEqualTo(chunks.get(c)[4].toBytes());
+      assertThat(self.get(FragmentKey.of(chunks.get(c)[5]))).isEqualTo(chunks.get(c)[5].toBytes());
+    }
+    assertThat(b.durableWrites() - bWrites).as("three pieces, one PUT, one durable write on the target").isEqualTo(1);
+    assertThat(self.durableWrites() - selfWrites).as("and one in this peer's own store").isEqualTo(1);
+  }
+
+  @Test
+  void aBatchWhoseOneChunkCannotBeRead_failsThatChunkAlone_andTheOthersLand() throws Exception {
+    FragmentStore a = store("a");
+    FragmentStore b = store("b");
+    String addrA = serve(a);
+    String addrB = serve(b);
+    List<RepairJob> jobs = new ArrayList<>();
+    List<Fragment[]> chunks = new ArrayList<>();
+    for (int c = 0; c < 3; c++) {
+      Fragment[] p = chunkOf(200 + c);
+      chunks.add(p);
+      if (c == 1) {
+        hold(a, p, 0, 1, 2); // one piece short of m
+      } else {
+        hold(a, p, 0, 1, 2, 3);
+      }
+      jobs.add(jobOf("job-" + c, p, fourOn("a", addrA), List.of(new RepairJob.Piece(4, "b", addrB))));
+    }
+
+    List<RepairOutcome> outcomes = worker(store("self")).executeAll(jobs);
+
+    assertThat(outcomes.get(1).error()).contains("could not read enough pieces");
+    assertThat(outcomes.get(1).placed()).isEmpty();
+    assertThat(b.contains(FragmentKey.of(chunks.get(1)[4]))).isFalse();
+    for (int c : new int[] {0, 2}) {
+      assertThat(outcomes.get(c).error()).isNull();
+      assertThat(outcomes.get(c).placed()).containsExactlyElementsOf(jobs.get(c).targets());
+      assertThat(b.contains(FragmentKey.of(chunks.get(c)[4]))).isTrue();
+    }
+  }
+
+  @Test
+  void aBatchWhoseOneTargetCannotBeReached_failsOnlyThePiecesForIt() throws Exception {
+    FragmentStore a = store("a");
+    FragmentStore b = store("b");
+    String addrA = serve(a);
+    String addrB = serve(b);
+    Fragment[] p0 = chunkOf(300);
+    Fragment[] p1 = chunkOf(301);
+    hold(a, p0, 0, 1, 2, 3);
+    hold(a, p1, 0, 1, 2, 3);
+    RepairJob toB = jobOf("job-0", p0, fourOn("a", addrA), List.of(new RepairJob.Piece(4, "b", addrB)));
+    RepairJob split = jobOf("job-1", p1, fourOn("a", addrA),
+        List.of(new RepairJob.Piece(4, "b", addrB), new RepairJob.Piece(5, "gone", NOWHERE)));
+
+    List<RepairOutcome> outcomes = worker(store("self")).executeAll(List.of(toB, split));
+
+    assertThat(outcomes.get(0).error()).isNull();
+    assertThat(outcomes.get(1).placed()).as("its piece for b landed with the batch's").containsExactly(split.targets().get(0));
+    assertThat(outcomes.get(1).error()).contains("piece 5 on gone");
+    assertThat(b.contains(FragmentKey.of(p0[4]))).isTrue();
+    assertThat(b.contains(FragmentKey.of(p1[4]))).isTrue();
+  }
 }

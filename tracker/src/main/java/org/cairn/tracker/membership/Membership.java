@@ -192,7 +192,7 @@ public final class Membership {
     peers.put(id, record);
     // a tracker group replicates heartbeat records together, not one log entry per heartbeat
     store.putSoon(TrackerStore.Family.PEERS, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
-    traffic.report(id, now, h.bytesIn(), h.bytesOut());
+    traffic.report(id, now, h.bytesIn(), h.bytesOut(), h.repairBytes());
     if (h.diskWriteBytesPerSecond() > 0) { // NaN is not > 0
       diskRates.put(id, Math.min(h.diskWriteBytesPerSecond(), MAX_DISK_RATE));
     } else {
@@ -330,7 +330,7 @@ public final class Membership {
     PeerTraffic.Sample t = traffic.of(r.id());
     return new PeerView(r.id(), r.address(), effectiveState(r, now).name(), r.freeBytes(), r.usedBytes(), r.quotaBytes(),
         r.fragments(), r.paused(), r.lastHeartbeat(), r.registeredAt(), r.version(), diskRates.getOrDefault(r.id(), 0.0),
-        t == null ? null : new PeerView.Traffic(t.in(), t.out(), t.inPerSecond(), t.outPerSecond()));
+        t == null ? null : new PeerView.Traffic(t.in(), t.out(), t.inPerSecond(), t.outPerSecond(), t.repairLastDay()));
   }
 
   private void save(PeerRecord r) throws IOException {

@@ -8,11 +8,11 @@ import org.cairn.tracker.catalog.ChunkRecord;
 /**
  * Peers the planner leaves out as targets for a chunk's rebuilt pieces: its holders (a chunk's pieces
  * go on distinct hosts), those that failed this repair lately, and those already the target of as many
- * jobs as a peer may run.
+ * bytes of rebuilt pieces in flight as a peer may take.
  */
 record Exclusions(Set<String> holders, Set<String> avoided, Set<String> atLimit) {
 
-  static Exclusions of(ChunkRecord r, Set<String> avoided, Map<String, Integer> targetLoad, int jobsPerPeer) {
+  static Exclusions of(ChunkRecord r, Set<String> avoided, Map<String, Long> targetLoad, long peerBytes) {
     Set<String> holders = new HashSet<>();
     for (String holder : r.holders()) {
       if (holder != null) {
@@ -20,8 +20,8 @@ record Exclusions(Set<String> holders, Set<String> avoided, Set<String> atLimit)
       }
     }
     Set<String> atLimit = new HashSet<>();
-    for (Map.Entry<String, Integer> e : targetLoad.entrySet()) {
-      if (e.getValue() >= jobsPerPeer) {
+    for (Map.Entry<String, Long> e : targetLoad.entrySet()) {
+      if (e.getValue() >= peerBytes) {
         atLimit.add(e.getKey());
       }
     }

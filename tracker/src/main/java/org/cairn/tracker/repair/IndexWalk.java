@@ -30,13 +30,14 @@ final class IndexWalk {
   private final Catalog catalog;
   private final Membership membership;
   private final Duration grace;
-  private final int jobsPerPeer;
+  /** Bytes of rebuilt pieces in flight to one target past which it takes no more. */
+  private final long peerBytes;
 
-  IndexWalk(Catalog catalog, Membership membership, Duration grace, int jobsPerPeer) {
+  IndexWalk(Catalog catalog, Membership membership, Duration grace, long peerBytes) {
     this.catalog = catalog;
     this.membership = membership;
     this.grace = grace;
-    this.jobsPerPeer = jobsPerPeer;
+    this.peerBytes = peerBytes;
   }
 
   Result walk(Map<String, PeerView> peers, RepairJobs jobs, long now) throws IOException {
@@ -51,7 +52,7 @@ final class IndexWalk {
     long[] counts = new long[6]; // chunks, healthy, degraded, lost, bytes of all pieces, bytes of pieces to rebuild
     List<Pending> pending = new ArrayList<>();
     StallReasons stalls = new StallReasons(peers, now);
-    Map<String, Integer> targetLoad = jobs.targetLoad();
+    Map<String, Long> targetLoad = jobs.targetLoad();
     Map<String, String> latestCoding = new HashMap<>(); // app/chunk -> its own coding, for latest versions
     catalog.holders().forEachChunk((app, id, r) -> {
       String k = key(app, id);
@@ -77,7 +78,7 @@ final class IndexWalk {
       }
       if (h.repairable(r.needed()) && !jobs.running(k)) {
         boolean blocked = r.tags() == null
-            || stalls.noTarget(r, Exclusions.of(r, jobs.avoided(k, now), targetLoad, jobsPerPeer));
+            || stalls.noTarget(r, Exclusions.of(r, jobs.avoided(k, now), targetLoad, peerBytes));
         if (r.tags() == null) {
           stalls.untagged();
         }

@@ -161,12 +161,23 @@ final class RepairJobs {
     return n;
   }
 
-  /** Rebuilt pieces each peer is the target of, over the jobs in flight. */
-  Map<String, Integer> targetLoad() {
-    Map<String, Integer> load = new HashMap<>();
+  /** Bytes of rebuilt pieces of the jobs a peer is executing. */
+  long executingBytes(String peer) {
+    long n = 0;
+    for (InFlight f : inFlight.values()) {
+      if (f.executor().equals(peer)) {
+        n += f.job().rebuiltBytes();
+      }
+    }
+    return n;
+  }
+
+  /** Bytes of rebuilt pieces each peer is the target of, over the jobs in flight. */
+  Map<String, Long> targetLoad() {
+    Map<String, Long> load = new HashMap<>();
     for (InFlight f : inFlight.values()) {
       for (RepairJob.Piece t : f.job().targets()) {
-        load.merge(t.peer(), 1, Integer::sum);
+        load.merge(t.peer(), f.job().fragmentBytes(), Long::sum);
       }
     }
     return load;

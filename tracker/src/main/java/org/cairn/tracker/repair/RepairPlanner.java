@@ -54,7 +54,7 @@ final class RepairPlanner {
       return null;
     }
     String k = IndexWalk.key(p.app(), p.id());
-    Set<String> exclude = Exclusions.of(r, jobs.avoided(k, now), jobs.targetLoad(), config.jobsPerPeer()).all();
+    Set<String> exclude = Exclusions.of(r, jobs.avoided(k, now), jobs.targetLoad(), config.peerBytes()).all();
     List<String> chosen = placement.repairTargets(r.client(), exclude, h.missing.size(), r.fragmentBytes());
     if (chosen.isEmpty()) {
       return null;

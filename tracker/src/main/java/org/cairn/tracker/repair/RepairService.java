@@ -62,8 +62,15 @@ import org.slf4j.LoggerFactory;
 public final class RepairService {
   private static final Logger LOG = LoggerFactory.getLogger(RepairService.class);
 
-  /** Repair settings. */
-  public record Config(Duration grace, Duration scanInterval, int jobsPerPeer, Duration jobTimeout) {
+  /**
+   * Repair settings. {@code jobsPerPeer}: the jobs a peer that claims by count (one that predates batches) may run at
+   * once. {@code peerBytes}: the bytes of rebuilt pieces one peer may have in flight, as the executor of a batch claimed
+   * by bytes and, separately, as the target of pieces.
+   */
+  public record Config(Duration grace, Duration scanInterval, int jobsPerPeer, Duration jobTimeout, long peerBytes) {
+    /** Two batches of a peer's default size in flight: one read while the other is written. */
+    public static final long DEFAULT_PEER_BYTES = 64L << 20;
+
     public Config {
       if (grace.isNegative()) {
         throw new IllegalArgumentException("repair grace must be >= 0");
@@ -71,6 +78,13 @@ public final class RepairService {
       if (jobsPerPeer < 1) {
         throw new IllegalArgumentException("repair jobs per peer must be >= 1, was " + jobsPerPeer);
       }
+      if (peerBytes < 1) {
+        throw new IllegalArgumentException("repair bytes per peer must be >= 1, was " + peerBytes);
+      }
+    }
+
+    public Config(Duration grace, Duration scanInterval, int jobsPerPeer, Duration jobTimeout) {
+      this(grace, scanInterval, jobsPerPeer, jobTimeout, DEFAULT_PEER_BYTES);
     }
   }
 
@@ -132,7 +146,7 @@ public final class RepairService {
     this.events = events;
     this.clock = clock;
     this.config = config;
-    this.walk = new IndexWalk(catalog, membership, config.grace(), config.jobsPerPeer());
+    this.walk = new IndexWalk(catalog, membership, config.grace(), config.peerBytes());
     this.fold = new CommitFold(catalog, membership, config.grace());
     this.planner = new RepairPlanner(catalog, membership, placement, jobs, config);
     this.outcomes = new RepairOutcomes(catalog, jobs, events, 10 * config.scanInterval().toMillis(),
@@ -255,8 +269,17 @@ public final class RepairService {
     return queuedCount;
   }
 
-  /** Hands up to {@code max} jobs to a peer, most endangered first. */
-  public synchronized List<RepairJob> claim(String peerId, int max) throws IOException {
+  /** Hands up to {@code max} jobs to a peer, most endangered first (a claim by count: at most jobsPerPeer in flight). */
+  public List<RepairJob> claim(String peerId, int max) throws IOException {
+    return claim(peerId, max, null);
+  }
+
+  /**
+   * Hands a peer a batch of jobs, most endangered first: up to {@code max}, and with {@code maxBytes} (a batch claim)
+   * as many as keep the bytes it rebuilds within {@code maxBytes} and its jobs in flight within the config's
+   * peerBytes; without it (a peer that predates batches) up to jobsPerPeer in flight.
+   */
+  public synchronized List<RepairJob> claim(String peerId, int max, Long maxBytes) throws IOException {
     PeerView self = membership.peer(peerId);
     if (self == null || self.paused() || !HostState.RUNNING.name().equals(self.state())) {
       return List.of();
@@ -265,11 +288,12 @@ public final class RepairService {
     if (now - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
       scan();
     }
-    int room = Math.min(max, config.jobsPerPeer() - jobs.executing(peerId));
+    int room = maxBytes == null ? Math.min(max, config.jobsPerPeer() - jobs.executing(peerId)) : max;
+    long bytesRoom = maxBytes == null ? Long.MAX_VALUE : Math.min(maxBytes, config.peerBytes() - jobs.executingBytes(peerId));
     List<RepairJob> out = new ArrayList<>();
     Map<String, PeerView> peers = peersById();
     int tried = 0;
-    for (Iterator<Pending> it = queue.iterator(); it.hasNext() && out.size() < room && tried < 4 * Math.max(1, room); ) {
+    for (Iterator<Pending> it = queue.iterator(); it.hasNext() && out.size() < room && bytesRoom > 0 && tried < 4 * Math.max(1, room); ) {
       Pending p = it.next();
       tried++;
       String k = IndexWalk.key(p.app(), p.id());
@@ -280,7 +304,12 @@ public final class RepairService {
       if (planned == null) {
         continue; // nothing to do any more, or no target now: left for the next scan
       }
+      long bytes = planned.job().rebuiltBytes();
+      if (!out.isEmpty() && bytes > bytesRoom) {
+        break; // the batch is full; the chunk stays queued
+      }
       it.remove();
+      bytesRoom -= bytes;
       jobs.start(k, new RepairJobs.InFlight(planned.job(), peerId, now, now + config.jobTimeout().toMillis(), planned.expected()));
       out.add(planned.job());
     }

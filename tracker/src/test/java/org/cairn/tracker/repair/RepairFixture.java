@@ -37,6 +37,7 @@ abstract class RepairFixture {
   Membership membership;
   Catalog catalog;
   RepairService repair;
+  PlacementService placement;
 
   @BeforeEach
   void openRepair() throws IOException {
@@ -44,7 +45,7 @@ abstract class RepairFixture {
     events = new EventLog(clock, 100);
     membership = new Membership(store, clock, Duration.ofSeconds(3), events);
     History history = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
-    PlacementService placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7),
+    placement = new PlacementService(store, membership, history, clock, Crls.defaults(), Duration.ofDays(7),
         Duration.ofSeconds(10));
     catalog = new Catalog(store, clock, events);
     repair = new RepairService(catalog, membership, placement, events, clock,

@@ -20,7 +20,7 @@ class RepairJobsTest {
     jobs.start("a/late", job("p1", 100, "t1"));
     jobs.start("a/fine", job("p2", 300, "t1", "t2"));
     assertThat(jobs.executing("p1")).isEqualTo(1);
-    assertThat(jobs.targetLoad()).containsEntry("t1", 2).containsEntry("t2", 1);
+    assertThat(jobs.targetLoad()).as("bytes of rebuilt pieces in flight to each target").containsEntry("t1", 2L).containsEntry("t2", 1L);
 
     assertThat(jobs.expire(100, 200, f -> false)).extracting(Map.Entry::getKey).containsExactly("a/late");
     assertThat(jobs.running("a/late")).isFalse();

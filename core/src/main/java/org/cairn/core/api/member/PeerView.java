@@ -27,10 +27,16 @@ public record PeerView(
 
   /**
    * The peer's data-plane traffic: bytes of pieces stored ({@code in}) and served ({@code out}) since it
-   * started, and per second over its last heartbeat interval. Null from peers that do not report it.
+   * started, and per second over its last heartbeat interval; {@code repairLastDay}: the bytes its repairs read and
+   * sent over the last 24 hours as this tracker heard them (null from a peer that does not report repair traffic).
+   * Null from peers that do not report it.
    */
   @JsonIgnoreProperties(ignoreUnknown = true)
-  public record Traffic(long in, long out, double inPerSecond, double outPerSecond) {}
+  public record Traffic(long in, long out, double inPerSecond, double outPerSecond, Long repairLastDay) {
+    public Traffic(long in, long out, double inPerSecond, double outPerSecond) {
+      this(in, out, inPerSecond, outPerSecond, null);
+    }
+  }
 
   public PeerView(String id, String address, String state, long freeBytes, long usedBytes, long quotaBytes, long fragments,
       boolean paused, long lastHeartbeat, long registeredAt, String version, double diskWriteBytesPerSecond) {

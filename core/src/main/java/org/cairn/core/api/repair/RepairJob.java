@@ -36,6 +36,11 @@ public record RepairJob(String id, String app, String chunk, String redundancy, 
     return new RepairJob(id, app, chunk, redundancy, fragmentBytes, sources, targets, tags, granted);
   }
 
+  /** The bytes of the pieces this job rebuilds (what a claim's byte bound counts). */
+  public long rebuiltBytes() {
+    return fragmentBytes * (targets == null ? 0 : targets.size());
+  }
+
   /** Fragment {@code index}'s tag. */
   public int tag(int index) {
     if (tags == null || index < 0 || index >= tags.size()) {

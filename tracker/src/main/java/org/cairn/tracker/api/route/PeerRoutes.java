@@ -125,9 +125,14 @@ public final class PeerRoutes {
   private RepairClaim.Jobs claim(Call<RepairClaim> c) throws ApiException, IOException {
     String id = known(c.param("id")).id();
     Integer asked = c.body() == null ? null : c.body().max();
-    int max = Math.max(0, Math.min(64, asked == null ? 4 : asked));
+    Long bytes = c.body() == null ? null : c.body().maxBytes();
+    if (bytes != null && bytes < 1) {
+      throw new ApiException(400, "maxBytes must be >= 1, was " + bytes);
+    }
+    // a batch claim (by bytes) may name more jobs than one by count
+    int max = Math.max(0, Math.min(bytes == null ? 64 : RepairClaim.MAX_BATCH_JOBS, asked == null ? 4 : asked));
     List<RepairJob> jobs = new ArrayList<>();
-    for (RepairJob j : repair.claim(id, max)) {
+    for (RepairJob j : repair.claim(id, max, bytes)) {
       jobs.add(grants.withTickets(j, c.who()));
     }
     return new RepairClaim.Jobs(jobs, repair.queued());
