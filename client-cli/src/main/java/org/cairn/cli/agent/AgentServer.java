@@ -246,7 +246,11 @@ public final class AgentServer implements Closeable {
         return;
       }
       if (watches != null && CheckpointNotice.isWatch(request)) {
-        watches.hold(request.args().get(2), ch, wire, ch);
+        try {
+          watches.hold(request.args().get(2), ch, wire, ch);
+        } catch (IOException e) {
+          LOG.debug("a watch ended: {}", e.toString()); // the job went, or the agent is stopping
+        }
         return;
       }
       long start = System.nanoTime();

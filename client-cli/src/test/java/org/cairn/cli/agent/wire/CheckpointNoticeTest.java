@@ -70,7 +70,7 @@ class CheckpointNoticeTest {
   @Test
   void anotherFrameTypeAVersionOrAMalformedBodyIsRefused() throws IOException {
     byte[] good = body(CheckpointNotice.VERSION, 1, "r", 0);
-    assertThatThrownBy(() -> read(raw(AgentWire.OUT, good.length, good))).hasMessageContaining("bad frame (type 1");
+    assertThatThrownBy(() -> read(raw(AgentWire.OUT, good.length, good))).hasMessageContaining("bad frame from the agent (type 1,");
     byte[] v2 = body(2, 1, "r", 0);
     assertThatThrownBy(() -> read(raw(CheckpointNotice.NOTICE, v2.length, v2))).hasMessageContaining("notice version 2");
     byte[] trailing = body(CheckpointNotice.VERSION, 1, "r", 3);
