@@ -196,11 +196,6 @@ public final class AgentCommand implements Callable<Integer> {
     }
   }
 
-  /** The agent socket commands use: --agent, else $CAIRN_AGENT_SOCKET, else {@link #defaultSocket}. */
-  public static Path socketOf(Root root) {
-    return AgentControl.SocketOption.ofRoot(root);
-  }
-
   /** $XDG_RUNTIME_DIR/cairn/agent.sock, else agent.sock in Cairn's user cache ({@link org.cairn.cli.agent.wire.AgentSocket}). */
   static Path defaultSocket() {
     return org.cairn.cli.agent.wire.AgentSocket.standard();

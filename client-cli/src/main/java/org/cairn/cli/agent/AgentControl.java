@@ -26,11 +26,7 @@ final class AgentControl {
 
     /** --agent or CAIRN_AGENT_SOCKET, else the default one. */
     static Path ofRoot(Root root) {
-      if (root.agentSocket() != null) {
-        return root.agentSocket().toAbsolutePath();
-      }
-      String env = System.getenv("CAIRN_AGENT_SOCKET");
-      return env != null && !env.isBlank() ? Path.of(env).toAbsolutePath() : AgentCommand.defaultSocket().toAbsolutePath();
+      return org.cairn.cli.agent.wire.AgentSocket.resolve(root.agentSocket(), System.getenv());
     }
   }
 

@@ -158,7 +158,8 @@ public final class DmtcpCommand {
       job.removeAfterNextCommit(restoredCopy);
     }
     try (AutoInterval auto = o.auto() ? autoInterval(root, cl, o, grid) : null;
-        NoticeListener notices = o.listensForNotices(cl) ? new NoticeListener(org.cairn.cli.agent.AgentCommand.socketOf(root),
+        NoticeListener notices = o.listensForNotices(cl) ? new NoticeListener(
+            org.cairn.cli.agent.wire.AgentSocket.resolve(root.agentSocket(), System.getenv()),
             o.target.app + "." + o.nodeOption.node, job::checkpointNow, cl.getErr()).start() : null) {
       if (slurm == null) {
         return job.run(command);
