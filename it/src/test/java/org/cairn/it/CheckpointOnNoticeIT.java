@@ -33,9 +33,7 @@ class CheckpointOnNoticeIT {
 
   @AfterEach
   void stop() throws InterruptedException {
-    for (MiniGrid.Node j : jobs) {
-      j.process().descendants().forEach(ProcessHandle::destroyForcibly);
-    }
+    killJobs();
     for (int i = processes.size() - 1; i >= 0; i--) {
       processes.get(i).destroyForcibly();
       processes.get(i).waitFor(10, TimeUnit.SECONDS);
@@ -113,42 +111,57 @@ class CheckpointOnNoticeIT {
           "--redundancy", "code:2+1", "--encryption", "none", "--ckpt-dir", dir.resolve("ckpt").toString(), "--",
           Dmtcp.python(), program.toString());
       jobs.add(launch);
-      MiniGrid.await("the job watching the agent", Duration.ofMinutes(2),
-          () -> launch.stderr().contains("watching the agent at " + socket) && ticks(launch.stdout()) >= 3,
-          () -> launch.stderr() + "\n--- stdout\n" + launch.stdout() + "\n--- agent\n" + agent.stderr());
-      startDonor(grid, socket);
-      MiniGrid.await("the donor's window", Duration.ofSeconds(60), () -> read("donor.out").contains("showing a window"),
-          () -> read("donor.err"));
-      assertThat(versions(grid)).as("an hour's interval: no checkpoint of the job's own yet").isEmpty();
-
-      // the owner comes back: the pointer moves (again each look, in case a move lands before the rules' first look)
-      Random random = new Random(66);
-      long back = System.nanoTime();
-      MiniGrid.await("a committed version of the job in the grid", Duration.ofSeconds(60), () -> {
-        xdotool("mousemove", Integer.toString(100 + random.nextInt(800)), Integer.toString(100 + random.nextInt(500)));
-        return !versions(grid).isEmpty();
-      }, () -> launch.stderr() + "\n--- donor\n" + read("donor.err") + "\n--- agent\n" + agent.stderr());
-      double seconds = (System.nanoTime() - back) / 1e9;
-      assertThat(seconds).as("checkpointed within seconds of the owner's return, not an interval").isLessThan(30);
-      JsonNode v = versions(grid).get(0);
-      assertThat(v.get("kind").asText()).isEqualTo("dir");
-      assertThat(launch.stderr()).contains("checkpoint notice 1 from the agent (the donor's owner is back: the owner is using the computer)")
-          .contains("checkpoint on notice 1 stored as sim.n0." + v.get("step").asLong());
-      assertThat(read("donor.err")).contains("told this user's agent at " + socket);
-      int before = ticks(launch.stdout());
-      MiniGrid.await("the program running on after its checkpoint", Duration.ofSeconds(20), () -> ticks(launch.stdout()) > before + 5);
-      assertThat(launch.process().isAlive()).isTrue();
-
-      MiniGrid.Cli status = grid.cli("agent", "status", "--json", "--socket", socket.toString());
-      assertThat(status.json().get("watching").asInt()).as(status.stdout()).isEqualTo(1);
-      // one notice per minute at most: asked again now, it is not sent, and no new version comes
-      MiniGrid.Cli again = grid.cli("agent", "notify-checkpoint", "--json", "--socket", socket.toString());
-      assertThat(again.exit()).as(again.stderr()).isZero();
-      assertThat(again.json().get("sent").asBoolean()).isFalse();
-      assertThat(again.json().get("nextInSeconds").asLong()).isPositive();
-      System.out.printf("checkpoint on notice: a committed version %.1f s after the owner came back%n", seconds);
-      Files.writeString(Path.of(System.getProperty("cairn.root", ".."), "it", "target", "checkpoint-on-notice.txt"),
-          String.format("%.1f s from the owner's return to a committed version%n", seconds), StandardCharsets.UTF_8);
+      try {
+        ownerComesBack(grid, socket, agent, launch);
+      } finally {
+        killJobs(); // before the grid's close ends the launch command, whose descendants the program and its coordinator are
+      }
     }
+  }
+
+  private void killJobs() {
+    for (MiniGrid.Node j : jobs) {
+      j.process().descendants().forEach(ProcessHandle::destroyForcibly);
+    }
+  }
+
+  private void ownerComesBack(MiniGrid grid, Path socket, MiniGrid.Node agent, MiniGrid.Node launch) throws Exception {
+    MiniGrid.await("the job watching the agent", Duration.ofMinutes(2),
+        () -> launch.stderr().contains("watching the agent at " + socket) && ticks(launch.stdout()) >= 3,
+        () -> launch.stderr() + "\n--- stdout\n" + launch.stdout() + "\n--- agent\n" + agent.stderr());
+    startDonor(grid, socket);
+    MiniGrid.await("the donor's window", Duration.ofSeconds(60), () -> read("donor.out").contains("showing a window"),
+        () -> read("donor.err"));
+    assertThat(versions(grid)).as("an hour's interval: no checkpoint of the job's own yet").isEmpty();
+
+    // the owner comes back: the pointer moves (again each look, in case a move lands before the rules' first look)
+    Random random = new Random(66);
+    long back = System.nanoTime();
+    MiniGrid.await("a committed version of the job in the grid", Duration.ofSeconds(60), () -> {
+      xdotool("mousemove", Integer.toString(100 + random.nextInt(800)), Integer.toString(100 + random.nextInt(500)));
+      return !versions(grid).isEmpty();
+    }, () -> launch.stderr() + "\n--- donor\n" + read("donor.err") + "\n--- agent\n" + agent.stderr());
+    double seconds = (System.nanoTime() - back) / 1e9;
+    assertThat(seconds).as("checkpointed within seconds of the owner's return, not an interval").isLessThan(30);
+    JsonNode v = versions(grid).get(0);
+    assertThat(v.get("kind").asText()).isEqualTo("dir");
+    assertThat(launch.stderr()).contains("checkpoint notice 1 from the agent (the donor's owner is back: the owner is using the computer)")
+        .contains("checkpoint on notice 1 stored as sim.n0." + v.get("step").asLong());
+    assertThat(read("donor.err")).contains("told this user's agent at " + socket);
+    int before = ticks(launch.stdout());
+    MiniGrid.await("the program running on after its checkpoint", Duration.ofSeconds(20), () -> ticks(launch.stdout()) > before + 5);
+    assertThat(launch.process().isAlive()).isTrue();
+
+    MiniGrid.Cli status = grid.cli("agent", "status", "--json", "--socket", socket.toString());
+    assertThat(status.json().get("watching").asInt()).as(status.stdout()).isEqualTo(1);
+    // one notice per minute at most: asked again now, it is not sent, and no new version comes
+    MiniGrid.Cli again = grid.cli("agent", "notify-checkpoint", "--json", "--socket", socket.toString());
+    assertThat(again.exit()).as(again.stderr()).isZero();
+    assertThat(again.json().get("sent").asBoolean()).isFalse();
+    assertThat(again.json().get("nextInSeconds").asLong()).isPositive();
+    assertThat(versions(grid)).as("no checkpoint for a notice not sent").hasSize(1);
+    System.out.printf("checkpoint on notice: a committed version %.1f s after the owner came back%n", seconds);
+    Files.writeString(Path.of(System.getProperty("cairn.root", ".."), "it", "target", "checkpoint-on-notice.txt"),
+        String.format("%.1f s from the owner's return to a committed version%n", seconds), StandardCharsets.UTF_8);
   }
 }
