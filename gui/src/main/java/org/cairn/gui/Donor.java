@@ -46,6 +46,9 @@ public final class Donor implements Closeable {
   /** The BOINC preferences the donor follows (the settings' {@code donor-boinc-dir}), or null. */
   private BoincFollower boinc;
   private volatile int boincSeen;
+  /** Tells this user's agent when the owner comes back; {@link #ownerWas}: whether the last rules run saw them (null: none ran). */
+  private final CheckpointNotifier notices = CheckpointNotifier.ofThisUser(activity);
+  private Boolean ownerWas;
 
   /**
    * Starts the peer with {@code config}.
@@ -120,9 +123,23 @@ public final class Donor implements Closeable {
     return boincSeen;
   }
 
+  /**
+   * Counts the owner as using the computer from any pointer movement until {@code idle} passes without one (BUSY,
+   * and this user's jobs told to checkpoint); null: input is not watched.
+   */
+  public void watchOwnerInput(java.time.Duration idle) {
+    rules.watchOwnerInput(idle == null ? null : new OwnerInput(OwnerInput.screen(), idle));
+  }
+
   private void applyRules() {
     try {
-      String why = rules.evaluate(ZonedDateTime.now(), System.nanoTime());
+      long now = System.nanoTime();
+      String why = rules.evaluate(ZonedDateTime.now(), now);
+      boolean owner = rules.ownerPresent();
+      if (owner && Boolean.FALSE.equals(ownerWas)) {
+        notices.ownerBack(why == null ? "the owner is back" : why, now);
+      }
+      ownerWas = owner;
       if (!java.util.Objects.equals(why, ruleReason)) {
         activity.add(why == null ? "rules: taking new pieces again" : "rules: not taking new pieces (" + why + ")");
       }
@@ -323,6 +340,7 @@ public final class Donor implements Closeable {
   @Override
   public void close() {
     ticker.shutdownNow();
+    notices.close();
     try {
       usage.save();
     } catch (IOException e) {

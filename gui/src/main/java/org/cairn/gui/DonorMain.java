@@ -50,6 +50,12 @@ public final class DonorMain implements Callable<Integer> {
       description = "How long the load must stay above (or below) the threshold (default: ${DEFAULT-VALUE}).")
   String busyAfter;
 
+  @Option(names = "--busy-on-input", paramLabel = "DURATION", defaultValue = "never",
+      description = {"Count the owner as using the computer from any pointer movement until DURATION passes without one: "
+          + "no new data meanwhile, and this user's Cairn jobs are told to checkpoint when the owner comes back (as for "
+          + "the CPU rule and the end of the donation hours); 'never' to not watch input (default: ${DEFAULT-VALUE})."})
+  String busyOnInput;
+
   @Option(names = "--hours", paramLabel = "HOURS", description = "Donate only within these hours, e.g. 08:00-18:00 or "
       + "'22:00-06:00, sat 09:00-13:00, sun 00:00-00:00' (a day's own window; equal ends: all day) (default: always).")
   String hours;
@@ -86,8 +92,13 @@ public final class DonorMain implements Callable<Integer> {
   public Integer call() throws Exception {
     CommandLine cl = new CommandLine(this);
     DonorRules.Settings rules;
+    java.time.Duration inputIdle;
     try {
       rules = DonorRules.Settings.parse(busyCpu, busyAfter, hours, dailyUploadCap);
+      inputIdle = busyOnInput.equals("never") ? null : org.cairn.core.config.Durations.parse(busyOnInput);
+      if (inputIdle != null && inputIdle.isZero()) {
+        throw new IllegalArgumentException("--busy-on-input must be positive, or 'never'");
+      }
     } catch (IllegalArgumentException e) {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
@@ -115,6 +126,9 @@ public final class DonorMain implements Callable<Integer> {
       throw new CommandLine.ParameterException(cl, e.getMessage());
     }
     Donor donor = new Donor(peer, remember, rules);
+    if (inputIdle != null && !headless) {
+      donor.watchOwnerInput(inputIdle);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     DonorUi[] ui = new DonorUi[1];
     Runnable quit = () -> {

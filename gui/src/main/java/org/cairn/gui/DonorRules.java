@@ -14,6 +14,9 @@ import org.cairn.core.config.ByteSize;
  * evaluate() returns why the peer should be BUSY now, or null; the peer then refuses new fragments
  * and repair work (reads are still served: restoring a checkpoint is what the grid is for).
  * Busy detection has hysteresis: the load must stay above (or below) the threshold for `busyAfter`.
+ * With OwnerInput watched, the owner's pointer input makes it BUSY too, until its idle time passes.
+ * ownerPresent() says whether the last evaluation saw the owner (input, their CPU load, or outside the
+ * donation hours: the desktop is theirs now), which the donor tells this user's jobs to checkpoint on.
  */
 public final class DonorRules {
   /** The settings; hours {@link DonationHours#ALWAYS} means always, cap 0 means none, threshold >= 1 disables the CPU rule. */
@@ -49,6 +52,8 @@ public final class DonorRules {
   private long crossedAt = -1;
   private java.time.LocalDate day;
   private long uploadedAtDayStart;
+  private volatile OwnerInput ownerInput;
+  private boolean ownerPresent;
 
   public DonorRules(Settings settings, DoubleSupplier cpuLoad, LongSupplier uploadedBytes) {
     this.settings = settings;
@@ -77,9 +82,35 @@ public final class DonorRules {
     crossedAt = -1;
   }
 
+  /** Watches the owner's input from now on ({@code null}: not). */
+  void watchOwnerInput(OwnerInput input) {
+    ownerInput = input;
+  }
+
+  /** Whether the last {@link #evaluate} saw the owner at the computer (input, CPU load, or outside the donation hours). */
+  public synchronized boolean ownerPresent() {
+    return ownerPresent;
+  }
+
   /** Why the donor is BUSY now, or null. Call periodically (every few seconds). */
   public synchronized String evaluate(ZonedDateTime now, long nanoTime) {
     Settings settings = this.settings;
+    String cap = capReached(settings, now);
+    String outside = settings.hours().outside(now);
+    OwnerInput input = ownerInput;
+    String using = input != null && input.present(nanoTime) ? "the owner is using the computer" : null;
+    String cpu = cpuBusy(settings, nanoTime);
+    ownerPresent = outside != null || using != null || cpu != null;
+    if (cap != null) {
+      return cap;
+    }
+    if (outside != null) {
+      return "outside donation hours " + outside;
+    }
+    return using != null ? using : cpu;
+  }
+
+  private String capReached(Settings settings, ZonedDateTime now) {
     java.time.LocalDate today = now.toLocalDate();
     long uploaded = uploadedBytes.getAsLong();
     if (!today.equals(day)) {
@@ -89,10 +120,11 @@ public final class DonorRules {
     if (settings.dailyUploadCap() > 0 && uploaded - uploadedAtDayStart >= settings.dailyUploadCap()) {
       return "daily upload cap of " + ByteSize.format(settings.dailyUploadCap()) + " reached";
     }
-    String outside = settings.hours().outside(now);
-    if (outside != null) {
-      return "outside donation hours " + outside;
-    }
+    return null;
+  }
+
+  /** The CPU rule, with its hysteresis: why it makes the donor BUSY, or null. */
+  private String cpuBusy(Settings settings, long nanoTime) {
     if (settings.busyCpu() < 1) {
       boolean above = cpuLoad.getAsDouble() > settings.busyCpu();
       if (above != busy) {

@@ -51,4 +51,37 @@ class DonorRulesTest {
     assertThat(r.evaluate(NOON, 0)).contains("daily upload cap");
     assertThat(r.evaluate(NOON.plusDays(1), 0)).isNull();
   }
+
+  @Test
+  void theOwnersPointerMakesTheDonorBusy_untilItsIdleTimePasses() {
+    java.awt.Point[] at = {new java.awt.Point(10, 10)};
+    DonorRules r = new DonorRules(DonorRules.Settings.parse(1, "1s", null, null), () -> 0, () -> 0);
+    r.watchOwnerInput(new OwnerInput(() -> at[0], java.time.Duration.ofSeconds(30)));
+    assertThat(r.evaluate(NOON, 0)).as("the first look only learns where the pointer is").isNull();
+    assertThat(r.ownerPresent()).isFalse();
+    assertThat(r.evaluate(NOON, 2 * S)).isNull();
+    at[0] = new java.awt.Point(300, 200);
+    assertThat(r.evaluate(NOON, 4 * S)).isEqualTo("the owner is using the computer");
+    assertThat(r.ownerPresent()).isTrue();
+    assertThat(r.evaluate(NOON, 33 * S)).as("still within the idle time").isNotNull();
+    assertThat(r.evaluate(NOON, 34 * S)).as("30 s without input").isNull();
+    assertThat(r.ownerPresent()).isFalse();
+  }
+
+  @Test
+  void theOwnerIsPresentOutsideTheDonationHoursAndUnderTheirLoad_butNotForAnUploadCap() {
+    DonorRules hours = new DonorRules(DonorRules.Settings.parse(1, "1s", "08:00-18:00", null), () -> 0, () -> 0);
+    hours.evaluate(NOON.withHour(19), 0);
+    assertThat(hours.ownerPresent()).isTrue();
+    DonorRules load = new DonorRules(DonorRules.Settings.parse(0.5, "1s", null, null), () -> 0.9, () -> 0);
+    load.evaluate(NOON, 0);
+    load.evaluate(NOON, S);
+    assertThat(load.ownerPresent()).isTrue();
+    AtomicLong uploaded = new AtomicLong();
+    DonorRules cap = new DonorRules(DonorRules.Settings.parse(1, "1s", null, "1KiB"), () -> 0, uploaded::get);
+    cap.evaluate(NOON, 0);
+    uploaded.set(4096);
+    assertThat(cap.evaluate(NOON, 0)).contains("daily upload cap");
+    assertThat(cap.ownerPresent()).isFalse();
+  }
 }

@@ -54,6 +54,8 @@ final class Agent {
    */
   private static final long RETRIM_NANOS = TimeUnit.MINUTES.toNanos(5);
   private final CountDownLatch stop = new CountDownLatch(1);
+  /** The jobs watching for checkpoint notices. */
+  private final NoticeBoard notices = new NoticeBoard(org.cairn.cli.agent.wire.CheckpointNotice.MIN_GAP);
   private volatile String stopReason = "";
   private AgentServer server;
 
@@ -71,7 +73,7 @@ final class Agent {
   /** Opens the socket (after resuming spooled stores); commands are taken from then on. */
   int start() throws IOException {
     int resumed = background.resume();
-    server = AgentServer.start(settings.socket(), this::run);
+    server = AgentServer.start(settings.socket(), this::run, notices::hold);
     return resumed;
   }
 
@@ -120,6 +122,7 @@ final class Agent {
 
   /** Closes the socket (running commands get {@code grace}), the background stores and the grids (after a last DOWN report). */
   void close(Duration grace, PrintStream err) {
+    notices.close(); // the watching jobs' connections end now, not after the grace
     if (server != null) {
       server.close(grace);
     }
@@ -180,7 +183,8 @@ final class Agent {
         return control(args, new PrintStream(o, true, StandardCharsets.UTF_8), err);
       }
       if (command == null || !Argv.HANDED.contains(command)) {
-        err.println("cairn agent: runs " + String.join(", ", new java.util.TreeSet<>(Argv.HANDED)) + ", agent stop and agent status; not "
+        err.println("cairn agent: runs " + String.join(", ", new java.util.TreeSet<>(Argv.HANDED))
+            + ", agent stop, agent status and agent notify-checkpoint; not "
             + command);
         return 2;
       }
@@ -239,17 +243,37 @@ final class Agent {
         }
         return 0;
       }
+      case org.cairn.cli.agent.wire.CheckpointNotice.NOTIFY -> {
+        return notifyCheckpoint(args, out);
+      }
       default -> {
-        err.println("cairn agent: its socket takes 'agent stop' and 'agent status', not 'agent " + sub + "'");
+        err.println("cairn agent: its socket takes 'agent stop', 'agent status' and 'agent notify-checkpoint', not 'agent " + sub + "'");
         return 2;
       }
     }
   }
 
+  /** {@code agent notify-checkpoint [--reason R] [--json]}: tells the watching jobs to checkpoint now. */
+  private int notifyCheckpoint(List<String> args, PrintStream out) throws IOException {
+    int at = args.indexOf("--reason");
+    String reason = at >= 0 && at + 1 < args.size() ? args.get(at + 1) : "asked by 'cairn agent notify-checkpoint'";
+    NoticeBoard.Outcome o = notices.notifyAll(reason, System.nanoTime());
+    if (args.contains("--json")) {
+      out.println(Json.MAPPER.writeValueAsString(o));
+    } else if (!o.sent()) {
+      out.println("not sent: a notice went out less than " + org.cairn.cli.agent.wire.CheckpointNotice.MIN_GAP.toSeconds()
+          + " s ago (the next may go in " + o.nextInSeconds() + " s)");
+    } else {
+      out.println("notice " + o.seq() + " sent to " + o.told().size() + " job(s)" + (o.told().isEmpty() ? "" : ": " + String.join(", ", o.told()))
+          + (o.dropped().isEmpty() ? "" : "; dropped " + String.join(", ", o.dropped()) + " (gone)"));
+    }
+    return 0;
+  }
+
   AgentStatus status() {
     long idleMillis = (System.nanoTime() - lastActivity.get()) / 1_000_000;
     return new AgentStatus(true, ProcessHandle.current().pid(), settings.socket().toString(), since.toString(), served.get(),
-        server == null ? 0 : server.running(), background.pending(), grids.keys().stream().map(GridPool.Key::where).toList(),
+        server == null ? 0 : server.running() - notices.watching(), notices.watching(), background.pending(), grids.keys().stream().map(GridPool.Key::where).toList(),
         idleMillis / 1000, settings.idleExit() == null ? null : settings.idleExit().toSeconds(), jar.path().toString(),
         Runtime.getRuntime().totalMemory() - Runtime.getRuntime().freeMemory());
   }

@@ -25,7 +25,8 @@ import picocli.CommandLine;
  * that thin {@code cairn} processes hand it over a Unix socket, stores {@code --async} images in the
  * background, and heartbeats this compute host (FALCON's CRLS needs its history).
  */
-@Command(name = "agent", mixinStandardHelpOptions = true, subcommands = {AgentControl.Stop.class, AgentControl.Status.class},
+@Command(name = "agent", mixinStandardHelpOptions = true, subcommands = {AgentControl.Stop.class, AgentControl.Status.class,
+    AgentControl.NotifyCheckpoint.class},
     description = {"Run the resident agent of this compute host in the foreground (stop with Ctrl-C, SIGTERM or 'cairn agent stop').",
         "store, fetch, verify, versions, wait and prefetch start one by themselves (after running in their own process) and hand "
         + "their work to it from then on; CAIRN_AGENT=off or --no-agent keeps every command in its own process. It serves every "

@@ -21,14 +21,12 @@ final class AgentControl {
 
     /** --socket, else --agent or CAIRN_AGENT_SOCKET, else the default one ({@link AgentCommand#defaultSocket}). */
     Path resolve(Root root) {
-      if (flag != null) {
-        return flag.toAbsolutePath();
-      }
-      if (root.agentSocket() != null) {
-        return root.agentSocket().toAbsolutePath();
-      }
-      String env = System.getenv("CAIRN_AGENT_SOCKET");
-      return env != null && !env.isBlank() ? Path.of(env).toAbsolutePath() : AgentCommand.defaultSocket().toAbsolutePath();
+      return flag != null ? flag.toAbsolutePath() : ofRoot(root);
+    }
+
+    /** --agent or CAIRN_AGENT_SOCKET, else the default one. */
+    static Path ofRoot(Root root) {
+      return org.cairn.cli.agent.wire.AgentSocket.resolve(root.agentSocket(), System.getenv());
     }
   }
 
@@ -87,7 +85,7 @@ final class AgentControl {
     SocketOption socket;
 
     @Option(names = "--json", description = "One JSON object: running, pid, socket, since, served, running, background, grids, "
-        + "commandsRunning, idleSeconds, idleExitSeconds, jar, heapUsedBytes; {\"running\": true, \"starting\": true, \"pid\": N} while it warms up before opening its socket; {\"running\": false} when none runs.")
+        + "commandsRunning, watching, idleSeconds, idleExitSeconds, jar, heapUsedBytes; {\"running\": true, \"starting\": true, \"pid\": N} while it warms up before opening its socket; {\"running\": false} when none runs.")
     boolean json;
 
     @Override
@@ -107,6 +105,43 @@ final class AgentControl {
         return 0;
       }
       out.println(json ? Json.MAPPER.writeValueAsString(java.util.Map.of("running", false, "socket", s.toString())) : "no agent running at " + s);
+      out.flush();
+      return 3;
+    }
+  }
+
+  @Command(name = "notify-checkpoint", mixinStandardHelpOptions = true,
+      description = {"Tell the jobs that watch this user's agent ('cairn dmtcp launch' does) to checkpoint now: each stores a "
+          + "committed checkpoint in the grid, as on SIGUSR1. The donor app sends this when its owner comes back. At most one "
+          + "notice goes out per 60 s; one sooner is not sent (exit 0, said). Exit 3 when no agent runs."})
+  static final class NotifyCheckpoint implements Callable<Integer> {
+    @CommandLine.ParentCommand
+    AgentCommand agent;
+
+    @CommandLine.Mixin
+    SocketOption socket;
+
+    @Option(names = "--reason", paramLabel = "TEXT", defaultValue = "asked by 'cairn agent notify-checkpoint'",
+        description = "Why, in the agent's log and the jobs' output (one line, at most 200 characters; default: ${DEFAULT-VALUE}).")
+    String reason;
+
+    @Option(names = "--json", description = "One JSON object: sent, seq, told (the jobs it reached), dropped (jobs gone, taken off the "
+        + "list), nextInSeconds (when not sent: how long until one may go); {\"running\": false} when no agent runs.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+      Path s = socket.resolve(agent.root);
+      String why = org.cairn.cli.agent.wire.CheckpointNotice.shortened(reason);
+      List<String> args = json ? List.of("agent", "notify-checkpoint", "--reason", why, "--json")
+          : List.of("agent", "notify-checkpoint", "--reason", why);
+      Integer code = ask(s, args);
+      if (code != null) {
+        return code;
+      }
+      java.io.PrintWriter out = agent.spec.commandLine().getOut();
+      out.println(json ? Json.MAPPER.writeValueAsString(java.util.Map.of("running", false, "socket", s.toString()))
+          : "no agent running at " + s + ": no job watches for notices");
       out.flush();
       return 3;
     }

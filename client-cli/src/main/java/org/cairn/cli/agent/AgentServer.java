@@ -27,6 +27,7 @@ import jdk.net.ExtendedSocketOptions;
 import jdk.net.UnixDomainPrincipal;
 import org.cairn.cli.agent.wire.AgentRequest;
 import org.cairn.cli.agent.wire.AgentWire;
+import org.cairn.cli.agent.wire.CheckpointNotice;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,6 +59,16 @@ public final class AgentServer implements Closeable {
     }
   }
 
+  /**
+   * Takes a connection whose request is a watch ({@link CheckpointNotice#isWatch}): holds it, sending checkpoint
+   * notices on {@code wire}, until the job goes; the connection is then closed. {@code in} is the channel itself, not
+   * a stream over it: a blocking read through {@code Channels.newInputStream} holds the channel's lock, which a
+   * notice written meanwhile through {@code Channels.newOutputStream} would wait for.
+   */
+  public interface Watches {
+    void hold(String job, java.nio.channels.ReadableByteChannel in, DataOutputStream wire, Closeable connection) throws IOException;
+  }
+
   /** Who may use the agent, given the peer of a connection and the agent's own user. */
   public interface Peers {
     boolean allowed(UserPrincipal peer, UserPrincipal own);
@@ -72,11 +83,13 @@ public final class AgentServer implements Closeable {
   private final Thread acceptor;
   private final Peers peers;
   private final UserPrincipal own;
+  private final Watches watches;
   private final AtomicInteger running = new AtomicInteger();
   private volatile boolean closed;
 
-  private AgentServer(Path socket, ServerSocketChannel server, Runner runner, Peers peers, UserPrincipal own) {
+  private AgentServer(Path socket, ServerSocketChannel server, Runner runner, Watches watches, Peers peers, UserPrincipal own) {
     this.socket = socket;
+    this.watches = watches;
     this.server = server;
     this.peers = peers;
     this.own = own;
@@ -95,11 +108,21 @@ public final class AgentServer implements Closeable {
    * that answers means another agent is running there, and this one refuses to start.
    */
   public static AgentServer start(Path socket, Runner runner) throws IOException {
-    return start(socket, runner, Peers.SAME_USER);
+    return start(socket, runner, null, Peers.SAME_USER);
+  }
+
+  /** As {@link #start(Path, Runner)}, with watches taken by {@code watches} (null: a watch is a command like any). */
+  public static AgentServer start(Path socket, Runner runner, Watches watches) throws IOException {
+    return start(socket, runner, watches, Peers.SAME_USER);
   }
 
   /** As {@link #start(Path, Runner)}, with connections let in by {@code peers}. */
   static AgentServer start(Path socket, Runner runner, Peers peers) throws IOException {
+    return start(socket, runner, null, peers);
+  }
+
+  /** As {@link #start(Path, Runner, Watches)}, with connections let in by {@code peers}. */
+  static AgentServer start(Path socket, Runner runner, Watches watches, Peers peers) throws IOException {
     Path abs = socket.toAbsolutePath();
     Path dir = abs.getParent();
     if (!Files.isDirectory(dir)) {
@@ -127,7 +150,7 @@ public final class AgentServer implements Closeable {
       } catch (java.nio.file.FileAlreadyExistsException e) {
         throw new IOException("another agent is already serving " + socket, e);
       }
-      AgentServer s = new AgentServer(abs, server, runner, peers, own);
+      AgentServer s = new AgentServer(abs, server, runner, watches, peers, own);
       s.acceptor.start();
       ok = true;
       return s;
@@ -222,7 +245,14 @@ public final class AgentServer implements Closeable {
         AgentWire.exit(wire, 2);
         return;
       }
-      String command = request.args().isEmpty() ? "" : request.args().get(0);
+      if (watches != null && CheckpointNotice.isWatch(request)) {
+        try {
+          watches.hold(request.args().get(2), ch, wire, ch);
+        } catch (IOException e) {
+          LOG.debug("a watch ended: {}", e.toString()); // the job went, or the agent is stopping
+        }
+        return;
+      }
       long start = System.nanoTime();
       int code;
       OutputStream out = new AgentWire.FrameStream(wire, AgentWire.OUT);

@@ -13,6 +13,7 @@ import java.util.List;
  * @param since when it started (ISO-8601)
  * @param served commands it has run for clients
  * @param commandsRunning commands running now (this status request included)
+ * @param watching jobs watching for checkpoint notices ({@code cairn dmtcp launch})
  * @param background background stores queued or running
  * @param grids the tracker groups it has open
  * @param idleSeconds seconds since its last command ended
@@ -20,12 +21,13 @@ import java.util.List;
  * @param jar the jar it runs (a new build there ends it)
  * @param heapUsedBytes its Java heap in use
  */
-record AgentStatus(boolean running, long pid, String socket, String since, long served, int commandsRunning, int background, List<String> grids,
+record AgentStatus(boolean running, long pid, String socket, String since, long served, int commandsRunning, int watching, int background, List<String> grids,
     long idleSeconds, Long idleExitSeconds, String jar, long heapUsedBytes) {
 
   void print(PrintStream out) {
     out.println("agent running (pid " + pid + ") on " + socket + " since " + since);
-    out.println("  served " + served + " commands; running " + commandsRunning + ", background stores " + background);
+    out.println("  served " + served + " commands; running " + commandsRunning + ", background stores " + background
+        + ", jobs watching for checkpoint notices " + watching);
     out.println("  grids: " + (grids.isEmpty() ? "none open yet" : String.join("; ", grids)));
     out.println("  idle " + human(Duration.ofSeconds(idleSeconds))
         + (idleExitSeconds == null ? " (never exits when idle)" : "; exits after " + human(Duration.ofSeconds(idleExitSeconds)) + " idle"));

@@ -90,6 +90,21 @@ public final class DmtcpCommand {
       }
     }
 
+    @Option(names = "--no-notices", description = {"Do not watch this user's agent for checkpoint notices. By default the job "
+        + "checkpoints and stores at once when the agent says so (the donor app's owner came back, 'cairn agent "
+        + "notify-checkpoint'); CAIRN_AGENT=off and --no-agent also turn this off."})
+    boolean noNotices;
+
+    /** Whether the job watches the agent for checkpoint notices ({@link NoticeListener}). */
+    boolean listensForNotices(CommandLine cl) {
+      for (CommandLine c = cl; c != null; c = c.getParent()) {
+        if (c.getParseResult() != null && c.getParseResult().hasMatchedOption("--no-agent")) {
+          return false;
+        }
+      }
+      return !noNotices && org.cairn.cli.agent.wire.AgentSocket.selfStarting(new String[0], System.getenv());
+    }
+
     /** Whether Cairn drives the checkpoints on the advised interval ({@link AutoInterval}). */
     boolean auto() {
       return "auto".equalsIgnoreCase(interval);
@@ -142,7 +157,10 @@ public final class DmtcpCommand {
     if (restoredCopy != null) {
       job.removeAfterNextCommit(restoredCopy);
     }
-    try (AutoInterval auto = o.auto() ? autoInterval(root, cl, o, grid) : null) {
+    try (AutoInterval auto = o.auto() ? autoInterval(root, cl, o, grid) : null;
+        NoticeListener notices = o.listensForNotices(cl) ? new NoticeListener(
+            org.cairn.cli.agent.wire.AgentSocket.resolve(root.agentSocket(), System.getenv()),
+            o.target.app + "." + o.nodeOption.node, job::checkpointNow, cl.getErr()).start() : null) {
       if (slurm == null) {
         return job.run(command);
       }

@@ -54,6 +54,8 @@ final class DmtcpJob {
   private final Object lifecycle = new Object();
   private volatile Process computation;
   private boolean stopRequested;
+  /** One requested checkpoint at a time (a signal's, a notice's). */
+  private final Object requested = new Object();
 
   DmtcpJob(CheckpointDir checkpoints, StoreDir storer, PrintWriter err) {
     this.checkpoints = checkpoints;
@@ -133,6 +135,12 @@ final class DmtcpJob {
 
   /** As {@link #checkpointNow(Duration)} for a computation that runs now. */
   StoreOutcome checkpointNow() throws IOException, InterruptedException {
+    synchronized (requested) {
+      return checkpointAndStore();
+    }
+  }
+
+  private StoreOutcome checkpointAndStore() throws IOException, InterruptedException {
     int before;
     synchronized (this) {
       before = stored + failed;

@@ -16,6 +16,15 @@ public final class AgentSocket {
     return standard(System.getenv(), System.getProperty("user.home"));
   }
 
+  /** The socket commands use: {@code flag} ({@code --agent}) when given, else {@code $CAIRN_AGENT_SOCKET}, else {@link #standard()}; absolute. */
+  public static Path resolve(Path flag, Map<String, String> env) {
+    if (flag != null) {
+      return flag.toAbsolutePath();
+    }
+    String named = env.get("CAIRN_AGENT_SOCKET");
+    return named != null && !named.isBlank() ? Path.of(named).toAbsolutePath() : standard().toAbsolutePath();
+  }
+
   static Path standard(Map<String, String> env, String home) {
     String runtime = env.get("XDG_RUNTIME_DIR");
     if (runtime != null && !runtime.isBlank()) {
