@@ -93,8 +93,8 @@ public final class CriuPagemap {
       }
       Run run = f.run(runs.size());
       if (run.vaddr() < previousEnd) {
-        throw new Malformed("entry " + runs.size() + " at 0x" + Long.toHexString(run.vaddr()) + " is below the end of the one before it (0x"
-            + Long.toHexString(previousEnd) + "): entries out of order or overlapping");
+        throw new Malformed("entry " + runs.size() + " at 0x" + Long.toHexString(run.vaddr())
+            + " is below the end of the one before it (0x" + Long.toHexString(previousEnd) + "): entries out of order or overlapping");
       }
       previousEnd = run.end();
       runs.add(run);

@@ -77,6 +77,7 @@ class CriuPagemapTest {
   }
 
   private static void assertRefused(byte[] img, String why) {
-    assertThatThrownBy(() -> CriuPagemap.parse(img, img.length)).isInstanceOf(CriuPagemap.Malformed.class).hasMessageContaining(why);
+    assertThatThrownBy(() -> CriuPagemap.parse(img, img.length)).isInstanceOf(CriuPagemap.Malformed.class)
+        .hasMessageContaining(why);
   }
 }
