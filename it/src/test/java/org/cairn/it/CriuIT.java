@@ -28,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * dumped into the grid every interval (each dump a directory version); it and two of four peers are killed, and
  * {@code cairn criu restore} brings it back, detached, from the last dump (code:2+2, two holders gone): its ticks go on
  * from where that dump left them, each carrying the state an uninterrupted run has. Dumps that CRIU does not report
- * as done store nothing, and a version that is not a whole CRIU dump is refused with nothing left running.
+ * as done store nothing, and a version that is not a whole CRIU dump is refused with nothing left running. SIGUSR1 to a
+ * launch dumps at once and SIGTERM makes a last dump that ends the program, each committed. A real dump's pagemaps
+ * account for its pages files, which the store cuts along them.
  */
 class CriuIT {
   private static final Pattern TICK = Pattern.compile("tick (\\d+) (\\d+)");

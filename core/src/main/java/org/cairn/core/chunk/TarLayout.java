@@ -21,10 +21,10 @@ final class TarLayout extends ImageLayout {
   static final int BLOCK = 512;
   private static final int NAME_BITS = 14;
   private static final Logger LOG = LoggerFactory.getLogger(TarLayout.class);
-  /** A pagemap larger than this (millions of runs) is not read: its pages file is cut plainly. */
-  static final int MAX_PAGEMAP = 16 << 20;
-  /** Pagemap bytes kept for one image at most: a tree of many processes beyond it cuts the rest plainly. */
-  static final long MAX_PAGEMAPS = 64L << 20;
+  /** A pagemap larger than this (a million runs) is not read: its pages file is cut plainly. */
+  static final int MAX_PAGEMAP = 8 << 20;
+  /** Pagemap bytes read for one image at most (runs take about 5 x their bytes of heap): the rest are cut plainly. */
+  static final long MAX_PAGEMAPS = 16L << 20;
 
   private final int grain;
   private long nextHeader;
@@ -39,6 +39,8 @@ final class TarLayout extends ImageLayout {
   private long pagemapsKept;
   /** Pagemaps read so far, by the path of the pages file they describe. */
   private final java.util.Map<String, CriuPagemap.Pagemap> pagemaps = new java.util.HashMap<>();
+  /** Every pages file a pagemap named so far: one named twice has no layout. */
+  private final java.util.Set<String> named = new java.util.HashSet<>();
 
   TarLayout(int grain) {
     this.grain = grain;
@@ -171,8 +173,10 @@ final class TarLayout extends ImageLayout {
     try {
       CriuPagemap.Pagemap map = CriuPagemap.parse(pagemapBytes.toByteArray(), pagemapBytes.size());
       String pages = pagemapName.substring(0, pagemapName.lastIndexOf('/') + 1) + map.pagesFile();
-      if (pagemaps.putIfAbsent(pages, map) != null) {
-        pagemaps.put(pages, null);
+      if (named.add(pages)) {
+        pagemaps.put(pages, map);
+      } else {
+        pagemaps.remove(pages);
         LOG.warn("CRIU pagemap {} names {}, as another pagemap does: it is cut plainly", pagemapName, pages);
       }
     } catch (CriuPagemap.Malformed e) {
@@ -183,7 +187,7 @@ final class TarLayout extends ImageLayout {
 
   /** The layout of CRIU pages file {@code name} of {@code size} bytes: along its pagemap if one matches it, else none. */
   private ImageLayout pagesLayout(String name, long size) {
-    CriuPagemap.Pagemap map = pagemaps.get(name);
+    CriuPagemap.Pagemap map = pagemaps.remove(name);
     if (map == null) {
       return null;
     }

@@ -80,6 +80,9 @@ class CriuChunkingTest {
     byte[] whole = CriuImages.pagemap(1).present(HEAP, 40).bytes();
     assertPlain(dump("truncated", java.util.Arrays.copyOf(whole, whole.length - 3), heap));
     assertPlain(dump("other-set", CriuImages.pagemap(2).present(HEAP, 40).bytes(), heap));
+    Path twice = dump("named-twice", whole, heap);
+    Files.write(twice.resolve("pagemap-4243.img"), whole); // a second process's pagemap naming the same page set
+    assertPlain(twice);
   }
 
   private void assertPlain(Path dump) throws IOException {
