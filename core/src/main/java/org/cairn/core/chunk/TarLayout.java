@@ -80,7 +80,7 @@ final class TarLayout extends ImageLayout {
     if (ended) {
       return false;
     }
-    if (offset == nextHeader || offset == dataStart) {
+    if (offset == nextHeader) {
       return true;
     }
     if (offset == dataStart) {

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.cairn.core.hash.ChunkId;
@@ -61,6 +62,17 @@ class CriuChunkingTest {
     long fixedShared = ChunkingTest.shared(ChunkingTest.cut(Chunking.FIXED, TarImages.stream(d1).readAllBytes(), S),
         ChunkingTest.cut(Chunking.FIXED, TarImages.stream(d2).readAllBytes(), S));
     assertThat(fixedShared).as("fixed chunks lose the heap once a run before it shifts it").isLessThan(paired / 4);
+  }
+
+  /** At the largest chunk size a run is cut at 4 MiB of address, decided before it is read (nothing pushed back). */
+  @Test
+  void atTheLargestChunkSizeRunsStartChunksOfTheirOwn() throws IOException {
+    byte[] heap = ChunkingTest.random(new Random(70), 6 << 20);
+    Path d = dump("large", CriuImages.pagemap(1).present(HEAP, heap.length / PAGE).bytes(), heap);
+    byte[] tar = TarImages.stream(d).readAllBytes();
+    List<ChunkingTest.Cut> cuts = ChunkingTest.cut(Chunking.ALIGNED, tar, ChunkSize.MAX);
+    assertThat(cuts).extracting(ChunkingTest.Cut::length).as("the heap's two chunks: up to 4 MiB of address, then the rest")
+        .contains(4 << 20, 2 << 20);
   }
 
   @Test
