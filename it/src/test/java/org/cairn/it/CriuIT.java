@@ -13,6 +13,12 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.cairn.core.chunk.Chunk;
+import org.cairn.core.chunk.ChunkSize;
+import org.cairn.core.chunk.Chunker;
+import org.cairn.core.chunk.Chunking;
+import org.cairn.core.chunk.CriuPagemap;
+import org.cairn.core.chunk.TarImages;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * dumped into the grid every interval (each dump a directory version); it and two of four peers are killed, and
  * {@code cairn criu restore} brings it back, detached, from the last dump (code:2+2, two holders gone): its ticks go on
  * from where that dump left them, each carrying the state an uninterrupted run has. Dumps that CRIU does not report
- * as done store nothing, and a version that is not a whole CRIU dump is refused with nothing left running.
+ * as done store nothing, and a version that is not a whole CRIU dump is refused with nothing left running. SIGUSR1 to a
+ * launch dumps at once and SIGTERM makes a last dump that ends the program, each committed. A real dump's pagemaps
+ * account for its pages files, which the store cuts along them.
  */
 class CriuIT {
   private static final Pattern TICK = Pattern.compile("tick (\\d+) (\\d+)");
@@ -99,6 +107,41 @@ class CriuIT {
   }
 
   @Test
+  void aLaunchDumpsOnSigusr1_andOnSigtermMakesALastDumpThatEndsTheProgram() throws Exception {
+    Map<String, String> env = Map.of("CAIRN_CRIU", CriuInstall.binary().toString());
+    Path program = Files.writeString(dir.resolve("counter.py"), Dmtcp.COUNTER);
+    try (MiniGrid grid = new MiniGrid(Files.createDirectories(dir.resolve("grid")), Duration.ofMillis(500))) {
+      grid.startTracker();
+      grid.startPeer("p0");
+      grid.startPeer("p1");
+      MiniGrid.Node launch = grid.startCli("launch", env, "criu", "launch", "--app", "sig", "--node", "n0", "--interval", "1h",
+          "--redundancy", "replicate:2", "--output", dir.resolve("counter.out").toString(), "--work-dir",
+          dir.resolve("work").toString(), "--", Dmtcp.python(), program.toString());
+      commands.add(launch);
+      Pattern started = Pattern.compile("started .* as (\\d+),");
+      MiniGrid.await("the program started", Duration.ofSeconds(30), () -> started.matcher(launch.stderr()).find(), launch::stderr);
+      Matcher m = started.matcher(launch.stderr());
+      assertThat(m.find()).isTrue();
+      long child = Long.parseLong(m.group(1));
+
+      signal("USR1", launch.process().pid());
+      MiniGrid.await("a dump on SIGUSR1", Duration.ofSeconds(40), () -> launch.stderr().contains("and stored it"), launch::stderr);
+      assertThat(versions(grid, "sig", "n0")).as("one committed dump").hasSize(1);
+      assertThat(running(child)).as("SIGUSR1's dump leaves the program running").isTrue();
+
+      signal("TERM", launch.process().pid());
+      assertThat(launch.process().waitFor(1, TimeUnit.MINUTES)).as("SIGTERM ends the launch").isTrue();
+      assertThat(launch.process().exitValue()).as(launch.stderr()).isEqualTo(143);
+      assertThat(versions(grid, "sig", "n0")).as("SIGTERM's last dump, committed").hasSize(2);
+      MiniGrid.await("the program ended", Duration.ofSeconds(10), () -> !running(child));
+    }
+  }
+
+  private static void signal(String name, long pid) throws Exception {
+    assertThat(new ProcessBuilder("kill", "-" + name, Long.toString(pid)).inheritIO().start().waitFor()).isZero();
+  }
+
+  @Test
   void aDumpCriuDoesNotReportAsDoneStoresNothing_andAVersionThatIsNoWholeDumpRestoresNothing() throws Exception {
     Path criu = CriuInstall.binary();
     try (MiniGrid grid = new MiniGrid(Files.createDirectories(dir.resolve("grid")), Duration.ofMillis(500))) {
@@ -133,6 +176,7 @@ class CriuIT {
       Process direct = new ProcessBuilder(criu.toString(), "dump", "-t", pid, "-D", cut.toString(), "--leave-running", "-o",
           dir.resolve("direct.log").toString()).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
       assertThat(direct.waitFor()).as("CRIU's own dump").isZero();
+      assertCutAlongItsPagemap(cut);
       try (java.nio.channels.FileChannel pages = java.nio.channels.FileChannel.open(cut.resolve("pages-1.img"),
           java.nio.file.StandardOpenOption.WRITE)) {
         pages.truncate(pages.size() / 2);
@@ -149,6 +193,36 @@ class CriuIT {
       assertRestoreRefused(grid, criu, "bad-cut-dump", "CRIU could not restore s.bad-cut-dump.1: CRIU did not finish within 5 s");
       assertThat(running(sleeper.pid())).as("nothing of the half-restored tree (its pid is the dumped one) runs on").isFalse();
     }
+  }
+
+  /**
+   * A real dump's pagemaps account for every byte of their pages files, and the store's chunker cuts each pages file
+   * along its pagemap: every run of pages that is not contiguous with the one before it starts a chunk keyed by its address.
+   */
+  private static void assertCutAlongItsPagemap(Path dump) throws Exception {
+    List<Long> runStarts = new ArrayList<>();
+    try (java.util.stream.Stream<Path> files = Files.list(dump)) {
+      for (Path p : files.filter(f -> f.getFileName().toString().startsWith("pagemap-")).toList()) {
+        CriuPagemap.Pagemap map = CriuPagemap.read(p);
+        assertThat(Files.size(dump.resolve(map.pagesFile()))).as(p + "'s present pages").isEqualTo(map.presentBytes());
+        long end = -1;
+        for (CriuPagemap.Run r : map.runs()) {
+          if (r.present() && r.vaddr() != end) {
+            runStarts.add(r.vaddr());
+          }
+          end = r.present() ? r.end() : -1;
+        }
+      }
+    }
+    assertThat(runStarts).as("the dump has memory").isNotEmpty();
+    java.util.Set<Long> keyed = new java.util.HashSet<>();
+    try (java.io.InputStream tar = TarImages.stream(dump)) {
+      Chunker c = Chunking.ALIGNED.chunker(tar, ChunkSize.DEFAULT, null);
+      for (Chunk ch = c.next(); ch != null; ch = c.next()) {
+        keyed.add(ch.address() & ((1L << 48) - 1));
+      }
+    }
+    assertThat(keyed).as("chunks keyed by address").containsAll(runStarts);
   }
 
   private void assertRestoreRefused(MiniGrid grid, Path criu, String node, String message) throws Exception {

@@ -18,9 +18,6 @@ final class Criu {
   /** The environment variable naming the CRIU binary. */
   static final String ENV = "CAIRN_CRIU";
 
-  /** How long a dump may take unless said otherwise (a run that takes longer is ended, and failed). */
-  static final java.time.Duration DUMP_TIMEOUT = java.time.Duration.ofMinutes(30);
-
   private final Path binary;
   private final boolean shellJob;
   private final java.time.Duration timeout;

@@ -45,6 +45,11 @@ public final class CriuCommand {
             + "kept (default: ~/.cache/cairn/criu/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
     Path workDir;
 
+    @Option(names = "--timeout", defaultValue = "30m", paramLabel = "DURATION",
+        description = "How long one CRIU dump may take, at least 1s; a dump that takes longer is ended and stores nothing "
+            + "(default: ${DEFAULT-VALUE}).")
+    String timeout;
+
     @CommandLine.Mixin
     StoreFlags store;
 
@@ -63,8 +68,13 @@ public final class CriuCommand {
           AppCrypto.of(root, cl, target.app, store.encryption(cl))));
     }
 
-    CriuDumper dumper(Root root, Grid grid, boolean shellJob, StoreOptions options) throws IOException {
-      Criu criu = new Criu(Criu.find(System.getenv()), shellJob, Criu.DUMP_TIMEOUT);
+    /** {@code --timeout}: at least a second, else a usage error. */
+    Duration timeout(CommandLine cl) {
+      return duration(cl, "--timeout", timeout);
+    }
+
+    CriuDumper dumper(Root root, CommandLine cl, Grid grid, boolean shellJob, StoreOptions options) throws IOException {
+      Criu criu = new Criu(Criu.find(System.getenv()), shellJob, timeout(cl));
       return new CriuDumper(criu, workDir(root), CriuDumper.into(grid, options));
     }
   }
@@ -117,10 +127,12 @@ public final class CriuCommand {
     public Integer call() throws Exception {
       CommandLine cl = spec.commandLine();
       Duration every = interval(cl, interval);
+      dump.timeout(cl); // a usage error before anything starts
       Path out = output != null ? parent.root.session().path(output) : dump.workDir(parent.root).resolve("output.log");
       java.nio.file.Files.createDirectories(out.toAbsolutePath().getParent());
       try (Grid grid = GridAccess.open(parent.root, cl)) {
-        CriuLauncher launcher = new CriuLauncher(dump.dumper(parent.root, grid, false, dump.storeOptions(parent.root, cl)), cl.getErr());
+        CriuLauncher launcher = new CriuLauncher(dump.dumper(parent.root, cl, grid, false, dump.storeOptions(parent.root, cl)),
+            cl.getErr());
         return launcher.run(program, out, every);
       }
     }
@@ -158,9 +170,10 @@ public final class CriuCommand {
       if (pid <= 0) {
         throw new CommandLine.ParameterException(cl, "PID must be a positive process id, was " + pid);
       }
+      dump.timeout(cl);
       try (Grid grid = GridAccess.open(parent.root, cl)) {
         StoreOptions options = dump.storeOptions(parent.root, cl);
-        org.cairn.client.store.StoreOutcome res = dump.dumper(parent.root, grid, shellJob, options).dumpAndStore(pid, !stop);
+        org.cairn.client.store.StoreOutcome res = dump.dumper(parent.root, cl, grid, shellJob, options).dumpAndStore(pid, !stop);
         StoreReport.print(cl.getOut(), json, res, options.writeMode(), null);
         return 0;
       }

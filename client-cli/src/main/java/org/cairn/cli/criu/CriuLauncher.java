@@ -55,7 +55,6 @@ final class CriuLauncher {
     ProcessBuilder pb = new ProcessBuilder(detached(program)).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
         .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(output.toFile()));
     Process p = pb.start();
-    say("started " + String.join(" ", program) + " as " + p.pid() + ", output appended to " + output);
     Thread hook = new Thread(() -> p.destroyForcibly(), "criu-job-stop");
     Runtime.getRuntime().addShutdownHook(hook);
     Signals.on("USR1", () -> dumps.execute(() -> dump(p, true)));
@@ -66,6 +65,8 @@ final class CriuLauncher {
         p.destroyForcibly(); // the dump failed and left it running, or CRIU already ended it
       });
     });
+    // said once the signals are handled: a scheduler that signals after this line gets a dump, not a killed command
+    say("started " + String.join(" ", program) + " as " + p.pid() + ", output appended to " + output);
     try {
       long every = Math.max(1, interval.toMillis());
       dumps.scheduleWithFixedDelay(() -> dump(p, true), every, every, TimeUnit.MILLISECONDS);

@@ -72,6 +72,30 @@ class CriuCommandTest {
   }
 
   @Test
+  void aDumpTakesThirtyMinutesUnlessTimeoutSaysOtherwise_andLessThanASecondIsAUsageError() {
+    CommandLine dump = parsed("criu", "dump", "--app", "a", "--node", "n", "7");
+    assertThat(((CriuCommand.Dump) dump.getCommand()).dump.timeout(dump)).isEqualTo(Duration.ofMinutes(30));
+    CommandLine quick = parsed("criu", "launch", "--app", "a", "--node", "n", "--timeout", "90s", "--", "x");
+    assertThat(((CriuCommand.Launch) quick.getCommand()).dump.timeout(quick)).isEqualTo(Duration.ofSeconds(90));
+    for (String bad : List.of("0s", "500ms", "-1m", "later")) {
+      CommandLine cl = parsed("criu", "dump", "--app", "a", "--node", "n", "--timeout", bad, "7");
+      assertThatThrownBy(() -> ((CriuCommand.Dump) cl.getCommand()).dump.timeout(cl)).as(bad)
+          .isInstanceOf(CommandLine.ParameterException.class).hasMessageStartingWith("--timeout: ");
+    }
+  }
+
+  @Test
+  void aDumpThatOutlastsItsTimeoutIsEndedAndFailed() throws Exception {
+    Path slow = Files.writeString(dir.resolve("slow-criu"), "#!/bin/sh\nexec sleep 60\n");
+    Files.setPosixFilePermissions(slow, PosixFilePermissions.fromString("rwx------"));
+    long start = System.nanoTime();
+    CriuVerdict v = new Criu(slow, false, Duration.ofSeconds(1)).dump(1, dir, dir.resolve("criu.log"), true);
+    assertThat(v.ok()).isFalse();
+    assertThat(v.reason()).contains("CRIU did not finish within 1 s");
+    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("ended, not awaited").isLessThan(Duration.ofSeconds(30));
+  }
+
+  @Test
   void theBinaryIsCairnCriuWhenSetElseCriuOnPath() throws IOException {
     Path named = executable(dir.resolve("my-criu"));
     Path bin = Files.createDirectories(dir.resolve("bin"));

@@ -7,10 +7,11 @@ import java.util.function.Supplier;
 /**
  * How an image is cut into chunks. {@code fixed}: every chunk {@code S} bytes (stdchk's
  * FsCH). {@code aligned}: fixed-size chunks restarted at each memory area of a recognised
- * checkpoint format (DMTCP images, ELF core files), with the format's headers in chunks of their
- * own, so an area's pages land in the same chunks whatever happened to earlier areas; other files
- * are cut as fixed. {@code cdc}: content-defined (FastCDC), chunks of {@code S/4 .. 2S}, average
- * about {@code S}, which re-synchronise after any insertion.
+ * checkpoint format (DMTCP images, ELF core files, a CRIU dump's pages in a directory's tar, cut
+ * along its pagemap), with the format's headers in chunks of their own, so an area's pages land
+ * in the same chunks whatever happened to earlier areas; other files are cut as fixed. {@code cdc}:
+ * content-defined (FastCDC), chunks of {@code S/4 .. 2S}, average about {@code S}, which
+ * re-synchronise after any insertion.
  */
 public enum Chunking {
   FIXED("fixed"),

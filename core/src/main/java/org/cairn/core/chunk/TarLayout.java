@@ -1,6 +1,8 @@
 package org.cairn.core.chunk;
 
 import java.nio.charset.StandardCharsets;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A directory checkpoint as {@link TarImages} streams it (a POSIX tar): each entry's header starts a
@@ -9,11 +11,20 @@ import java.nio.charset.StandardCharsets;
  * {@code cairn dmtcp launch} (one image per process in a generation's directory) dedups and pairs its
  * chunks with the previous generation's as single images do. A chunk's locator is its memory address
  * with the entry's name mixed into bits 48..61 (processes of one computation share address ranges).
+ * A CRIU dump's {@code pages-ID.img} is cut along the {@code pagemap-*.img} that names it ({@link CriuPages}): the
+ * tar lists entries sorted by name, so every pagemap of a directory streams past before its pages files; a pagemap
+ * that does not parse, or whose present pages do not add up to its pages file's size, leaves that file cut as any
+ * file is (a warning says why).
  * A header that does not parse ends the layout: the rest is cut as fixed chunks, never misread.
  */
 final class TarLayout extends ImageLayout {
   static final int BLOCK = 512;
   private static final int NAME_BITS = 14;
+  private static final Logger LOG = LoggerFactory.getLogger(TarLayout.class);
+  /** A pagemap larger than this (a million runs) is not read: its pages file is cut plainly. */
+  static final int MAX_PAGEMAP = 8 << 20;
+  /** Pagemap bytes read for one image at most (runs take about 5 x their bytes of heap): the rest are cut plainly. */
+  static final long MAX_PAGEMAPS = 16L << 20;
 
   private final int grain;
   private long nextHeader;
@@ -22,6 +33,14 @@ final class TarLayout extends ImageLayout {
   private long nameTag;
   private ImageLayout inner;
   private boolean ended;
+  /** The pagemap entry being read (its name and bytes so far), or null. */
+  private String pagemapName;
+  private java.io.ByteArrayOutputStream pagemapBytes;
+  private long pagemapsKept;
+  /** Pagemaps read so far, by the path of the pages file they describe. */
+  private final java.util.Map<String, CriuPagemap.Pagemap> pagemaps = new java.util.HashMap<>();
+  /** Every pages file a pagemap named so far: one named twice has no layout. */
+  private final java.util.Set<String> named = new java.util.HashSet<>();
 
   TarLayout(int grain) {
     this.grain = grain;
@@ -61,8 +80,11 @@ final class TarLayout extends ImageLayout {
     if (ended) {
       return false;
     }
-    if (offset == nextHeader || offset == dataStart) {
+    if (offset == nextHeader) {
       return true;
+    }
+    if (offset == dataStart) {
+      return inner == null; // unless the header named the entry's layout (CRIU pages), its first bytes tell it
     }
     return inner != null && offset > dataStart && offset < dataEnd && inner.inspects(offset - dataStart);
   }
@@ -75,7 +97,7 @@ final class TarLayout extends ImageLayout {
     if (offset == nextHeader) {
       return true;
     }
-    if (inner != null && offset > dataStart && offset < dataEnd) {
+    if (inner != null && offset >= dataStart && offset < dataEnd) {
       return inner.startsChunk(offset - dataStart, data, at, n);
     }
     return false;
@@ -89,6 +111,9 @@ final class TarLayout extends ImageLayout {
     if (offset == nextHeader) {
       header(data, at, n);
       return;
+    }
+    if (pagemapBytes != null && offset >= dataStart && offset < dataEnd) {
+      collectPagemap(offset, data, at, n);
     }
     if (offset == dataStart && inner == null && Dmtcp.matches(data, at, n)) {
       inner = new Dmtcp(grain);
@@ -118,6 +143,59 @@ final class TarLayout extends ImageLayout {
     nextHeader = dataStart + (size + BLOCK - 1) / BLOCK * BLOCK;
     nameTag = name.hashCode() & ((1L << NAME_BITS) - 1);
     inner = null;
+    pagemapBytes = null;
+    String base = name.substring(name.lastIndexOf('/') + 1);
+    if (base.startsWith("pagemap-") && base.endsWith(".img")) {
+      if (size > MAX_PAGEMAP || pagemapsKept + size > MAX_PAGEMAPS) {
+        LOG.warn("CRIU pagemap {} of {} bytes not read (at most {} per pagemap, {} per image): its pages are cut plainly",
+            name, size, MAX_PAGEMAP, MAX_PAGEMAPS);
+      } else {
+        pagemapName = name;
+        pagemapBytes = new java.io.ByteArrayOutputStream((int) size);
+        pagemapsKept += size;
+      }
+    } else if (base.startsWith("pages-") && base.endsWith(".img")) {
+      inner = pagesLayout(name, size);
+    }
+  }
+
+  /** Keeps a pagemap's bytes as they stream past; parses it once whole. */
+  private void collectPagemap(long offset, byte[] data, int at, int n) {
+    int take = (int) Math.min(n, dataEnd - offset);
+    if (offset != dataStart + pagemapBytes.size()) {
+      pagemapBytes = null; // cannot happen: each byte is observed once, in order
+      return;
+    }
+    pagemapBytes.write(data, at, take);
+    if (offset + take < dataEnd) {
+      return;
+    }
+    try {
+      CriuPagemap.Pagemap map = CriuPagemap.parse(pagemapBytes.toByteArray(), pagemapBytes.size());
+      String pages = pagemapName.substring(0, pagemapName.lastIndexOf('/') + 1) + map.pagesFile();
+      if (named.add(pages)) {
+        pagemaps.put(pages, map);
+      } else {
+        pagemaps.remove(pages);
+        LOG.warn("CRIU pagemap {} names {}, as another pagemap does: it is cut plainly", pagemapName, pages);
+      }
+    } catch (CriuPagemap.Malformed e) {
+      LOG.warn("CRIU pagemap {} refused ({}): its pages are cut plainly", pagemapName, e.getMessage());
+    }
+    pagemapBytes = null;
+  }
+
+  /** The layout of CRIU pages file {@code name} of {@code size} bytes: along its pagemap if one matches it, else none. */
+  private ImageLayout pagesLayout(String name, long size) {
+    CriuPagemap.Pagemap map = pagemaps.remove(name);
+    if (map == null) {
+      return null;
+    }
+    if (map.presentBytes() != size) {
+      LOG.warn("CRIU pages file {} holds {} bytes where its pagemap has {}: it is cut plainly", name, size, map.presentBytes());
+      return null;
+    }
+    return new CriuPages(map.runs(), grain);
   }
 
   @Override
