@@ -33,7 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
  * account for its pages files, which the store cuts along them.
  */
 class CriuIT {
-  private static final Pattern TICK = Pattern.compile("tick (\\d+) (\\d+)");
   @TempDir
   Path dir;
 
@@ -75,7 +74,7 @@ class CriuIT {
       assertThat(stored.size()).as("each dump a version").isGreaterThanOrEqualTo(2);
       JsonNode latest = stored.get(stored.size() - 1);
       assertThat(latest.get("kind").asText()).isEqualTo("dir");
-      List<long[]> before = ticks(Files.readString(output));
+      List<long[]> before = Ticks.of(Files.readString(output));
       long lastBefore = before.get(before.size() - 1)[0];
       assertThat(dir.resolve("work")).as("stored dumps leave no images behind").isDirectoryNotContaining("glob:**/dump-*");
 
@@ -89,8 +88,8 @@ class CriuIT {
       assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).as("the restored counter runs").contains(true);
 
       MiniGrid.await("ten ticks of the restored counter", Duration.ofSeconds(20),
-          () -> ticks(Files.readString(output)).size() >= before.size() + 10);
-      List<long[]> resumed = ticks(Files.readString(output)).subList(before.size(), before.size() + 10);
+          () -> Ticks.of(Files.readString(output)).size() >= before.size() + 10);
+      List<long[]> resumed = Ticks.of(Files.readString(output)).subList(before.size(), before.size() + 10);
       long first = resumed.get(0)[0];
       assertThat(first).as("resumed from a dump, not from the start").isGreaterThan(0);
       assertThat(first).as("resumed at or before where it was killed").isLessThanOrEqualTo(lastBefore + 1);
@@ -285,16 +284,5 @@ class CriuIT {
     List<JsonNode> out = new ArrayList<>();
     r.json().forEach(out::add);
     return out;
-  }
-
-  private static List<long[]> ticks(String out) {
-    List<long[]> t = new ArrayList<>();
-    for (String line : out.split("\n")) {
-      Matcher m = TICK.matcher(line.strip());
-      if (m.matches()) {
-        t.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
-      }
-    }
-    return t;
   }
 }

@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * it printed before, and every value is the one an uninterrupted run computes.
  */
 class DmtcpIT {
-  private static final Pattern TICK = Pattern.compile("tick (\\d+) (\\d+)");
   @TempDir
   Path dir;
 
@@ -56,11 +53,11 @@ class DmtcpIT {
       jobs.add(launch);
       MiniGrid.await("two checkpoints stored as versions", Duration.ofMinutes(2), () -> versions(grid).size() >= 2,
           () -> launch.stderr());
-      assertThat(lastTick(launch.stdout())).as("the program's output is the launch command's").isGreaterThan(0);
+      assertThat(Ticks.last(launch.stdout())).as("the program's output is the launch command's").isGreaterThan(0);
 
       killJob(launch);
       assertThat(launch.process().exitValue()).as("the launch exits with the killed program's status").isEqualTo(137);
-      int lastBefore = lastTick(launch.stdout());
+      int lastBefore = Ticks.last(launch.stdout());
       JsonNode latest = versions(grid).get(versions(grid).size() - 1);
       assertThat(latest.get("kind").asText()).isEqualTo("dir");
       try (Stream<Path> left = Files.list(ckpt)) {
@@ -74,12 +71,12 @@ class DmtcpIT {
       MiniGrid.Node restart = grid.startCli("restart", env, "dmtcp", "restart", "--app", "sim", "--node", "n0", "--interval", "1h",
           "--ckpt-dir", dir.resolve("ckpt2").toString());
       jobs.add(restart);
-      MiniGrid.await("the restarted program's output", Duration.ofMinutes(2), () -> ticks(restart.stdout()).size() >= 10,
+      MiniGrid.await("the restarted program's output", Duration.ofMinutes(2), () -> Ticks.of(restart.stdout()).size() >= 10,
           () -> restart.stderr());
       killJob(restart);
       assertThat(restart.stderr()).contains("restarting 1 process(es) of sim.n0." + latest.get("step").asLong());
 
-      List<long[]> resumed = ticks(restart.stdout());
+      List<long[]> resumed = Ticks.of(restart.stdout());
       long first = resumed.get(0)[0];
       assertThat(first).as("resumed from a checkpoint, not from the start").isGreaterThan(0);
       assertThat(first).as("resumed at or before where it was killed").isLessThanOrEqualTo(lastBefore + 1L);
@@ -98,10 +95,10 @@ class DmtcpIT {
       MiniGrid.Node again = grid.startCli("restart2", env, "dmtcp", "restart", "--app", "sim", "--node", "n0", "--interval", "1h",
           "--ckpt-dir", dir.resolve("ckpt2").toString());
       jobs.add(again);
-      MiniGrid.await("the second restart's output", Duration.ofMinutes(2), () -> ticks(again.stdout()).size() >= 3,
+      MiniGrid.await("the second restart's output", Duration.ofMinutes(2), () -> Ticks.of(again.stdout()).size() >= 3,
           () -> again.stderr());
       killJob(again);
-      assertThat(ticks(again.stdout()).get(0)[0]).as("the same checkpoint again").isEqualTo(first);
+      assertThat(Ticks.of(again.stdout()).get(0)[0]).as("the same checkpoint again").isEqualTo(first);
     }
   }
 
@@ -120,21 +117,5 @@ class DmtcpIT {
       job.process().destroyForcibly();
       throw new AssertionError("the cairn dmtcp command did not end after its program was killed");
     }
-  }
-
-  private static List<long[]> ticks(String out) {
-    List<long[]> t = new ArrayList<>();
-    for (String line : out.split("\n")) {
-      Matcher m = TICK.matcher(line.strip());
-      if (m.matches()) {
-        t.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
-      }
-    }
-    return t;
-  }
-
-  private static int lastTick(String out) {
-    List<long[]> t = ticks(out);
-    return t.isEmpty() ? -1 : (int) t.get(t.size() - 1)[0];
   }
 }

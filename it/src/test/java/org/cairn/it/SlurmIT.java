@@ -10,8 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,7 +22,6 @@ import org.junit.jupiter.api.io.TempDir;
  * ticks continue from the checkpointed one with the state an uninterrupted run has.
  */
 class SlurmIT {
-  private static final Pattern TICK = Pattern.compile("tick (\\d+) (\\d+)");
 
   @TempDir
   Path dir;
@@ -48,15 +45,15 @@ class SlurmIT {
       String jobId = slurm.submit(jobEnv(grid, bin), batchScript(grid, program), "--requeue", "--signal=B:USR1@60",
           "--open-mode=append", "--output=" + out, "--error=" + err, "--chdir=" + dir);
       Job job = new Job(slurm, jobId, out, err);
-      MiniGrid.await("the job's program ticking", Duration.ofSeconds(120), () -> ticks(job.out(0)).size() >= 10, job::describe);
+      MiniGrid.await("the job's program ticking", Duration.ofSeconds(120), () -> Ticks.of(job.out(0)).size() >= 10, job::describe);
 
       slurm.run("scancel", "-b", "-s", "USR1", jobId);
       MiniGrid.await("the checkpoint on SIGUSR1", Duration.ofSeconds(120), () -> job.err().contains("checkpoint on SIGUSR1 stored as"),
           job::describe);
       assertThat(versions(grid, jobId)).as("one version of app sim, node = the job id").hasSize(1);
-      int afterWarning = lastTick(job.out(0));
+      int afterWarning = Ticks.last(job.out(0));
       MiniGrid.await("the program going on after the warning's checkpoint", Duration.ofSeconds(30),
-          () -> lastTick(job.out(0)) >= afterWarning + 5, job::describe);
+          () -> Ticks.last(job.out(0)) >= afterWarning + 5, job::describe);
 
       slurm.run("scontrol", "requeue", jobId);
       MiniGrid.await("the checkpoint on SIGTERM", Duration.ofSeconds(120), () -> job.err().contains("checkpoint on SIGTERM stored as"),
@@ -66,17 +63,17 @@ class SlurmIT {
       assertThat(stored).as("the warning's checkpoint and the requeue's").hasSize(2);
       long latest = stored.get(1).get("step").asLong();
       long firstRunEnd = Files.size(out);
-      int lastBefore = lastTick(job.out(0));
+      int lastBefore = Ticks.last(job.out(0));
 
       peers.get(0).kill();
       peers.get(1).kill();
       grid.forgetBases(); // as on another host: every chunk from the three peers left
-      MiniGrid.await("the requeued run's ticks", Duration.ofSeconds(120), () -> ticks(job.out(firstRunEnd)).size() >= 10,
+      MiniGrid.await("the requeued run's ticks", Duration.ofSeconds(120), () -> Ticks.of(job.out(firstRunEnd)).size() >= 10,
           job::describe);
       assertThat(job.err()).contains("requeued run 1 of job " + jobId + ": restarting from the grid")
           .contains("restarting 1 process(es) of sim." + jobId + "." + latest);
 
-      List<long[]> resumed = ticks(job.out(firstRunEnd));
+      List<long[]> resumed = Ticks.of(job.out(firstRunEnd));
       long first = resumed.get(0)[0];
       assertThat(first).as("resumed from the requeue's checkpoint, not from tick 0 nor from the warning's")
           .isGreaterThan(afterWarning + 5L).isLessThanOrEqualTo(lastBefore + 1L);
@@ -127,22 +124,6 @@ class SlurmIT {
       assertThat(t[0]).as("ticks follow one another").isEqualTo(first + k);
       assertThat(t[1]).as("tick " + t[0] + " carries the state an uninterrupted run has").isEqualTo(acc);
     }
-  }
-
-  private static List<long[]> ticks(String out) {
-    List<long[]> t = new ArrayList<>();
-    for (String line : out.split("\n")) {
-      Matcher m = TICK.matcher(line.strip());
-      if (m.matches()) {
-        t.add(new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))});
-      }
-    }
-    return t;
-  }
-
-  private static int lastTick(String out) {
-    List<long[]> t = ticks(out);
-    return t.isEmpty() ? -1 : (int) t.get(t.size() - 1)[0];
   }
 
   /** The batch job's files (appended to by every run) and what to say when a wait times out. */
