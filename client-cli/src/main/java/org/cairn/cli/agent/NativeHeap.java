@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * Gives the C heap's freed memory back to the system, as {@code jcmd PID System.trim_native_heap} does (glibc's
  * {@code malloc_trim}): after a burst of stores an idle agent's malloc arenas keep ~20 MB that nothing uses (freed
  * direct buffers, the compilers' arenas), which the JVM's own heap shrinking does not touch. Measured with
- * {@code /work/bench/agent-rss.sh} style runs in docs/performance.md ("The agent's memory when idle").
+ * {@code it/tools/agent-idle.sh}; figures in docs/performance.md, Known limits ("The self-started agent's memory when idle").
  */
 final class NativeHeap {
   private static final Logger LOG = LoggerFactory.getLogger(NativeHeap.class);
