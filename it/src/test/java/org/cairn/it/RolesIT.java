@@ -121,6 +121,46 @@ class RolesIT {
     }
   }
 
+  /**
+   * A donor whose first registration answer was lost: the tracker spent the enrollment token's only use and issued a
+   * credential the donor never got. The donor's next try, with the same token, proves the key it registered with; it
+   * joins, and the credential it never got is revoked.
+   */
+  @Test
+  void aDonorWhoseFirstAnswerWasLost_joinsOnItsNextTry_withTheSameOneUseToken() throws Exception {
+    try (MiniGrid grid = new MiniGrid(root, Duration.ofMillis(500))) {
+      grid.startTrackerWithRoles();
+      String donorLine = create(grid, "--role", "donor", "--uses", "1");
+      Path donorFile = Files.writeString(root.resolve("donor.token"), donorLine + "\n");
+      // the peer's id and TLS key exist before its first registration, as the peer makes them at its first start
+      Path data = Files.createDirectories(root.resolve("lost/tls"));
+      Files.writeString(root.resolve("lost/peer-id"), "peer-lost1\n");
+      java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("EC");
+      g.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+      java.security.KeyPair key = g.generateKeyPair();
+      java.util.Base64.Encoder b64 = java.util.Base64.getEncoder();
+      Files.writeString(data.resolve("peer.key"), b64.encodeToString(key.getPrivate().getEncoded()));
+      Files.writeString(data.resolve("peer.pub"), b64.encodeToString(key.getPublic().getEncoded()));
+      String pub = b64.encodeToString(key.getPublic().getEncoded());
+      String donor = GridToken.of(donorLine).bearerValue();
+      HttpResponse<String> first = post(grid, "/api/v1/peers",
+          "{\"id\":\"peer-lost1\",\"address\":\"127.0.0.1:9\",\"state\":\"RUNNING\",\"publicKey\":\"" + pub + "\"}", donor);
+      assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+      String neverReceived = new com.fasterxml.jackson.databind.ObjectMapper().readTree(first.body()).get("credential").asText();
+
+      MiniGrid.Node peer = grid.startPeer("lost", "--token-file", donorFile.toString());
+      assertThat(peer.peerId()).isEqualTo("peer-lost1");
+      Path own = root.resolve("lost/peer.credential");
+      MiniGrid.await("the peer's own credential written", Duration.ofSeconds(30), () -> Files.exists(own));
+      MiniGrid.await("peer-lost1 RUNNING", Duration.ofSeconds(30), () -> "RUNNING".equals(grid.stateOf("peer-lost1")));
+      assertThat(GridToken.readFile(own).bearerValue()).isNotEqualTo(neverReceived);
+      HttpResponse<String> stale = post(grid, "/api/v1/peers/peer-lost1/heartbeat", "{\"state\":\"RUNNING\"}", neverReceived);
+      assertThat(stale.statusCode()).as(stale.body()).isEqualTo(401);
+      assertThat(Files.readString(root.resolve("tracker.out")) + Files.readString(root.resolve("tracker.err")))
+          .contains("peer peer-lost1 registered again with enrollment token");
+    }
+  }
+
   /** {@code cairn-tracker.jar token create --data D ARGS...}: the new token, the one line it prints. */
   private static String create(MiniGrid grid, String... args) throws Exception {
     List<String> all = new ArrayList<>(List.of("token", "create", "--data", grid.trackerData().toString()));

@@ -65,6 +65,15 @@ final class GridKeys {
   }
 
   /**
+   * The proof that this peer holds its data-plane key, signed now, for a registration of {@code id} at
+   * {@code address} (null on a plain grid): if this peer's first registration answer was lost, it lets the
+   * enrollment token register it again.
+   */
+  String proveKey(String id, String address, long nowMillis) {
+    return tls == null ? null : tls.proveKey(id, address, nowMillis);
+  }
+
+  /**
    * Takes what a registration answer carries: the ticket key, the data-plane key (also for the repair
    * client), the data plane's certificate and, when this peer joined with an enrollment token, its own
    * credential, kept for every later call and restart.

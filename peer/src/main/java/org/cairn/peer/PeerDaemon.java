@@ -229,8 +229,10 @@ public final class PeerDaemon implements Closeable {
       }
       if (!registered.get()) {
         long sentQuota = space.quotaBytes();
+        long signedAt = clock.millis();
         HeartbeatResponse r = tracker.register(new RegisterRequest(id, address, state.name(), freeBytes(), usedBytes(),
-            sentQuota, store.fragmentCount(), paused(), VERSION, keys.tlsPublicKey(), instance));
+            sentQuota, store.fragmentCount(), paused(), VERSION, keys.tlsPublicKey(), instance, keys.proveKey(id, address, signedAt),
+            keys.tlsPublicKey() == null ? null : signedAt));
         keys.adopt(r, peers, tracker);
         registered.set(sentQuota == space.quotaBytes()); // a quota set during the call is sent by the next tick
         LOG.info("registered with {} as {} at {} ({})", tracker.base(), r.id(), address, state);

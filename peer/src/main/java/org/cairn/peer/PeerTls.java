@@ -82,6 +82,11 @@ final class PeerTls {
     return Base64.getEncoder().encodeToString(publicKey.getEncoded());
   }
 
+  /** This key's proof that it registers peer {@code id} at {@code address}, signed at {@code atMillis}. */
+  String proveKey(String id, String address, long atMillis) {
+    return org.cairn.core.security.RegistrationProof.sign(key, id, address, publicKey(), atMillis);
+  }
+
   String caPin() {
     return caPin;
   }

@@ -161,6 +161,67 @@ class TrackerRolesTest {
         .contains("no registrations left");
   }
 
+  private static java.security.KeyPair p256() throws java.security.GeneralSecurityException {
+    java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("EC");
+    g.initialize(new java.security.spec.ECGenParameterSpec("secp256r1"));
+    return g.generateKeyPair();
+  }
+
+  private static String keyed(String id, java.security.KeyPair key, java.security.KeyPair signer, long at) throws IOException {
+    String pub = java.util.Base64.getEncoder().encodeToString(key.getPublic().getEncoded());
+    com.fasterxml.jackson.databind.node.ObjectNode r = (com.fasterxml.jackson.databind.node.ObjectNode) JSON.readTree(registration(id));
+    r.put("publicKey", pub);
+    if (signer != null) {
+      r.put("proof", org.cairn.core.security.RegistrationProof.sign(signer.getPrivate(), id, r.get("address").asText(), pub, at));
+      r.put("proofAt", at);
+    }
+    return JSON.writeValueAsString(r);
+  }
+
+  @Test
+  void aDonorWhoseRegistrationAnswerWasLost_registersAgainByProvingItsKey_andTheLostCredentialIsRevoked() throws Exception {
+    String donor = issue(Role.DONOR, null, false, null, 2);
+    java.security.KeyPair key = p256();
+    String lost = call(200, "POST", "/api/v1/peers", Map.of(), keyed("d1", key, null, 0), donor).get("credential").asText();
+    // the answer never reached the peer: it tries again with the enrollment token, proving its key
+    String now = call(200, "POST", "/api/v1/peers", Map.of(), keyed("d1", key, key, clock.millis()), donor).get("credential").asText();
+    assertThat(now).isNotEqualTo(lost).startsWith(TokenStore.PREFIX);
+    call(200, "POST", "/api/v1/peers/d1/heartbeat", Map.of(), "{\"state\":\"RUNNING\"}", now);
+    assertThat(call(401, "POST", "/api/v1/peers/d1/heartbeat", Map.of(), "{\"state\":\"RUNNING\"}", lost).get("error").asText())
+        .contains("revoked");
+    // no use was spent again: the token's second use still enrolls a new peer
+    call(200, "POST", "/api/v1/peers", Map.of(), keyed("d2", p256(), null, 0), donor);
+  }
+
+  @Test
+  void anotherDonor_cannotTakeOverAKnownPeer_withoutItsPrivateKey() throws Exception {
+    java.security.KeyPair key = p256();
+    call(200, "POST", "/api/v1/peers", Map.of(), keyed("d1", key, null, 0), issue(Role.DONOR, null, false, null, null));
+    String stranger = issue(Role.DONOR, null, false, null, 5);
+    java.security.KeyPair own = p256();
+    long at = clock.millis();
+    // its own key, signed by itself: not the key d1 registered with
+    assertThat(call(403, "POST", "/api/v1/peers", Map.of(), keyed("d1", own, own, at), stranger).get("error").asText())
+        .contains("already registered").contains("not the one peer d1 registered with");
+    // d1's public key (it is in d1's certificate), without a proof, or with a proof by another key
+    call(403, "POST", "/api/v1/peers", Map.of(), keyed("d1", key, null, at), stranger);
+    call(403, "POST", "/api/v1/peers", Map.of(), keyed("d1", key, own, at), stranger);
+    // a proof of d1's key made for another peer's id does not pass for d1
+    String forD9 = keyed("d9", key, key, at);
+    call(403, "POST", "/api/v1/peers", Map.of(), forD9.replace("\"d9\"", "\"d1\""), stranger);
+    // a proof signed long ago
+    call(403, "POST", "/api/v1/peers", Map.of(), keyed("d1", key, key, at - java.time.Duration.ofMinutes(6).toMillis()), stranger);
+    // and a proof taken once cannot be replayed
+    String proven = keyed("d1", key, key, at);
+    call(200, "POST", "/api/v1/peers", Map.of(), proven, stranger);
+    assertThat(call(403, "POST", "/api/v1/peers", Map.of(), proven, stranger).get("error").asText()).contains("taken already");
+    // none of the refusals spent a use of the stranger's token: the proof spent none either
+    for (int i = 0; i < 5; i++) {
+      call(200, "POST", "/api/v1/peers", Map.of(), keyed("n" + i, p256(), null, 0), stranger);
+    }
+    call(403, "POST", "/api/v1/peers", Map.of(), keyed("n5", p256(), null, 0), stranger);
+  }
+
   @Test
   void aClientScopedToOneApp_cannotTouchAnother_andReadOnlyCannotWrite() throws IOException {
     String heat = issue(Role.CLIENT, List.of("heat", "lbm*"), false, null, null);

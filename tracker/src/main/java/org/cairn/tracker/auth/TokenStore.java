@@ -138,6 +138,20 @@ public final class TokenStore {
     return true;
   }
 
+  /**
+   * Revokes every unrevoked peer credential issued to peer {@code peer} (a peer that proved its key to
+   * be given a new one: the one it lost must not outlive it). Reads every token: for a rare path.
+   */
+  public synchronized int revokePeerCredentials(String peer) throws IOException {
+    int n = 0;
+    for (TokenRecord r : list()) {
+      if (Role.PEER.spec().equals(r.role()) && peer.equals(r.peer()) && !r.revoked() && revoke(r.id())) {
+        n++;
+      }
+    }
+    return n;
+  }
+
   /** Every issued token, secrets' hashes left out, oldest first. */
   public List<TokenRecord> list() throws IOException {
     List<TokenRecord> out = new ArrayList<>();

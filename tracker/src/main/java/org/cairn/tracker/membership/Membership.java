@@ -118,7 +118,8 @@ public final class Membership {
     PeerRecord old = peers.get(r.id());
     long quota = clamp(r.quotaBytes(), MAX_BYTES);
     PeerRecord record = new PeerRecord(r.id(), r.address(), state.name(), free(r.freeBytes(), quota), clamp(r.usedBytes(), MAX_BYTES),
-        quota, Math.max(0, r.fragments()), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version());
+        quota, Math.max(0, r.fragments()), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version(),
+        r.publicKey() != null ? r.publicKey() : old == null ? null : old.publicKey());
     save(record);
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
@@ -129,6 +130,12 @@ public final class Membership {
     lastSeenState.put(r.id(), state);
     events.add(old == null ? "joined" : "rejoined", r.id(), "at " + r.address() + " (" + state + ", quota " + r.quotaBytes() + " bytes)");
     return view(record, now);
+  }
+
+  /** The data-plane key peer {@code id} last registered with (base64), or null: unknown peer, or a plain grid. */
+  public String publicKey(String id) {
+    PeerRecord r = peers.get(id);
+    return r == null ? null : r.publicKey();
   }
 
   /**

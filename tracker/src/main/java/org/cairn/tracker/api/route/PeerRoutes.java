@@ -24,6 +24,7 @@ import org.cairn.core.api.repair.RepairJob;
 import org.cairn.core.api.repair.RepairOutcome;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.config.HostPort;
+import org.cairn.core.security.RegistrationProof;
 import org.cairn.tracker.api.call.ApiException;
 import org.cairn.tracker.api.call.Bindings;
 import org.cairn.tracker.api.call.Call;
@@ -54,6 +55,8 @@ public final class PeerRoutes {
   private final Clock clock;
   private final Duration heartbeatInterval;
   private final Grants grants;
+  /** Per peer, the signing time of the last proof of its key taken (a proof is taken once). */
+  private final Map<String, Long> proofsTaken = new java.util.HashMap<>();
   private volatile PeerCertifier certifier;
 
   public PeerRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, Metrics metrics, Clock clock,
@@ -187,6 +190,57 @@ public final class PeerRoutes {
   }
 
   /**
+   * Admits a registration made with an enrollment token (before anything is spent or recorded): a new peer takes
+   * one of the token's uses; a peer already registered must prove it holds the key it registered with, and takes
+   * none (its first registration did). True for the latter.
+   */
+  private boolean admitEnrollment(RegisterRequest r, Principal who) throws ApiException, IOException {
+    boolean known = r.id() != null && membership.peer(r.id()) != null;
+    if (known) {
+      requireProofOfKey(r);
+    }
+    membership.requireFreeAddress(r.id(), r.address()); // before the token's use is spent
+    if (!known && !credentials.tokens().takeUse(who.tokenId())) {
+      throw new ApiException(403, "enrollment token " + who.tokenId() + " has no registrations left");
+    }
+    return known;
+  }
+
+  /** Refuses (403) a registration of a known peer that does not prove its key, or replays a proof already taken. */
+  private void requireProofOfKey(RegisterRequest r) throws ApiException {
+    try {
+      RegistrationProof.verify(membership.publicKey(r.id()), r.publicKey(), r.proof(), r.id(), r.address(), r.proofAt(),
+          clock.millis());
+    } catch (RegistrationProof.Refused e) {
+      throw new ApiException(403, "peer " + r.id() + " is already registered; it registers again with its own credential"
+          + " (the peer.credential file in its data directory), or with a proof of its key, or ask the operator: "
+          + e.getMessage());
+    }
+    synchronized (proofsTaken) {
+      Long last = proofsTaken.get(r.id());
+      if (last != null && r.proofAt() <= last) {
+        throw new ApiException(403, "peer " + r.id() + "'s proof signed at " + r.proofAt() + " was taken already");
+      }
+      proofsTaken.put(r.id(), r.proofAt());
+    }
+  }
+
+  /** The credential of a peer that joined with enrollment token {@code who}; a new one revokes those issued before. */
+  private String issueCredential(String id, Principal who, boolean again) throws IOException {
+    int revoked = again ? credentials.tokens().revokePeerCredentials(id) : 0;
+    String credential = credentials.tokens().issue(Role.PEER, null, false, null, null, id,
+        "issued to peer " + id + (again ? " again, on proof of its key," : "") + " at registration with " + who.tokenId(),
+        clock.millis());
+    if (again) {
+      LOG.warn("peer {} registered again with enrollment token {}, proving its key: revoked {} earlier credential(s), issued a new one",
+          id, who.tokenId(), revoked);
+    } else {
+      LOG.info("peer {} joined with enrollment token {}; issued its own credential", id, who.tokenId());
+    }
+    return credential;
+  }
+
+  /**
    * A registration. A peer credential registers only as its own peer; a donor enrollment token
    * registers a new peer (taking one of its uses) and the answer carries that peer's own credential
    * (the router let only these, the admin, and a peer's own credential for its own id, call it).
@@ -195,27 +249,11 @@ public final class PeerRoutes {
   private HeartbeatResponse register(Call<RegisterRequest> c) throws ApiException, IOException {
     RegisterRequest r = c.body();
     Principal who = c.who();
-    Role role = who.role();
-    if (role == Role.DONOR) {
-      // enrollment: a new peer only, one use of the token spent
-      if (r.id() != null && membership.peer(r.id()) != null) {
-        throw new ApiException(403, "peer " + r.id() + " is already registered; it registers again with its own credential"
-            + " (the peer.credential file in its data directory), or ask the operator");
-      }
-      membership.requireFreeAddress(r.id(), r.address()); // before the token's use is spent
-      if (!credentials.tokens().takeUse(who.tokenId())) {
-        throw new ApiException(403, "enrollment token " + who.tokenId() + " has no registrations left");
-      }
-    }
+    boolean enrolling = who.role() == Role.DONOR;
+    boolean again = enrolling && admitEnrollment(r, who);
     PeerView v = membership.register(r);
     metrics.heartbeat();
-    String credential = role == Role.DONOR
-        ? credentials.tokens().issue(Role.PEER, null, false, null, null, v.id(),
-            "issued to peer " + v.id() + " at registration with " + who.tokenId(), clock.millis())
-        : null;
-    if (credential != null) {
-      LOG.info("peer {} joined with enrollment token {}; issued its own credential", v.id(), who.tokenId());
-    }
+    String credential = enrolling ? issueCredential(v.id(), who, again) : null;
     PeerCertifier.Issued cert = null;
     PeerCertifier ca = certifier;
     if (r.publicKey() != null && ca != null) {
