@@ -1,11 +1,11 @@
 /* For it/tools/criu-series: a C program with a simulation-like working set dumped by CRIU between steps.
-   ~152 MB at start: a 96 MB field of doubles (a smooth profile plus noise), 40 MB of particles (56-byte records),
-   16 MB of text records. Each step (on SIGUSR1) rewrites a moving band of 1.5 % of the field, 24 runs of particles
-   (~4 % of them) and 200 text records (~5 % of their pages), allocates 6 MB of new results and, every second
-   step from the fourth on, frees the oldest results block: ~3 % of the pages change, the image grows 6 MB or 0 a step. Prints
-   "ready N" after each step. With a FILE argument a second thread appends the wall clock (seconds, 6 decimals)
-   to FILE every 10 ms: the largest gap while a dump runs is how long the process was frozen. Seeded: the same
-   run every time. */
+   ~152 MB at start (its first dump is 160 MB): a 96 MB field of doubles (a smooth profile plus noise), 40 MB of
+   particles (56-byte records), 16 MB of text records. Each step (on SIGUSR1) rewrites a moving band of 1.5 % of the
+   field, 24 runs of particles (~4 % of them) and 200 text records (~5 % of their pages), allocates 6 MB of new results
+   and, every second step from the fourth on, frees the oldest results block: ~2.5 % of the pages (3.9 MB) change
+   and the image grows 6 MB or 0 a step. Prints "ready N" after each step. With a FILE argument a second thread
+   appends the wall clock (seconds, 6 decimals) to FILE every 10 ms: the largest gap while a dump runs is how long
+   the process was frozen. Seeded: the same run every time. */
 #define _GNU_SOURCE
 #include <math.h>
 #include <pthread.h>

@@ -1,4 +1,4 @@
-# For it/tools/criu-series: a Python interpreter's working set dumped by CRIU between steps. ~160 MB at start:
+# For it/tools/criu-series: a Python interpreter's working set dumped by CRIU between steps (the first dump is 234 MB):
 # 300,000 particle dicts (name, position list, a short history), an array of 4M doubles (32 MB) and 20,000 byte
 # blobs of 256 bytes. Each step (on SIGUSR1) changes 2 % of the particles (a position and a history append), a moving
 # band of 2 % of the array, adds 8,000 particles and deletes 4,000 (growth and freed objects), then prints "ready N".
