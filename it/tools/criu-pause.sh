@@ -8,7 +8,8 @@
 # local-grid.sh), code:4+2. Prints per dump: the way, the command's wall, the pause, CRIU's own frozen_time (from the
 # dump's stats-dump, for the local dump; cairn removes its copy once stored), the share of the expected ticks the
 # program wrote while the command ran (1.00: not slowed at all; the store shares the cores with the job), and the
-# dump's image bytes.
+# dump's image bytes. WAYS (default "criu-local cairn-soft cairn-pessimistic") may also name cairn-soft-shm:
+# `cairn criu dump --write soft` with its work directory on tmpfs (/dev/shm), so CRIU writes the pages to memory.
 #   ./mvnw -B -q -DskipTests package && sudo it/tools/criu-pause.sh [c python]
 # Needs root, CRIU 4.2 (CAIRN_CRIU, else ~/.cache/cairn/criu/sbin/criu), gcc and python3 >= 3.9.
 set -euo pipefail
@@ -16,7 +17,8 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export CAIRN_CRIU=${CAIRN_CRIU:-$HOME/.cache/cairn/criu/sbin/criu}
 [ $# -gt 0 ] && KINDS=("$@") || KINDS=(c python)
 W=$(mktemp -d /tmp/criu-pause.XXXX); PIDS=()
-trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && echo "kept $W" >&2 || rm -rf "$W"' EXIT
+SHM=$(mktemp -d /dev/shm/criu-pause.XXXX)
+trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$SHM"; [ -n "${KEEP:-}" ] && echo "kept $W" >&2 || rm -rf "$W"' EXIT
 # shellcheck source=local-grid.sh
 . "$ROOT/it/tools/local-grid.sh"
 export CAIRN_KEY_DIR=$W/keys
@@ -73,9 +75,11 @@ dump() {
       mkdir -p "$d"
       "$CAIRN_CRIU" dump -t "$pid" -D "$d" --leave-running -o "$W/$kind-$r.log"
       bytes=$(du -sb "$d" | cut -f1); fz=$(frozen "$d/stats-dump"); rm -rf "$d" ;;
-    cairn-soft|cairn-pessimistic)
-      "${C[@]}" criu dump "$pid" --app "pause-$kind" --node n0 --redundancy code:4+2 --write "${way#cairn-}" \
-        --work-dir "$W/work-$kind" --json > "$W/d.json" 2> "$W/d.err" || { cat "$W/d.err" >&2; exit 1; }
+    cairn-soft|cairn-pessimistic|cairn-soft-shm)
+      local mode=${way#cairn-} work=$W/work-$kind
+      [ "$way" != cairn-soft-shm ] || { mode=soft; work=$SHM/work-$kind; }
+      "${C[@]}" criu dump "$pid" --app "pause-$kind" --node n0 --redundancy code:4+2 --write "$mode" \
+        --work-dir "$work" --json > "$W/d.json" 2> "$W/d.err" || { cat "$W/d.err" >&2; exit 1; }
       bytes=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["size"])' "$W/d.json") ;;
   esac
   t1=$(date +%s.%N)
@@ -84,15 +88,15 @@ dump() {
     "$fz" "$(pause "$W/ticks-$kind" "$t0" "$t1" | cut -f2)" "$bytes"
 }
 printf "program\tround\tway\twall_s\tpause_s\tcriu_frozen_s\ttick_share\timage_bytes\n"
-WAYS=(criu-local cairn-soft cairn-pessimistic)
+read -ra WAYS <<< "${WAYS:-criu-local cairn-soft cairn-pessimistic}"
 for kind in "${KINDS[@]}"; do
   case $kind in c) prog=("$W/heap") ;; python) prog=(python3 "$ROOT/it/tools/criu-series/heap.py") ;; esac
   setsid "${prog[@]}" "$W/ticks-$kind" < /dev/null > "$W/out-$kind" 2>&1 &
   pid=$!; PIDS+=($pid); step=0
   await "$W/out-$kind" "ready 0"
   for r in $(seq 1 "${ROUNDS:-3}"); do
-    for k in 0 1 2; do
-      way=${WAYS[$(((k + r) % 3))]}
+    for k in "${!WAYS[@]}"; do
+      way=${WAYS[$(((k + r) % ${#WAYS[@]}))]}
       kill -USR1 "$pid"; step=$((step + 1)); await "$W/out-$kind" "ready $step"
       sleep 1 # the step's own work (Python holds its lock) is over before the dump
       dump "$way" "$kind" "$pid" "$r"
