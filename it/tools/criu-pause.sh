@@ -16,6 +16,11 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 export CAIRN_CRIU=${CAIRN_CRIU:-$HOME/.cache/cairn/criu/sbin/criu}
 [ $# -gt 0 ] && KINDS=("$@") || KINDS=(c python)
+read -ra WAYS <<< "${WAYS:-criu-local cairn-soft cairn-pessimistic}"
+for k in "${KINDS[@]}"; do case $k in c|python) ;; *) echo "a program is c or python, not '$k'" >&2; exit 2 ;; esac; done
+for w in "${WAYS[@]}"; do
+  case $w in criu-local|cairn-soft|cairn-pessimistic|cairn-soft-shm) ;; *) echo "no way '$w' (WAYS)" >&2; exit 2 ;; esac
+done
 W=$(mktemp -d /tmp/criu-pause.XXXX); PIDS=()
 SHM=$(mktemp -d /dev/shm/criu-pause.XXXX)
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$SHM"; [ -n "${KEEP:-}" ] && echo "kept $W" >&2 || rm -rf "$W"' EXIT
@@ -88,9 +93,11 @@ dump() {
     "$fz" "$(pause "$W/ticks-$kind" "$t0" "$t1" | cut -f2)" "$bytes"
 }
 printf "program\tround\tway\twall_s\tpause_s\tcriu_frozen_s\ttick_share\timage_bytes\n"
-read -ra WAYS <<< "${WAYS:-criu-local cairn-soft cairn-pessimistic}"
 for kind in "${KINDS[@]}"; do
-  case $kind in c) prog=("$W/heap") ;; python) prog=(python3 "$ROOT/it/tools/criu-series/heap.py") ;; esac
+  case $kind in
+    c) prog=("$W/heap") ;;
+    python) prog=(python3 "$ROOT/it/tools/criu-series/heap.py") ;;
+  esac
   setsid "${prog[@]}" "$W/ticks-$kind" < /dev/null > "$W/out-$kind" 2>&1 &
   pid=$!; PIDS+=($pid); step=0
   await "$W/out-$kind" "ready 0"

@@ -17,6 +17,9 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SER=${1:?usage: criu-restic.sh SERIES_DIR KIND...}; shift
 [ $# -gt 0 ] && KINDS=("$@") || KINDS=(c python)
+for k in "${KINDS[@]}"; do
+  [ -d "$SER/$k/dump-0" ] || { echo "no $SER/$k/dump-0: make the series with it/tools/criu-series/series.sh $SER $k" >&2; exit 2; }
+done
 BASE=$(mktemp -d /tmp/criu-restic.XXXX); PIDS=()
 trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; [ -n "${KEEP:-}" ] && echo "kept $BASE" >&2 || rm -rf "$BASE"' EXIT
 # shellcheck source=local-grid.sh
