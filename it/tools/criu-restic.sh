@@ -7,7 +7,8 @@
 # Per dump: its bytes; the store's new bytes, compressed bytes (before coding) and pieces sent; restic's and borg's
 # repository growth. Per series: the peers' payload (sum of the versions' storedBytes), the six peers' data
 # directories (du, apparent and allocated, while running and after a clean stop; split into segment files, the RocksDB
-# index and the rest), restic's and borg's repository (du -sb), and the ratios.
+# index and the rest), restic's and borg's repository (du -sb), and the ratios. The first and last versions are
+# fetched back and compared with their dumps.
 #   ./mvnw -B -q -DskipTests package && sudo it/tools/criu-restic.sh /tmp/criu-ser c python
 # restic draws a random chunker polynomial for each repository, so its size moves from one repository to the next:
 # RESTIC_REPOS=N (default 3) backs the series up into N fresh repositories and prints every size; the ratio columns
@@ -72,6 +73,14 @@ for kind in "${KINDS[@]}"; do
     rprev=$r; bprev=$b; i=$((i + 1))
   done
   "${C[@]}" versions --app "criu-$kind" --node n0 --json > "$W/v-$kind.json"
+  # what was counted is the series: the first and the last dump fetched back are the dumps, byte for byte
+  for step in 1 "$i"; do
+    d=$(echo "$dumps" | sed -n "${step}p")
+    "${C[@]}" fetch --app "criu-$kind" --node n0 --step "$step" --dir "$W/back" > /dev/null 2> "$W/f.err" || { cat "$W/f.err" >&2; exit 1; }
+    diff -r "$d" "$W/back" > /dev/null || { echo "step $step of criu-$kind differs from $d" >&2; exit 1; }
+    rm -rf "$W/back"
+  done
+  echo "steps 1 and $i fetched back: the same bytes as the dumps"
   payload=$(python3 -c 'import json,sys; print(sum(v["storedBytes"] for v in json.load(open(sys.argv[1]))))' "$W/v-$kind.json")
   compressed=$(awk '{s += $4} END {print s}' "$W/rows-$kind.tsv")
   restic_b=$(sb "$W/restic-$kind"); borg_b=$(sb "$W/borg-$kind"); restics=$restic_b
