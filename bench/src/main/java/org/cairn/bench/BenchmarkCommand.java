@@ -38,6 +38,9 @@ import picocli.CommandLine;
         "  heartbeats   open-loop heartbeat load on a running tracker (--tracker, --token-file, --peers, --rate)",
         "  commits      version commits of --chunks new chunks each, one after another, on a running tracker or",
         "               tracker group (--tracker URL1,URL2,URL3, --token-file, --versions, --chunks, --warmup)",
+        "  catalog      the catalog at scale on a running tracker started with --repair-grace 0s: --holders donors,",
+        "               commits up to --fill chunks (commit p50/p99, the tracker's memory at --milestones), then",
+        "               --fail-fraction of the holders fail at once: time to DOWN and to every chunk at risk queued",
         "  e2e          store a checkpoint series and fetch the last on a local grid (--grid-peers, code:M+K), each a new",
         "               cairn process (through the launcher beside the jar when there is one) with and without a",
         "               running agent (--in-process: in this JVM), against",
@@ -49,7 +52,7 @@ public final class BenchmarkCommand implements Callable<Integer> {
   @Spec
   CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "STAGE", description = "hashing|compression|erasure|chunking|pipeline|heartbeats|commits|e2e|all")
+  @Parameters(index = "0", paramLabel = "STAGE", description = "hashing|compression|erasure|chunking|pipeline|heartbeats|commits|catalog|e2e|all")
   String stage;
 
   @Option(names = "--data-file", paramLabel = "FILE",
@@ -152,6 +155,9 @@ public final class BenchmarkCommand implements Callable<Integer> {
     }
     if (which.equals("commits")) {
       return trackerLoad.commits(spec.commandLine(), parent, json);
+    }
+    if (which.equals("catalog")) {
+      return trackerLoad.catalog(spec.commandLine(), parent, json);
     }
     List<String> stages = which.equals("all")
         ? List.of("hashing", "compression", "erasure", "chunking", "pipeline")

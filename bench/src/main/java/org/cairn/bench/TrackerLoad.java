@@ -35,6 +35,43 @@ final class TrackerLoad {
       description = "Commits the commits stage makes first and does not count (JIT warm-up; default: ${DEFAULT-VALUE}).")
   int warmup;
 
+  @Option(names = "--holders", paramLabel = "N", defaultValue = "300",
+      description = "catalog: simulated donors holding the pieces (default: ${DEFAULT-VALUE}).")
+  int holders;
+
+  @Option(names = "--fill", paramLabel = "CHUNKS", defaultValue = "10000000",
+      description = "catalog: chunks to commit in all (default: ${DEFAULT-VALUE}).")
+  long fill;
+
+  @Option(names = "--milestones", paramLabel = "CHUNKS", split = ",", defaultValue = "1000000,10000000",
+      description = "catalog: chunk counts at which to report commit latency and the tracker's memory (default: ${DEFAULT-VALUE}).")
+  long[] milestones;
+
+  @Option(names = "--fail-fraction", paramLabel = "F", defaultValue = "0.2",
+      description = "catalog: fraction of the holders that stop heartbeating at once after the fill (default: ${DEFAULT-VALUE}).")
+  double failFraction;
+
+  @Option(names = "--tracker-pid", paramLabel = "PID", description = "catalog: the tracker's process, for its resident memory.")
+  Long trackerPid;
+
+  @Option(names = "--tracker-data", paramLabel = "DIR", description = "catalog: the tracker's data directory, for its size.")
+  java.nio.file.Path trackerData;
+
+  int catalog(CommandLine cl, Root parent, boolean json) throws Exception {
+    if (parent == null || parent.tracker() == null || parent.tokenFile() == null) {
+      throw new CommandLine.ParameterException(cl,
+          "the catalog stage needs a running tracker (with --repair-grace 0s): cairn --tracker URL --token-file FILE benchmark catalog");
+    }
+    if (holders < 6 || fill < 1 || chunks < 1 || !(failFraction > 0 && failFraction < 1)) {
+      throw new CommandLine.ParameterException(cl, "--holders must be >= 6, --fill and --chunks positive, --fail-fraction in (0, 1)");
+    }
+    java.net.URI url = java.net.URI.create(parent.tracker().split(",")[0].strip());
+    new CatalogScale(CommitLoad.client(List.of(url), org.cairn.core.security.GridToken.readFile(parent.tokenFile())),
+        StageOutput.to(cl.getOut(), json)).run(holders, fill, milestones, chunks, failFraction,
+        new CatalogScale.Tracker(trackerPid, trackerData));
+    return 0;
+  }
+
   int heartbeats(CommandLine cl, Root parent, double seconds, boolean json) throws Exception {
     if (parent == null || parent.tracker() == null || parent.tokenFile() == null) {
       throw new CommandLine.ParameterException(cl,
