@@ -1,6 +1,7 @@
 package org.cairn.core.chunk;
 
 import java.nio.charset.StandardCharsets;
+import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,7 +16,14 @@ import org.slf4j.LoggerFactory;
  * tar lists entries sorted by name, so every pagemap of a directory streams past before its pages files; a pagemap
  * that does not parse, or whose present pages do not add up to its pages file's size, leaves that file cut as any
  * file is (a warning says why).
- * A header that does not parse ends the layout: the rest is cut as fixed chunks, never misread.
+ * The same cut applies to a tar made elsewhere: a Podman checkpoint export ({@code podman container checkpoint --export},
+ * written by Go's archive/tar) is {@code checkpoint/} (CRIU's images, sorted by name) beside {@code config.dump},
+ * {@code spec.dump} and the rootfs diff, each member's data 512-byte aligned; its pages are cut at page offsets from
+ * the member's data start, so the pairing by address holds whatever the members before it grew by.
+ * Only regular members are read as pagemaps or pages; a link, directory, device or fifo member has no data whatever its
+ * size field says (as Go's archive/tar reads it). A header that does not parse (a zero block, a bad checksum, a size
+ * that is not an octal or base-256 number, negative, or beyond {@link #MAX_MEMBER}) ends the layout: the rest is cut
+ * as fixed chunks, never misread.
  */
 final class TarLayout extends ImageLayout {
   static final int BLOCK = 512;
@@ -25,6 +33,12 @@ final class TarLayout extends ImageLayout {
   static final int MAX_PAGEMAP = 8 << 20;
   /** Pagemap bytes read for one image at most (runs take about 5 x their bytes of heap): the rest are cut plainly. */
   static final long MAX_PAGEMAPS = 16L << 20;
+  /** A member's size beyond this (a PiB) is a header misread, not a file: offsets past it would overflow. */
+  static final long MAX_MEMBER = 1L << 50;
+  /** Type flags of members that hold data as files do: regular ('0', and NUL of old tars) and contiguous ('7'). */
+  private static final String REGULAR = "0\0" + "7";
+  /** Type flags of members that never have data: hard and symbolic links, devices, directories, fifos. */
+  private static final String HEADER_ONLY = "123456";
 
   private final int grain;
   private long nextHeader;
@@ -124,27 +138,24 @@ final class TarLayout extends ImageLayout {
   }
 
   private void header(byte[] data, int at, int n) {
-    if (n < BLOCK) {
-      ended = true;
-      return;
-    }
-    boolean zero = true;
-    for (int i = 0; i < BLOCK && zero; i++) {
-      zero = data[at + i] == 0;
-    }
-    long size = octal(data, at + 124, 12);
-    if (zero || size < 0) {
+    long size = n < BLOCK ? -1 : size(java.util.Arrays.copyOfRange(data, at, at + BLOCK));
+    if (size < 0) {
       ended = true; // the archive's end, or a header we cannot read: fixed chunks from here
       return;
     }
+    char type = (char) data[at + 156];
+    boolean regular = REGULAR.indexOf(type) >= 0;
     String name = text(data, at + 345, 155) + "/" + text(data, at, 100);
     dataStart = nextHeader + BLOCK;
-    dataEnd = dataStart + size;
-    nextHeader = dataStart + (size + BLOCK - 1) / BLOCK * BLOCK;
+    dataEnd = dataStart + (HEADER_ONLY.indexOf(type) >= 0 ? 0 : size);
+    nextHeader = dataStart + (dataEnd - dataStart + BLOCK - 1) / BLOCK * BLOCK;
     nameTag = name.hashCode() & ((1L << NAME_BITS) - 1);
     inner = null;
     pagemapBytes = null;
     String base = name.substring(name.lastIndexOf('/') + 1);
+    if (!regular) {
+      return; // a link named pages-1.img is not the pages file
+    }
     if (base.startsWith("pagemap-") && base.endsWith(".img")) {
       if (size > MAX_PAGEMAP || pagemapsKept + size > MAX_PAGEMAPS) {
         LOG.warn("CRIU pagemap {} of {} bytes not read (at most {} per pagemap, {} per image): its pages are cut plainly",
@@ -156,6 +167,23 @@ final class TarLayout extends ImageLayout {
       }
     } else if (base.startsWith("pages-") && base.endsWith(".img")) {
       inner = pagesLayout(name, size);
+    }
+  }
+
+  /**
+   * The size field of header {@code block}, or -1 if the block is no member's header: all zeros (the archive's end), a
+   * checksum that does not match, a size that is not a number (octal, or base-256 as GNU and star write past 8 GiB),
+   * negative, or beyond {@link #MAX_MEMBER}.
+   */
+  static long size(byte[] block) {
+    if (java.util.Arrays.equals(block, new byte[BLOCK]) || !TarUtils.verifyCheckSum(block)) {
+      return -1;
+    }
+    try {
+      long size = TarUtils.parseOctalOrBinary(block, 124, 12);
+      return size >= 0 && size <= MAX_MEMBER ? size : -1;
+    } catch (IllegalArgumentException e) {
+      return -1;
     }
   }
 
@@ -218,26 +246,5 @@ final class TarLayout extends ImageLayout {
       end++;
     }
     return new String(data, at, end - at, StandardCharsets.UTF_8);
-  }
-
-  /** An octal tar number (NUL or space terminated); -1 if it is not one (base-256 sizes are not read). */
-  private static long octal(byte[] data, int at, int len) {
-    long v = 0;
-    boolean any = false;
-    for (int i = at; i < at + len; i++) {
-      byte b = data[i];
-      if (b == 0 || b == ' ') {
-        if (any) {
-          break;
-        }
-        continue;
-      }
-      if (b < '0' || b > '7') {
-        return -1;
-      }
-      v = v * 8 + (b - '0');
-      any = true;
-    }
-    return any ? v : -1;
   }
 }
