@@ -84,7 +84,7 @@ class PodmanIT {
     int atCheckpoint = lastTick(name);
     MiniGrid.Cli stored = grid.cli("store", export.toString(), "--app", "pm", "--node", "contract", "--json");
     assertThat(stored.exit()).as(stored.stderr()).isZero();
-    podman("rm", "-t", "0", name);
+    podman("rm", name);
     Files.delete(export);
 
     grid.forgetBases(); // fetched as on another host: every chunk from the donors
@@ -113,7 +113,7 @@ class PodmanIT {
     assertThat(sent2).as("the second export's unchanged members dedup and its pages delta by address").isLessThan(sent1 / 3);
     assertThat(dir.resolve("work")).as("no export left behind").isDirectoryNotContaining("glob:**/*.tar");
 
-    podman("rm", "-t", "0", name);
+    podman("rm", name);
     grid.forgetBases();
     JsonNode restored = cairn("podman", "restore", "--app", "pm", "--node", "twice", "--json", "--work-dir",
         dir.resolve("work").toString()).json();
@@ -165,7 +165,8 @@ class PodmanIT {
 
   /** Runs a cairn command with CRIU 4.2 named to it to its end; it must succeed. */
   private MiniGrid.Cli cairn(String... args) throws Exception {
-    MiniGrid.Node c = grid.startCli(args[1], Map.of("CAIRN_CRIU", criu.toString()), args);
+    // a name of its own: a second run under one name would append to the first's output
+    MiniGrid.Node c = grid.startCli(args[1] + "-" + commands.size(), Map.of("CAIRN_CRIU", criu.toString()), args);
     commands.add(c);
     assertThat(c.process().waitFor(2, TimeUnit.MINUTES)).as(String.join(" ", args) + " ends").isTrue();
     assertThat(c.process().exitValue()).as(c.stderr()).isZero();

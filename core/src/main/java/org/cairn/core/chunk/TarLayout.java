@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
  * cuts a lone image, offsets taken from the entry's data. So a DMTCP computation stored by
  * {@code cairn dmtcp launch} (one image per process in a generation's directory) dedups and pairs its
  * chunks with the previous generation's as single images do. A chunk's locator is its memory address
- * with the entry's name mixed into bits 48..61 (processes of one computation share address ranges).
+ * with the entry's name mixed into bits 48..61 (processes of one computation share address ranges); any other chunk's
+ * is its member's name and offset ({@link #addressAt}), so a file that changed is a delta of its previous version.
  * A CRIU dump's {@code pages-ID.img} is cut along the {@code pagemap-*.img} that names it ({@link CriuPages}): the
  * tar lists entries sorted by name, so every pagemap of a directory streams past before its pages files; a pagemap
  * that does not parse, or whose present pages do not add up to its pages file's size, leaves that file cut as any
@@ -45,6 +46,9 @@ final class TarLayout extends ImageLayout {
   private long dataStart = -1;
   private long dataEnd = -1;
   private long nameTag;
+  /** The current member's header offset (-1 before the first), and its name's hash. */
+  private long memberStart = -1;
+  private long memberKey;
   private ImageLayout inner;
   private boolean ended;
   /** The pagemap entry being read (its name and bytes so far), or null. */
@@ -146,6 +150,8 @@ final class TarLayout extends ImageLayout {
     char type = (char) data[at + 156];
     boolean regular = REGULAR.indexOf(type) >= 0;
     String name = text(data, at + 345, 155) + "/" + text(data, at, 100);
+    memberStart = nextHeader;
+    memberKey = name.hashCode();
     dataStart = nextHeader + BLOCK;
     dataEnd = dataStart + (HEADER_ONLY.indexOf(type) >= 0 ? 0 : size);
     nextHeader = dataStart + (dataEnd - dataStart + BLOCK - 1) / BLOCK * BLOCK;
@@ -226,13 +232,23 @@ final class TarLayout extends ImageLayout {
     return new CriuPages(map.runs(), grain);
   }
 
+  /**
+   * In a member's memory (DMTCP areas, CRIU pages): the address, with the member's name in bits 48..61. Anywhere else
+   * in a member (its header, a file's data, the padding): a locator of the member's name and the offset from its header,
+   * with {@link #HEADER_TAG} set so it is never a memory address: the next checkpoint's chunk of the same file is its
+   * delta base, so a member whose header changed (Podman's exports carry each file's mtime) or that grew (a log) is
+   * sent as the few bytes that differ.
+   */
   @Override
   long addressAt(long offset) {
-    if (inner == null || offset < dataStart || offset >= dataEnd) {
+    if (offset < memberStart || offset >= nextHeader) {
       return -1;
     }
-    long a = inner.addressAt(offset - dataStart);
-    return a < 0 ? -1 : a | (nameTag << 48);
+    if (inner != null && offset >= dataStart && offset < dataEnd) {
+      long a = inner.addressAt(offset - dataStart);
+      return a < 0 ? -1 : a | (nameTag << 48);
+    }
+    return HEADER_TAG | ((memberKey << 32) ^ (offset - memberStart)) & ((1L << 62) - 1);
   }
 
   @Override
