@@ -35,8 +35,12 @@ import org.junit.jupiter.api.io.TempDir;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PodmanIT {
   private static final String RUNC = "runc";
-  /** Prints {@code tick N N} five times a second; a restarted counter would print tick 1 again. */
-  private static final String COUNTER = "i=0; while :; do i=$((i+1)); echo \"tick $i $i\"; sleep 0.2; done";
+  /**
+   * Holds 4 MB of random text in a shell variable (memory the next checkpoint finds unchanged) and prints {@code tick N N}
+   * five times a second; a restarted counter would print tick 1 again.
+   */
+  private static final String COUNTER = "x=$(head -c 3000000 /dev/urandom | base64); i=0; "
+      + "while :; do i=$((i+1)); echo \"tick $i $i\"; sleep 0.2; done";
 
   @TempDir
   static Path dir;
@@ -110,7 +114,8 @@ class PodmanIT {
     System.out.printf("podman checkpoints of a busybox counter: %d then %d bytes sent (exports of %d and %d bytes)%n", sent1,
         sent2, first.get("size").asLong(), second.get("size").asLong());
     assertThat(second.get("step").asLong()).isEqualTo(first.get("step").asLong() + 1);
-    assertThat(sent2).as("the second export's unchanged members dedup and its pages delta by address").isLessThan(sent1 / 3);
+    assertThat(sent2).as("the second export's pages pair by address (unchanged: deduped) and its files delta by name")
+        .isLessThan(sent1 / 10);
     assertThat(dir.resolve("work")).as("no export left behind").isDirectoryNotContaining("glob:**/*.tar");
 
     podman("rm", name);

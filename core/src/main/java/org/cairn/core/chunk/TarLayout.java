@@ -1,6 +1,10 @@
 package org.cairn.core.chunk;
 
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import org.apache.commons.compress.archivers.tar.TarArchiveEntry;
+import org.apache.commons.compress.archivers.tar.TarArchiveInputStream;
+import org.apache.commons.compress.archivers.tar.TarConstants;
 import org.apache.commons.compress.archivers.tar.TarUtils;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * {@code spec.dump} and the rootfs diff, each member's data 512-byte aligned; its pages are cut at page offsets from
  * the member's data start, so the pairing by address holds whatever the members before it grew by.
  * Only regular members are read as pagemaps or pages; a link, directory, device or fifo member has no data whatever its
- * size field says (as Go's archive/tar reads it). A header that does not parse (a zero block, a bad checksum, a size
+ * size field says (as Go's archive/tar reads it). A PAX extended header's path and size apply to the member after it
+ * (Go writes a size past 8 GiB there, and 0 in the ustar field), read by Commons Compress. A header that does not parse (a zero block, a bad checksum, a size
  * that is not an octal or base-256 number, negative, or beyond {@link #MAX_MEMBER}) ends the layout: the rest is cut
  * as fixed chunks, never misread.
  */
@@ -36,6 +41,8 @@ final class TarLayout extends ImageLayout {
   static final long MAX_PAGEMAPS = 16L << 20;
   /** A member's size beyond this (a PiB) is a header misread, not a file: offsets past it would overflow. */
   static final long MAX_MEMBER = 1L << 50;
+  /** A PAX extended header larger than this is not read (its member's ustar fields stand). */
+  static final int MAX_PAX = 64 << 10;
   /** Type flags of members that hold data as files do: regular ('0', and NUL of old tars) and contiguous ('7'). */
   private static final String REGULAR = "0\0" + "7";
   /** Type flags of members that never have data: hard and symbolic links, devices, directories, fifos. */
@@ -55,6 +62,10 @@ final class TarLayout extends ImageLayout {
   private String pagemapName;
   private java.io.ByteArrayOutputStream pagemapBytes;
   private long pagemapsKept;
+  /** A PAX extended header being read (its header block and data so far), or null; once whole, it is {@link #pax}. */
+  private java.io.ByteArrayOutputStream paxBytes;
+  /** The whole PAX extended header that applies to the next member (Go writes sizes past 8 GiB there), or null. */
+  private byte[] pax;
   /** Pagemaps read so far, by the path of the pages file they describe. */
   private final java.util.Map<String, CriuPagemap.Pagemap> pagemaps = new java.util.HashMap<>();
   /** Every pages file a pagemap named so far: one named twice has no layout. */
@@ -133,6 +144,9 @@ final class TarLayout extends ImageLayout {
     if (pagemapBytes != null && offset >= dataStart && offset < dataEnd) {
       collectPagemap(offset, data, at, n);
     }
+    if (paxBytes != null && offset >= dataStart && offset < dataEnd) {
+      collectPax(offset, data, at, n);
+    }
     if (offset == dataStart && inner == null && Dmtcp.matches(data, at, n)) {
       inner = new Dmtcp(grain);
     }
@@ -142,7 +156,8 @@ final class TarLayout extends ImageLayout {
   }
 
   private void header(byte[] data, int at, int n) {
-    long size = n < BLOCK ? -1 : size(java.util.Arrays.copyOfRange(data, at, at + BLOCK));
+    byte[] block = n < BLOCK ? null : java.util.Arrays.copyOfRange(data, at, at + BLOCK);
+    long size = block == null ? -1 : size(block);
     if (size < 0) {
       ended = true; // the archive's end, or a header we cannot read: fixed chunks from here
       return;
@@ -150,6 +165,12 @@ final class TarLayout extends ImageLayout {
     char type = (char) data[at + 156];
     boolean regular = REGULAR.indexOf(type) >= 0;
     String name = text(data, at + 345, 155) + "/" + text(data, at, 100);
+    TarArchiveEntry extended = pax == null ? null : withPax(pax, block);
+    pax = null;
+    if (extended != null) {
+      name = "/" + extended.getName();
+      size = extended.getSize();
+    }
     memberStart = nextHeader;
     memberKey = name.hashCode();
     dataStart = nextHeader + BLOCK;
@@ -158,7 +179,16 @@ final class TarLayout extends ImageLayout {
     nameTag = name.hashCode() & ((1L << NAME_BITS) - 1);
     inner = null;
     pagemapBytes = null;
+    paxBytes = null;
     String base = name.substring(name.lastIndexOf('/') + 1);
+    if (type == TarConstants.LF_PAX_EXTENDED_HEADER_LC && size <= MAX_PAX) {
+      paxBytes = new java.io.ByteArrayOutputStream(BLOCK + (int) size);
+      paxBytes.write(block, 0, BLOCK);
+      if (size == 0) {
+        pax = paxBytes.toByteArray();
+        paxBytes = null;
+      }
+    }
     if (!regular) {
       return; // a link named pages-1.img is not the pages file
     }
@@ -182,14 +212,42 @@ final class TarLayout extends ImageLayout {
    * negative, or beyond {@link #MAX_MEMBER}.
    */
   static long size(byte[] block) {
-    if (java.util.Arrays.equals(block, new byte[BLOCK]) || !TarUtils.verifyCheckSum(block)) {
-      return -1;
-    }
     try {
+      if (java.util.Arrays.equals(block, new byte[BLOCK]) || !TarUtils.verifyCheckSum(block)) {
+        return -1; // verifyCheckSum throws, too, when the checksum field is not octal
+      }
       long size = TarUtils.parseOctalOrBinary(block, 124, 12);
       return size >= 0 && size <= MAX_MEMBER ? size : -1;
     } catch (IllegalArgumentException e) {
       return -1;
+    }
+  }
+
+  /** Keeps a PAX extended header's bytes as they stream past; once whole, they apply to the next member. */
+  private void collectPax(long offset, byte[] data, int at, int n) {
+    int take = (int) Math.min(n, dataEnd - offset);
+    paxBytes.write(data, at, take);
+    if (offset + take >= dataEnd) {
+      pax = paxBytes.toByteArray();
+      paxBytes = null;
+    }
+  }
+
+  /**
+   * Member header {@code block} as extended by PAX header {@code pax} (its header block and data), read by Commons
+   * Compress from the two alone: its path and size; null if they do not read as a tar or give a size beyond
+   * {@link #MAX_MEMBER} (the ustar fields stand).
+   */
+  static TarArchiveEntry withPax(byte[] pax, byte[] block) {
+    int padded = BLOCK + (pax.length - BLOCK + BLOCK - 1) / BLOCK * BLOCK;
+    byte[] two = java.util.Arrays.copyOf(pax, padded + 3 * BLOCK); // then two zero blocks: the archive's end
+    System.arraycopy(block, 0, two, padded, BLOCK);
+    try (TarArchiveInputStream in = new TarArchiveInputStream(new java.io.ByteArrayInputStream(two))) {
+      TarArchiveEntry e = in.getNextEntry();
+      return e != null && e.getSize() >= 0 && e.getSize() <= MAX_MEMBER ? e : null;
+    } catch (IOException | RuntimeException e) {
+      LOG.debug("a PAX extended header not read ({}): its member's ustar fields stand", e.toString());
+      return null;
     }
   }
 
@@ -206,7 +264,7 @@ final class TarLayout extends ImageLayout {
     }
     try {
       CriuPagemap.Pagemap map = CriuPagemap.parse(pagemapBytes.toByteArray(), pagemapBytes.size());
-      String pages = pagemapName.substring(0, pagemapName.lastIndexOf('/') + 1) + map.pagesFile();
+      String pages = pairKey(pagemapName.substring(0, pagemapName.lastIndexOf('/') + 1) + map.pagesFile());
       if (named.add(pages)) {
         pagemaps.put(pages, map);
       } else {
@@ -221,7 +279,7 @@ final class TarLayout extends ImageLayout {
 
   /** The layout of CRIU pages file {@code name} of {@code size} bytes: along its pagemap if one matches it, else none. */
   private ImageLayout pagesLayout(String name, long size) {
-    CriuPagemap.Pagemap map = pagemaps.remove(name);
+    CriuPagemap.Pagemap map = pagemaps.remove(pairKey(name));
     if (map == null) {
       return null;
     }
@@ -254,6 +312,15 @@ final class TarLayout extends ImageLayout {
   @Override
   String name() {
     return "tar";
+  }
+
+  /** A member's path without leading slashes: a ustar name and a PAX path of one file pair. */
+  private static String pairKey(String name) {
+    int i = 0;
+    while (i < name.length() && name.charAt(i) == '/') {
+      i++;
+    }
+    return name.substring(i);
   }
 
   private static String text(byte[] data, int at, int len) {

@@ -197,6 +197,35 @@ class PodmanExportChunkingTest {
     assertPlain(badChecksum);
   }
 
+  /** Go's archive/tar writes a size past 8 GiB in a PAX extended header, and 0 in the ustar field. */
+  @Test
+  void pagesPast8GiB_whoseSizeIsInAPaxHeaderAsGoWritesIt_areCutAlongThePagemap() throws IOException {
+    Random r = new Random(78);
+    byte[] heap = ChunkingTest.random(r, 40 * PAGE);
+    long big = (8L << 30) + heap.length;
+    byte[] map = CriuImages.pagemap(1).present(HEAP, big / PAGE).bytes();
+    String record = " size=" + big + "\n";
+    record = (record.length() + 2) + record; // the record's length counts its own two digits
+    for (boolean withPax : new boolean[] {true, false}) {
+      List<Member> members = new ArrayList<>(List.of(Member.file("checkpoint/pagemap-1.img", map),
+          Member.file("checkpoint/pages-1.img", heap), Member.file("checkpoint/pstree.img", new byte[36])));
+      if (withPax) {
+        members.add(1, new Member("PaxHeaders.0/pages-1.img", TarConstants.LF_PAX_EXTENDED_HEADER_LC, null,
+            record.getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
+      }
+      byte[] tar = tar(members);
+      byte[] goStyle = withSize(tar, headerOf(tar, "checkpoint/pages-1.img"), 0);
+      ChunkingTest.cut(Chunking.ALIGNED, goStyle, S); // reassembles
+      assertThat(chunksByLocator(goStyle).keySet()).extracting(k -> k & ADDRESS_BITS).as("with a PAX size: %s", withPax)
+          .is(new org.assertj.core.api.Condition<>(keys -> keys.contains(HEAP) == withPax, "keyed by address iff the PAX size is read"));
+    }
+    byte[] bad = tar(List.of(new Member("PaxHeaders.0/f", TarConstants.LF_PAX_EXTENDED_HEADER_LC, null,
+        "99 size=12\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII)), Member.file("f", new byte[12])));
+    byte[] header = Arrays.copyOfRange(bad, headerOf(bad, "f"), headerOf(bad, "f") + TarLayout.BLOCK);
+    assertThat(TarLayout.withPax(Arrays.copyOf(bad, 2 * TarLayout.BLOCK), header))
+        .as("a PAX header whose record does not read leaves the ustar fields").isNull();
+  }
+
   @Test
   void aHeadersSizeField_isReadAsOctalOrBase256_andRefusedWhenNegativeOrAbsurd() {
     byte[] block = new byte[TarLayout.BLOCK];
@@ -207,6 +236,7 @@ class PodmanExportChunkingTest {
     assertThat(TarLayout.size(setBinarySize(block.clone(), -5))).isEqualTo(-1);
     assertThat(TarLayout.size(setBinarySize(block.clone(), TarLayout.MAX_MEMBER + 1))).isEqualTo(-1);
     assertThat(TarLayout.size(new byte[TarLayout.BLOCK])).as("the archive's end").isEqualTo(-1);
+    assertThat(TarLayout.size(ChunkingTest.random(new Random(79), TarLayout.BLOCK))).as("random bytes").isEqualTo(-1);
     byte[] letters = setSize(block.clone(), 0);
     System.arraycopy("12x4".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, letters, 124, 4);
     assertThat(TarLayout.size(checksummed(letters))).as("not a number").isEqualTo(-1);
@@ -236,7 +266,7 @@ class PodmanExportChunkingTest {
         if (m.link() != null) {
           e.setLinkName(m.link());
         }
-        if (m.type() == TarConstants.LF_NORMAL) {
+        if (m.type() == TarConstants.LF_NORMAL || m.type() == TarConstants.LF_PAX_EXTENDED_HEADER_LC) {
           e.setSize(m.data().length);
         }
         t.putArchiveEntry(e);
