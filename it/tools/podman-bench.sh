@@ -20,6 +20,7 @@ NAME=cairn-bench-$TAG
 IMAGE=localhost/cairn-bench-heap:$TAG
 PIDS=()
 export PATH="$(dirname "$CRIU"):$PATH" # runc runs criu from PATH: CRIU 4.2 first
+export CAIRN_KEY_DIR="$W/keys" CAIRN_BASE_CACHE="$W/bases" # this run's app keys and base cache, removed with it
 cleanup() {
   kill "${PIDS[@]}" 2>/dev/null || true
   wait 2>/dev/null || true
