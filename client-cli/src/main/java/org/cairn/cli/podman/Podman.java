@@ -24,6 +24,8 @@ final class Podman {
   static final String ENV = "CAIRN_PODMAN";
   /** How many of Podman's last output lines a failure quotes. */
   static final int QUOTED_LINES = 3;
+  /** How much of Podman's output is read back at most. */
+  static final int TAIL = 64 << 10;
 
   /** What a run of Podman did: its exit status (-1: ended after its timeout), its standard output, and its last lines. */
   record Outcome(int exit, String stdout, String lastLines) {
@@ -112,7 +114,20 @@ final class Podman {
       p.waitFor();
       exit = -1;
     }
-    return new Outcome(exit, Files.readString(out, StandardCharsets.UTF_8), lastLines(Files.readString(err, StandardCharsets.ISO_8859_1)));
+    return new Outcome(exit, tail(out), lastLines(tail(err)));
+  }
+
+  /** The last {@link #TAIL} bytes of {@code file} as text (Podman's output can be long; its last lines say why). */
+  static String tail(Path file) throws IOException {
+    try (java.nio.channels.SeekableByteChannel ch = Files.newByteChannel(file)) {
+      long size = ch.size();
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) Math.min(size, TAIL));
+      ch.position(size - b.capacity());
+      while (b.hasRemaining() && ch.read(b) > 0) {
+        // read to the end of what was asked
+      }
+      return new String(b.array(), 0, b.position(), StandardCharsets.ISO_8859_1);
+    }
   }
 
   /** {@code path} with a directory of {@code scratch} holding only {@code criu} (a link to CRIU) before it. */

@@ -140,6 +140,15 @@ class PodmanCommandTest {
   }
 
   @Test
+  void aFailureQuotesPodmansLastLines_readFromTheEndOfHowEverMuchItPrinted() throws IOException {
+    Path err = dir.resolve("err");
+    Files.writeString(err, "x".repeat(Podman.TAIL * 3) + "\nfirst\n\nError: a\n  Error: b  \nError: c\n\n");
+    assertThat(Podman.lastLines(Podman.tail(err))).isEqualTo("Error: a; Error: b; Error: c");
+    assertThat(Podman.tail(Files.writeString(dir.resolve("short"), "id\n"))).isEqualTo("id\n");
+    assertThat(Podman.tail(Files.write(dir.resolve("none"), new byte[0]))).isEmpty();
+  }
+
+  @Test
   void onlyATarHoldingCriusInventoryAsAFileIsTakenForAnExport() throws IOException {
     assertThat(PodmanRestore.isExport(tar("a.tar", "checkpoint/inventory.img", TarConstants.LF_NORMAL))).isTrue();
     assertThat(PodmanRestore.isExport(tar("b.tar", "./checkpoint/inventory.img", TarConstants.LF_NORMAL))).isTrue();
