@@ -27,9 +27,9 @@ import org.slf4j.LoggerFactory;
  * the member's data start, so the pairing by address holds whatever the members before it grew by.
  * Only regular members are read as pagemaps or pages; a link, directory, device or fifo member has no data whatever its
  * size field says (as Go's archive/tar reads it). A PAX extended header's path and size apply to the member after it
- * (Go writes a size past 8 GiB there, and 0 in the ustar field), read by Commons Compress. A header that does not parse (a zero block, a bad checksum, a size
- * that is not an octal or base-256 number, negative, or beyond {@link #MAX_MEMBER}) ends the layout: the rest is cut
- * as fixed chunks, never misread.
+ * (Go writes a size past 8 GiB there, and 0 in the ustar field), read by Commons Compress. A header that does not
+ * parse (a zero block, a bad checksum, a size that is not an octal or base-256 number, negative, or beyond
+ * {@link #MAX_MEMBER}) ends the layout: the rest is cut as fixed chunks, never misread.
  */
 final class TarLayout extends ImageLayout {
   static final int BLOCK = 512;
