@@ -28,6 +28,7 @@ import org.cairn.cli.grid.HeartbeatCommand;
 import org.cairn.cli.output.ErrorLines;
 import org.cairn.cli.output.RequestLog;
 import org.cairn.cli.output.StandardOutput;
+import org.cairn.cli.podman.PodmanCommand;
 import org.cairn.cli.startup.LogSetup;
 import org.cairn.cli.startup.Preload;
 import org.cairn.cli.startup.QuietExit;
@@ -52,12 +53,13 @@ public final class CairnCli implements Root {
   /**
    * The commands, in the order the help lists them. They are added to the command line when it is
    * built, and only the one named when a command line names one: picocli builds a command's model
-   * by reflection, and building all eighteen was a third of a one-shot command's CPU.
+   * by reflection, and building all of them was a third of a one-shot command's CPU.
    */
   static final java.util.List<Class<?>> COMMANDS = java.util.List.of(StoreCommand.class, FetchCommand.class,
       VersionsCommand.class, LsCommand.class, RmCommand.class, StatusCommand.class, VerifyCommand.class, WaitCommand.class,
       PrefetchCommand.class, MountCommand.class, AgentCommand.class, HeartbeatCommand.class, PolicyCommand.class,
-      AdviseCommand.class, KeyCommand.class, DmtcpCommand.class, CriuCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
+      AdviseCommand.class, KeyCommand.class, DmtcpCommand.class, CriuCommand.class,
+      PodmanCommand.class, GridCommand.class, DemoCommand.class, BenchmarkCommand.class,
       CommandLine.HelpCommand.class);
 
   @Option(names = "--tracker", paramLabel = "URL[,URL...]", scope = CommandLine.ScopeType.INHERIT,

@@ -14,9 +14,9 @@ import java.util.OptionalLong;
  * {@code criu} on PATH. Each run logs at -v3 (info: the success line, not the per-page debug lines) to a file of its own, is
  * ended if it outlasts its timeout, and its outcome is a {@link CriuVerdict}.
  */
-final class Criu {
+public final class Criu {
   /** The environment variable naming the CRIU binary. */
-  static final String ENV = "CAIRN_CRIU";
+  public static final String ENV = "CAIRN_CRIU";
 
   private final Path binary;
   private final boolean shellJob;
@@ -33,7 +33,7 @@ final class Criu {
   }
 
   /** The CRIU binary {@code env} names: $CAIRN_CRIU, else criu on PATH; an error says how to get one. */
-  static Path find(Map<String, String> env) throws IOException {
+  public static Path find(Map<String, String> env) throws IOException {
     String named = env.get(ENV);
     if (named != null && !named.isBlank()) {
       Path p = Path.of(named);

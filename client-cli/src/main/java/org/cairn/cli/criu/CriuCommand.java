@@ -85,7 +85,7 @@ public final class CriuCommand {
   }
 
   /** The duration option {@code name} says, at least one second; else a usage error naming it. */
-  static Duration duration(CommandLine cl, String name, String spec) {
+  public static Duration duration(CommandLine cl, String name, String spec) {
     try {
       Duration d = Durations.parse(spec);
       if (d.compareTo(Duration.ofSeconds(1)) < 0) {

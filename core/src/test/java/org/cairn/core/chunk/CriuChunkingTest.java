@@ -100,7 +100,7 @@ class CriuChunkingTest {
   private void assertPlain(Path dump) throws IOException {
     byte[] tar = TarImages.stream(dump).readAllBytes();
     ChunkingTest.cut(Chunking.ALIGNED, tar, S); // reassembles
-    assertThat(chunksByLocator(tar)).as("no chunk keyed by an address").isEmpty();
+    assertThat(chunksByLocator(tar)).as("no chunk keyed by a memory address").isEmpty();
   }
 
   /** A CRIU-like dump directory: the pagemap of page set 1, its pages, and the small images around them. */
@@ -123,7 +123,7 @@ class CriuChunkingTest {
     Map<Long, Chunk> out = new HashMap<>();
     Chunk ch;
     while ((ch = c.next()) != null) {
-      if (ch.address() >= 0) {
+      if (ch.address() >= 0 && (ch.address() & ImageLayout.HEADER_TAG) == 0) { // memory: not a member's locator
         assertThat(out.put(ch.address(), ch)).as("one chunk per locator").isNull();
       }
     }
