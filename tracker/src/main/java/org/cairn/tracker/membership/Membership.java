@@ -271,6 +271,31 @@ public final class Membership {
     return out;
   }
 
+  /** The ids of every known peer (DOWN ones too), in no order: a copy. */
+  public List<String> ids() {
+    return new ArrayList<>(peers.keySet());
+  }
+
+  /**
+   * What placement ranks a peer on, for every known peer (DOWN ones too, with their effective state), in no order:
+   * one pass over the records, without the {@link PeerView} (address, traffic) or the sort by id {@link #peers()}
+   * builds. Placement reads it once a request (docs/simulation.md, "Findings").
+   */
+  public List<Standing> standings() {
+    long now = clock.millis();
+    List<Standing> out = new ArrayList<>(peers.size());
+    for (PeerRecord r : peers.values()) {
+      out.add(new Standing(r.id(), effectiveState(r, now), r.paused(), r.freeBytes(), diskRates.getOrDefault(r.id(), 0.0)));
+    }
+    return out;
+  }
+
+  /**
+   * A peer's effective state, whether its owner paused it, its free space and its disk's write rate (bytes/s; 0 when
+   * unknown), as {@link PeerView} has them.
+   */
+  public record Standing(String id, HostState state, boolean paused, long freeBytes, double diskWriteBytesPerSecond) {}
+
   public PeerView peer(String id) {
     PeerRecord r = peers.get(id);
     return r == null ? null : view(r, clock.millis());

@@ -79,6 +79,8 @@ public final class TrackerServices implements Closeable {
       history.sample(membership.peerStates(), membership.computeStates());
       capacity.sample(membership.peers());
     }), slot, slot, TimeUnit.MILLISECONDS);
+    long scoreCheck = PlacementService.SCORE_CHECK.toMillis();
+    sched.scheduleWithFixedDelay(guard("placement scores", placement::refreshScores), scoreCheck, scoreCheck, TimeUnit.MILLISECONDS);
     sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
     long setCheck = Math.min(10_000, Math.max(500, config.setTimeout().toMillis() / 4));
     sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
