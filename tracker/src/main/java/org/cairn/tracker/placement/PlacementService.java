@@ -28,14 +28,15 @@ import org.cairn.tracker.store.TrackerStore;
 /*
  * Placement at the tracker: candidates are the peers with their current state and free space, their
  * CRLS against the requesting compute host from the history window, and the available bandwidth
- * clients reported (FALCON §3.2). CRLS per (client, peer) changes only as history accumulates, so it is computed off
- * the request path: the tracker's scheduler recomputes a storing client's scores when the history moved on and
- * publishes them as an immutable map the placements read. Scores are never used more than the ranking refresh
- * period (FALCON: 10 s) after their inputs were last found current; a request that finds none that recent computes
- * them itself, as every refresh did before (docs/simulation.md, "Findings").
+ * clients reported (FALCON §3.2). CRLS per (client, peer) changes only as history accumulates, so it is
+ * computed off the request path: a thread of its own (TrackerServices) recomputes a storing client's
+ * scores when the history moved on and publishes them as an immutable map the placements read. Scores
+ * are never used more than the ranking refresh period (FALCON: 10 s) after their inputs were last found
+ * current; a request that finds none that recent computes them itself, as every refresh did before
+ * (docs/simulation.md, "Findings").
  */
 public final class PlacementService {
-  /** How often the scheduler calls {@link #refreshScores}. */
+  /** How often the tracker calls {@link #refreshScores}. */
   public static final Duration SCORE_CHECK = Duration.ofSeconds(1);
   /**
    * How long after its last placement a client's scores are kept current: longer than a checkpoint interval (the
@@ -129,8 +130,8 @@ public final class PlacementService {
   }
 
   /**
-   * FALCON's choice for {@code client} over every known peer. The candidates come from one unsorted read of the peers'
-   * standings (every policy breaks ties by id, so their order does not matter) and the client's published scores
+   * FALCON's choice for {@code client} over every known peer. The candidates come from one read of the peers'
+   * standings (in id order, no sort; every policy breaks ties by id, so the order changes no answer) and the client's published scores
    * ({@link #refreshScores}); a peer without a score yet (it registered since) is ranked at gamma, which is what a peer
    * with no history in the window scores.
    */
@@ -195,12 +196,20 @@ public final class PlacementService {
 
   /**
    * Brings the scores of the clients that placed within {@link #ACTIVE_FOR} up to date, off the request path (the
-   * tracker's scheduler calls it every {@link #SCORE_CHECK}): a client's scores are recomputed when their inputs
+   * tracker calls it every {@link #SCORE_CHECK}, on a thread of its own): a client's scores are recomputed when their inputs
    * changed (the history window moved on a slot, or the history was written), at most once per half refresh period;
    * unchanged inputs only mark them current again, and peers registered since are scored and added. Scores of
    * clients no longer active are dropped once they are older than the refresh period.
    */
   public void refreshScores() throws IOException {
+    try {
+      refreshActive();
+    } catch (java.io.InterruptedIOException e) {
+      Thread.currentThread().interrupt(); // stopping; nothing published is wrong
+    }
+  }
+
+  private void refreshActive() throws IOException {
     long now = clock.millis();
     active.values().removeIf(askedAt -> now - askedAt > ACTIVE_FOR.toMillis());
     scores.entrySet().removeIf(e -> !active.containsKey(e.getKey()) && now - e.getValue().checkedAt() >= refresh.toMillis());
@@ -272,6 +281,9 @@ public final class PlacementService {
     Map<String, Double> values = new HashMap<>(base);
     StateSeries none = new StateSeries(in.from(), new byte[0]);
     for (String id : ids) {
+      if (Thread.currentThread().isInterrupted()) { // the tracker is stopping (TrackerServices.close): let go of the store
+        throw new java.io.InterruptedIOException("placement scores of " + client + " interrupted");
+      }
       StateSeries storage = first < end ? history.storageSeries(id, first, end) : none;
       values.put(id, crls.score(storage, compute, Math.min(first, end), end));
     }
