@@ -174,6 +174,8 @@ class TrackerApiTest {
     JsonNode p = call(200, "POST", "/api/v1/placement", "{\"client\":\"job\",\"imageBytes\":1000,\"m\":1,\"k\":0,\"alternates\":0}");
     assertThat(p.get("hosts").get(0).get("bandwidthAgeSeconds").asDouble()).isEqualTo(30.0);
     assertThat(p.get("hosts").get(0).get("bytesPerSecond").asDouble()).isEqualTo(900_000.0);
+    assertThat(p.get("hosts").get(0).get("address").asText()).as("the chosen host looked up by id")
+        .isEqualTo(membership.peer("bw2").address()).startsWith("127.0.0.1:");
   }
 
   @Test

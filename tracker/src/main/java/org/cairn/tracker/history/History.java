@@ -34,6 +34,8 @@ public final class History {
   private final long slotMillis;
   private final Duration retention;
   private final Map<String, byte[]> open = new ConcurrentHashMap<>();
+  /** Counts writes (samples, records, imports, prunes), each counted once it is stored. */
+  private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
 
   public History(TrackerStore store, Clock clock, Duration slot, Duration retention) {
     if (slot.toMillis() < 100) {
@@ -56,6 +58,14 @@ public final class History {
     return clock.millis() / slotMillis;
   }
 
+  /**
+   * A number that changes whenever the stored history may have (a sample, a record, an import, a prune): what reads
+   * it derived from the history (placement's CRLS scores) compare to tell whether they are still current.
+   */
+  public long changes() {
+    return changes.get();
+  }
+
   /** Slots in the given duration (at least 1). */
   public long slots(Duration d) {
     return Math.max(1, d.toMillis() / slotMillis);
@@ -64,17 +74,25 @@ public final class History {
   /** Records the current slot for every host given. */
   public synchronized void sample(Map<String, HostState> storageHosts, Map<String, Boolean> computeHosts) throws IOException {
     long slot = currentSlot();
-    for (Map.Entry<String, HostState> e : storageHosts.entrySet()) {
-      record(STORAGE, e.getKey(), slot, (byte) e.getValue().code());
-    }
-    for (Map.Entry<String, Boolean> e : computeHosts.entrySet()) {
-      record(COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
+    try {
+      for (Map.Entry<String, HostState> e : storageHosts.entrySet()) {
+        record(STORAGE, e.getKey(), slot, (byte) e.getValue().code());
+      }
+      for (Map.Entry<String, Boolean> e : computeHosts.entrySet()) {
+        record(COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
+      }
+    } finally {
+      changes.incrementAndGet(); // after the writes: a reader that saw the old count reads again
     }
   }
 
   /** Records one host's state at a slot (also used to import history). */
   public synchronized void record(boolean storage, String host, long slot, byte code) throws IOException {
-    record(storage ? STORAGE : COMPUTE, host, slot, code);
+    try {
+      record(storage ? STORAGE : COMPUTE, host, slot, code);
+    } finally {
+      changes.incrementAndGet();
+    }
   }
 
   private void record(byte kind, String host, long slot, byte code) throws IOException {
@@ -103,6 +121,7 @@ public final class History {
     }
     open.keySet().removeIf(k -> k.startsWith((storage ? STORAGE : COMPUTE) + host + "/"));
     store.put(TrackerStore.Family.HISTORY, key(storage ? STORAGE : COMPUTE, host, block), values);
+    changes.incrementAndGet();
   }
 
   public StateSeries storageSeries(String host, long fromSlot, long toSlot) throws IOException {
@@ -147,6 +166,7 @@ public final class History {
     });
     if (n[0] > 0) {
       store.write(batch);
+      changes.incrementAndGet();
     }
     return n[0];
   }

@@ -6,7 +6,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -52,7 +51,11 @@ public final class Membership {
   private final Clock clock;
   private final Duration timeout;
   private final EventLog events;
-  private final Map<String, PeerRecord> peers = new ConcurrentHashMap<>();
+  /**
+   * Peer id -> record, kept in id order: {@link #standings()} and {@link #peers()} list peers in that order without a
+   * sort, and placement's own sorts, which break ties by id, take input in that order in linear time.
+   */
+  private final Map<String, PeerRecord> peers = new java.util.concurrent.ConcurrentSkipListMap<>();
   private final Map<String, ComputeRecord> compute = new ConcurrentHashMap<>();
   /** Last effective state logged per peer, to log transitions once. */
   private final Map<String, HostState> lastSeenState = new ConcurrentHashMap<>();
@@ -274,9 +277,33 @@ public final class Membership {
     for (PeerRecord r : peers.values()) {
       out.add(view(r, now));
     }
-    out.sort(Comparator.comparing(PeerView::id));
+    return out; // in id order, as the map is
+  }
+
+  /** The ids of every known peer (DOWN ones too), in id order: a copy. */
+  public List<String> ids() {
+    return new ArrayList<>(peers.keySet());
+  }
+
+  /**
+   * What placement ranks a peer on, for every known peer (DOWN ones too, with their effective state), in id order:
+   * one pass over the records, without the {@link PeerView} (address, traffic) {@link #peers()} builds. Placement
+   * reads it once a request (docs/simulation.md, "Findings").
+   */
+  public List<Standing> standings() {
+    long now = clock.millis();
+    List<Standing> out = new ArrayList<>();
+    for (PeerRecord r : peers.values()) {
+      out.add(new Standing(r.id(), effectiveState(r, now), r.paused(), r.freeBytes(), diskRates.getOrDefault(r.id(), 0.0)));
+    }
     return out;
   }
+
+  /**
+   * A peer's effective state, whether its owner paused it, its free space and its disk's write rate (bytes/s; 0 when
+   * unknown), as {@link PeerView} has them.
+   */
+  public record Standing(String id, HostState state, boolean paused, long freeBytes, double diskWriteBytesPerSecond) {}
 
   public PeerView peer(String id) {
     PeerRecord r = peers.get(id);

@@ -6,6 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,10 +28,22 @@ import org.cairn.tracker.store.TrackerStore;
 /*
  * Placement at the tracker: candidates are the peers with their current state and free space, their
  * CRLS against the requesting compute host from the history window, and the available bandwidth
- * clients reported (FALCON §3.2). CRLS per (client, peer) is cached for the ranking refresh period
- * (FALCON: 10 s), since it changes only as history accumulates.
+ * clients reported (FALCON §3.2). CRLS per (client, peer) changes only as history accumulates, so it is
+ * computed off the request path: a thread of its own (TrackerServices) recomputes a storing client's
+ * scores when the history moved on and publishes them as an immutable map the placements read. Scores
+ * are never used more than the ranking refresh period (FALCON: 10 s) after their inputs were last found
+ * current; a request that finds none that recent computes them itself, as every refresh did before
+ * (docs/simulation.md, "Findings").
  */
 public final class PlacementService {
+  /** How often the tracker calls {@link #refreshScores}. */
+  public static final Duration SCORE_CHECK = Duration.ofSeconds(1);
+  /**
+   * How long after its last placement a client's scores are kept current: longer than a checkpoint interval (the
+   * client's default is 10 minutes), so a client storing periodically finds them ready.
+   */
+  static final Duration ACTIVE_FOR = Duration.ofHours(1);
+
   private final Membership membership;
   private final History history;
   private final Clock clock;
@@ -38,7 +52,10 @@ public final class PlacementService {
   private final Duration refresh;
   /** client -> peer -> bytes/s, with the time of the report. */
   private final Map<String, Map<String, double[]>> bandwidth = new ConcurrentHashMap<>();
-  private final Map<String, CachedScores> scores = new ConcurrentHashMap<>();
+  /** client -> its published CRLS per peer (see {@link #refreshScores}). */
+  private final Map<String, Scores> scores = new ConcurrentHashMap<>();
+  /** client -> when it last asked for a placement: the clients whose scores are kept current. */
+  private final Map<String, Long> active = new ConcurrentHashMap<>();
 
   private final TrackerStore store;
 
@@ -112,15 +129,21 @@ public final class PlacementService {
     return bw == null ? -1 : Math.max(0, (clock.millis() - (long) bw[1]) / 1000.0);
   }
 
+  /**
+   * FALCON's choice for {@code client} over every known peer. The candidates come from one read of the peers'
+   * standings (in id order, no sort; every policy breaks ties by id, so the order changes no answer) and the client's published scores
+   * ({@link #refreshScores}); a peer without a score yet (it registered since) is ranked at gamma, which is what a peer
+   * with no history in the window scores.
+   */
   public Placement place(String client, PlacementPolicy policy, PlacementRequest request) throws IOException, NotEnoughHostsException {
-    Map<String, Double> crlsByPeer = scores(client);
+    Map<String, Double> crlsByPeer = scores(client, true);
     Map<String, double[]> abw = bandwidth.getOrDefault(client, Map.of());
-    List<Candidate> candidates = new ArrayList<>();
-    for (PeerView p : membership.peers()) {
+    List<Membership.Standing> peers = membership.standings();
+    List<Candidate> candidates = new ArrayList<>(peers.size());
+    for (Membership.Standing p : peers) {
       double[] bw = abw.get(p.id());
-      candidates.add(new Candidate(p.id(), p.paused() && HostState.parse(p.state()).acceptsWrites() ? HostState.BUSY
-          : HostState.parse(p.state()), p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0],
-          p.diskWriteBytesPerSecond()));
+      candidates.add(new Candidate(p.id(), p.paused() && p.state().acceptsWrites() ? HostState.BUSY : p.state(), p.freeBytes(),
+          crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0], p.diskWriteBytesPerSecond()));
     }
     return policy.place(candidates, request);
   }
@@ -132,7 +155,7 @@ public final class PlacementService {
    * if fewer qualify.
    */
   public List<String> repairTargets(String client, java.util.Set<String> exclude, int count, long fragmentBytes) throws IOException {
-    Map<String, Double> crlsByPeer = scores(client == null ? "" : client);
+    Map<String, Double> crlsByPeer = scores(client == null ? "" : client, false);
     Map<String, double[]> abw = bandwidth.getOrDefault(client == null ? "" : client, Map.of());
     List<Candidate> candidates = new ArrayList<>();
     for (PeerView p : membership.peers()) {
@@ -171,22 +194,112 @@ public final class PlacementService {
     return Availability.mttfSlots(s, from, to) * history.slotMillis() / 1000.0;
   }
 
-  private Map<String, Double> scores(String client) throws IOException {
-    CachedScores cached = scores.get(client);
-    long now = clock.millis();
-    if (cached != null && now - cached.at < refresh.toMillis()) {
-      return cached.values;
+  /**
+   * Brings the scores of the clients that placed within {@link #ACTIVE_FOR} up to date, off the request path (the
+   * tracker calls it every {@link #SCORE_CHECK}, on a thread of its own): a client's scores are recomputed when their inputs
+   * changed (the history window moved on a slot, or the history was written), at most once per half refresh period;
+   * unchanged inputs only mark them current again, and peers registered since are scored and added. Scores of
+   * clients no longer active are dropped once they are older than the refresh period.
+   */
+  public void refreshScores() throws IOException {
+    try {
+      refreshActive();
+    } catch (java.io.InterruptedIOException e) {
+      Thread.currentThread().interrupt(); // stopping; nothing published is wrong
     }
-    long to = history.currentSlot() + 1;
-    long from = to - history.slots(window);
-    StateSeries compute = history.computeSeries(client, from, to);
-    Map<String, Double> values = new ConcurrentHashMap<>();
-    for (PeerView p : membership.peers()) {
-      values.put(p.id(), crls.score(history.storageSeries(p.id(), from, to), compute, from, to));
-    }
-    scores.put(client, new CachedScores(now, values));
-    return values;
   }
 
-  private record CachedScores(long at, Map<String, Double> values) {}
+  private void refreshActive() throws IOException {
+    long now = clock.millis();
+    active.values().removeIf(askedAt -> now - askedAt > ACTIVE_FOR.toMillis());
+    scores.entrySet().removeIf(e -> !active.containsKey(e.getKey()) && now - e.getValue().checkedAt() >= refresh.toMillis());
+    for (String client : active.keySet()) {
+      Scores old = scores.get(client);
+      Inputs inputs = inputs();
+      if (old == null || !old.inputs().equals(inputs)) {
+        if (old == null || now - old.computedAt() >= refresh.toMillis() / 2) {
+          publish(client, compute(client, inputs, now, membership.ids(), Map.of()));
+        }
+        continue;
+      }
+      List<String> added = new ArrayList<>();
+      for (String id : membership.ids()) {
+        if (!old.values().containsKey(id)) {
+          added.add(id);
+        }
+      }
+      Scores current = added.isEmpty() ? new Scores(inputs, old.computedAt(), now, old.values())
+          : compute(client, inputs, old.computedAt(), added, old.values());
+      publish(client, new Scores(inputs, current.computedAt(), now, current.values()));
+    }
+  }
+
+  /**
+   * The client's CRLS per peer: the published scores while they were last found current less than the refresh period
+   * ago (FALCON's ranking refresh), otherwise (a new client, or a refresh that fell behind) computed here, as before
+   * scores were refreshed in the background. {@code placing}: the client is storing, so its scores are kept current.
+   */
+  private Map<String, Double> scores(String client, boolean placing) throws IOException {
+    long now = clock.millis();
+    if (placing) {
+      active.put(client, now);
+    }
+    Scores s = scores.get(client);
+    if (s == null || now - s.checkedAt() >= refresh.toMillis()) {
+      s = compute(client, inputs(), now, membership.ids(), Map.of());
+      publish(client, s);
+    }
+    return s.values();
+  }
+
+  /** The clients with published scores (for tests). */
+  java.util.Set<String> scoredClients() {
+    return java.util.Set.copyOf(scores.keySet());
+  }
+
+  /** What a client's scores are computed from, read before the history itself (a write after it changes it). */
+  private Inputs inputs() {
+    long to = history.currentSlot() + 1;
+    return new Inputs(to - history.slots(window), to, history.changes());
+  }
+
+  /**
+   * CRLS of {@code client} against each of {@code ids}, added to {@code base}. The conditional probabilities of eq. (1)
+   * count only slots where the compute host is known, so the window is narrowed to the span of its known slots: the
+   * same scores, and none of the storage history read when the client has no history in the window.
+   */
+  private Scores compute(String client, Inputs in, long at, List<String> ids, Map<String, Double> base) throws IOException {
+    StateSeries compute = history.computeSeries(client, in.from(), in.to());
+    long first = in.to();
+    long end = in.from();
+    for (long slot = in.from(); slot < in.to(); slot++) {
+      if (compute.at(slot) != StateSeries.UNKNOWN) {
+        first = Math.min(first, slot);
+        end = slot + 1;
+      }
+    }
+    Map<String, Double> values = new HashMap<>(base);
+    StateSeries none = new StateSeries(in.from(), new byte[0]);
+    for (String id : ids) {
+      if (Thread.currentThread().isInterrupted()) { // the tracker is stopping (TrackerServices.close): let go of the store
+        throw new java.io.InterruptedIOException("placement scores of " + client + " interrupted");
+      }
+      StateSeries storage = first < end ? history.storageSeries(id, first, end) : none;
+      values.put(id, crls.score(storage, compute, Math.min(first, end), end));
+    }
+    return new Scores(in, at, at, Collections.unmodifiableMap(values));
+  }
+
+  /** Publishes scores unless newer ones are there already. */
+  private void publish(String client, Scores s) {
+    scores.merge(client, s, (old, fresh) -> fresh.checkedAt() >= old.checkedAt() ? fresh : old);
+  }
+
+  /** The history window scores were computed over and the history's change count when they were. */
+  private record Inputs(long from, long to, long historyChanges) {}
+
+  /**
+   * A client's scores (immutable), when their computation began, and when their inputs were last found unchanged.
+   */
+  private record Scores(Inputs inputs, long computedAt, long checkedAt, Map<String, Double> values) {}
 }

@@ -37,6 +37,8 @@ public final class TrackerServices implements Closeable {
   private final org.cairn.tracker.tls.TrackerCa ca;
   private final org.cairn.tracker.auth.Credentials credentials;
   private final ScheduledExecutorService scheduler;
+  /** Refreshes placement's CRLS scores ({@link PlacementService#refreshScores}). */
+  private final ScheduledExecutorService scores;
   private boolean closed;
 
   public TrackerServices(TrackerConfig config, Clock clock, TrackerStore store) throws IOException {
@@ -70,6 +72,12 @@ public final class TrackerServices implements Closeable {
       return t;
     });
     ScheduledExecutorService sched = scheduler;
+    scores = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "placement-scores");
+      t.setDaemon(true);
+      t.setPriority(Thread.MIN_PRIORITY);
+      return t;
+    });
     long check = Math.max(100, config.heartbeatInterval().toMillis() / 4);
     sched.scheduleWithFixedDelay(guard("failure detection", membership::detectFailures), check, check, TimeUnit.MILLISECONDS);
     long slot = config.historySlot().toMillis();
@@ -79,6 +87,10 @@ public final class TrackerServices implements Closeable {
       history.sample(membership.peerStates(), membership.computeStates());
       capacity.sample(membership.peers());
     }), slot, slot, TimeUnit.MILLISECONDS);
+    // on a thread of their own: recomputing a client's scores reads every peer's history (seconds at 10,000 peers with a
+    // week of it, docs/simulation.md "Findings"), which would hold up failure detection and the heartbeat records here
+    long scoreCheck = PlacementService.SCORE_CHECK.toMillis();
+    scores.scheduleWithFixedDelay(guard("placement scores", placement::refreshScores), scoreCheck, scoreCheck, TimeUnit.MILLISECONDS);
     sched.scheduleWithFixedDelay(guard("purge-after policies", catalog::purgeExpired), 10, 10, TimeUnit.SECONDS);
     long setCheck = Math.min(10_000, Math.max(500, config.setTimeout().toMillis() / 4));
     sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
@@ -126,8 +138,9 @@ public final class TrackerServices implements Closeable {
     }
     closed = true;
     scheduler.shutdownNow();
+    scores.shutdownNow();
     try {
-      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS)) {
+      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS) || !scores.awaitTermination(5, TimeUnit.SECONDS)) {
         LOG.warn("background tasks did not stop within 5 s");
       }
     } catch (InterruptedException e) {

@@ -94,4 +94,24 @@ class MembershipTest {
     assertThat(membership.peer("p2").quotaBytes()).isEqualTo(Membership.MAX_BYTES);
     assertThat(membership.peer("p2").freeBytes()).isEqualTo(Membership.MAX_BYTES);
   }
+
+  @Test
+  void standingsAreWhatThePeerViewsSay_forEveryPeer_downOnesIncluded() throws IOException {
+    membership.register(at("p1", "10.0.0.1:7600"));
+    membership.register(new RegisterRequest("p2", "10.0.0.2:7600", "LOADED", 500, 0, 2000, 0, true, "t"));
+    membership.register(at("p3", "10.0.0.3:7600"));
+    clock.advance(Duration.ofSeconds(2));
+    membership.heartbeat("p1", new HeartbeatRequest("BUSY", 700, 10, 1, false, 5e7));
+    membership.heartbeat("p2", new HeartbeatRequest("LOADED", 400, 10, 1, true));
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(membership.peer("p3").state()).isEqualTo("DOWN");
+    assertThat(membership.standings()).containsExactlyInAnyOrderElementsOf(membership.peers().stream()
+        .map(v -> new Membership.Standing(v.id(), org.cairn.core.availability.HostState.parse(v.state()), v.paused(), v.freeBytes(),
+            v.diskWriteBytesPerSecond()))
+        .toList());
+    assertThat(membership.standings()).extracting(Membership.Standing::state).containsExactlyInAnyOrder(
+        org.cairn.core.availability.HostState.BUSY, org.cairn.core.availability.HostState.LOADED,
+        org.cairn.core.availability.HostState.DOWN);
+    assertThat(membership.ids()).containsExactlyInAnyOrder("p1", "p2", "p3");
+  }
 }

@@ -94,10 +94,10 @@ public final class DataRoutes {
     PlacementRequest request = new PlacementRequest(q.imageBytes(), m, k, mttf, interval, useful,
         q.defaultBytesPerSecond() == null ? 12.5e6 : q.defaultBytesPerSecond(), q.alternates() == null ? m + k : q.alternates());
     Placement p = placement.place(client, policy, request);
-    Map<String, PeerView> peers = peersById();
+    // only the chosen hosts and alternates are looked up, not every peer (docs/simulation.md, "Findings")
     Function<String, PlacementAnswer.PlacedHost> host = h -> {
       double age = placement.bandwidthAgeSeconds(client, h);
-      PeerView v = peers.get(h);
+      PeerView v = membership.peer(h);
       double disk = v == null ? 0 : v.diskWriteBytesPerSecond();
       return new PlacementAnswer.PlacedHost(h, v == null ? null : v.address(), age < 0 ? null : placement.bandwidth(client, h),
           age < 0 ? null : age, disk > 0 ? disk : null);
@@ -218,8 +218,8 @@ public final class DataRoutes {
       throw new ApiException(404, "no committed version of " + query.get("app") + "." + query.get("node")
           + (step.equals("latest") ? "" : "." + step));
     }
-    // no holders: no peers looked up, no tickets (byHolder stays empty)
-    Map<String, PeerView> peers = withHolders ? peersById() : Map.of();
+    // each holder looked up once, as it is met; no holders: no peers looked up, no tickets (byHolder stays empty)
+    Map<String, PeerView> peers = new HashMap<>();
     Map<String, LocatedChunk> chunks = new LinkedHashMap<>();
     Map<String, List<ChunkId>> byHolder = new LinkedHashMap<>();
     for (Map.Entry<ChunkId, ChunkRecord> e : m.chunks().entrySet()) {
@@ -228,7 +228,7 @@ public final class DataRoutes {
       List<LocatedChunk.Holder> holders = new ArrayList<>();
       if (r != null && withHolders) {
         for (int i = 0; i < r.holders().size(); i++) {
-          PeerView v = r.holders().get(i) == null ? null : peers.get(r.holders().get(i));
+          PeerView v = r.holders().get(i) == null ? null : peers.computeIfAbsent(r.holders().get(i), membership::peer);
           holders.add(v == null || r.tag(i) == null ? null
               : new LocatedChunk.Holder(v.id(), v.address(), HostState.valueOf(v.state()), r.tag(i)));
           if (v != null) {
@@ -248,13 +248,5 @@ public final class DataRoutes {
       out.addAll(grants.of(Ticket.Op.READ, peers.get(h.getKey()), c.who(), h.getValue(), TicketIssuer.TTL));
     }
     return new LocatedVersion(m.manifest(), chunks, out);
-  }
-
-  private Map<String, PeerView> peersById() {
-    Map<String, PeerView> peers = new HashMap<>();
-    for (PeerView v : membership.peers()) {
-      peers.put(v.id(), v);
-    }
-    return peers;
   }
 }
