@@ -14,6 +14,8 @@ public final class MonthRun {
   private final SlotHistory history;
   private final String scheme;
   private final String placement;
+  /** Called at the start of every day of the month with the grid and the versions kept (the tests check invariants). */
+  private java.util.function.BiConsumer<Grid, Iterable<Version>> daily = (g, kept) -> {};
 
   MonthRun(DurabilitySettings settings, WorldEvents world, SlotHistory history, String scheme, String placement) {
     this.settings = settings;
@@ -21,6 +23,11 @@ public final class MonthRun {
     this.history = history;
     this.scheme = scheme;
     this.placement = placement;
+  }
+
+  MonthRun onEachDay(java.util.function.BiConsumer<Grid, Iterable<Version>> check) {
+    this.daily = check;
+    return this;
   }
 
   RunResult run() {
@@ -42,6 +49,7 @@ public final class MonthRun {
         for (Version v : stores.kept()) {
           grid.tally.live(v, loop.now());
         }
+        daily.accept(grid, stores.kept());
       });
     }
     loop.runUntil(settings.horizon());

@@ -66,6 +66,16 @@ public final class WorldEvents {
     return new WorldEvents(packed, donors, churn.labSize(), horizonMillis, kinds[0], kinds[1]);
   }
 
+  /** Given events (for tests): {@code events} are (time, kind, subject) triples. */
+  static WorldEvents of(int donors, int labSize, long horizon, long... events) {
+    long[] packed = new long[events.length / 3];
+    for (int i = 0; i < packed.length; i++) {
+      packed[i] = pack(events[3 * i], (int) events[3 * i + 1], (int) events[3 * i + 2]);
+    }
+    Arrays.sort(packed);
+    return new WorldEvents(packed, donors, labSize, horizon, 0, 0);
+  }
+
   private static void addIntervals(LongArray out, long[] bounds, int startKind, int subject, long horizon) {
     for (int i = 0; i < bounds.length; i += 2) {
       out.add(pack(bounds[i], startKind, subject));
