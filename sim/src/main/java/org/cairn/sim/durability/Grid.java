@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.IntPredicate;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.placement.Candidate;
 
@@ -60,16 +61,16 @@ final class Grid implements Donors.Listener {
   }
 
   /**
-   * The candidates placement sees for a store or a repair by {@code computeHost}: RUNNING donors with room for a piece,
-   * with their CRLS against the compute host and the per-donor link as their bandwidth, less {@code exclude}.
+   * The candidates placement sees for a store or a repair of {@code n} pieces by {@code computeHost}: RUNNING donors with
+   * room for a piece, less {@code exclude}, with their CRLS against the compute host and the per-donor link as their
+   * bandwidth; shortlisted for the run's placement ({@link Shortlist}).
    */
-  List<Candidate> candidates(int computeHost, long pieceBytes, java.util.function.IntPredicate exclude) {
-    double[] crls = history.scores(computeHost, loop.now()).crls();
+  List<Candidate> candidates(int computeHost, long pieceBytes, int n, IntPredicate exclude, Policies policies) {
+    SlotHistory.Scores scores = history.scores(computeHost, loop.now());
+    IntPredicate eligible = d -> d != computeHost && donors.running(d) && free(d) >= pieceBytes && !exclude.test(d);
     List<Candidate> out = new ArrayList<>();
-    for (int d = 0; d < ids.length; d++) {
-      if (d != computeHost && donors.running(d) && free(d) >= pieceBytes && !exclude.test(d)) {
-        out.add(new Candidate(ids[d], HostState.RUNNING, free(d), crls[d], settings.uplink()));
-      }
+    for (int d : policies.shortlist(scores, ids.length, n, eligible)) {
+      out.add(new Candidate(ids[d], HostState.RUNNING, free(d), scores.crls()[d], settings.uplink()));
     }
     return out;
   }

@@ -24,6 +24,11 @@ final class Policies {
     return name.equals("falcon") ? falcon : new RandomPlacement(random.nextLong());
   }
 
+  /** The donors to hand the placement ({@link Shortlist}). */
+  int[] shortlist(SlotHistory.Scores scores, int donors, int n, java.util.function.IntPredicate eligible) {
+    return name.equals("falcon") ? Shortlist.falcon(scores, donors, n, eligible) : Shortlist.random(donors, n, eligible, random);
+  }
+
   String name() {
     return name;
   }

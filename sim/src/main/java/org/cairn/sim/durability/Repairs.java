@@ -175,7 +175,7 @@ final class Repairs {
   }
 
   private int[] targets(Version v, int count) {
-    List<Candidate> candidates = grid.candidates(v.computeHost, v.pieceBytes, d -> grid.receiving[d] || named(v, d));
+    List<Candidate> candidates = grid.candidates(v.computeHost, v.pieceBytes, count, d -> grid.receiving[d] || named(v, d), policies);
     int n = Math.min(count, candidates.size());
     if (n == 0) {
       return new int[0];

@@ -19,7 +19,7 @@ import org.cairn.core.availability.StateSeries;
  */
 final class SlotHistory {
   /** CRLS of every donor against one compute host, and the compute host's MTTF, at one refresh. */
-  record Scores(double[] crls, double mttfSeconds) {}
+  record Scores(double[] crls, double mttfSeconds, int[] byCrls) {}
 
   private final byte[][] storage;
   private final long slotMillis;
@@ -84,7 +84,17 @@ final class SlotHistory {
       values[d] = crls.score(new StateSeries(0, storage[d]), cs, from, to);
     }
     double mttf = Availability.mttfSlots(cs, from, to) * slotMillis / 1000.0;
-    return new Scores(values, mttf > 0 ? mttf : 3600);
+    return new Scores(values, mttf > 0 ? mttf : 3600, byCrls(values));
+  }
+
+  /** Donor numbers in FALCON's CRLS order: descending, ties by id (zero-padded donor numbers, so by number). */
+  static int[] byCrls(double[] values) {
+    Integer[] order = new Integer[values.length];
+    for (int d = 0; d < order.length; d++) {
+      order[d] = d;
+    }
+    java.util.Arrays.sort(order, (a, b) -> values[a] != values[b] ? Double.compare(values[b], values[a]) : Integer.compare(a, b));
+    return java.util.Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 
   private byte[] computeSeries(int host) {

@@ -53,7 +53,7 @@ final class Stores {
     int m = redundancy.dataFragments();
     int k = redundancy.parityFragments();
     long pieceBytes = (s.versionBytes() + m - 1) / m;
-    List<Candidate> candidates = grid.candidates(computeHost[job], pieceBytes, d -> false);
+    List<Candidate> candidates = grid.candidates(computeHost[job], pieceBytes, m + k, d -> false, policies);
     SlotHistory.Scores scores = grid.history.scores(computeHost[job], now);
     PlacementRequest request = new PlacementRequest(s.versionBytes(), m, k, scores.mttfSeconds(), s.intervalMinutes() * 60.0,
         (now - s.monthStart()) / 1000.0, s.uplink(), 0);
