@@ -78,6 +78,14 @@ public final class DurabilityMain implements Callable<Integer> {
   @Option(names = "--threads", defaultValue = "2", description = "Runs at once (default: ${DEFAULT-VALUE}).")
   int threads;
 
+  @Option(names = "--outages-per-day", paramLabel = "RATE",
+      description = "Outages per lab per day, instead of churn.properties' (a harsher or milder month).")
+  Double outagesPerDay;
+
+  @Option(names = "--lifetime-days", paramLabel = "DAYS",
+      description = "Donors' mean lifetime, instead of durability.properties' (Anderson & Fedak's 91 days).")
+  Double lifetimeDays;
+
   @Option(names = "--plots", paramLabel = "DIR", description = "Write the PNG plots into DIR.")
   Path plots;
 
@@ -88,7 +96,16 @@ public final class DurabilityMain implements Callable<Integer> {
   public Integer call() throws Exception {
     DurabilitySettings s = new DurabilitySettings(donors, days, warmupDays, jobs, interval, versionMb, keep, quotaGb, uplinkMbit,
         rebuildMbps, grace, scan, slot, window, refresh, schemes, placements, seed);
-    DurabilityStudy.Result r = DurabilityStudy.run(s, ChurnParameters.published(), LongTermParameters.published(), threads);
+    ChurnParameters churn = ChurnParameters.published();
+    if (outagesPerDay != null) {
+      churn = churn.withOutages(outagesPerDay);
+    }
+    LongTermParameters longTerm = LongTermParameters.published();
+    if (lifetimeDays != null) {
+      longTerm = new LongTermParameters(lifetimeDays, longTerm.replacementDaysMean(), longTerm.diskLossesPerYear(),
+          longTerm.diskRepairDaysMean());
+    }
+    DurabilityStudy.Result r = DurabilityStudy.run(s, churn, longTerm, threads);
     if (plots != null) {
       for (Path p : DurabilityPlots.write(r, plots)) {
         System.err.println("wrote " + p);

@@ -86,11 +86,13 @@ final class Grid implements Donors.Listener {
     v.generation[index] = donors.generation(donor);
     held.get(donor).add(v.id);
     used[donor] += v.pieceBytes;
+    tally.mostHeld = Math.max(tally.mostHeld, used[donor]);
   }
 
   /** Deletes a version: its pieces are garbage on their donors. */
   void delete(Version v) {
     v.deleted = true;
+    tally.readable(v, loop.now());
     for (int i = 0; i < v.n(); i++) {
       if (v.present(i, donors)) {
         held.get(v.holder[i]).remove(v.id);

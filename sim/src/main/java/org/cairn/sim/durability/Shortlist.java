@@ -16,8 +16,11 @@ import java.util.function.IntPredicate;
  * highest CRLS (F falls as the product of CRLS grows, while the product is positive), ties by id. So its answer over
  * all eligible donors equals its answer over (a) the first n eligible by id (its by-overhead list, all ties), and
  * (b) the eligible donors whose CRLS is at least the n-th highest: the host a round picks always has a CRLS at least
- * that high. If a donor in that shortlist has a CRLS of 0 the product can reach 0, every host then scores the same
- * and the tie goes to the lowest id of all: the full list is used instead. ShortlistTest checks the equality.
+ * that high, and among equal CRLS the lowest id, which (b) takes first. Should the product reach 0, every host scores
+ * the same and the lowest unchosen id wins, which is in (a). ShortlistTest checks the equality on random instances
+ * with ties and zeros. (Not covered: F values of different CRLS that round to the same double; here the re-execution
+ * term is ~10^3 times the overhead term, so they do not.) A CRLS of 0 in the shortlist still falls back to every
+ * eligible donor, as a guard.
  *
  * Random: RandomPlacement draws n uniformly from what it is given; given a uniform draw of 8n of the eligible donors,
  * its n are still a uniform draw from all of them (the same distribution, not the same hosts).

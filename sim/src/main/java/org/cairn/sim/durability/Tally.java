@@ -16,6 +16,10 @@ final class Tally {
   long piecesRebuilt;
   long repairBytes;
   int minLive = Integer.MAX_VALUE;
+  /** Time kept versions spent with fewer than m live pieces, summed (ms). */
+  long unreadableMillis;
+  /** The most bytes one donor held at any moment. */
+  long mostHeld;
   int minSurplus = Integer.MAX_VALUE;
   /** The fewest live pieces beyond m any kept version had, per day. */
   final int[] minSurplusByDay;
@@ -50,6 +54,19 @@ final class Tally {
       v.unreadable = true;
       unreadable++;
       unreadableByDay[d]++;
+    }
+    if (v.live < v.m && v.unreadableSince < 0) {
+      v.unreadableSince = t;
+    } else if (v.live >= v.m && v.unreadableSince >= 0) {
+      readable(v, t);
+    }
+  }
+
+  /** Ends a version's unreadable spell at {@code t} (it is readable again, or deleted). */
+  void readable(Version v, long t) {
+    if (v.unreadableSince >= 0) {
+      unreadableMillis += t - v.unreadableSince;
+      v.unreadableSince = -1;
     }
   }
 

@@ -21,6 +21,8 @@ final class Version {
   /** Fewer than m pieces left anywhere: gone for good. */
   boolean lost;
   boolean deleted;
+  /** Since when it has had fewer than m live pieces, or -1. */
+  long unreadableSince = -1;
   boolean repairing;
   /** The job's newest version (repair serves those first). */
   boolean latest = true;

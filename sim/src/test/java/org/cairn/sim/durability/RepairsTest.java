@@ -61,6 +61,15 @@ class RepairsTest {
   }
 
   @Test
+  void theTimeAVersionIsUnreadableIsCountedFromTheOutageToItsEnd() {
+    Fixture f = fixture(MIN, WorldEvents.OUTAGE_START, 1, 61 * MIN, WorldEvents.OUTAGE_END, 1);
+    f.grid().loop.runUntil(2 * 60 * MIN);
+    assertThat(f.version().live).isEqualTo(6);
+    assertThat(f.grid().tally.unreadableMillis).isEqualTo(60 * MIN);
+    assertThat(f.version().unreadableSince).isEqualTo(-1);
+  }
+
+  @Test
   void wipingMoreHoldersThanTheParityLosesTheVersionForGood_andTheyDoNotComeBackWithTheirDonors() {
     Fixture f = fixture(MIN, WorldEvents.WIPE, 15, MIN, WorldEvents.WIPE, 16, MIN, WorldEvents.WIPE, 17, 2 * MIN, WorldEvents.RETURN, 15,
         2 * MIN, WorldEvents.RETURN, 16, 2 * MIN, WorldEvents.RETURN, 17);
