@@ -23,6 +23,7 @@ final class Grid implements Donors.Listener {
   final Tally tally;
   final List<Version> versions = new ArrayList<>();
   final String[] ids;
+  final int labSize;
   private final List<Set<Integer>> held;
   private final long[] used;
   /** When each donor's uplink is next free (simulated ms): the pieces it sends queue behind each other. */
@@ -39,6 +40,7 @@ final class Grid implements Donors.Listener {
     this.history = history;
     this.loop = loop;
     this.tally = new Tally(settings.days(), world.donors(), settings.monthStart());
+    this.labSize = world.labSize();
     int n = world.donors();
     ids = new String[n];
     held = new ArrayList<>(n);

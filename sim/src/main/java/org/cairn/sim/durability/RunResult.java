@@ -12,10 +12,12 @@ import java.util.Arrays;
  * @param minLive the fewest live pieces any kept version had at any instant
  * @param repairMbPerDonorDayMean repair traffic (sent + received) per donor per day, MB: the mean over donor-days
  * @param repairMbPerDonorDayP99 the same, 99th percentile over donor-days
+ * @param mostHeldGb the most one donor held at any moment
+ * @param labsPerVersion the distinct labs (failure domains) a version's pieces were placed in, on average
  */
 public record RunResult(String scheme, String placement, double storage, int m, int n, long versionsStored, long storesFailed,
     long unreadable, double unreadableVersionHours, long lost, int minLive, long repairsDone, long repairsFailed, long piecesRebuilt, double repairMbPerDonorDayMean,
-    double repairMbPerDonorDayP99, double repairMbPerDonorDayMax, double mostHeldGb, int[] minSurplusByDay, double[] repairMbMeanByDay,
+    double repairMbPerDonorDayP99, double repairMbPerDonorDayMax, double mostHeldGb, double labsPerVersion, int[] minSurplusByDay, double[] repairMbMeanByDay,
     int[] unreadableByDay, long events, double wallSeconds) {
 
   static RunResult of(String scheme, String placement, int m, int n, Tally t, long events, double wallSeconds) {
@@ -34,7 +36,8 @@ public record RunResult(String scheme, String placement, double storage, int m, 
     return new RunResult(scheme, placement, (double) n / m, m, n, t.stores - t.storesFailed, t.storesFailed, t.unreadable,
         t.unreadableMillis / 3.6e6, t.lost,
         t.minLive == Integer.MAX_VALUE ? n : t.minLive, t.repairsDone, t.repairsFailed, t.piecesRebuilt, mean, p99,
-        sorted[sorted.length - 1] / 1e6, t.mostHeld / 1e9, t.minSurplusByDay.clone(), byDay, t.unreadableByDay.clone(), events, wallSeconds);
+        sorted[sorted.length - 1] / 1e6, t.mostHeld / 1e9,
+        t.stores > t.storesFailed ? (double) t.labsPlaced / (t.stores - t.storesFailed) : 0, t.minSurplusByDay.clone(), byDay, t.unreadableByDay.clone(), events, wallSeconds);
   }
 
   /** The label of the run in tables and plots. */

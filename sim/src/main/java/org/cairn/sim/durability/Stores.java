@@ -68,6 +68,7 @@ final class Stores {
         grid.addPiece(v, i, Grid.donorOf(p.hosts().get(i)));
       }
       grid.tally.live(v, now);
+      grid.tally.labsPlaced += Arrays.stream(holders).map(d -> d / grid.labSize).distinct().count();
       Deque<Version> mine = kept.get(job);
       if (!mine.isEmpty()) {
         mine.peekLast().latest = false;

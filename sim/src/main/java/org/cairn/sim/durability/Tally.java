@@ -18,6 +18,8 @@ final class Tally {
   int minLive = Integer.MAX_VALUE;
   /** Time kept versions spent with fewer than m live pieces, summed (ms). */
   long unreadableMillis;
+  /** Distinct labs of the versions placed, summed (over {@link #stores} less {@link #storesFailed}). */
+  long labsPlaced;
   /** The most bytes one donor held at any moment. */
   long mostHeld;
   int minSurplus = Integer.MAX_VALUE;
