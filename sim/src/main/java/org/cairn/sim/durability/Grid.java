@@ -77,6 +77,15 @@ final class Grid implements Donors.Listener {
     return out;
   }
 
+  /** Donors that hold at least one piece now. */
+  int holders() {
+    int n = 0;
+    for (long u : used) {
+      n += u > 0 ? 1 : 0;
+    }
+    return n;
+  }
+
   /** Puts piece {@code index} of {@code v} on {@code donor}; a piece it replaces, if still there, becomes garbage. */
   void addPiece(Version v, int index, int donor) {
     int old = v.holder[index];

@@ -49,6 +49,8 @@ public final class MonthRun {
         for (Version v : stores.kept()) {
           grid.tally.live(v, loop.now());
         }
+        grid.tally.holdersSummed += grid.holders();
+        grid.tally.holderSamples++;
         daily.accept(grid, stores.kept());
       });
     }

@@ -13,11 +13,12 @@ import java.util.Arrays;
  * @param repairMbPerDonorDayMean repair traffic (sent + received) per donor per day, MB: the mean over donor-days
  * @param repairMbPerDonorDayP99 the same, 99th percentile over donor-days
  * @param mostHeldGb the most one donor held at any moment
+ * @param holders donors holding any piece, on average over the days' starts
  * @param labsPerVersion the distinct labs (failure domains) a version's pieces were placed in, on average
  */
 public record RunResult(String scheme, String placement, double storage, int m, int n, long versionsStored, long storesFailed,
     long unreadable, double unreadableVersionHours, long lost, int minLive, long repairsDone, long repairsFailed, long piecesRebuilt, double repairMbPerDonorDayMean,
-    double repairMbPerDonorDayP99, double repairMbPerDonorDayMax, double mostHeldGb, double labsPerVersion, int[] minSurplusByDay, double[] repairMbMeanByDay,
+    double repairMbPerDonorDayP99, double repairMbPerDonorDayMax, double mostHeldGb, double labsPerVersion, double holders, int[] minSurplusByDay, double[] repairMbMeanByDay,
     int[] unreadableByDay, long events, double wallSeconds) {
 
   static RunResult of(String scheme, String placement, int m, int n, Tally t, long events, double wallSeconds) {
@@ -37,7 +38,8 @@ public record RunResult(String scheme, String placement, double storage, int m, 
         t.unreadableMillis / 3.6e6, t.lost,
         t.minLive == Integer.MAX_VALUE ? n : t.minLive, t.repairsDone, t.repairsFailed, t.piecesRebuilt, mean, p99,
         sorted[sorted.length - 1] / 1e6, t.mostHeld / 1e9,
-        t.stores > t.storesFailed ? (double) t.labsPlaced / (t.stores - t.storesFailed) : 0, t.minSurplusByDay.clone(), byDay, t.unreadableByDay.clone(), events, wallSeconds);
+        t.stores > t.storesFailed ? (double) t.labsPlaced / (t.stores - t.storesFailed) : 0,
+        t.holderSamples == 0 ? 0 : (double) t.holdersSummed / t.holderSamples, t.minSurplusByDay.clone(), byDay, t.unreadableByDay.clone(), events, wallSeconds);
   }
 
   /** The label of the run in tables and plots. */

@@ -20,6 +20,9 @@ final class Tally {
   long unreadableMillis;
   /** Distinct labs of the versions placed, summed (over {@link #stores} less {@link #storesFailed}). */
   long labsPlaced;
+  /** Donors holding any piece, summed over the days' starts (and how many starts). */
+  long holdersSummed;
+  int holderSamples;
   /** The most bytes one donor held at any moment. */
   long mostHeld;
   int minSurplus = Integer.MAX_VALUE;
