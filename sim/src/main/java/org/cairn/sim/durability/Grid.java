@@ -45,7 +45,7 @@ final class Grid implements Donors.Listener {
     ids = new String[n];
     held = new ArrayList<>(n);
     for (int d = 0; d < n; d++) {
-      ids[d] = String.format("d%06d", d);
+      ids[d] = history.id(d);
       held.add(new LinkedHashSet<>());
     }
     used = new long[n];
@@ -54,8 +54,8 @@ final class Grid implements Donors.Listener {
     receiving = new boolean[n];
   }
 
-  static int donorOf(String id) {
-    return Integer.parseInt(id, 1, id.length(), 10);
+  int donorOf(String id) {
+    return history.donor(id);
   }
 
   long free(int d) {
@@ -71,7 +71,7 @@ final class Grid implements Donors.Listener {
     SlotHistory.Scores scores = history.scores(computeHost, loop.now());
     IntPredicate eligible = d -> d != computeHost && donors.running(d) && free(d) >= pieceBytes && !exclude.test(d);
     List<Candidate> out = new ArrayList<>();
-    for (int d : policies.shortlist(scores, ids.length, n, eligible)) {
+    for (int d : policies.shortlist(scores, history.byId(), n, eligible)) {
       out.add(new Candidate(ids[d], HostState.RUNNING, free(d), scores.crls()[d], settings.uplink()));
     }
     return out;

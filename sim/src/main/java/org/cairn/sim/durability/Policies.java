@@ -25,8 +25,8 @@ final class Policies {
   }
 
   /** The donors to hand the placement ({@link Shortlist}). */
-  int[] shortlist(SlotHistory.Scores scores, int donors, int n, java.util.function.IntPredicate eligible) {
-    return name.equals("falcon") ? Shortlist.falcon(scores, donors, n, eligible) : Shortlist.random(donors, n, eligible, random);
+  int[] shortlist(SlotHistory.Scores scores, int[] byId, int n, java.util.function.IntPredicate eligible) {
+    return name.equals("falcon") ? Shortlist.falcon(scores, byId, n, eligible) : Shortlist.random(byId.length, n, eligible, random);
   }
 
   String name() {

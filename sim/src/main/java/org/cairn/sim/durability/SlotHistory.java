@@ -29,6 +29,11 @@ final class SlotHistory {
   private final Map<Integer, byte[]> compute = new ConcurrentHashMap<>();
   private final Map<Long, Scores> scores = new ConcurrentHashMap<>();
   private final int[][] upByHour;
+  /** Donors' ids (random, as a peer's peer-<8 hex>: not in lab order), their rank in id order, and donors by id. */
+  private final String[] ids;
+  private final int[] idRank;
+  private final int[] byId;
+  private final Map<String, Integer> donorById = new java.util.HashMap<>();
 
   SlotHistory(WorldEvents world, long slotMillis, long windowMillis, long refreshMillis) {
     this.slotMillis = slotMillis;
@@ -48,6 +53,42 @@ final class SlotHistory {
       }
     }
     upByHour = countByHour(slots);
+    ids = new String[storage.length];
+    java.util.SplittableRandom r = new java.util.SplittableRandom(world.idSeed());
+    for (int d = 0; d < ids.length; d++) {
+      String id;
+      do {
+        id = String.format("peer-%08x", r.nextInt());
+      } while (donorById.putIfAbsent(id, d) != null);
+      ids[d] = id;
+    }
+    Integer[] order = new Integer[ids.length];
+    for (int d = 0; d < order.length; d++) {
+      order[d] = d;
+    }
+    java.util.Arrays.sort(order, java.util.Comparator.comparing(d -> ids[d]));
+    byId = java.util.Arrays.stream(order).mapToInt(Integer::intValue).toArray();
+    idRank = new int[ids.length];
+    for (int i = 0; i < byId.length; i++) {
+      idRank[byId[i]] = i;
+    }
+  }
+
+  String id(int donor) {
+    return ids[donor];
+  }
+
+  int donor(String id) {
+    Integer d = donorById.get(id);
+    if (d == null) {
+      throw new IllegalArgumentException("placement named an unknown donor '" + id + "'");
+    }
+    return d;
+  }
+
+  /** Donor numbers in id order (FALCON's tie-break). */
+  int[] byId() {
+    return byId;
   }
 
   /** Per hour of the horizon: donors RUNNING, BUSY and DOWN in the hour's first slot. */
@@ -84,16 +125,17 @@ final class SlotHistory {
       values[d] = crls.score(new StateSeries(0, storage[d]), cs, from, to);
     }
     double mttf = Availability.mttfSlots(cs, from, to) * slotMillis / 1000.0;
-    return new Scores(values, mttf > 0 ? mttf : 3600, byCrls(values));
+    return new Scores(values, mttf > 0 ? mttf : 3600, byCrls(values, idRank));
   }
 
-  /** Donor numbers in FALCON's CRLS order: descending, ties by id (zero-padded donor numbers, so by number). */
-  static int[] byCrls(double[] values) {
+  /** Donor numbers in FALCON's CRLS order: descending, ties by id ({@code idRank}: each donor's rank in id order). */
+  static int[] byCrls(double[] values, int[] idRank) {
     Integer[] order = new Integer[values.length];
     for (int d = 0; d < order.length; d++) {
       order[d] = d;
     }
-    java.util.Arrays.sort(order, (a, b) -> values[a] != values[b] ? Double.compare(values[b], values[a]) : Integer.compare(a, b));
+    java.util.Arrays.sort(order, (a, b) -> values[a] != values[b] ? Double.compare(values[b], values[a])
+        : Integer.compare(idRank[a], idRank[b]));
     return java.util.Arrays.stream(order).mapToInt(Integer::intValue).toArray();
   }
 

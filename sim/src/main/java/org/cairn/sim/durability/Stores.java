@@ -65,7 +65,7 @@ final class Stores {
       Version v = new Version(grid.versions.size(), job, m, pieceBytes, computeHost[job], holders, new int[m + k]);
       grid.versions.add(v);
       for (int i = 0; i < m + k; i++) {
-        grid.addPiece(v, i, Grid.donorOf(p.hosts().get(i)));
+        grid.addPiece(v, i, grid.donorOf(p.hosts().get(i)));
       }
       grid.tally.live(v, now);
       grid.tally.labsPlaced += Arrays.stream(holders).map(d -> d / grid.labSize).distinct().count();

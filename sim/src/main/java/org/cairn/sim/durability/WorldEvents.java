@@ -33,6 +33,7 @@ public final class WorldEvents {
   private final long horizon;
   private final long departures;
   private final long diskLosses;
+  private long idSeed;
 
   private WorldEvents(long[] packed, int donors, int labSize, long horizon, long departures, long diskLosses) {
     this.packed = packed;
@@ -63,7 +64,9 @@ public final class WorldEvents {
     }
     long[] packed = out.toArray();
     Arrays.sort(packed);
-    return new WorldEvents(packed, donors, churn.labSize(), horizonMillis, kinds[0], kinds[1]);
+    WorldEvents w = new WorldEvents(packed, donors, churn.labSize(), horizonMillis, kinds[0], kinds[1]);
+    w.idSeed = root.nextLong();
+    return w;
   }
 
   /** Given events (for tests): {@code events} are (time, kind, subject) triples. */
@@ -125,6 +128,11 @@ public final class WorldEvents {
 
   public int subject(int i) {
     return (int) packed[i] & (MAX_DONORS - 1);
+  }
+
+  /** The seed of the donors' ids. */
+  long idSeed() {
+    return idSeed;
   }
 
   public int donors() {

@@ -14,12 +14,24 @@ import org.cairn.core.placement.PlacementRequest;
 import org.junit.jupiter.api.Test;
 
 class ShortlistTest {
-  private static List<Candidate> candidates(int[] donors, double[] crls) {
+  private static List<Candidate> candidates(int[] donors, double[] crls, String[] ids) {
     List<Candidate> out = new ArrayList<>();
     for (int d : donors) {
-      out.add(new Candidate(String.format("d%06d", d), HostState.RUNNING, 1L << 40, crls[d], 1.25e6));
+      out.add(new Candidate(ids[d], HostState.RUNNING, 1L << 40, crls[d], 1.25e6));
     }
     return out;
+  }
+
+  /** Random ids (so id order is not donor order), and donors in id order. */
+  private static String[] ids(int donors, SplittableRandom r) {
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    String[] ids = new String[donors];
+    for (int d = 0; d < donors; d++) {
+      do {
+        ids[d] = String.format("peer-%08x", r.nextInt(1 << 12)); // few bits: ties in CRLS meet ids close together
+      } while (!seen.add(ids[d]));
+    }
+    return ids;
   }
 
   @Test
@@ -43,13 +55,20 @@ class ShortlistTest {
       if (Shortlist.all(donors, eligible).length < n) {
         continue;
       }
-      SlotHistory.Scores scores = new SlotHistory.Scores(crls, 3600, SlotHistory.byCrls(crls));
+      String[] ids = ids(donors, r);
+      int[] byId = java.util.stream.IntStream.range(0, donors).boxed().sorted(java.util.Comparator.comparing(d -> ids[d]))
+          .mapToInt(Integer::intValue).toArray();
+      int[] idRank = new int[donors];
+      for (int i = 0; i < donors; i++) {
+        idRank[byId[i]] = i;
+      }
+      SlotHistory.Scores scores = new SlotHistory.Scores(crls, 3600, SlotHistory.byCrls(crls, idRank));
       PlacementRequest request = new PlacementRequest(100_000_000L, Math.max(1, n - 2), Math.min(2, n - 1), 3600, 3600, r.nextInt(10_000),
           1.25e6, 0);
-      int[] shortlist = Shortlist.falcon(scores, donors, request.n(), eligible);
+      int[] shortlist = Shortlist.falcon(scores, byId, request.n(), eligible);
       shorter += shortlist.length < Shortlist.all(donors, eligible).length ? 1 : 0;
-      assertThat(falcon.place(candidates(shortlist, crls), request).hosts()).as("trial " + trial)
-          .isEqualTo(falcon.place(candidates(Shortlist.all(donors, eligible), crls), request).hosts());
+      assertThat(falcon.place(candidates(shortlist, crls, ids), request).hosts()).as("trial " + trial)
+          .isEqualTo(falcon.place(candidates(Shortlist.all(donors, eligible), crls, ids), request).hosts());
     }
     assertThat(shorter).as("the shortlist is shorter in most trials").isGreaterThan(200);
   }
