@@ -29,11 +29,11 @@ final class Shortlist {
   private Shortlist() {}
 
   /** Donor numbers for FALCON: exactly the ones its answer can come from, or every eligible one when that is not sure. */
-  static int[] falcon(SlotHistory.Scores scores, int donors, int n, IntPredicate eligible) {
+  static int[] falcon(SlotHistory.Scores scores, int[] byId, int n, IntPredicate eligible) {
     Set<Integer> out = new LinkedHashSet<>();
-    for (int d = 0, taken = 0; d < donors && taken < n; d++) {
-      if (eligible.test(d)) {
-        out.add(d);
+    for (int i = 0, taken = 0; i < byId.length && taken < n; i++) {
+      if (eligible.test(byId[i])) {
+        out.add(byId[i]);
         taken++;
       }
     }
@@ -55,7 +55,7 @@ final class Shortlist {
     }
     for (int d : out) {
       if (!(scores.crls()[d] > 0)) {
-        return all(donors, eligible);
+        return all(byId.length, eligible);
       }
     }
     return out.stream().mapToInt(Integer::intValue).toArray();
