@@ -52,6 +52,19 @@ public final class ChurnModel {
     return owners[donor].covers(t) ? Condition.OWNER_ACTIVE : Condition.IDLE;
   }
 
+  /**
+   * Donor {@code donor}'s owner sessions as [start, end) pairs of simulated milliseconds, sorted by start (they may
+   * overlap): start0, end0, start1, end1, ... For a discrete-event simulation that needs the moments, not samples.
+   */
+  public long[] ownerSessions(int donor) {
+    return owners[donor].bounds();
+  }
+
+  /** Lab {@code lab}'s outages as [start, end) pairs, sorted by start (they may overlap), as {@link #ownerSessions}. */
+  public long[] outages(int lab) {
+    return labs[lab].bounds();
+  }
+
   /** Whether {@code t} falls in working hours. */
   public boolean daytime(long t) {
     long hour = Math.floorMod(t, DAY) / HOUR;

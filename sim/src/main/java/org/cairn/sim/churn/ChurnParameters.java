@@ -48,6 +48,15 @@ public record ChurnParameters(double sessionsPerHourMean, double sessionsPerHour
         dayStartHour, dayEndHour, nightActivityFactor, labSize, 0, labOutageMinutesMean);
   }
 
+  /** These parameters with {@code perDay} outages per lab per day (a harsher or milder grid). */
+  public ChurnParameters withOutages(double perDay) {
+    if (!(perDay >= 0)) {
+      throw new IllegalArgumentException("outages per day must be >= 0, was " + perDay);
+    }
+    return new ChurnParameters(sessionsPerHourMean, sessionsPerHourSd, sessionsPerHourMin, sessionsPerHourMax, sessionMinutesMean,
+        dayStartHour, dayEndHour, nightActivityFactor, labSize, perDay, labOutageMinutesMean);
+  }
+
   private static double d(Properties p, String key) {
     String v = p.getProperty(key);
     if (v == null) {

@@ -25,6 +25,11 @@ final class Intervals {
     return false;
   }
 
+  /** start0, end0, start1, end1, ... sorted by start (a copy). */
+  long[] bounds() {
+    return bounds.clone();
+  }
+
   int count() {
     return bounds.length / 2;
   }
