@@ -180,19 +180,23 @@ public final class CatalogScale {
     Double firstQueued = null;
     Double allQueued = null;
     int maxQueue = 0;
+    long slowestAnswer = 0;
     long limit = t0 + TimeUnit.MINUTES.toNanos(10);
     while (System.nanoTime() < limit && allQueued == null) {
       double s = (System.nanoTime() - t0) / 1e9;
       if (allDown == null && downCount(ids, failing) == failing.cardinality()) {
         allDown = s;
       }
-      DurabilityView d = tracker.durability();
+      long asked = System.nanoTime();
+      DurabilityView d = tracker.durability(); // a scan inside when the last is older than the scan interval
+      slowestAnswer = Math.max(slowestAnswer, System.nanoTime() - asked);
+      double answered = (System.nanoTime() - t0) / 1e9; // the queue is as of the answer, which may have walked the index
       maxQueue = Math.max(maxQueue, d.repairQueue());
       if (firstQueued == null && d.repairQueue() > 0) {
-        firstQueued = s;
+        firstQueued = answered;
       }
       if (d.repairQueue() + d.repairing() >= atRisk) {
-        allQueued = s;
+        allQueued = answered;
       }
       Thread.sleep(250);
     }
@@ -206,6 +210,7 @@ public final class CatalogScale {
         .with("firstQueuedS", firstQueued)
         .with("allQueuedS", allQueued)
         .with("maxQueue", maxQueue)
+        .with("slowestDurabilityS", Math.round(slowestAnswer / 1e7) / 100.0)
         .with("riskFirst", riskFirst(ids, failing))
         .with("heartbeatsFailed", beatsRefused.get()));
   }

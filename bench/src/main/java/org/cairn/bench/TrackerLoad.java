@@ -66,7 +66,9 @@ final class TrackerLoad {
       throw new CommandLine.ParameterException(cl, "--holders must be >= 6, --fill and --chunks positive, --fail-fraction in (0, 1)");
     }
     java.net.URI url = java.net.URI.create(parent.tracker().split(",")[0].strip());
-    new CatalogScale(CommitLoad.client(List.of(url), org.cairn.core.security.GridToken.readFile(parent.tokenFile())),
+    // a long timeout: the durability answer walks the whole chunk index when its last scan is stale
+    new CatalogScale(new org.cairn.core.api.TrackerClient(List.of(url), org.cairn.core.security.GridToken.readFile(parent.tokenFile()),
+        java.time.Duration.ofMinutes(10)),
         StageOutput.to(cl.getOut(), json)).run(holders, fill, milestones, chunks, failFraction,
         new CatalogScale.Tracker(trackerPid, trackerData));
     return 0;
