@@ -4,7 +4,7 @@
 # FILL chunks (commit p50/p99, the tracker's resident memory and data size at each of MILESTONES), then a fifth of the
 # holders fail at once (time to DOWN, to the first and to every at-risk chunk queued, and whether the riskiest come first).
 #   ./mvnw -B -q -DskipTests package && it/tools/catalog-scale.sh [FILL, default 10000000] [MILESTONES, default 1000000,FILL] [HOLDERS, default 300]
-#   (TRACKER_JAVA_OPTS: JVM flags for the tracker; extra arguments after the third go to the benchmark, e.g. --json)
+#   (TRACKER_JAR: another build of the tracker; TRACKER_JAVA_OPTS: JVM flags for the tracker; extra arguments after the third go to the benchmark, e.g. --json)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 FILL=${1:-10000000}
@@ -17,7 +17,7 @@ trap 'kill "${PIDS[@]}" 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$
 # shellcheck source=tracker-group/group-env.sh
 . it/tools/tracker-group/group-env.sh
 # shellcheck disable=SC2086
-java ${TRACKER_JAVA_OPTS:-} -jar tracker/target/cairn-tracker.jar --data "$DIR/t1" --listen 127.0.0.1:19941 --token-file "$DIR/token" \
+java ${TRACKER_JAVA_OPTS:-} -jar "${TRACKER_JAR:-tracker/target/cairn-tracker.jar}" --data "$DIR/t1" --listen 127.0.0.1:19941 --token-file "$DIR/token" \
   --repair-grace 0s "${TLS_ARGS[@]}" >> "$DIR/t1.log" 2>&1 &
 PIDS+=($!)
 until [ "$(curl -ks -m 1 -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $BEARER" "$SCHEME://127.0.0.1:19941/api/v1/cluster")" = 200 ]; do

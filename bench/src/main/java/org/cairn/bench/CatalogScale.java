@@ -17,7 +17,6 @@ import org.cairn.core.api.catalog.CommitRequest;
 import org.cairn.core.api.member.HeartbeatRequest;
 import org.cairn.core.api.member.RegisterRequest;
 import org.cairn.core.api.repair.RepairClaim;
-import org.cairn.core.api.status.DurabilityView;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.manifest.ChunkRef;
 import org.cairn.core.manifest.Manifest;
@@ -29,7 +28,7 @@ import org.cairn.core.manifest.Manifest;
  * At each milestone it reports the commits' p50/p99 since the last one, the tracker's resident memory and its data
  * directory's size. Then a fraction of the holders stops heartbeating at once: it reports when the tracker showed
  * them all DOWN, when the repair queue first held a chunk, and when it held every chunk that lost a piece (the
- * bench counts them as it commits), and whether the first jobs a live holder claims are the riskiest (fewest live
+ * bench counts them as it commits; it polls /metrics, which reads the tracker's last scan and starts none), and whether the first jobs a live holder claims are the riskiest (fewest live
  * pieces).
  */
 public final class CatalogScale {
@@ -188,14 +187,14 @@ public final class CatalogScale {
         allDown = s;
       }
       long asked = System.nanoTime();
-      DurabilityView d = tracker.durability(); // a scan inside when the last is older than the scan interval
+      long[] queue = repairQueue(); // the last scan's queue: polling starts no scan
       slowestAnswer = Math.max(slowestAnswer, System.nanoTime() - asked);
-      double answered = (System.nanoTime() - t0) / 1e9; // the queue is as of the answer, which may have walked the index
-      maxQueue = Math.max(maxQueue, d.repairQueue());
-      if (firstQueued == null && d.repairQueue() > 0) {
+      double answered = (System.nanoTime() - t0) / 1e9;
+      maxQueue = (int) Math.max(maxQueue, queue[0]);
+      if (firstQueued == null && queue[0] > 0) {
         firstQueued = answered;
       }
-      if (d.repairQueue() + d.repairing() >= atRisk) {
+      if (queue[0] + queue[1] >= atRisk) {
         allQueued = answered;
       }
       Thread.sleep(250);
@@ -210,9 +209,22 @@ public final class CatalogScale {
         .with("firstQueuedS", firstQueued)
         .with("allQueuedS", allQueued)
         .with("maxQueue", maxQueue)
-        .with("slowestDurabilityS", Math.round(slowestAnswer / 1e7) / 100.0)
+        .with("slowestMetricsS", Math.round(slowestAnswer / 1e7) / 100.0)
         .with("riskFirst", riskFirst(ids, failing))
         .with("heartbeatsFailed", beatsRefused.get()));
+  }
+
+  /** {@code cairn_repair_queue} and {@code cairn_repair_in_progress} from the tracker's metrics. */
+  private long[] repairQueue() throws IOException {
+    long[] q = new long[2];
+    for (String line : tracker.metrics().split("\n")) {
+      if (line.startsWith("cairn_repair_queue ")) {
+        q[0] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
+      } else if (line.startsWith("cairn_repair_in_progress ")) {
+        q[1] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
+      }
+    }
+    return q;
   }
 
   private int downCount(List<String> ids, BitSet failing) throws IOException {

@@ -325,6 +325,11 @@ public final class TrackerClient {
     return call(Endpoints.CAPACITY, null, Map.of("window", window));
   }
 
+  /** The tracker's Prometheus metrics (text): the last repair scan's counts, read without starting one. */
+  public String metrics() throws IOException {
+    return call(Endpoints.METRICS, null, Map.of());
+  }
+
   public DurabilityView durability() throws IOException {
     return call(Endpoints.DURABILITY, null, Map.of());
   }

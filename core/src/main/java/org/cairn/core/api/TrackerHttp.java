@@ -162,7 +162,11 @@ public final class TrackerHttp {
   }
 
   /** The answer read straight into its record (one pass: no tree of the JSON first). */
+  @SuppressWarnings("unchecked")
   private <T> T decode(byte[] body, com.fasterxml.jackson.databind.JavaType type, String path) throws IOException {
+    if (type.getRawClass() == String.class) {
+      return (T) new String(body, java.nio.charset.StandardCharsets.UTF_8); // the table's text answers (the page, metrics)
+    }
     try {
       return JSON.readValue(body, type);
     } catch (com.fasterxml.jackson.core.JsonParseException e) {

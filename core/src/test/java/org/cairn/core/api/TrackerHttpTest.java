@@ -69,6 +69,14 @@ class TrackerHttpTest {
   }
 
   @Test
+  void aTextAnswer_isReadAsText_andAJsonAnswerThatIsNotJson_isAClearError() throws IOException {
+    answers.put("/metrics", new Object[] {200, "# TYPE cairn_repair_queue gauge\ncairn_repair_queue 7\n"});
+    assertThat(http.get("/metrics", Map.of(), String.class)).contains("cairn_repair_queue 7");
+    answers.put("/n", new Object[] {200, "cairn_repair_queue 7"});
+    assertThatThrownBy(() -> http.get("/n", Map.of(), NotLeaderError.class)).hasMessageContaining("not JSON");
+  }
+
+  @Test
   void callsOneAfterAnotherShareOneConnection() throws IOException {
     answers.put("/k", new Object[] {200, "{\"status\":1,\"error\":\"e\",\"leader\":\"l\"}"});
     answers.put("/bad", new Object[] {409, "{\"error\":\"conflict\"}"});

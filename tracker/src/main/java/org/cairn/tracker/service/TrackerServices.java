@@ -39,6 +39,8 @@ public final class TrackerServices implements Closeable {
   private final ScheduledExecutorService scheduler;
   /** Refreshes placement's CRLS scores ({@link PlacementService#refreshScores}). */
   private final ScheduledExecutorService scores;
+  /** Runs the repair scans ({@link PacedScan}): a walk of a large index takes seconds, and holds up nothing else. */
+  private final ScheduledExecutorService scans;
   private boolean closed;
 
   public TrackerServices(TrackerConfig config, Clock clock, TrackerStore store) throws IOException {
@@ -78,8 +80,20 @@ public final class TrackerServices implements Closeable {
       t.setPriority(Thread.MIN_PRIORITY);
       return t;
     });
+    scans = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "repair-scan");
+      t.setDaemon(true);
+      return t;
+    });
+    PacedScan repairScans = new PacedScan(scans, guard("repair scan", repair::scan), config.repairInterval().toMillis());
     long check = Math.max(100, config.heartbeatInterval().toMillis() / 4);
-    sched.scheduleWithFixedDelay(guard("failure detection", membership::detectFailures), check, check, TimeUnit.MILLISECONDS);
+    // a peer found DOWN: its chunks are queued by the first scan after its grace, not the next paced one
+    long afterGrace = config.repairGrace().toMillis() + check + 1000;
+    sched.scheduleWithFixedDelay(guard("failure detection", () -> {
+      if (membership.detectFailures() > 0) {
+        repairScans.soon(afterGrace);
+      }
+    }), check, check, TimeUnit.MILLISECONDS);
     long slot = config.historySlot().toMillis();
     CapacityHistory capacity = new CapacityHistory(store, clock, config.historySlot(), config.historyRetention());
     api.setCapacity(capacity);
@@ -95,8 +109,7 @@ public final class TrackerServices implements Closeable {
     long setCheck = Math.min(10_000, Math.max(500, config.setTimeout().toMillis() / 4));
     sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
         TimeUnit.MILLISECONDS);
-    long scan = config.repairInterval().toMillis();
-    new PacedScan(sched, guard("repair scan", repair::scan), scan).start();
+    repairScans.start();
     sched.scheduleWithFixedDelay(guard("heartbeat records", store::flushSoon), 1, 1, TimeUnit.SECONDS);
     sched.scheduleWithFixedDelay(guard("history pruning", () -> {
       int n = history.prune() + capacity.prune();
@@ -139,8 +152,10 @@ public final class TrackerServices implements Closeable {
     closed = true;
     scheduler.shutdownNow();
     scores.shutdownNow();
+    scans.shutdownNow();
     try {
-      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS) || !scores.awaitTermination(5, TimeUnit.SECONDS)) {
+      if (!scheduler.awaitTermination(5, TimeUnit.SECONDS) || !scores.awaitTermination(5, TimeUnit.SECONDS)
+          || !scans.awaitTermination(5, TimeUnit.SECONDS)) {
         LOG.warn("background tasks did not stop within 5 s");
       }
     } catch (InterruptedException e) {
