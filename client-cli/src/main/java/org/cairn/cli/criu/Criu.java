@@ -34,21 +34,7 @@ public final class Criu {
 
   /** The CRIU binary {@code env} names: $CAIRN_CRIU, else criu on PATH; an error says how to get one. */
   public static Path find(Map<String, String> env) throws IOException {
-    String named = env.get(ENV);
-    if (named != null && !named.isBlank()) {
-      Path p = Path.of(named);
-      if (!Files.isRegularFile(p) || !Files.isExecutable(p)) {
-        throw new IOException(ENV + "=" + named + " is not an executable file");
-      }
-      return p;
-    }
-    String path = env.get("PATH");
-    for (String d : path == null ? new String[0] : path.split(File.pathSeparator)) {
-      if (!d.isEmpty() && Files.isExecutable(Path.of(d, "criu"))) {
-        return Path.of(d, "criu");
-      }
-    }
-    throw new IOException("criu is not on PATH and " + ENV + " is not set: build CRIU with third_party/criu/build.sh PREFIX "
+    return org.cairn.cli.context.Executables.find(env, ENV, "criu", "build CRIU with third_party/criu/build.sh PREFIX "
         + "(see docs/operations.md, 'CRIU jobs') and set " + ENV + "=PREFIX/sbin/criu");
   }
 

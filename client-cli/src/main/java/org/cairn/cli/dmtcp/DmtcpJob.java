@@ -265,14 +265,8 @@ final class DmtcpJob {
 
   /** The command on PATH, or an error naming what to install. */
   static String onPath(String name) throws IOException {
-    String path = System.getenv("PATH");
-    for (String d : path == null ? new String[0] : path.split(java.io.File.pathSeparator)) {
-      if (!d.isEmpty() && Files.isExecutable(Path.of(d, name))) {
-        return Path.of(d, name).toString();
-      }
-    }
-    throw new IOException(name + " is not on PATH: install DMTCP (see docs/operations.md, 'DMTCP jobs') and put its bin directory"
-        + " on PATH");
+    return org.cairn.cli.context.Executables.find(System.getenv(), null, name,
+        "install DMTCP (see docs/operations.md, 'DMTCP jobs') and put its bin directory on PATH").toString();
   }
 
   /** Stores {@code dir} (a generation) as the next version of app/node through {@code grid}. */

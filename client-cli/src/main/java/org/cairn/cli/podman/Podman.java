@@ -56,21 +56,7 @@ final class Podman {
 
   /** The Podman binary {@code env} names: $CAIRN_PODMAN, else podman on PATH; an error says what to do. */
   static Path find(Map<String, String> env) throws IOException {
-    String named = env.get(ENV);
-    if (named != null && !named.isBlank()) {
-      Path p = Path.of(named);
-      if (!Files.isRegularFile(p) || !Files.isExecutable(p)) {
-        throw new IOException(ENV + "=" + named + " is not an executable file");
-      }
-      return p;
-    }
-    String path = env.get("PATH");
-    for (String d : path == null ? new String[0] : path.split(File.pathSeparator)) {
-      if (!d.isEmpty() && Files.isExecutable(Path.of(d, "podman"))) {
-        return Path.of(d, "podman");
-      }
-    }
-    throw new IOException("podman is not on PATH and " + ENV + " is not set: install Podman (Debian: apt-get install podman runc) "
+    return org.cairn.cli.context.Executables.find(env, ENV, "podman", "install Podman (Debian: apt-get install podman runc) "
         + "or set " + ENV + "=/path/to/podman");
   }
 
