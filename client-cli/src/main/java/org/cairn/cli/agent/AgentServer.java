@@ -198,11 +198,21 @@ public final class AgentServer implements Closeable {
         }
         return;
       }
-      workers.execute(() -> {
-        if (admitted(ch)) {
-          serve(ch, runner);
+      try {
+        workers.execute(() -> {
+          if (admitted(ch)) {
+            serve(ch, runner);
+          }
+        });
+      } catch (java.util.concurrent.RejectedExecutionException stopping) {
+        // accepted as the agent closed: the client sees its connection end and runs the command itself
+        try {
+          ch.close();
+        } catch (IOException ignored) {
+          // nothing more to tell it
         }
-      });
+        return;
+      }
     }
   }
 

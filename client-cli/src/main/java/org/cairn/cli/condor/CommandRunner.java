@@ -86,13 +86,10 @@ public interface CommandRunner extends AutoCloseable {
     private Result handOver(List<String> args) throws IOException {
       try (SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX)) {
         ch.connect(UnixDomainSocketAddress.of(socket));
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 8192));
-        new AgentRequest(args, Path.of("").toAbsolutePath().toString(), false, AgentRequest.forwardedOf(env)).write(out);
-        out.flush();
-        DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch), 64 << 10));
+        AgentRequest request = new AgentRequest(args, Path.of("").toAbsolutePath().toString(), false, AgentRequest.forwardedOf(env));
         ByteArrayOutputStream stdout = new ByteArrayOutputStream();
         ByteArrayOutputStream stderr = new ByteArrayOutputStream();
-        int code = AgentWire.drain(in, new AgentWire.Sink() {
+        int code = AgentWire.exchange(ch, request, new AgentWire.Sink() {
           @Override
           public void out(byte[] b, int len) {
             stdout.write(b, 0, len);

@@ -44,14 +44,14 @@ record Failure(Kind kind, String message, int code) {
     if (line.isEmpty()) {
       line = "cairn exited with " + r.code();
     }
-    String m = line.toLowerCase(Locale.ROOT);
+    String m = withoutAddresses(line.toLowerCase(Locale.ROOT));
     Kind kind;
     if (r.code() == 2 || m.contains("no tracker") || m.contains("no grid token") || m.contains("token file")) {
       kind = Kind.PARAMETER; // a usage error: no grid named, a token file that is not there
-    } else if (m.contains("401") || m.contains("403") || m.contains("unauthori") || m.contains("forbidden")
+    } else if (STATUS_401_403.matcher(m).find() || m.contains("unauthori") || m.contains("forbidden")
         || m.contains("token") && (m.contains("refused") || m.contains("invalid") || m.contains("wrong"))) {
       kind = Kind.AUTHORIZATION;
-    } else if (m.contains("no committed version") || m.contains("no such version") || m.contains("no version") || m.contains("not found") || m.contains("404")) {
+    } else if (m.contains("no committed version") || m.contains("no such version") || m.contains("no version") || m.contains("not found") || STATUS_404.matcher(m).find()) {
       kind = Kind.SPECIFICATION;
     } else if (m.contains("connect") || m.contains("unreachable") || m.contains("timed out") || m.contains("no route")
         || m.contains("unresolved") || m.contains("cannot reach") || m.contains("could not reach")) {
@@ -60,6 +60,16 @@ record Failure(Kind kind, String message, int code) {
       kind = Kind.TRANSFER;
     }
     return new Failure(kind, line, r.code());
+  }
+
+  private static final java.util.regex.Pattern ADDRESS =
+      java.util.regex.Pattern.compile("[a-z][a-z0-9+.-]*://\\S+|\\d{1,3}(\\.\\d{1,3}){3}(:\\d+)?|\\[[0-9a-f:]+](:\\d+)?|:\\d{2,5}\\b");
+  private static final java.util.regex.Pattern STATUS_401_403 = java.util.regex.Pattern.compile("\\b40[13]\\b");
+  private static final java.util.regex.Pattern STATUS_404 = java.util.regex.Pattern.compile("\\b404\\b");
+
+  /** The line without URLs, IP addresses and ports: a tracker on port 43401 is not an HTTP 401. */
+  static String withoutAddresses(String line) {
+    return ADDRESS.matcher(line).replaceAll("<address>");
   }
 
   private static String lastLine(String text) {

@@ -158,7 +158,7 @@ class NoticeBoardTest {
     NoticeBoard board = new NoticeBoard(Duration.ZERO);
     AgentServer server = serve(board, (peer, own) -> false);
     assertThatThrownBy(() -> NoticeClient.watch(server.socket(), "intruder")).isInstanceOf(IOException.class)
-        .hasMessageContaining("did not take the watch");
+        .hasMessageContaining("did not take the watch").hasMessageContaining("serves another user");
     assertThat(board.watching()).isZero();
   }
 

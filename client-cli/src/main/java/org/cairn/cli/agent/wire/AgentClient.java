@@ -65,11 +65,9 @@ public final class AgentClient {
     OutputStream stderr = new FileOutputStream(FileDescriptor.err);
     boolean[] wrote = {false};
     try (ch) {
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 8192));
-      new AgentRequest(args, Path.of("").toAbsolutePath().toString(), terminal, AgentRequest.forwardedOf(System.getenv())).write(out);
-      out.flush();
-      DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch), 64 << 10));
-      int code = AgentWire.drain(in, new AgentWire.Sink() {
+      AgentRequest request =
+          new AgentRequest(args, Path.of("").toAbsolutePath().toString(), terminal, AgentRequest.forwardedOf(System.getenv()));
+      int code = AgentWire.exchange(ch, request, new AgentWire.Sink() {
         @Override
         public void out(byte[] b, int len) throws IOException {
           wrote[0] = true;

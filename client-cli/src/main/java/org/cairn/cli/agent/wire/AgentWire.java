@@ -94,4 +94,26 @@ public final class AgentWire {
       }
     }
   }
+
+  /**
+   * Sends {@code request} on {@code ch} and copies the answer to {@code sink} until EXIT; returns its code. An agent
+   * that refuses the connection (another user) answers and closes at once, possibly before the request is written:
+   * the answer already waiting is still read, and the failed write is what is thrown only when there is none.
+   */
+  public static int exchange(java.nio.channels.SocketChannel ch, AgentRequest request, Sink sink) throws IOException {
+    IOException unsent = null;
+    try {
+      DataOutputStream out = new DataOutputStream(
+          new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(ch), 8192));
+      request.write(out);
+      out.flush();
+    } catch (IOException e) {
+      unsent = new IOException("the agent closed the connection before taking the request: " + e.getMessage(), e);
+    }
+    try {
+      return drain(new DataInputStream(new java.io.BufferedInputStream(java.nio.channels.Channels.newInputStream(ch), 64 << 10)), sink);
+    } catch (java.io.EOFException eof) {
+      throw unsent != null ? unsent : eof;
+    }
+  }
 }

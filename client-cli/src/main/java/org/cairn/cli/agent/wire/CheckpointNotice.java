@@ -97,6 +97,14 @@ public record CheckpointNotice(long seq, long atMillis, String reason) {
       }
       return;
     }
+    if (type == AgentWire.ERR) {
+      int n = in.readInt();
+      if (n >= 0 && n <= 4096) {
+        byte[] text = in.readNBytes(n);
+        throw new IOException("the agent did not take the watch: "
+            + new String(text, java.nio.charset.StandardCharsets.UTF_8).strip());
+      }
+    }
     throw new IOException("the agent did not take the watch (frame type " + type + "): run the same cairn build on both sides");
   }
 

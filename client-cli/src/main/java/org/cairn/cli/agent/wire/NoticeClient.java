@@ -34,12 +34,9 @@ public final class NoticeClient {
    */
   public static Answer notify(Path socket, String reason) throws IOException {
     try (SocketChannel ch = connect(socket)) {
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 1024));
-      CheckpointNotice.notifyRequest(reason).write(out);
-      out.flush();
       ByteArrayOutputStream o = new ByteArrayOutputStream();
       ByteArrayOutputStream e = new ByteArrayOutputStream();
-      int code = AgentWire.drain(new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch))), new AgentWire.Sink() {
+      AgentWire.Sink sink = new AgentWire.Sink() {
         @Override
         public void out(byte[] b, int len) {
           if (o.size() < 64 << 10) {
@@ -53,7 +50,8 @@ public final class NoticeClient {
             e.write(b, 0, len);
           }
         }
-      });
+      };
+      int code = AgentWire.exchange(ch, CheckpointNotice.notifyRequest(reason), sink);
       return new Answer(code, o.toString(StandardCharsets.UTF_8).strip(), e.toString(StandardCharsets.UTF_8).strip());
     }
   }
@@ -66,11 +64,16 @@ public final class NoticeClient {
   public static Watch watch(Path socket, String job) throws IOException {
     SocketChannel ch = connect(socket);
     try {
-      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 1024));
-      CheckpointNotice.watchRequest(job).write(out);
-      out.flush();
+      IOException unsent = send(ch, CheckpointNotice.watchRequest(job));
       DataInputStream in = new DataInputStream(new BufferedInputStream(Channels.newInputStream(ch), 4096));
-      CheckpointNotice.awaitSubscribed(in);
+      try {
+        CheckpointNotice.awaitSubscribed(in);
+      } catch (java.io.EOFException eof) {
+        throw unsent != null ? unsent : eof;
+      }
+      if (unsent != null) {
+        throw unsent;
+      }
       return new Watch(ch, in);
     } catch (IOException | RuntimeException e) {
       ch.close();
@@ -100,6 +103,22 @@ public final class NoticeClient {
     @Override
     public void close() throws IOException {
       ch.close();
+    }
+  }
+
+  /**
+   * Writes {@code request}. An agent that refuses this connection answers and closes it at once, possibly before the
+   * request is written: a failed write is returned rather than thrown, so the caller reads the refusal that is
+   * already waiting and reports the write only when there is no answer.
+   */
+  private static IOException send(SocketChannel ch, AgentRequest request) throws IOException {
+    try {
+      DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(ch), 1024));
+      request.write(out);
+      out.flush();
+      return null;
+    } catch (IOException e) {
+      return new IOException("the agent closed the connection before taking the request: " + e.getMessage(), e);
     }
   }
 

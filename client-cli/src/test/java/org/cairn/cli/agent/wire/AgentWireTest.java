@@ -157,4 +157,56 @@ class AgentWireTest {
     }
     assertThat(socket).doesNotExist();
   }
+
+  /** A server that accepts one connection, hands it to {@code answer}, closes it, and only then lets the client go on. */
+  private java.nio.channels.SocketChannel connectedAfterTheServerClosed(Path socket, ThrowingAnswer answer) throws Exception {
+    try (java.nio.channels.ServerSocketChannel server = java.nio.channels.ServerSocketChannel.open(java.net.StandardProtocolFamily.UNIX)) {
+      server.bind(java.net.UnixDomainSocketAddress.of(socket));
+      java.nio.channels.SocketChannel client = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket));
+      try (java.nio.channels.SocketChannel ch = server.accept()) {
+        answer.answer(new DataOutputStream(java.nio.channels.Channels.newOutputStream(ch)));
+      }
+      return client;
+    }
+  }
+
+  private interface ThrowingAnswer {
+    void answer(DataOutputStream wire) throws IOException;
+  }
+
+  @Test
+  void aRefusalSentBeforeTheRequestIsWrittenIsStillRead() throws Exception {
+    try (java.nio.channels.SocketChannel ch = connectedAfterTheServerClosed(dir.resolve("a.sock"), wire -> {
+      new AgentWire.FrameStream(wire, AgentWire.ERR).write("cairn agent: this agent serves another user\n".getBytes(StandardCharsets.UTF_8));
+      AgentWire.exit(wire, 2);
+    })) {
+      ByteArrayOutputStream err = new ByteArrayOutputStream();
+      int code = AgentWire.exchange(ch, new AgentRequest(List.of("versions"), "/", false), new AgentWire.Sink() {
+        @Override
+        public void out(byte[] b, int len) {
+          throw new AssertionError("no output expected");
+        }
+
+        @Override
+        public void err(byte[] b, int len) {
+          err.write(b, 0, len);
+        }
+      });
+      assertThat(code).isEqualTo(2);
+      assertThat(err.toString(StandardCharsets.UTF_8)).contains("serves another user");
+    }
+  }
+
+  @Test
+  void aServerThatClosesUnansweredIsReportedAsNotTakingTheRequest() throws Exception {
+    try (java.nio.channels.SocketChannel ch = connectedAfterTheServerClosed(dir.resolve("b.sock"), wire -> { })) {
+      assertThatThrownBy(() -> AgentWire.exchange(ch, new AgentRequest(List.of("versions"), "/", false), new AgentWire.Sink() {
+        @Override
+        public void out(byte[] b, int len) { }
+
+        @Override
+        public void err(byte[] b, int len) { }
+      })).isInstanceOf(IOException.class).hasMessageContaining("closed the connection before taking the request");
+    }
+  }
 }
