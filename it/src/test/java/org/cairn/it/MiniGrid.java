@@ -25,6 +25,12 @@ import org.cairn.core.security.GridToken;
  * whatever is still running.
  */
 public final class MiniGrid implements Closeable {
+  /**
+   * How long a process may take to say it is up. Ample: a restarted tracker took over 30 s to open its stores on a
+   * machine at load 50, and a test waiting for a line gains nothing from failing early.
+   */
+  private static final Duration START_LIMIT = Duration.ofSeconds(120);
+
   private static final ObjectMapper JSON = new ObjectMapper();
   static final Pattern TRACKER_URL = Pattern.compile("listening on (https?://\\S+)");
   static final Pattern PEER_LINE = Pattern.compile("cairn-peer (\\S+) serving on (\\S+),");
@@ -110,7 +116,7 @@ public final class MiniGrid implements Closeable {
     }
     args.addAll(List.of(extraArgs));
     tracker = start("tracker", jar("tracker", "cairn-tracker.jar"), args);
-    Matcher m = tracker.awaitLine(TRACKER_URL, Duration.ofSeconds(30));
+    Matcher m = tracker.awaitLine(TRACKER_URL, START_LIMIT);
     trackerUrl = m.group(1);
     trackerPort = URI.create(trackerUrl).getPort();
     if (withToken && trackerUrl.startsWith("https://")) {
@@ -138,7 +144,7 @@ public final class MiniGrid implements Closeable {
     }
     args.addAll(given);
     Node n = start(name, jar("peer", "cairn-peer.jar"), args);
-    Matcher m = n.awaitLine(PEER_LINE, Duration.ofSeconds(30));
+    Matcher m = n.awaitLine(PEER_LINE, START_LIMIT);
     n.peerId = m.group(1);
     n.address = m.group(2);
     return n;
@@ -153,7 +159,7 @@ public final class MiniGrid implements Closeable {
     for (int i = 0; i < n; i++) {
       startPeer("p" + i);
     }
-    await(n + " peers RUNNING", Duration.ofSeconds(30),
+    await(n + " peers RUNNING", START_LIMIT,
         () -> peers().size() == n && peers().findValues("state").stream().allMatch(s -> s.asText().equals("RUNNING")));
   }
 
@@ -210,7 +216,7 @@ public final class MiniGrid implements Closeable {
     List<String> args = withGrid(tokenFile, "agent", "--socket", socket.toString());
     args.addAll(List.of(extraArgs));
     Node n = start(name, jar("client-cli", "cairn.jar"), args, env);
-    n.awaitLine(AGENT_LINE, Duration.ofSeconds(30));
+    n.awaitLine(AGENT_LINE, START_LIMIT);
     return n;
   }
 
