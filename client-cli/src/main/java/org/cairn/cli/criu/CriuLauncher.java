@@ -162,8 +162,9 @@ final class CriuLauncher {
       return version;
     }
     String of = "part " + set.part() + " of set " + set.name();
+    Integer committed = r.set() == null ? null : r.set().partsCommitted();
     return r.step() > 0 ? of + ", complete: " + version
-        : String.format(Locale.ROOT, "%s (%d of %d parts committed)", of, r.set() == null ? 1 : r.set().partsCommitted(), set.parts());
+        : of + " (" + (committed == null ? "?" : committed.toString()) + " of " + set.parts() + " parts committed)";
   }
 
   private void say(String line) {

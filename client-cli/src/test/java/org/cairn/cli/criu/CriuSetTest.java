@@ -179,6 +179,22 @@ class CriuSetTest {
     assertThat(err.toString()).contains("stored it").contains("as part 1 of set job.").contains("(1 of 2 parts committed)");
   }
 
+  @Test
+  void aStoredPartSaysHowFarItsSetIsOrTheVersionItCompleted() {
+    Manifest.SetPart set = new Manifest.SetPart("20261202T203010Z", 1, 3);
+    assertThat(CriuLauncher.stored(outcome(0, new CommitRequest.Answer("a", "n", 0, set.name(), 3, 2)), set))
+        .isEqualTo("part 1 of set 20261202T203010Z (2 of 3 parts committed)");
+    assertThat(CriuLauncher.stored(outcome(7, new CommitRequest.Answer("a", "n", 7, set.name(), 3, 3)), set))
+        .isEqualTo("part 1 of set 20261202T203010Z, complete: a.n.7");
+    assertThat(CriuLauncher.stored(outcome(0, new CommitRequest.Answer("a", "n", 0)), set)).as("an answer without the count")
+        .isEqualTo("part 1 of set 20261202T203010Z (? of 3 parts committed)");
+    assertThat(CriuLauncher.stored(outcome(4, null), null)).isEqualTo("a.n.4");
+  }
+
+  private static StoreOutcome outcome(long step, CommitRequest.Answer answer) {
+    return new StoreOutcome("a", "n", step, 1, 1, 1, 1, 0, List.of(), List.of(), List.of(), answer, 1, 1, -1);
+  }
+
   private static void assertUsage(org.assertj.core.api.ThrowableAssert.ThrowingCallable call, String message) {
     assertThatThrownBy(call).isInstanceOf(CommandLine.ParameterException.class).hasMessageContaining(message);
   }
