@@ -141,6 +141,52 @@ class DeltaStoresTest {
     }
   }
 
+  @Test
+  void eachPartOfASetIsCodedAgainstTheSamePartOfThePreviousSet_andFetchesByteIdentical() throws Exception {
+    // two hosts' processes at the same addresses with different memory: a part coded against the other host's part saves nothing
+    Path[][] rounds = new Path[2][2];
+    for (int r = 0; r < 2; r++) {
+      byte[] heap = MemoryImages.image(60 + r, 3 << 20);
+      byte[] arena = MemoryImages.image(70 + r, 2 << 20);
+      rounds[0][r] = Files.write(dir.resolve("e1-part" + r + ".dmtcp"), dmtcp(new long[] {HEAP, ARENA}, heap, arena));
+      rounds[1][r] = Files.write(dir.resolve("e2-part" + r + ".dmtcp"), dmtcp(new long[] {HEAP, ARENA},
+          MemoryImages.successor(heap, 0.02, 80 + r), MemoryImages.successor(arena, 0.02, 90 + r)));
+    }
+    String keys = dir.resolve("keys").toString();
+    String cacheBefore = System.getProperty("cairn.baseCache");
+    System.setProperty("cairn.baseCache", dir.resolve("bases").toString());
+    try (InProcessGrid grid = new InProcessGrid(dir.resolve("grid"), 4)) {
+      for (String app : new String[] {"sim", "plain"}) {
+        for (int e = 0; e < 2; e++) {
+          for (int r = 0; r < 2; r++) {
+            InProcessGrid.Run s = grid.cairn("--key-dir", keys, "store", rounds[e][r].toString(), "--app", app, "--node", "job",
+                "--set", "e" + (e + 1), "--part", Integer.toString(r), "--parts", "2", "--redundancy", "code:2+1", "--delta",
+                app.equals("sim") ? "on" : "off");
+            assertThat(s.exit()).as(s.err()).isZero();
+          }
+        }
+      }
+      JsonNode sim = JSON.readTree(grid.cairn("versions", "--app", "sim", "--node", "job", "--json").out());
+      JsonNode plain = JSON.readTree(grid.cairn("versions", "--app", "plain", "--node", "job", "--json").out());
+      assertThat(sim).hasSize(2);
+      assertThat(sim.get(1).get("storedBytes").asLong()).as("the second set, each part coded against its own previous part")
+          .isLessThan(plain.get(1).get("storedBytes").asLong() / 4);
+      for (int r = 0; r < 2; r++) {
+        Path out = dir.resolve("out-part" + r);
+        InProcessGrid.Run f = grid.cairn("--key-dir", keys, "fetch", "--app", "sim", "--node", "job", "--part", Integer.toString(r), "-o",
+            out.toString());
+        assertThat(f.exit()).as(f.err()).isZero();
+        assertThat(Files.readAllBytes(out)).as("part " + r).isEqualTo(Files.readAllBytes(rounds[1][r]));
+      }
+    } finally {
+      if (cacheBefore == null) {
+        System.clearProperty("cairn.baseCache");
+      } else {
+        System.setProperty("cairn.baseCache", cacheBefore);
+      }
+    }
+  }
+
   private static byte[] dmtcp(long[] addresses, byte[]... areas) {
     return MemoryImages.dmtcp(addresses, areas);
   }

@@ -167,6 +167,11 @@ public final class MiniGrid implements Closeable {
     return start(name, jar("client-cli", "cairn.jar"), withGrid(tokenFile, args), env);
   }
 
+  /** As {@link #startCli}, with another credential's token file (a client scoped to other apps, say). */
+  public Node startCliAs(Path credential, String name, java.util.Map<String, String> env, String... args) throws IOException {
+    return start(name, jar("client-cli", "cairn.jar"), withGrid(credential, args), env);
+  }
+
   private Node start(String name, Path jar, List<String> args) throws IOException {
     return start(name, jar, args, java.util.Map.of());
   }

@@ -17,6 +17,7 @@ import org.cairn.client.Grid;
 import org.cairn.client.store.StoreOptions;
 import org.cairn.core.chunk.ImageSource;
 import org.cairn.core.config.Durations;
+import org.cairn.core.manifest.Manifest;
 import org.cairn.core.util.UserCache;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -42,7 +43,7 @@ public final class CriuCommand {
 
     @Option(names = "--work-dir", paramLabel = "DIR",
         description = {"Where CRIU writes a dump before it is stored (removed once stored) and where a failed dump's log is "
-            + "kept (default: ~/.cache/cairn/criu/APP/NODE, or under $XDG_CACHE_HOME/cairn)."})
+            + "kept (default: ~/.cache/cairn/criu/APP/NODE, or under $XDG_CACHE_HOME/cairn; with --part R, its part-R)."})
     Path workDir;
 
     @Option(names = "--timeout", defaultValue = "30m", paramLabel = "DURATION",
@@ -56,9 +57,17 @@ public final class CriuCommand {
     @CommandLine.Mixin
     StoreFlags.Cutting cutting;
 
+    @CommandLine.Mixin
+    SetFlags sets;
+
+    /** --work-dir, else the default: with --part R, a directory of the part's own (part-R), so hosts sharing a home do not meet. */
     Path workDir(Root root) {
       Path p = root.session().path(workDir);
-      return p != null ? p : UserCache.dir().resolve("criu").resolve(target.app).resolve(nodeOption.node);
+      if (p != null) {
+        return p;
+      }
+      Path node = UserCache.dir().resolve("criu").resolve(target.app).resolve(nodeOption.node);
+      return sets.part == null ? node : node.resolve("part-" + sets.part);
     }
 
     /** How each dump is stored: the next step of app/node, a directory version. */
@@ -101,7 +110,11 @@ public final class CriuCommand {
       description = {"Start PROGRAM in a session of its own (standard input /dev/null, output appended to --output) and dump "
           + "it with CRIU every --interval, leaving it running; each dump is stored as the next version of APP/NODE. "
           + "SIGUSR1 to this command dumps at once; SIGTERM makes a last dump that ends PROGRAM (a scheduler's preemption). "
-          + "Exits with PROGRAM's status (143 after SIGTERM)."})
+          + "Exits with PROGRAM's status (143 after SIGTERM).",
+          "With --part R --parts P (a job whose trees run on P hosts, one launch on each): the dumps run on the wall-clock "
+          + "multiples of --interval, the same instants on every host, and each is this host's part of that round's set, named "
+          + "by the round's UTC time (20261202T203000Z; SIGUSR1's and SIGTERM's by the nearest minute: 20261202T2031Z-usr1), "
+          + "after --set EPOCH and a '.' if given. A round becomes a version once every host's part is committed."})
   static final class Launch implements Callable<Integer> {
     @CommandLine.ParentCommand
     CriuCommand parent;
@@ -128,11 +141,12 @@ public final class CriuCommand {
       CommandLine cl = spec.commandLine();
       Duration every = interval(cl, interval);
       dump.timeout(cl); // a usage error before anything starts
+      SetFlags.HostPart part = dump.sets.hostPart(cl, true);
       Path out = output != null ? parent.root.session().path(output) : dump.workDir(parent.root).resolve("output.log");
       java.nio.file.Files.createDirectories(out.toAbsolutePath().getParent());
       try (Grid grid = GridAccess.open(parent.root, cl)) {
         CriuLauncher launcher = new CriuLauncher(dump.dumper(parent.root, cl, grid, false, dump.storeOptions(parent.root, cl)),
-            cl.getErr());
+            cl.getErr(), part, java.time.Clock.systemUTC());
         return launcher.run(program, out, every);
       }
     }
@@ -140,7 +154,10 @@ public final class CriuCommand {
 
   @Command(name = "dump", mixinStandardHelpOptions = true, resourceBundle = "org.cairn.cli.criu.CriuCommand$Help",
       description = {"Dump the running process tree rooted at PID with CRIU and store it as the next version of APP/NODE; "
-          + "the tree goes on running unless --stop. When CRIU reports a failure nothing is stored and this exits 1."})
+          + "the tree goes on running unless --stop. When CRIU reports a failure nothing is stored and this exits 1.",
+          "With --part R --parts P (a job whose trees run on P hosts; run this on each): the dump is stored as part R of set "
+          + "--set EPOCH (default: the UTC minute, rounded to the nearest, with '-dump'), which becomes a version once every "
+          + "host's part is committed."})
   static final class Dump implements Callable<Integer> {
     @CommandLine.ParentCommand
     CriuCommand parent;
@@ -158,7 +175,7 @@ public final class CriuCommand {
         + "restore it with --shell-job too.")
     boolean shellJob;
 
-    @Option(names = "--json", description = "Print the stored version as JSON, as 'cairn store --json' does.")
+    @Option(names = "--json", description = "Print the stored version (or set part) as JSON, as 'cairn store --json' does.")
     boolean json;
 
     @CommandLine.Parameters(index = "0", paramLabel = "PID", description = "The root of the process tree to dump.")
@@ -171,12 +188,21 @@ public final class CriuCommand {
         throw new CommandLine.ParameterException(cl, "PID must be a positive process id, was " + pid);
       }
       dump.timeout(cl);
+      Manifest.SetPart set = set(dump.sets.hostPart(cl, false), java.time.Clock.systemUTC());
       try (Grid grid = GridAccess.open(parent.root, cl)) {
         StoreOptions options = dump.storeOptions(parent.root, cl);
-        org.cairn.client.store.StoreOutcome res = dump.dumper(parent.root, cl, grid, shellJob, options).dumpAndStore(pid, !stop);
-        StoreReport.print(cl.getOut(), json, res, options.writeMode(), null);
+        org.cairn.client.store.StoreOutcome res = dump.dumper(parent.root, cl, grid, shellJob, options).dumpAndStore(pid, !stop, set);
+        StoreReport.print(cl.getOut(), json, res, options.writeMode(), set == null ? null : set.part());
         return 0;
       }
+    }
+
+    /** The set a dump is a part of: --set as given, else named by the minute it is asked in ({@link SetRounds}); null outside one. */
+    static Manifest.SetPart set(SetFlags.HostPart part, java.time.Clock clock) {
+      if (part == null) {
+        return null;
+      }
+      return part.given() != null ? part.of(part.given()) : part.of(SetRounds.onDemand(clock.instant(), "dump"));
     }
   }
 

@@ -10,6 +10,7 @@ import org.cairn.client.Grid;
 import org.cairn.client.store.StoreOptions;
 import org.cairn.client.store.StoreOutcome;
 import org.cairn.core.chunk.ImageSource;
+import org.cairn.core.manifest.Manifest;
 
 /**
  * One dump of a process tree into the grid: CRIU writes the images into a private directory under the work
@@ -18,9 +19,9 @@ import org.cairn.core.chunk.ImageSource;
  * {@code last-failed-dump.log} in the work directory.
  */
 final class CriuDumper {
-  /** Stores a dump's image directory as a version. */
+  /** Stores a dump's image directory as a version, or as part {@code set} of a checkpoint set (null: a version of its own). */
   interface Storer {
-    StoreOutcome store(Path images) throws IOException;
+    StoreOutcome store(Path images, Manifest.SetPart set) throws IOException;
   }
 
   /** A dump CRIU did not report as done: nothing was stored. */
@@ -42,15 +43,23 @@ final class CriuDumper {
 
   /** The storer that stores through {@code grid} with {@code options} (kind: a directory). */
   static Storer into(Grid grid, StoreOptions options) {
-    return images -> {
+    return (images, set) -> {
       try (InputStream in = ImageSource.open(images)) {
-        return grid.store(in, 0, options);
+        return grid.store(in, 0, set == null ? options : options.withSet(set));
       }
     };
   }
 
   /** Dumps the tree rooted at {@code pid} and stores it; {@code leaveRunning}: the tree goes on (else CRIU ends it). */
   StoreOutcome dumpAndStore(long pid, boolean leaveRunning) throws IOException, InterruptedException {
+    return dumpAndStore(pid, leaveRunning, null);
+  }
+
+  /**
+   * As {@link #dumpAndStore(long, boolean)}, stored as part {@code set} of a checkpoint set (null: a version of its own); a
+   * failed dump stores nothing, so the set lacks this part and never becomes a version.
+   */
+  StoreOutcome dumpAndStore(long pid, boolean leaveRunning, Manifest.SetPart set) throws IOException, InterruptedException {
     Files.createDirectories(workDir);
     Path tmp = Files.createTempDirectory(workDir, "dump-"); // 0700: the images hold the process's memory
     try {
@@ -65,7 +74,7 @@ final class CriuDumper {
         throw new DumpFailed("CRIU's dump of " + pid + " failed, nothing stored: " + v.reason()
             + (Files.exists(kept) ? " (log: " + kept + ")" : ""));
       }
-      return storer.store(images);
+      return storer.store(images, set);
     } finally {
       PathUtils.deleteDirectory(tmp);
     }

@@ -25,10 +25,13 @@ import picocli.CommandLine.Option;
 @Command(name = "restore", mixinStandardHelpOptions = true,
     description = {"Fetch a dump of APP/NODE (the latest unless --step) into a private temporary directory and restore it "
         + "with CRIU, detached: the process tree runs on from where it was dumped, with the same pids (they must be free) "
-        + "and the files it had open at the same paths. Exits 0 once it runs; the fetched images are removed."})
+        + "and the files it had open at the same paths. Exits 0 once it runs; the fetched images are removed.",
+        "A job dumped with --part on several hosts is restored one host's tree at a time, each with its --part R, from the "
+        + "newest complete set (a round some host's part of which is missing never became a version)."})
 final class CriuRestore implements Callable<Integer> {
-  /** What {@code restore --json} prints. */
-  record Restored(String app, String node, long step, long pid) {}
+  /** What {@code restore --json} prints ({@code part} only for a part of a checkpoint set). */
+  @com.fasterxml.jackson.annotation.JsonInclude(com.fasterxml.jackson.annotation.JsonInclude.Include.NON_NULL)
+  record Restored(String app, String node, long step, long pid, Integer part) {}
 
   @CommandLine.ParentCommand
   CriuCommand parent;
@@ -52,17 +55,26 @@ final class CriuRestore implements Callable<Integer> {
       description = "How long CRIU may take to restore; after that it and the tasks it started are ended (default: ${DEFAULT-VALUE}).")
   String timeout;
 
-  @Option(names = "--json", description = "Print what was restored (app, node, step, the root's pid) as JSON.")
+  @Option(names = "--json", description = "Print what was restored (app, node, step, the root's pid; part with --part) as JSON.")
   boolean json;
+
+  @Option(names = "--part", paramLabel = "R",
+      description = "Restore this host's tree, part R (0..P-1), of a job dumped with 'launch|dump --part R --parts P'.")
+  Integer part;
 
   @Override
   public Integer call() throws Exception {
     CommandLine cl = spec.commandLine();
+    if (part != null && part < 0) {
+      throw new CommandLine.ParameterException(cl, "--part must be >= 0, was " + part);
+    }
     Criu criu = new Criu(Criu.find(System.getenv()), shellJob, CriuCommand.duration(cl, "--timeout", timeout));
     Path tmp = Files.createTempDirectory("cairn-criu-restore-"); // 0700: the images hold the process's memory
     try (Grid grid = GridAccess.open(parent.root, cl)) {
-      LocatedVersion located = grid.locate(target.app, nodeOption.node, stepOption.step);
-      String name = target.app + "." + nodeOption.node + "." + located.manifest().step();
+      // a set's version exists only once all its parts are committed, so the latest is the newest complete set
+      LocatedVersion located = part == null ? grid.locate(target.app, nodeOption.node, stepOption.step)
+          : grid.locate(target.app, nodeOption.node, stepOption.step, part);
+      String name = target.app + "." + nodeOption.node + "." + located.manifest().step() + (part == null ? "" : " part " + part);
       if (!ImageSource.DIRECTORY.equals(located.manifest().kind())) {
         throw new IOException(name + " is a file, not a dump stored by 'cairn criu'");
       }
@@ -73,7 +85,7 @@ final class CriuRestore implements Callable<Integer> {
       }
       long pid = restore(criu, images, tmp, name);
       if (json) {
-        cl.getOut().println(Json.MAPPER.writeValueAsString(new Restored(target.app, nodeOption.node, located.manifest().step(), pid)));
+        cl.getOut().println(Json.MAPPER.writeValueAsString(new Restored(target.app, nodeOption.node, located.manifest().step(), pid, part)));
       } else {
         cl.getOut().println("restored " + name + ": process " + pid + " runs");
       }

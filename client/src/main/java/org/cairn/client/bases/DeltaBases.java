@@ -45,15 +45,24 @@ public final class DeltaBases implements StorePipeline.BaseSource {
 
     /** App/node's previous version as {@code tracker} has it. */
     static Previous of(org.cairn.core.api.TrackerClient tracker, String app, String node) {
+      return of(tracker, app, node, -1);
+    }
+
+    /**
+     * App/node's previous version as {@code tracker} has it; for part {@code part} of a checkpoint set (-1: a plain
+     * version), the same part of the latest set's version, so each host's part is coded against its own previous part (a
+     * latest version that has no such part is none: the chunks are coded on their own).
+     */
+    static Previous of(org.cairn.core.api.TrackerClient tracker, String app, String node, int part) {
       return new Previous() {
         @Override
         public LocatedVersion codings() throws java.io.IOException {
-          return tracker.latestCodings(app, node);
+          return tracker.latestCodings(app, node, part);
         }
 
         @Override
         public LocatedVersion located(long step) throws java.io.IOException {
-          return tracker.locate(app, node, step);
+          return tracker.locate(app, node, step, part);
         }
       };
     }

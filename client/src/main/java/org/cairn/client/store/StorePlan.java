@@ -53,9 +53,10 @@ final class StorePlan {
   static StorePlan make(TrackerClient tracker, PeerClient peers, StoreOptions o, ClientTuning tuning, long sizeHint)
       throws IOException {
     long start = System.nanoTime();
-    // chunks of memory are coded against the previous version's chunk at the same address (not for set parts), found
-    // first in the host's cache, which indexes itself meanwhile (on a thread of its own when a process first uses it)
-    BaseCache baseCache = o.delta() && o.set() == null ? BaseCache.standard(tuning) : null;
+    // chunks of memory are coded against the previous version's chunk at the same address (a set part: against the same
+    // part of the previous set), found first in the host's cache, which indexes itself meanwhile (on a thread of its own
+    // when a process first uses it)
+    BaseCache baseCache = o.delta() ? BaseCache.standard(tuning) : null;
     Redundancy r = o.redundancy();
     boolean pessimistic = o.placement().equals("pessimistic");
     PlacementQuery query = PlacementQuery.of(o.clientId(), Math.max(0, sizeHint), r.dataFragments(), r.parityFragments(),

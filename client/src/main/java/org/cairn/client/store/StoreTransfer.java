@@ -79,9 +79,9 @@ final class StoreTransfer implements AutoCloseable {
       timer.scheduleAtFixedRate(traffic::report, period, period, TimeUnit.MILLISECONDS);
       pending = pendingChunks(o.app(), o.commitTimeout().multipliedBy(2));
       timer.scheduleWithFixedDelay(pending::refresh, 1, 1, TimeUnit.SECONDS); // retries, and a call after 2 s of silence
-      bases = o.delta() && o.set() == null
-          ? new DeltaBases(DeltaBases.Previous.of(tracker, o.app(), o.node()), plan.baseCache, o.crypto(), peers, timer, io,
-              basesAfterAnswer)
+      bases = o.delta()
+          ? new DeltaBases(DeltaBases.Previous.of(tracker, o.app(), o.node(), o.set() == null ? -1 : o.set().part()), plan.baseCache,
+              o.crypto(), peers, timer, io, basesAfterAnswer)
           : null;
     } catch (RuntimeException e) {
       close();

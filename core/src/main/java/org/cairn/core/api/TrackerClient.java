@@ -282,10 +282,18 @@ public final class TrackerClient {
    * store coding against it needs first. A tracker from before this parameter answers in full.
    */
   public LocatedVersion latestCodings(String app, String node) throws IOException {
+    return latestCodings(app, node, -1);
+  }
+
+  /** As {@link #latestCodings(String, String)}, of part {@code part} of a checkpoint set's version (-1: a plain version). */
+  public LocatedVersion latestCodings(String app, String node, int part) throws IOException {
     Map<String, String> q = new java.util.LinkedHashMap<>();
     q.put("app", app);
     q.put("node", node);
     q.put("step", "latest");
+    if (part >= 0) {
+      q.put("part", Integer.toString(part));
+    }
     q.put("holders", "none");
     return call(Endpoints.MANIFEST, null, q);
   }
