@@ -94,7 +94,7 @@ class NoticeBoardTest {
     watch(server.socket(), "sim.live", live);
     gone.close();
     await("the gone job off the list", () -> board.watching() == 1);
-    assertThat(server.running()).as("its connection's thread ended").isEqualTo(1);
+    await("its connection's thread ended", () -> server.running() == 1);
 
     NoticeBoard.Outcome o = board.notifyAll("r", 0);
     assertThat(o.told()).containsExactly("sim.live");
