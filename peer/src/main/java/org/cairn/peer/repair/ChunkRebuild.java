@@ -20,8 +20,8 @@ import org.cairn.peer.load.Throttle;
 /*
  * One job's chunk rebuilt in memory: m pieces read through the ChunkReader that fetch and verify use, checked to be the
  * chunk's and re-coded once (SourceCheck; ChunkDecoder's rebuild checks the chunk id), the lost pieces taken from that
- * codeword and each checked to carry the tag the index records for its index. Storing them is TargetWrites' (all of a batch's pieces for one target in one
- * PUT). Bytes read from other peers pass the repair's download throttle.
+ * codeword and each checked to carry the tag the index records for its index. Storing them is TargetWrites' (all of a
+ * batch's pieces for one target in one PUT). Bytes read from other peers pass the repair's download throttle.
  */
 final class ChunkRebuild {
   /** A job's rebuilt pieces, in the order of its targets. */
@@ -58,7 +58,8 @@ final class ChunkRebuild {
     Fragment[] rebuilt = new Fragment[indices.length];
     for (int j = 0; j < rebuilt.length; j++) {
       if (indices[j] < 0 || indices[j] >= codeword.length) {
-        throw new IOException("chunk " + id.shortHex() + " has pieces 0.." + (codeword.length - 1) + ", the job asks for " + indices[j]);
+        throw new IOException("chunk " + id.shortHex() + " has pieces 0.." + (codeword.length - 1) + ", the job asks for "
+            + indices[j]);
       }
       rebuilt[j] = codeword[indices[j]]; // re-coded and checked once, by SourceCheck
       // a rebuilt piece is byte for byte the one lost, so it has its tag; anything else would be stored under a key no one reads

@@ -118,7 +118,8 @@ final class SourceCheck {
   private static String disagreement(Codeword c, Fragment[] inHand) {
     List<Integer> present = present(inHand);
     int agreeing = agreeing(c.pieces(), inHand).size();
-    return agreeing == present.size() ? null : (present.size() - agreeing) + " of " + present.size() + " pieces disagree with the others";
+    return agreeing == present.size() ? null
+        : (present.size() - agreeing) + " of " + present.size() + " pieces disagree with the others";
   }
 
   /**
@@ -196,7 +197,8 @@ final class SourceCheck {
   private static Set<Integer> agreeing(Fragment[] codeword, Fragment[] inHand) {
     Set<Integer> agreeing = new HashSet<>();
     for (int i : present(inHand)) {
-      if (i < codeword.length && inHand[i].tag() == codeword[i].tag() && Arrays.equals(inHand[i].payload(), codeword[i].payload())) {
+      if (i < codeword.length && inHand[i].tag() == codeword[i].tag()
+          && Arrays.equals(inHand[i].payload(), codeword[i].payload())) {
         agreeing.add(i);
       }
     }
