@@ -35,9 +35,31 @@ final class TestJvm {
     cmd.add("-XX:TieredStopAtLevel=1");
     archive(jar).ifPresent(archive ->
         cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off")));
+    cmd.addAll(extraFlags(System.getProperty(EXTRA_FLAGS, "")));
     cmd.add("-jar");
     cmd.add(jar.toString());
     return cmd;
+  }
+
+  /**
+   * The system property of flags added after the defaults, so they win: benchmarks of long-lived processes set
+   * {@code -Dcairn.it.jvmFlags=-XX:TieredStopAtLevel=4} to run them with the C2 compiler as donors run, not C1 only.
+   */
+  static final String EXTRA_FLAGS = "cairn.it.jvmFlags";
+
+  /** The JVM flags in {@code value} (separated by spaces); each must start with '-', so a stray word is no program argument. */
+  static List<String> extraFlags(String value) {
+    List<String> out = new ArrayList<>();
+    for (String flag : value.trim().split("\\s+")) {
+      if (flag.isEmpty()) {
+        continue;
+      }
+      if (!flag.startsWith("-")) {
+        throw new IllegalArgumentException(EXTRA_FLAGS + " holds JVM flags (each starting with '-'), not '" + flag + "'");
+      }
+      out.add(flag);
+    }
+    return out;
   }
 
   private static String java() {

@@ -11,7 +11,6 @@ import org.cairn.core.availability.HostState;
 import org.cairn.core.fragment.Fragment;
 import org.cairn.core.hash.ChunkId;
 import org.cairn.core.net.PeerClient;
-import org.cairn.core.pipeline.ChunkDecoder;
 import org.cairn.core.protocol.FragmentKey;
 import org.cairn.core.read.BadPieceLog;
 import org.cairn.core.read.ChunkReader;
@@ -20,9 +19,9 @@ import org.cairn.peer.load.Throttle;
 
 /*
  * One job's chunk rebuilt in memory: m pieces read through the ChunkReader that fetch and verify use, checked to be the
- * chunk's (SourceCheck), the lost pieces re-coded (ChunkCodec's rebuild checks the chunk id) and each checked to carry
- * the tag the index records for its index. Storing them is TargetWrites' (all of a batch's pieces for one target in one
- * PUT). Bytes read from other peers pass the repair's download throttle.
+ * chunk's and re-coded once (SourceCheck; ChunkDecoder's rebuild checks the chunk id), the lost pieces taken from that
+ * codeword and each checked to carry the tag the index records for its index. Storing them is TargetWrites' (all of a
+ * batch's pieces for one target in one PUT). Bytes read from other peers pass the repair's download throttle.
  */
 final class ChunkRebuild {
   /** A job's rebuilt pieces, in the order of its targets. */
@@ -49,15 +48,20 @@ final class ChunkRebuild {
     LocatedChunk chunk = job.located();
     ChunkId id = chunk.chunkId();
     Pieces pieces = gather(reader, chunk);
-    Fragment[] from;
+    Fragment[] codeword;
     try {
-      from = check.verified(job, pieces.fragments()); // sources whose pieces are not the chunk's are reported
+      codeword = check.verified(job, pieces.fragments()); // sources whose pieces are not the chunk's are reported
     } finally {
       bad.flush(tracker, self);
     }
     int[] indices = job.targets().stream().mapToInt(RepairJob.Piece::index).toArray();
-    Fragment[] rebuilt = ChunkDecoder.rebuild(id, from, indices);
+    Fragment[] rebuilt = new Fragment[indices.length];
     for (int j = 0; j < rebuilt.length; j++) {
+      if (indices[j] < 0 || indices[j] >= codeword.length) {
+        throw new IOException("chunk " + id.shortHex() + " has pieces 0.." + (codeword.length - 1) + ", the job asks for "
+            + indices[j]);
+      }
+      rebuilt[j] = codeword[indices[j]]; // re-coded and checked once, by SourceCheck
       // a rebuilt piece is byte for byte the one lost, so it has its tag; anything else would be stored under a key no one reads
       if (rebuilt[j].tag() != job.tag(indices[j])) {
         throw new IOException("rebuilt piece " + indices[j] + " of " + id.shortHex() + " has tag " + FragmentKey.tagHex(rebuilt[j].tag())

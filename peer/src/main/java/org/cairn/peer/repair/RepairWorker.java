@@ -42,13 +42,13 @@ import org.slf4j.LoggerFactory;
  * When a heartbeat answer says jobs wait, the worker claims a batch of them (one chunk each, bounded by the bytes they
  * rebuild: RepairLimits.batchBytes), and rebuilds the batch's chunks in parallel on `threads` workers (ChunkRebuild:
  * m pieces of each through the ChunkReader that fetch and verify use, FIRST_M, holders the tracker lists DOWN last,
- * pieces this peer holds from its own store; checked by SourceCheck; re-coded with ChunkCodec.rebuild, which checks the
- * chunk id). Then every rebuilt piece for one target goes in one PUT, one durable write there (TargetWrites), and the
- * batch's outcomes go to the tracker in one report: a chunk that failed is reported failed and planned again, the others
- * commit. Up to BATCHES_IN_FLIGHT batches run at once, so one is read while another is written. It claims again until
- * the queue has nothing for it. Bytes read pass the download throttle and bytes sent the upload one (RepairLimits:
- * inside the donor's network caps). Sources whose piece is missing or corrupt are reported as bad, so the index stops
- * naming them.
+ * pieces this peer holds from its own store; checked and re-coded once by SourceCheck, with ChunkDecoder.rebuild, which
+ * checks the chunk id; the lost pieces are taken from that codeword). Then every rebuilt piece for one target goes in
+ * one PUT, one durable write there (TargetWrites), and the batch's outcomes go to the tracker in one report: a chunk
+ * that failed is reported failed and planned again, the others commit. Up to BATCHES_IN_FLIGHT batches run at once,
+ * so one is read while another is written. It claims again until the queue has nothing for it. Bytes read pass the
+ * download throttle and bytes sent the upload one (RepairLimits: inside the donor's network caps). Sources whose
+ * piece is missing or corrupt are reported as bad, so the index stops naming them.
  */
 public final class RepairWorker implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(RepairWorker.class);

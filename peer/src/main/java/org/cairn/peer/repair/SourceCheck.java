@@ -62,8 +62,9 @@ final class SourceCheck {
   private record Codeword(Fragment[] pieces, Set<Integer> agreeing) {}
 
   /**
-   * The pieces to rebuild from (m or more that agree with one verified codeword; the others, if any,
-   * are added to the bad-piece log).
+   * The chunk's n pieces, re-coded once from m or more pieces in hand that agree with one verified codeword (pieces that
+   * disagree with it, if any, are added to the bad-piece log). The caller takes the lost pieces from it: they are
+   * already re-coded and their tags checked against the job's, so nothing is decoded or hashed twice.
    *
    * @param read the pieces the reader gave, by index (at least m)
    * @throws IOException if the pieces disagree and no codeword is agreed by the most of them
@@ -74,17 +75,27 @@ final class SourceCheck {
     Fragment first = Arrays.stream(inHand).filter(f -> f != null).findFirst().orElseThrow(() -> new IOException("no pieces"));
     int m = first.dataFragments();
     boolean opaque = first.encryption().encrypted() || first.compression().delta();
-    String problem = disagreement(id, job, inHand, m);
+    Codeword c;
+    String problem;
+    try {
+      List<Integer> present = present(inHand);
+      c = codeword(id, job, inHand, present.subList(0, Math.min(m, present.size())));
+      problem = disagreement(c, inHand);
+    } catch (CorruptDataException e) {
+      c = null;
+      problem = e.getMessage();
+    }
     if (problem == null && !opaque) {
-      return inHand; // the chunk's SHA-256 vouches for it
+      return c.pieces(); // the chunk's SHA-256 vouches for it
     }
     if (problem == null) {
       if (readMore(job, inHand, 1) == 0) {
-        return inHand; // nothing more to compare with: the tags are all there is
+        return c.pieces(); // nothing more to compare with: the tags are all there is
       }
-      problem = disagreement(id, job, inHand, m);
+      // the codeword of m pieces is the only one holding them (an MDS code), so the extra piece need only be compared
+      problem = disagreement(c, inHand);
       if (problem == null) {
-        return inHand;
+        return c.pieces();
       }
     }
     readMore(job, inHand, Integer.MAX_VALUE);
@@ -93,32 +104,22 @@ final class SourceCheck {
       throw new IOException("pieces of " + id.shortHex() + " disagree (" + problem + ") and no codeword is agreed by most of the "
           + count(inHand) + " in hand: cannot tell which source is bad");
     }
-    Fragment[] good = new Fragment[inHand.length];
     for (int i = 0; i < inHand.length; i++) {
-      if (inHand[i] == null) {
-        continue;
-      }
-      if (agreed.agreeing().contains(i)) {
-        good[i] = inHand[i];
-      } else {
+      if (inHand[i] != null && !agreed.agreeing().contains(i)) {
         LocatedChunk.Holder h = job.located().holder(i);
         bad.add(h == null ? "unknown" : h.id(), FragmentKey.of(inHand[i]),
             "served a piece that disagrees with the chunk's other " + agreed.agreeing().size() + " pieces (its CRCs match: forged)");
       }
     }
-    return good;
+    return agreed.pieces();
   }
 
-  /** Null if the codeword of the first m pieces in hand verifies and every piece in hand agrees with it, else what is wrong. */
-  private static String disagreement(ChunkId id, RepairJob job, Fragment[] inHand, int m) {
+  /** Null if every piece in hand agrees with the verified codeword {@code c}, else how many do not. */
+  private static String disagreement(Codeword c, Fragment[] inHand) {
     List<Integer> present = present(inHand);
-    try {
-      Codeword c = codeword(id, job, inHand, present.subList(0, Math.min(m, present.size())));
-      return c.agreeing().size() == present.size() ? null
-          : (present.size() - c.agreeing().size()) + " of " + present.size() + " pieces disagree with the others";
-    } catch (CorruptDataException e) {
-      return e.getMessage();
-    }
+    int agreeing = agreeing(c.pieces(), inHand).size();
+    return agreeing == present.size() ? null
+        : (present.size() - agreeing) + " of " + present.size() + " pieces disagree with the others";
   }
 
   /**
@@ -189,13 +190,19 @@ final class SourceCheck {
             + ", the index says " + job.tags().get(i));
       }
     }
+    return new Codeword(pieces, agreeing(pieces, inHand));
+  }
+
+  /** The indices of the pieces in hand that are byte for byte the codeword's. */
+  private static Set<Integer> agreeing(Fragment[] codeword, Fragment[] inHand) {
     Set<Integer> agreeing = new HashSet<>();
     for (int i : present(inHand)) {
-      if (i < n && inHand[i].tag() == pieces[i].tag() && Arrays.equals(inHand[i].payload(), pieces[i].payload())) {
+      if (i < codeword.length && inHand[i].tag() == codeword[i].tag()
+          && Arrays.equals(inHand[i].payload(), codeword[i].payload())) {
         agreeing.add(i);
       }
     }
-    return new Codeword(pieces, agreeing);
+    return agreeing;
   }
 
   /**

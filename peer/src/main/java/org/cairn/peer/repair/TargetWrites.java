@@ -126,15 +126,14 @@ final class TargetWrites {
 
   /** One PUT of {@code pieces} to their target; the future yields null once they are durable there, else the problem. */
   private CompletableFuture<String> send(List<Piece> pieces) {
-    List<byte[]> bytes = new ArrayList<>();
+    List<Fragment> fragments = new ArrayList<>();
     int size = 16;
     for (Piece p : pieces) {
-      byte[] b = p.fragment().toBytes();
-      bytes.add(b);
-      size += b.length + 4;
+      fragments.add(p.fragment());
+      size += p.fragment().serializedSize() + 4;
     }
     ByteBuf batch = Unpooled.buffer(size);
-    FragmentBatch.encode(bytes, batch);
+    FragmentBatch.encodeFragments(fragments, batch); // header and payload straight into the frame: no copy per piece first
     return peers.put(pieces.get(0).target().address(), batch).handle((reply, error) -> {
       if (error != null) {
         Throwable e = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;

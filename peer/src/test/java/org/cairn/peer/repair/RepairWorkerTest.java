@@ -190,6 +190,23 @@ class RepairWorkerTest {
   }
 
   @Test
+  void execute_failsAJobThatAsksForAPieceTheChunksCodingHasNot_withTheReason_andStoresNothing() throws Exception {
+    FragmentStore a = store("a", 0, 1);
+    FragmentStore self = store("self", 2, 3);
+    String addrA = serve(a);
+    RepairJob job = job(
+        List.of(new RepairJob.Piece(0, "a", addrA), new RepairJob.Piece(1, "a", addrA), new RepairJob.Piece(2, "self", NOWHERE),
+            new RepairJob.Piece(3, "self", NOWHERE)),
+        List.of(new RepairJob.Piece(6, "self", NOWHERE))); // code:4+2 has pieces 0..5
+
+    RepairOutcome outcome = worker(self).execute(job);
+
+    assertThat(outcome.error()).contains("has pieces 0..5, the job asks for 6");
+    assertThat(outcome.placed()).isEmpty();
+    assertThat(self.get(key(4))).as("nothing rebuilt was stored").isNull();
+  }
+
+  @Test
   void execute_readsAnotherSourceWhenOneDoesNotHoldItsPiece_andReportsIt() throws Exception {
     FragmentStore a = store("a", 0); // the index says a holds 1 too
     FragmentStore b = store("b", 4);
