@@ -61,8 +61,10 @@ import org.slf4j.LoggerFactory;
  * metrics, version status) read the last published snapshot. Before it publishes (the queue and an immutable snapshot,
  * swapped in under the lock) it reads again every chunk a claim, report or confirmation touched meanwhile
  * (WalkReconcile): a chunk claimed during the walk is not queued twice, and one a report made healthy is not queued or
- * counted as at risk from what the walk read before the report. Claims never scan; the paced scans do (and a read of
- * durability or a version's status when the last is older than the scan interval and none runs).
+ * counted as at risk from what the walk read before the report. A claim that finds the published queue empty, and a read
+ * of durability or of a version's status, ask for a scan when the last snapshot is older than the scan interval: in the
+ * tracker, of its paced scanner (scanInBackground), going on with the last snapshot; without one (tests), by scanning
+ * on their own thread unless a scan runs.
  *
  * A scan walks the whole index only when it must: on a healthy grid whose catalog changed only by
  * commits of new chunks (CommitJournal) and whose DOWN set is the same, it folds those commits into
@@ -139,6 +141,8 @@ public final class RepairService {
   /** What claims, reports and confirmations touch while a scan runs, or null (guarded by the service's lock). */
   private WalkChanges walking;
   private volatile Runnable afterWalk = () -> { };
+  /** Asks the tracker's scanner for a scan ({@link #scanInBackground}), or null: scan on the caller's thread. */
+  private volatile Runnable scanRequest;
 
   /** The last published queue, claimed from while the next walk runs. */
   private Deque<Pending> queue = new ArrayDeque<>();
@@ -194,8 +198,27 @@ public final class RepairService {
     }
   }
 
-  /** Scans if the last snapshot is older than the scan interval and no scan runs (a running one will publish soon). */
+  /**
+   * Scans in the background from now on: a claim or read that finds the last snapshot older than the scan interval asks
+   * {@code request} for a scan (the tracker's paced scanner) and goes on with the last published one, instead of
+   * scanning on its own thread.
+   */
+  public void scanInBackground(Runnable request) {
+    scanRequest = request;
+  }
+
+  /**
+   * If the last snapshot is older than the scan interval: asks for a scan in the background, or without one scans here
+   * unless a scan runs (which will publish soon). Never waits for a walk it did not start.
+   */
   private void scanIfStaleAndIdle() throws IOException {
+    Runnable request = scanRequest;
+    if (request != null) {
+      if (stale(snapshot) && !scanning.isLocked()) {
+        request.run(); // not while one runs: its publish makes the snapshot fresh
+      }
+      return;
+    }
     if (stale(snapshot) && scanning.tryLock()) {
       try {
         if (stale(snapshot)) {
@@ -375,11 +398,18 @@ public final class RepairService {
    * as many as keep the bytes it rebuilds within {@code maxBytes} and its jobs in flight within the config's
    * peerBytes; without it (a peer that predates batches) up to jobsPerPeer in flight.
    */
-  public synchronized List<RepairJob> claim(String peerId, int max, Long maxBytes) throws IOException {
+  public List<RepairJob> claim(String peerId, int max, Long maxBytes) throws IOException {
     PeerView self = membership.peer(peerId);
     if (self == null || self.paused() || !HostState.RUNNING.name().equals(self.state())) {
       return List.of();
     }
+    if (queuedCount == 0) {
+      scanIfStaleAndIdle(); // nothing to hand out from the last scan: look for work if it is old and none runs
+    }
+    return claimQueued(peerId, max, maxBytes);
+  }
+
+  private synchronized List<RepairJob> claimQueued(String peerId, int max, Long maxBytes) throws IOException {
     long now = clock.millis();
     int room = maxBytes == null ? Math.min(max, config.jobsPerPeer() - jobs.executing(peerId)) : max;
     long bytesRoom = maxBytes == null ? Long.MAX_VALUE : Math.min(maxBytes, config.peerBytes() - jobs.executingBytes(peerId));
