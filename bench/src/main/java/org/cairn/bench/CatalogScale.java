@@ -186,17 +186,25 @@ public final class CatalogScale {
     int maxQueue = 0;
     long slowestAnswer = 0;
     long walksAtFirst = -1;
+    int metricsFailed = 0;
     long limit = t0 + TimeUnit.MINUTES.toNanos(10);
     try (ClaimProbe probe = new ClaimProbe(tracker, claimers, 100)) {
       // until every at-risk chunk is queued and (for the claims' sake) one more walk after the first queue ended
-      while (System.nanoTime() < limit && (allQueued == null || walksAtFirst >= 0 && queueAndWalks()[2] <= walksAtFirst)) {
+      while (System.nanoTime() < limit && (allQueued == null || walksAtFirst >= 0 && walks() <= walksAtFirst)) {
         double s = (System.nanoTime() - t0) / 1e9;
         if (allDown == null && downCount(ids, failing) == failing.cardinality()) {
           allDown = s;
         }
         long asked = System.nanoTime();
-        long[] queue = queueAndWalks(); // the last scan's queue: polling starts no scan
-        slowestAnswer = Math.max(slowestAnswer, System.nanoTime() - asked);
+        long[] queue;
+        try {
+          queue = queueAndWalks(); // the last scan's queue: polling starts no scan
+        } catch (IOException e) {
+          metricsFailed++; // an answer the tracker did not give (it waited too long): counted, and asked again
+          continue;
+        } finally {
+          slowestAnswer = Math.max(slowestAnswer, System.nanoTime() - asked);
+        }
         double answered = (System.nanoTime() - t0) / 1e9;
         maxQueue = (int) Math.max(maxQueue, queue[0]);
         if (firstQueued == null && queue[0] > 0) {
@@ -220,10 +228,11 @@ public final class CatalogScale {
           .with("allQueuedS", allQueued)
           .with("maxQueue", maxQueue)
           .with("slowestMetricsS", Math.round(slowestAnswer / 1e7) / 100.0)
+          .with("metricsFailed", metricsFailed)
           .with("claimsProbed", probe.claims())
           .with("claimsFailed", probe.failures())
           .with("slowestClaimS", probe.slowestSeconds())
-          .with("walksDuring", queueAndWalks()[2] - walksAtFirst + 1)
+          .with("walksDuring", walks() - walksAtFirst + 1)
           .with("riskFirst", riskFirst(ids, failing))
           .with("heartbeatsFailed", beatsRefused.get()));
     }
@@ -242,6 +251,15 @@ public final class CatalogScale {
       }
     }
     return q;
+  }
+
+  /** {@code cairn_repair_walks_total}, or {@link Long#MIN_VALUE} if the tracker did not answer. */
+  private long walks() {
+    try {
+      return queueAndWalks()[2];
+    } catch (IOException e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   private int downCount(List<String> ids, BitSet failing) throws IOException {
