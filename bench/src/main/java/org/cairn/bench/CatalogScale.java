@@ -28,8 +28,9 @@ import org.cairn.core.manifest.Manifest;
  * At each milestone it reports the commits' p50/p99 since the last one, the tracker's resident memory and its data
  * directory's size. Then a fraction of the holders stops heartbeating at once: it reports when the tracker showed
  * them all DOWN, when the repair queue first held a chunk, and when it held every chunk that lost a piece (the
- * bench counts them as it commits; it polls /metrics, which reads the tracker's last scan and starts none), and whether the first jobs a live holder claims are the riskiest (fewest live
- * pieces).
+ * bench counts them as it commits; it polls /metrics, which reads the tracker's last scan and starts none), the slowest
+ * /metrics answer, the slowest claim of one job by a live holder from the first queue until one more walk has ended
+ * ({@link ClaimProbe}), and whether the first jobs a live holder claims are the riskiest (fewest live pieces).
  */
 public final class CatalogScale {
   private static final List<String> TAGS = List.of("00000001", "00000002", "00000003", "00000004", "00000005", "00000006");
@@ -174,57 +175,91 @@ public final class CatalogScale {
     for (int f = 1; f <= 6; f++) {
       atRisk += f <= 2 ? byFailed[f] : 0; // more than k=2 pieces gone: lost, not queued
     }
+    List<String> claimers = new ArrayList<>();
+    for (int i = failing.nextClearBit(0) + 1; i < ids.size(); i = failing.nextClearBit(i + 1)) {
+      claimers.add(ids.get(i)); // every live holder but the first, whose claim riskFirst reads
+    }
     long t0 = System.nanoTime();
     Double allDown = null;
     Double firstQueued = null;
     Double allQueued = null;
     int maxQueue = 0;
     long slowestAnswer = 0;
+    long walksAtFirst = -1;
+    int metricsFailed = 0;
     long limit = t0 + TimeUnit.MINUTES.toNanos(10);
-    while (System.nanoTime() < limit && allQueued == null) {
-      double s = (System.nanoTime() - t0) / 1e9;
-      if (allDown == null && downCount(ids, failing) == failing.cardinality()) {
-        allDown = s;
+    try (ClaimProbe probe = new ClaimProbe(tracker, claimers, 100)) {
+      // until every at-risk chunk is queued and (for the claims' sake) one more walk after the first queue ended
+      while (System.nanoTime() < limit && (allQueued == null || walksAtFirst >= 0 && walks() <= walksAtFirst)) {
+        double s = (System.nanoTime() - t0) / 1e9;
+        if (allDown == null && downCount(ids, failing) == failing.cardinality()) {
+          allDown = s;
+        }
+        long asked = System.nanoTime();
+        long[] queue;
+        try {
+          queue = queueAndWalks(); // the last scan's queue: polling starts no scan
+        } catch (IOException e) {
+          metricsFailed++; // an answer the tracker did not give (it waited too long): counted, and asked again
+          continue;
+        } finally {
+          slowestAnswer = Math.max(slowestAnswer, System.nanoTime() - asked);
+        }
+        double answered = (System.nanoTime() - t0) / 1e9;
+        maxQueue = (int) Math.max(maxQueue, queue[0]);
+        if (firstQueued == null && queue[0] > 0) {
+          firstQueued = answered;
+          walksAtFirst = queue[2];
+          probe.start(); // only now: a claim that finds the queue empty may start a scan, which would move the figures
+        }
+        if (allQueued == null && queue[0] + queue[1] >= atRisk) {
+          allQueued = answered;
+        }
+        Thread.sleep(250);
       }
-      long asked = System.nanoTime();
-      long[] queue = repairQueue(); // the last scan's queue: polling starts no scan
-      slowestAnswer = Math.max(slowestAnswer, System.nanoTime() - asked);
-      double answered = (System.nanoTime() - t0) / 1e9;
-      maxQueue = (int) Math.max(maxQueue, queue[0]);
-      if (firstQueued == null && queue[0] > 0) {
-        firstQueued = answered;
-      }
-      if (queue[0] + queue[1] >= atRisk) {
-        allQueued = answered;
-      }
-      Thread.sleep(250);
+      out.accept(new StageResult("catalog-failure")
+          .with("holdersFailed", failing.cardinality())
+          .with("chunksOneLost", byFailed[1])
+          .with("chunksTwoLost", byFailed[2])
+          .with("chunksBeyondK", byFailed[3] + byFailed[4] + byFailed[5] + byFailed[6])
+          .with("heartbeatTimeoutS", interval * 3 / 1000.0)
+          .with("allDownS", allDown)
+          .with("firstQueuedS", firstQueued)
+          .with("allQueuedS", allQueued)
+          .with("maxQueue", maxQueue)
+          .with("slowestMetricsS", Math.round(slowestAnswer / 1e7) / 100.0)
+          .with("metricsFailed", metricsFailed)
+          .with("claimsProbed", probe.claims())
+          .with("claimsFailed", probe.failures())
+          .with("slowestClaimS", probe.slowestSeconds())
+          .with("walksDuring", walks() - walksAtFirst + 1)
+          .with("riskFirst", riskFirst(ids, failing))
+          .with("heartbeatsFailed", beatsRefused.get()));
     }
-    out.accept(new StageResult("catalog-failure")
-        .with("holdersFailed", failing.cardinality())
-        .with("chunksOneLost", byFailed[1])
-        .with("chunksTwoLost", byFailed[2])
-        .with("chunksBeyondK", byFailed[3] + byFailed[4] + byFailed[5] + byFailed[6])
-        .with("heartbeatTimeoutS", interval * 3 / 1000.0)
-        .with("allDownS", allDown)
-        .with("firstQueuedS", firstQueued)
-        .with("allQueuedS", allQueued)
-        .with("maxQueue", maxQueue)
-        .with("slowestMetricsS", Math.round(slowestAnswer / 1e7) / 100.0)
-        .with("riskFirst", riskFirst(ids, failing))
-        .with("heartbeatsFailed", beatsRefused.get()));
   }
 
-  /** {@code cairn_repair_queue} and {@code cairn_repair_in_progress} from the tracker's metrics. */
-  private long[] repairQueue() throws IOException {
-    long[] q = new long[2];
+  /** {@code cairn_repair_queue}, {@code cairn_repair_in_progress} and {@code cairn_repair_walks_total} from the tracker's metrics. */
+  private long[] queueAndWalks() throws IOException {
+    long[] q = new long[3];
     for (String line : tracker.metrics().split("\n")) {
       if (line.startsWith("cairn_repair_queue ")) {
         q[0] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
       } else if (line.startsWith("cairn_repair_in_progress ")) {
         q[1] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
+      } else if (line.startsWith("cairn_repair_walks_total ")) {
+        q[2] = (long) Double.parseDouble(line.substring(line.indexOf(' ') + 1).strip());
       }
     }
     return q;
+  }
+
+  /** {@code cairn_repair_walks_total}, or {@link Long#MIN_VALUE} if the tracker did not answer. */
+  private long walks() {
+    try {
+      return queueAndWalks()[2];
+    } catch (IOException e) {
+      return Long.MIN_VALUE;
+    }
   }
 
   private int downCount(List<String> ids, BitSet failing) throws IOException {

@@ -42,6 +42,20 @@ final class RepairJobs {
     return inFlight.size();
   }
 
+  /**
+   * A copy of what a walk of the index reads (the jobs in flight, pieces awaiting confirmation, avoidances and
+   * unreachable sources as of now), so the walk runs without the service's lock ({@link RepairService}); the lists of
+   * unconfirmed pieces per target are not copied.
+   */
+  RepairJobs copyForWalk() {
+    RepairJobs c = new RepairJobs();
+    c.inFlight.putAll(inFlight);
+    c.unconfirmedJobs.putAll(unconfirmedJobs);
+    avoid.forEach((k, m) -> c.avoid.put(k, new HashMap<>(m)));
+    c.unreachable.putAll(unreachable);
+    return c;
+  }
+
   /** Whether the chunk's job is in flight, or a piece it placed awaits its target's confirmation. */
   boolean running(String key) {
     return inFlight.containsKey(key) || unconfirmedJobs.containsKey(key);

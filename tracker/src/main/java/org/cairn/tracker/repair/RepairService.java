@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
 import org.cairn.core.api.member.PeerView;
 import org.cairn.core.api.repair.RepairJob;
 import org.cairn.core.api.repair.RepairOutcome;
@@ -53,6 +55,16 @@ import org.slf4j.LoggerFactory;
  *
  * Each scan also records why chunks are not being repaired (StallReasons), from the same exclusions
  * and target rule RepairPlanner uses.
+ *
+ * A walk takes seconds on a large catalog (about 36 s at 10 M chunks), so it runs without the service's lock, on a copy
+ * of the jobs in flight, while claims and reports go on against the last published queue and readers (durability,
+ * metrics, version status) read the last published snapshot. Before it publishes (the queue and an immutable snapshot,
+ * swapped in under the lock) it reads again every chunk a claim, report or confirmation touched meanwhile
+ * (WalkReconcile): a chunk claimed during the walk is not queued twice, and one a report made healthy is not queued or
+ * counted as at risk from what the walk read before the report. A claim that finds the published queue empty, and a read
+ * of durability or of a version's status, ask for a scan when the last snapshot is older than the scan interval: in the
+ * tracker, of its paced scanner (scanInBackground), going on with the last snapshot; without one (tests), by scanning
+ * on their own thread unless a scan runs.
  *
  * A scan walks the whole index only when it must: on a healthy grid whose catalog changed only by
  * commits of new chunks (CommitJournal) and whose DOWN set is the same, it folds those commits into
@@ -109,6 +121,8 @@ public final class RepairService {
   public static final Duration UNCONFIRMED_TIMEOUT = Duration.ofMinutes(25);
   /** How long a bad-piece report by someone other than the holder waits for a second reporter before it is forgotten. */
   public static final Duration SUSPICION_TTL = BadReports.SUSPICION_TTL;
+  /** Rounds of correcting a walk's result outside the lock before the last, under it, as it is published. */
+  private static final int UNLOCKED_RECONCILES = 3;
 
 
   private final Catalog catalog;
@@ -121,15 +135,24 @@ public final class RepairService {
   private final CommitFold fold;
   private final RepairPlanner planner;
 
+  private final WalkReconcile reconcile;
+  /** Held by the scan that runs (one at a time); not the service's lock, which a walk does not hold. */
+  private final ReentrantLock scanning = new ReentrantLock();
+  /** What claims, reports and confirmations touch while a scan runs, or null (guarded by the service's lock). */
+  private WalkChanges walking;
+  private volatile Runnable afterWalk = () -> { };
+  /** Asks the tracker's scanner for a scan ({@link #scanInBackground}), or null: scan on the caller's thread. */
+  private volatile Runnable scanRequest;
+
+  /** The last published queue, claimed from while the next walk runs. */
   private Deque<Pending> queue = new ArrayDeque<>();
   /**
    * The queue's length as the last scan or claim left it, read without the service's lock: every heartbeat's answer
-   * carries it, and a scan holds the lock for its whole walk of the chunk index (seconds on a large grid), during which
-   * heartbeats waiting for the lock made the tracker mark live peers DOWN, and so walk again.
+   * carries it, and heartbeats must not wait behind a claim.
    */
   private volatile int queuedCount;
   private final RepairJobs jobs = new RepairJobs();
-  /** Written under the lock; {@link #status} reads a fresh one without it. */
+  /** Written under the lock as a scan publishes; readers take the last published one without it. */
   private volatile Snapshot snapshot = new Snapshot(0, 0, 0, 0, 0, 0, List.of(), 0, Map.of(), List.of(), 0);
   /** Bytes repaired per second over about the last minute (the ETA's rate). */
   private final RepairRate rate = new RepairRate(60_000);
@@ -149,6 +172,7 @@ public final class RepairService {
     this.walk = new IndexWalk(catalog, membership, config.grace(), config.peerBytes());
     this.fold = new CommitFold(catalog, membership, config.grace());
     this.planner = new RepairPlanner(catalog, membership, placement, jobs, config);
+    this.reconcile = new WalkReconcile(catalog, membership, config.grace());
     this.outcomes = new RepairOutcomes(catalog, jobs, events, 10 * config.scanInterval().toMillis(),
         30 * config.scanInterval().toMillis(), UNCONFIRMED_TIMEOUT.toMillis(), totals);
     catalog.holders().onInventory(this::inventory);
@@ -160,44 +184,145 @@ public final class RepairService {
     return config;
   }
 
-  /** Rebuilds the queue and the durability counts from the chunk index and current membership. */
-  public synchronized Snapshot scan() throws IOException {
+  /**
+   * Rebuilds the queue and the durability counts from the chunk index and current membership, and publishes them. The
+   * walk of the index runs without the service's lock (claims, reports and readers go on meanwhile, against the last
+   * published queue and snapshot); one scan runs at a time, and a call while one runs waits for it and scans again.
+   */
+  public Snapshot scan() throws IOException {
+    scanning.lock();
+    try {
+      return scanNow();
+    } finally {
+      scanning.unlock();
+    }
+  }
+
+  /**
+   * Scans in the background from now on: a claim or read that finds the last snapshot older than the scan interval asks
+   * {@code request} for a scan (the tracker's paced scanner) and goes on with the last published one, instead of
+   * scanning on its own thread.
+   */
+  public void scanInBackground(Runnable request) {
+    scanRequest = request;
+  }
+
+  /**
+   * If the last snapshot is older than the scan interval: asks for a scan in the background, or without one scans here
+   * unless a scan runs (which will publish soon). Never waits for a walk it did not start.
+   */
+  private void scanIfStaleAndIdle() throws IOException {
+    Runnable request = scanRequest;
+    if (request != null) {
+      if (stale(snapshot) && !scanning.isLocked()) {
+        request.run(); // not while one runs: its publish makes the snapshot fresh
+      }
+      return;
+    }
+    if (stale(snapshot) && scanning.tryLock()) {
+      try {
+        if (stale(snapshot)) {
+          scanNow();
+        }
+      } finally {
+        scanning.unlock();
+      }
+    }
+  }
+
+  private boolean stale(Snapshot s) {
+    return clock.millis() - s.scannedAt() >= config.scanInterval().toMillis();
+  }
+
+  private Snapshot scanNow() throws IOException {
     long now = clock.millis();
     Map<String, PeerView> peers = peersById();
-    expireJobs(now, peers);
-    // read before the walk: a write during it makes the next scan walk again
-    CommitJournal.Mark mark = catalog.changesAfter(last.seq());
-    long changes = mark.changes() - mark.foldableWrites();
-    Map<String, Boolean> down = new HashMap<>();
-    peers.forEach((id, v) -> down.put(id, HostState.DOWN.name().equals(v.state())));
-    boolean healthyAndIdle = snapshot.unhealthy().isEmpty() && queue.isEmpty() && jobs.size() == 0;
-    String why = last.whyNot(healthyAndIdle, changes, down, now);
-    if (why == null && mark.after() == null) {
-      why = "more commits than the journal keeps";
+    WalkChanges changed = new WalkChanges();
+    boolean healthyAndIdle;
+    synchronized (this) {
+      expireJobs(now, peers);
+      healthyAndIdle = snapshot.unhealthy().isEmpty() && queue.isEmpty() && jobs.size() == 0;
+      walking = changed;
     }
-    if (why == null) {
-      Snapshot folded = fold.fold(snapshot, mark.after(), peers, now);
-      if (folded != null) {
-        last.folded(mark.seq(), !mark.after().isEmpty());
-        snapshot = folded;
-        rate.sample(now, totals.repairedBytes);
-        return snapshot;
+    try {
+      // read before the walk: a write during it makes the next scan walk again
+      CommitJournal.Mark mark = catalog.changesAfter(last.seq());
+      long changes = mark.changes() - mark.foldableWrites();
+      Map<String, Boolean> down = new HashMap<>();
+      peers.forEach((id, v) -> down.put(id, HostState.DOWN.name().equals(v.state())));
+      String why = last.whyNot(healthyAndIdle, changes, down, now);
+      if (why == null && mark.after() == null) {
+        why = "more commits than the journal keeps";
       }
-      why = "a committed chunk is not healthy, or is gone";
+      if (why == null) {
+        Snapshot folded = fold.fold(snapshot, mark.after(), peers, now);
+        if (folded != null) {
+          last.folded(mark.seq(), !mark.after().isEmpty());
+          return publishFold(folded, changed, now);
+        }
+        why = "a committed chunk is not healthy, or is gone";
+      }
+      LOG.debug("walking the chunk index: {}", why);
+      RepairJobs atStart;
+      synchronized (this) {
+        atStart = jobs.copyForWalk();
+      }
+      IndexWalk.Result w = walk.walk(peers, atStart, now);
+      afterWalk.run();
+      // only a walk that finished stands for the grid; a commit during it may or may not be in its counts
+      last.walked(changes, down, now, mark.seq(), catalog.commitSeq());
+      return publishWalk(w, changed, peers, now);
+    } finally {
+      synchronized (this) {
+        walking = null;
+      }
     }
-    LOG.debug("walking the chunk index: {}", why);
-    IndexWalk.Result w = walk.walk(peers, jobs, now);
-    // only a walk that finished stands for the grid; a commit during it may or may not be in its counts
-    last.walked(changes, down, now, mark.seq(), catalog.commitSeq());
-    queue = new ArrayDeque<>(w.queue());
-    queuedCount = queue.size();
-    if (w.lost() > snapshot.lost()) {
-      LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", w.lost());
-    }
-    snapshot = new Snapshot(now, w.chunks(), w.healthy(), w.degraded(), w.lost(), queue.size(), w.latest(), w.neededBytes(),
-        w.unhealthy(), w.stalled(), w.backlogBytes());
+  }
+
+  private synchronized Snapshot publishFold(Snapshot folded, WalkChanges changed, long now) {
+    snapshot = changed.rescanAsked() ? folded.at(0) : folded;
     rate.sample(now, totals.repairedBytes);
-    return snapshot;
+    return folded;
+  }
+
+  /**
+   * Publishes a walk's result, corrected for the chunks claimed, reported or confirmed while it ran ({@link
+   * WalkReconcile}): the bulk of them outside the lock, the few touched meanwhile under it, as the queue and snapshot
+   * are swapped in.
+   */
+  private Snapshot publishWalk(IndexWalk.Result walked, WalkChanges changed, Map<String, PeerView> peers, long now)
+      throws IOException {
+    IndexWalk.Result w = walked;
+    for (int round = 0; round < UNLOCKED_RECONCILES; round++) {
+      Set<WalkChanges.Touched> touched;
+      RepairJobs current;
+      synchronized (this) {
+        touched = changed.drain();
+        current = touched.isEmpty() ? null : jobs.copyForWalk();
+      }
+      if (current == null) {
+        break;
+      }
+      w = reconcile.apply(w, touched, current, peers, now);
+    }
+    synchronized (this) {
+      w = reconcile.apply(w, changed.drain(), jobs, peers, now);
+      queue = new ArrayDeque<>(w.queue());
+      queuedCount = queue.size();
+      if (w.lost() > snapshot.lost()) {
+        LOG.warn("{} chunks have fewer than m live pieces (unrestorable until their holders return)", w.lost());
+      }
+      Snapshot s = new Snapshot(now, w.chunks(), w.healthy(), w.degraded(), w.lost(), queue.size(), w.latest(), w.neededBytes(),
+          w.unhealthy(), w.stalled(), w.backlogBytes());
+      snapshot = changed.rescanAsked() ? s.at(0) : s; // a report during the walk asked for a scan soon: keep asking
+      rate.sample(now, totals.repairedBytes);
+      return s;
+    }
+  }
+
+  /** Test hook: runs after a walk has read the index and before its result is published. */
+  void afterWalk(Runnable hook) {
+    afterWalk = hook;
   }
 
   /** How many scans walked the chunk index (the others found nothing changed on a healthy grid). */
@@ -210,30 +335,31 @@ public final class RepairService {
     return last.folds();
   }
 
-  /** The durability API's answer. */
-  public synchronized DurabilityView durability() throws IOException {
-    if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
-      scan();
+  /** The durability API's answer: scans first if the last snapshot is older than the scan interval and no scan runs. */
+  public DurabilityView durability() throws IOException {
+    scanIfStaleAndIdle();
+    Snapshot s = snapshot;
+    synchronized (this) {
+      return view(s, s.latest(), s.stalled());
     }
-    return view(snapshot.latest(), snapshot.stalled());
   }
 
-  /** The last scan's durability, without scanning again (the metrics scrape reads it). */
+  /** The last scan's durability, without scanning again (the metrics scrape reads it): never waits for a walk. */
   public synchronized DurabilityView lastDurability() {
-    return view(List.of(), List.of());
+    return view(snapshot, List.of(), List.of());
   }
 
   /** The last scan's counts with these latest versions and stalled chunks; neededBytes: what all pieces of all indexed chunks take. */
-  private DurabilityView view(List<DurabilityView.Latest> latest, List<DurabilityView.Stalled> stalled) {
+  private DurabilityView view(Snapshot s, List<DurabilityView.Latest> latest, List<DurabilityView.Stalled> stalled) {
     long now = clock.millis();
-    return new DurabilityView(snapshot.scannedAt(), snapshot.chunks(), snapshot.healthy(), snapshot.degraded(), snapshot.lost(),
+    return new DurabilityView(s.scannedAt(), s.chunks(), s.healthy(), s.degraded(), s.lost(),
         queue.size(), jobs.size(), totals.repairedBytes, totals.repairedFragments, totals.failedJobs, config.grace().toMillis(),
-        snapshot.neededBytes(), latest, stalled, snapshot.backlogBytes(), rate.bytesPerSecond(now, totals.repairedBytes),
-        rate.etaSeconds(snapshot.backlogBytes(), now, totals.repairedBytes));
+        s.neededBytes(), latest, stalled, s.backlogBytes(), rate.bytesPerSecond(now, totals.repairedBytes),
+        rate.etaSeconds(s.backlogBytes(), now, totals.repairedBytes));
   }
 
   /** Stalled chunks by kind from the last scan (no rescan: the metrics scrape reads it). */
-  public synchronized Map<String, Long> stalledByKind() {
+  public Map<String, Long> stalledByKind() {
     return StallReasons.byKind(snapshot.stalled());
   }
 
@@ -242,15 +368,8 @@ public final class RepairService {
    * (at most the scan interval old): no index reads, so listing many versions stays cheap.
    */
   public String status(String app, List<ChunkId> chunks) throws IOException {
-    Snapshot last = snapshot; // a fresh one is read without the lock, which a scan holds for its whole walk
-    if (clock.millis() - last.scannedAt() >= config.scanInterval().toMillis()) {
-      synchronized (this) {
-        if (clock.millis() - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
-          scan();
-        }
-        last = snapshot;
-      }
-    }
+    scanIfStaleAndIdle();
+    Snapshot last = snapshot;
     String worst = "healthy";
     for (ChunkId id : chunks) {
       String s = last.unhealthy().get(IndexWalk.key(app, id));
@@ -279,15 +398,19 @@ public final class RepairService {
    * as many as keep the bytes it rebuilds within {@code maxBytes} and its jobs in flight within the config's
    * peerBytes; without it (a peer that predates batches) up to jobsPerPeer in flight.
    */
-  public synchronized List<RepairJob> claim(String peerId, int max, Long maxBytes) throws IOException {
+  public List<RepairJob> claim(String peerId, int max, Long maxBytes) throws IOException {
     PeerView self = membership.peer(peerId);
     if (self == null || self.paused() || !HostState.RUNNING.name().equals(self.state())) {
       return List.of();
     }
-    long now = clock.millis();
-    if (now - snapshot.scannedAt() >= config.scanInterval().toMillis()) {
-      scan();
+    if (queuedCount == 0) {
+      scanIfStaleAndIdle(); // nothing to hand out from the last scan: look for work if it is old and none runs
     }
+    return claimQueued(peerId, max, maxBytes);
+  }
+
+  private synchronized List<RepairJob> claimQueued(String peerId, int max, Long maxBytes) throws IOException {
+    long now = clock.millis();
     int room = maxBytes == null ? Math.min(max, config.jobsPerPeer() - jobs.executing(peerId)) : max;
     long bytesRoom = maxBytes == null ? Long.MAX_VALUE : Math.min(maxBytes, config.peerBytes() - jobs.executingBytes(peerId));
     List<RepairJob> out = new ArrayList<>();
@@ -309,6 +432,7 @@ public final class RepairService {
         break; // the batch is full; the chunk stays queued
       }
       it.remove();
+      touched(p.app(), p.id());
       bytesRoom -= bytes;
       jobs.start(k, new RepairJobs.InFlight(planned.job(), peerId, now, now + config.jobTimeout().toMillis(), planned.expected()));
       out.add(planned.job());
@@ -325,7 +449,28 @@ public final class RepairService {
    * a piece placed on another peer once that peer's inventory lists it ({@link RepairOutcomes}).
    */
   public synchronized void report(String peerId, List<RepairOutcome> outcomes) throws IOException {
+    for (RepairOutcome o : outcomes) {
+      RepairJobs.InFlight f = jobs.get(o.id());
+      if (f != null) {
+        touched(f.job().app(), ChunkId.parse(f.job().chunk()));
+      }
+    }
     this.outcomes.apply(peerId, outcomes, clock.millis());
+  }
+
+  /** Under the lock: a claim, report or confirmation changed this chunk, which a running walk must not undo. */
+  private void touched(String app, ChunkId id) {
+    if (walking != null) {
+      walking.touched(app, id);
+    }
+  }
+
+  /** Under the lock: the index changed under the last scan; the next claim or read of a status scans again. */
+  private void askRescan() {
+    snapshot = snapshot.at(0);
+    if (walking != null) {
+      walking.rescan();
+    }
   }
 
   /**
@@ -337,9 +482,12 @@ public final class RepairService {
       return 0; // the common case, answered without waiting for the lock a scan holds for its whole walk
     }
     synchronized (this) {
+      for (RepairJobs.Unconfirmed u : jobs.unconfirmedOn(peerId)) {
+        touched(u.job().app(), ChunkId.parse(u.job().chunk()));
+      }
       int n = outcomes.confirm(peerId, keys);
       if (n > 0) {
-        snapshot = snapshot.at(0); // walk again at the next scan
+        askRescan(); // walk again at the next scan
       }
       return n;
     }
@@ -371,7 +519,7 @@ public final class RepairService {
       java.util.function.Predicate<String> scope) throws IOException {
     int n = badReports.report(holder, fragments, reporterId, authoritative, scope, clock.millis());
     if (n > 0) {
-      snapshot = snapshot.at(0); // walk again at the next scan
+      askRescan(); // walk again at the next scan
     }
     return n;
   }

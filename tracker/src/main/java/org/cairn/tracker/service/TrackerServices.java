@@ -86,6 +86,7 @@ public final class TrackerServices implements Closeable {
       return t;
     });
     PacedScan repairScans = new PacedScan(scans, guard("repair scan", repair::scan), config.repairInterval().toMillis());
+    repair.scanInBackground(() -> repairScans.soon(0)); // a claim or read of durability never waits for a walk
     long check = Math.max(100, config.heartbeatInterval().toMillis() / 4);
     // a peer found DOWN: its chunks are queued by the first scan after its grace, not the next paced one
     long afterGrace = config.repairGrace().toMillis() + check + 1000;
