@@ -17,6 +17,7 @@ class CappedPlacementTest {
   private static final double MB = 1e6;
   private static final PlacementRequest FOUR_PLUS_TWO = new PlacementRequest(200_000_000L, 4, 2, 3600, 600, 0, 12.5 * MB, 0);
   private static final long PIECE = FOUR_PLUS_TWO.fragmentBytes();
+  private static final PlacementPolicy CAPPED_AT_4 = new CappedPlacement(new FalconPlacement(), new LoadCap(4));
 
   /** 200 donors, seeded CRLS in [0.95, 1.7], one link for all (so FALCON ranks by CRLS, as in the simulation). */
   private static double[] seededScores(int donors, long seed) {
@@ -62,7 +63,7 @@ class CappedPlacementTest {
   void uncappedFalconPutsEveryPieceOnItsSixBestDonors_cappedHoldsNoDonorAboveFourTimesTheMean() throws Exception {
     double[] crls = seededScores(200, 11);
     long[] uncapped = placeRounds(new FalconPlacement(), crls, 300);
-    long[] capped = placeRounds(new CappedPlacement(new FalconPlacement(), LoadCap.defaults()), crls, 300);
+    long[] capped = placeRounds(CAPPED_AT_4, crls, 300);
     assertThat(shareOfTop(uncapped, 10)).as("uncapped: the top 10 of 200 donors' share").isGreaterThan(0.99);
     assertThat(shareOfTop(capped, 10)).as("capped: the top 10 of 200 donors' share (4x the mean each: 20 %)").isLessThanOrEqualTo(0.21);
     double mean = (double) Arrays.stream(capped).sum() / capped.length;
@@ -74,7 +75,7 @@ class CappedPlacementTest {
   @Test
   void theCappedPiecesStillGoToTheBetterScoredDonors() throws Exception {
     double[] crls = seededScores(200, 11);
-    long[] capped = placeRounds(new CappedPlacement(new FalconPlacement(), LoadCap.defaults()), crls, 300);
+    long[] capped = placeRounds(PlacementPolicy.parse("falcon"), crls, 300);
     double[] sorted = crls.clone();
     Arrays.sort(sorted);
     double median = sorted[sorted.length / 2];
@@ -100,7 +101,7 @@ class CappedPlacementTest {
   }
 
   /**
-   * At most 1/f of a grid can be over f times its mean, so fewer than n eligible donors under the cap happens when most
+   * Capped at 4x. At most 1/f of a grid can be over f times its mean, so fewer than n eligible donors under the cap happens when most
    * of the grid is DOWN (holding little, it lowers the mean) and the eligible donors are the loaded ones: 8 eligible, 40
    * DOWN and empty.
    */
@@ -118,10 +119,10 @@ class CappedPlacementTest {
     for (Candidate c : grid(crls, held, held)) {
       candidates.add(candidates.size() < 8 ? c : new Candidate(c.id(), HostState.DOWN, c.freeBytes(), c.crls(), 10 * MB));
     }
-    double bound = LoadCap.defaults().bound(LoadCap.GridLoad.of(candidates), request);
+    double bound = new LoadCap(4).bound(LoadCap.GridLoad.of(candidates), request);
     assertThat(Arrays.stream(eligibleHeld).filter(h -> LoadCap.admits(h * PIECE, bound)).count()).as("eligible under the bound")
         .isEqualTo(2);
-    Placement p = PlacementPolicy.parse("falcon").place(candidates, request);
+    Placement p = CAPPED_AT_4.place(candidates, request);
     assertThat(p.hosts()).as("d000, d001 under the cap; d003 and d005 the least loaded of the rest")
         .containsExactlyInAnyOrder("d000", "d001", "d003", "d005");
     assertThat(p.alternates()).as("the next least loaded, in that order").containsExactly("d004", "d007", "d006");
@@ -164,7 +165,8 @@ class CappedPlacementTest {
     assertThat(heldByTrust.get(false)[42] / PIECE).as("trusting its report: a piece of every version").isEqualTo(400);
     long[] held = heldByTrust.get(true);
     double mean = (double) Arrays.stream(held).sum() / held.length;
-    assertThat((double) held[42]).as("counting what was placed there: at most 4x the mean").isLessThanOrEqualTo(4 * mean + PIECE);
+    assertThat((double) held[42]).as("counting what was placed there: at most 8x the mean")
+        .isLessThanOrEqualTo(LoadCap.DEFAULT_FACTOR * mean + PIECE);
   }
 
   @Test
@@ -174,6 +176,12 @@ class CappedPlacementTest {
     assertThat(c.withHeld(0, 500).heldBytes()).as("under-reporting").isEqualTo(500);
     assertThat(c.withHeld(900, 500).heldBytes()).as("garbage or another tracker's pieces").isEqualTo(900);
     assertThatThrownBy(() -> c.withHeld(-1, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("-1 reported");
+  }
+
+  @Test
+  void falconIsCappedAtTheDefaultFactor() {
+    assertThat(PlacementPolicy.parse("falcon")).isInstanceOfSatisfying(CappedPlacement.class,
+        c -> assertThat(c.cap().factor()).isEqualTo(LoadCap.DEFAULT_FACTOR).isEqualTo(8));
   }
 
   @Test

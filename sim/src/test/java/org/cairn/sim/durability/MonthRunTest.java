@@ -83,8 +83,11 @@ class MonthRunTest {
     DurabilitySettings s = settings(7);
     RunResult uncapped = run(s, "code:4+2", "falcon", new ArrayList<>());
     RunResult capped = run(s, "code:4+2", "capped", new ArrayList<>());
-    assertThat(capped.holders()).as("donors holding a piece, on average").isGreaterThan(1.5 * uncapped.holders());
+    RunResult tighter = run(s, "code:4+2", "capped:2", new ArrayList<>());
+    assertThat(capped.holders()).as("donors holding a piece, on average (8x the mean)").isGreaterThan(uncapped.holders());
+    assertThat(tighter.holders()).as("the same, 2x the mean").isGreaterThan(1.5 * uncapped.holders());
     assertThat(capped.mostHeldGb()).isLessThan(uncapped.mostHeldGb());
+    assertThat(tighter.mostHeldGb()).isLessThan(capped.mostHeldGb());
   }
 
   @Test

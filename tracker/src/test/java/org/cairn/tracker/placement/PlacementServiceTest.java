@@ -115,8 +115,8 @@ class PlacementServiceTest {
     List<String> again = placement.place(CLIENT, PlacementPolicy.parse("falcon"), PlacementRequest.of(1L << 30, 4, 2)).hosts();
     assertThat(again).as("the published scores give the same answer")
         .isEqualTo(PlacementPolicy.parse("falcon").place(before, PlacementRequest.of(1L << 30, 4, 2)).hosts());
-    // The cap changes this answer, deliberately: the first placement put 256 MiB on each of its six hosts, over 4x the
-    // mean of 300 peers (12 pieces of 256 MiB placed in all, 6 more coming: 4 x 15.4 MiB), so FALCON ranks the rest.
+    // The cap changes this answer, deliberately: the first placement put 256 MiB on each of its six hosts, over 8x the
+    // mean of 300 peers (12 pieces of 256 MiB placed in all, 6 more coming: 8 x 15.4 MiB), so FALCON ranks the rest.
     assertThat(again).as("the first placement's hosts are over the cap now").doesNotContainAnyElementsOf(first);
   }
 
@@ -249,13 +249,13 @@ class PlacementServiceTest {
     assertThat(placement.scoredClients()).isEmpty();
   }
 
-  /** 60 RUNNING peers; the client UP; {@code best} RUNNING (CRLS 1.7), the others LOADED (1.2). */
-  private List<String> sixtyPeersWithOneBest(String best) throws IOException {
+  /** 120 RUNNING peers; the client UP; {@code best} RUNNING (CRLS 1.7), the others LOADED (1.2). */
+  private List<String> peersWithOneBest(String best) throws IOException {
     List<String> ids = new ArrayList<>();
     long slot = history.currentSlot();
     history.record(false, CLIENT, slot, StateSeries.UP);
-    for (int i = 0; i < 60; i++) {
-      String id = i == 0 ? best : String.format("p%02d", i);
+    for (int i = 0; i < 120; i++) {
+      String id = i == 0 ? best : String.format("p%03d", i);
       register(id, "RUNNING", 1L << 40, false);
       history.record(true, id, slot, (byte) (id.equals(best) ? HostState.RUNNING : HostState.LOADED).code());
       ids.add(id);
@@ -264,13 +264,13 @@ class PlacementServiceTest {
   }
 
   /**
-   * A peer whose heartbeats say it holds nothing, with the best CRLS of 60: trusting its report, FALCON would put a piece
-   * of every version on it; the tracker counts what it placed there, and the cap (4x the mean: 0.4 pieces a placement
-   * here) keeps it to its share.
+   * A peer whose heartbeats say it holds nothing, with the best CRLS of 120: trusting its report, FALCON would put a
+   * piece of every version on it; the tracker counts what it placed there, and the cap (8x the mean: 0.4 pieces a
+   * placement here) keeps it to its share.
    */
   @Test
   void aPeerReportingThatItHoldsNothingGetsNoMoreThanTheCap_byWhatTheTrackerPlacedThere() throws Exception {
-    List<String> ids = sixtyPeersWithOneBest("liar");
+    List<String> ids = peersWithOneBest("liar");
     java.util.Map<String, Long> held = new java.util.HashMap<>();
     PlacementRequest request = PlacementRequest.of(1L << 30, 4, 2);
     int liar = 0;
@@ -291,7 +291,7 @@ class PlacementServiceTest {
 
   @Test
   void aPeerThatReportsHoldingFarMoreThanTheMeanIsPassedOver_forStoresAndRepairs() throws Exception {
-    List<String> ids = sixtyPeersWithOneBest("full");
+    List<String> ids = peersWithOneBest("full");
     clock.advance(Duration.ofSeconds(5));
     for (String id : ids) {
       membership.heartbeat(id, new HeartbeatRequest("RUNNING", 1L << 40, id.equals("full") ? 100L << 30 : 1L << 30, 0, false));
@@ -299,7 +299,7 @@ class PlacementServiceTest {
     assertThat(placement.place(CLIENT, new org.cairn.core.placement.FalconPlacement(), PlacementRequest.of(1L << 30, 4, 2)).hosts())
         .as("uncapped FALCON takes the best scored").contains("full");
     assertThat(placement.place(CLIENT, PlacementPolicy.parse("falcon"), PlacementRequest.of(1L << 30, 4, 2)).hosts())
-        .as("100 GiB against a mean under 3 GiB").doesNotContain("full").hasSize(6);
+        .as("100 GiB against a mean under 2 GiB").doesNotContain("full").hasSize(6);
     assertThat(placement.repairTargets(CLIENT, java.util.Set.of(), 3, 1L << 28)).doesNotContain("full").hasSize(3);
   }
 }
