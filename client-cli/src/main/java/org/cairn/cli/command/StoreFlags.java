@@ -131,8 +131,9 @@ public final class StoreFlags {
     Integer threads;
 
     @Option(names = "--placement", defaultValue = StoreOptions.DEFAULT_PLACEMENT,
-        description = {"falcon, random[:SEED], dedicated:HOST, or pessimistic (FALCON's ranking after probing every "
-            + "donor's bandwidth before the store; a baseline for experiments) (default: ${DEFAULT-VALUE})."})
+        description = {"falcon (FALCON's ranking over the donors holding under 8x the grid's mean), random[:SEED], "
+            + "dedicated:HOST, or pessimistic (FALCON's ranking after probing every donor's bandwidth before the store; a "
+            + "baseline for experiments) (default: ${DEFAULT-VALUE})."})
     String placement;
 
     @Option(names = "--commit-timeout", defaultValue = "30s", paramLabel = "DURATION",

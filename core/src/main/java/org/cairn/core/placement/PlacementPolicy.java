@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-/** A way of choosing hosts: {@code falcon} (default), {@code random}, {@code dedicated:HOST}. */
+/**
+ * A way of choosing hosts: {@code falcon} (default; FALCON with the per-donor cap, {@link CappedPlacement}),
+ * {@code random}, {@code dedicated:HOST}.
+ */
 public interface PlacementPolicy {
 
   /**
@@ -16,12 +19,12 @@ public interface PlacementPolicy {
 
   String name();
 
-  /** Parses {@code falcon}, {@code random[:SEED]} or {@code dedicated:HOST}. */
+  /** Parses {@code falcon} (capped at {@link LoadCap#DEFAULT_FACTOR} times the mean), {@code random[:SEED]} or {@code dedicated:HOST}. */
   static PlacementPolicy parse(String spec) {
     String s = spec == null ? "" : spec.trim();
     String lower = s.toLowerCase(Locale.ROOT);
     if (lower.equals("falcon")) {
-      return new FalconPlacement();
+      return new CappedPlacement(new FalconPlacement(), LoadCap.defaults());
     }
     if (lower.equals("random")) {
       return new RandomPlacement(System.nanoTime());

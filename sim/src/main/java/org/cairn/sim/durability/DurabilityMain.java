@@ -69,7 +69,9 @@ public final class DurabilityMain implements Callable<Integer> {
       description = "Codings compared (default: ${DEFAULT-VALUE}).")
   List<String> schemes;
 
-  @Option(names = "--placements", split = ",", defaultValue = "falcon,random", description = "Placements compared (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--placements", split = ",", defaultValue = "falcon,capped,random",
+      description = {"Placements compared: falcon (the paper's), capped[:FACTOR] (FALCON with core's per-donor cap, as",
+          "the tracker places; FACTOR times the grid's mean, default 8), random (default: ${DEFAULT-VALUE})."})
   List<String> placements;
 
   @Option(names = "--seed", defaultValue = "1", description = "Seed of the world and the runs (default: ${DEFAULT-VALUE}).")

@@ -24,7 +24,10 @@ final class DurabilityPlots {
     List<String> schemes = r.settings().schemes();
     for (RunResult x : r.runs()) {
       Color c = COLORS[schemes.indexOf(x.scheme()) % COLORS.length];
-      boolean dashed = !x.placement().equals("falcon");
+      boolean dashed = x.placement().equals("random");
+      if (x.placement().startsWith("capped")) { // solid, paler: FALCON with the cap
+        c = new Color((c.getRed() + 255) / 2, (c.getGreen() + 255) / 2, (c.getBlue() + 255) / 2);
+      }
       double[] days = new double[x.minSurplusByDay().length];
       double[] surplus = new double[days.length];
       for (int d = 0; d < days.length; d++) {

@@ -46,7 +46,7 @@ public record DurabilitySettings(int donors, int days, int warmupDays, int jobs,
     require(refreshHours >= 1, "--refresh must be at least 1 hour");
     require(!schemes.isEmpty() && !placements.isEmpty(), "--schemes and --placements must name at least one each");
     for (String p : placements) {
-      require(p.equals("falcon") || p.equals("random"), "--placements takes falcon and random, was '" + p + "'");
+      Policies.cap(p); // names the bad spec and what is accepted
     }
     for (String scheme : schemes) {
       org.cairn.core.erasure.Redundancy.parse(scheme); // names the bad spec and what is accepted

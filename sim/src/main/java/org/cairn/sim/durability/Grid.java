@@ -8,6 +8,8 @@ import java.util.TreeSet;
 import java.util.function.IntPredicate;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.placement.Candidate;
+import org.cairn.core.placement.LoadCap;
+import org.cairn.core.placement.PlacementRequest;
 
 /**
  * One run's grid as bookkeeping: the donors, the versions and who holds their pieces, the donors' used quota and when
@@ -26,6 +28,8 @@ final class Grid implements Donors.Listener {
   final int labSize;
   private final List<Set<Integer>> held;
   private final long[] used;
+  /** The sum of {@code used}: the grid's load the cap compares a donor with. */
+  private long totalUsed;
   /** When each donor's uplink is next free (simulated ms): the pieces it sends queue behind each other. */
   final long[] uplinkFree;
   /** Donors running a repair job (one each), and donors a rebuilt piece is on its way to. */
@@ -70,11 +74,20 @@ final class Grid implements Donors.Listener {
   List<Candidate> candidates(int computeHost, long pieceBytes, int n, IntPredicate exclude, Policies policies) {
     SlotHistory.Scores scores = history.scores(computeHost, loop.now());
     IntPredicate eligible = d -> d != computeHost && donors.running(d) && free(d) >= pieceBytes && !exclude.test(d);
+    LoadCap cap = policies.cap();
+    double bound = cap == null ? Double.POSITIVE_INFINITY
+        : cap.bound(load(), new PlacementRequest(pieceBytes * n, n, 0, 3600, 600, 0, settings.uplink(), 0));
     List<Candidate> out = new ArrayList<>();
-    for (int d : policies.shortlist(scores, history.byId(), n, eligible)) {
-      out.add(new Candidate(ids[d], HostState.RUNNING, free(d), scores.crls()[d], settings.uplink()));
+    for (int d : policies.shortlist(scores, history.byId(), n, eligible, d -> LoadCap.admits(used[d], bound))) {
+      // the simulation's donors report what they hold, and that is what was placed there
+      out.add(new Candidate(ids[d], HostState.RUNNING, free(d), scores.crls()[d], settings.uplink()).withHeld(used[d], used[d]));
     }
     return out;
+  }
+
+  /** What the whole grid holds, over every donor (DOWN ones too), for the cap's bound. */
+  LoadCap.GridLoad load() {
+    return new LoadCap.GridLoad(totalUsed, used.length);
   }
 
   /** Donors that hold at least one piece now. */
@@ -92,11 +105,13 @@ final class Grid implements Donors.Listener {
     if (old >= 0 && v.present(index, donors)) {
       held.get(old).remove(v.id);
       used[old] -= v.pieceBytes;
+      totalUsed -= v.pieceBytes;
     }
     v.holder[index] = donor;
     v.generation[index] = donors.generation(donor);
     held.get(donor).add(v.id);
     used[donor] += v.pieceBytes;
+    totalUsed += v.pieceBytes;
     tally.mostHeld = Math.max(tally.mostHeld, used[donor]);
   }
 
@@ -108,6 +123,7 @@ final class Grid implements Donors.Listener {
       if (v.present(i, donors)) {
         held.get(v.holder[i]).remove(v.id);
         used[v.holder[i]] -= v.pieceBytes;
+        totalUsed -= v.pieceBytes;
       }
     }
     touched.remove(v.id);
@@ -148,6 +164,7 @@ final class Grid implements Donors.Listener {
   public void wiped(int donor, long at) {
     Set<Integer> gone = held.get(donor);
     held.set(donor, new LinkedHashSet<>());
+    totalUsed -= used[donor];
     used[donor] = 0;
     for (int id : gone) {
       recount(versions.get(id), at);

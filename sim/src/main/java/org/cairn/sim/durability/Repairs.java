@@ -182,7 +182,7 @@ final class Repairs {
     }
     PlacementRequest request = new PlacementRequest(v.pieceBytes * n, n, 0, 3600, 600, 0, 12.5e6, 0);
     try {
-      List<String> hosts = policies.store().place(candidates, request).hosts();
+      List<String> hosts = policies.place(candidates, request, grid.load()).hosts();
       return hosts.stream().mapToInt(grid::donorOf).toArray();
     } catch (NotEnoughHostsException e) {
       throw new IllegalStateException("placement refused " + n + " of " + candidates.size() + " eligible hosts", e);

@@ -59,7 +59,7 @@ final class Stores {
         (now - s.monthStart()) / 1000.0, s.uplink(), 0);
     grid.tally.stores++;
     try {
-      Placement p = policies.store().place(candidates, request);
+      Placement p = policies.place(candidates, request, grid.load());
       int[] holders = new int[m + k];
       Arrays.fill(holders, -1);
       Version v = new Version(grid.versions.size(), job, m, pieceBytes, computeHost[job], holders, new int[m + k]);

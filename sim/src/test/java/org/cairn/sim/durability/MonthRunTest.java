@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class MonthRunTest {
   private static DurabilitySettings settings(long seed) {
     return new DurabilitySettings(200, 30, 2, 5, 720, 100, 3, 20, 10, 9.5, 10, 60, 15, 2, 24, List.of("code:4+2", "replicate:2"),
-        List.of("falcon", "random"), seed);
+        List.of("falcon", "capped", "random"), seed);
   }
 
   /** The shipped churn, made harsh (an outage a lab every other day, donors leaving in 20 days) so things happen. */
@@ -26,6 +26,13 @@ class MonthRunTest {
   }
 
   private static void check(Grid grid, Iterable<Version> kept, List<String> violations) {
+    long used = 0;
+    for (int d = 0; d < grid.donors.count(); d++) {
+      used += grid.settings.quotaBytes() - grid.free(d);
+    }
+    if (used != grid.load().heldBytes()) {
+      violations.add("the grid's load " + grid.load().heldBytes() + " is not the donors' used bytes " + used);
+    }
     for (Version v : kept) {
       int present = 0;
       int live = 0;
@@ -69,6 +76,18 @@ class MonthRunTest {
         assertThat(r.repairMbPerDonorDayP99()).isGreaterThanOrEqualTo(0).isLessThanOrEqualTo(r.repairMbPerDonorDayMax());
       }
     }
+  }
+
+  @Test
+  void theCappedRunSpreadsThePiecesOverMoreDonorsThanUncappedFalcon_andNoneHoldsAsMuch() {
+    DurabilitySettings s = settings(7);
+    RunResult uncapped = run(s, "code:4+2", "falcon", new ArrayList<>());
+    RunResult capped = run(s, "code:4+2", "capped", new ArrayList<>());
+    RunResult tighter = run(s, "code:4+2", "capped:2", new ArrayList<>());
+    assertThat(capped.holders()).as("donors holding a piece, on average (8x the mean)").isGreaterThan(uncapped.holders());
+    assertThat(tighter.holders()).as("the same, 2x the mean").isGreaterThan(1.5 * uncapped.holders());
+    assertThat(capped.mostHeldGb()).isLessThan(uncapped.mostHeldGb());
+    assertThat(tighter.mostHeldGb()).isLessThan(capped.mostHeldGb());
   }
 
   @Test

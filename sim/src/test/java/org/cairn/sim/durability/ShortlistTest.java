@@ -9,6 +9,7 @@ import java.util.function.IntPredicate;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.placement.Candidate;
 import org.cairn.core.placement.FalconPlacement;
+import org.cairn.core.placement.LoadCap;
 import org.cairn.core.placement.NotEnoughHostsException;
 import org.cairn.core.placement.PlacementRequest;
 import org.junit.jupiter.api.Test;
@@ -80,5 +81,57 @@ class ShortlistTest {
     assertThat(picked).hasSize(48).doesNotHaveDuplicates();
     assertThat(java.util.Arrays.stream(picked).allMatch(d -> d % 2 == 0)).isTrue();
     assertThat(Shortlist.random(20, 6, d -> d < 10, r)).hasSize(10);
+  }
+
+  /**
+   * The capped run's shortlist (FALCON's among the donors under the cap, or every eligible donor when fewer than n are)
+   * gives core's CappedPlacement the same answer as every eligible donor does, the fallback included.
+   */
+  @Test
+  void cappedFalconChoosesTheSameHostsFromTheShortlistAsFromEveryEligibleDonor_whenTheCapLiftsToo() throws NotEnoughHostsException {
+    SplittableRandom r = new SplittableRandom(9);
+    int lifted = 0;
+    for (int trial = 0; trial < 300; trial++) {
+      int donors = 20 + r.nextInt(300);
+      double[] crls = new double[donors];
+      long[] held = new long[donors];
+      boolean[] ok = new boolean[donors];
+      for (int d = 0; d < donors; d++) {
+        crls[d] = Math.round(r.nextDouble() * 8) / 4.0 + 0.25;
+        held[d] = r.nextInt(4) == 0 ? r.nextLong(1L << 34) : r.nextLong(1L << 28);
+        // in a third of the trials the eligible are mostly the loaded ones (the rest busy or down), so the cap lifts
+        ok[d] = trial % 3 == 0 ? held[d] > 1L << 33 || r.nextInt(30) == 0 : r.nextInt(3) > 0;
+      }
+      IntPredicate eligible = d -> ok[d];
+      int n = 1 + r.nextInt(9);
+      if (Shortlist.all(donors, eligible).length < n) {
+        continue;
+      }
+      String[] ids = ids(donors, r);
+      int[] byId = java.util.stream.IntStream.range(0, donors).boxed().sorted(java.util.Comparator.comparing(d -> ids[d]))
+          .mapToInt(Integer::intValue).toArray();
+      int[] idRank = new int[donors];
+      for (int i = 0; i < donors; i++) {
+        idRank[byId[i]] = i;
+      }
+      SlotHistory.Scores scores = new SlotHistory.Scores(crls, 3600, SlotHistory.byCrls(crls, idRank));
+      PlacementRequest request = new PlacementRequest(100_000_000L * n, n, 0, 3600, 600, 0, 1.25e6, 0);
+      Policies capped = new Policies(trial % 2 == 0 ? "capped" : "capped:1.5", new SplittableRandom(trial));
+      double bound = capped.cap().bound(new LoadCap.GridLoad(java.util.Arrays.stream(held).sum(), donors), request);
+      LoadCap.GridLoad grid = new LoadCap.GridLoad(java.util.Arrays.stream(held).sum(), donors);
+      int[] shortlist = capped.shortlist(scores, byId, n, eligible, d -> LoadCap.admits(held[d], bound));
+      lifted += java.util.Arrays.stream(Shortlist.all(donors, eligible)).filter(d -> LoadCap.admits(held[d], bound)).count() < n ? 1 : 0;
+      assertThat(capped.place(withHeld(shortlist, crls, ids, held), request, grid).hosts()).as("trial " + trial)
+          .isEqualTo(capped.place(withHeld(Shortlist.all(donors, eligible), crls, ids, held), request, grid).hosts());
+    }
+    assertThat(lifted).as("trials where the cap had to lift").isGreaterThan(10);
+  }
+
+  private static List<Candidate> withHeld(int[] donors, double[] crls, String[] ids, long[] held) {
+    List<Candidate> out = new ArrayList<>();
+    for (int d : donors) {
+      out.add(new Candidate(ids[d], HostState.RUNNING, 1L << 40, crls[d], 1.25e6).withHeld(held[d], held[d]));
+    }
+    return out;
   }
 }

@@ -294,16 +294,16 @@ public final class Membership {
     long now = clock.millis();
     List<Standing> out = new ArrayList<>();
     for (PeerRecord r : peers.values()) {
-      out.add(new Standing(r.id(), effectiveState(r, now), r.paused(), r.freeBytes(), diskRates.getOrDefault(r.id(), 0.0)));
+      out.add(new Standing(r.id(), effectiveState(r, now), r.paused(), r.freeBytes(), r.usedBytes(), diskRates.getOrDefault(r.id(), 0.0)));
     }
     return out;
   }
 
   /**
-   * A peer's effective state, whether its owner paused it, its free space and its disk's write rate (bytes/s; 0 when
-   * unknown), as {@link PeerView} has them.
+   * A peer's effective state, whether its owner paused it, its free space, the bytes it says it holds (its last
+   * heartbeat's) and its disk's write rate (bytes/s; 0 when unknown), as {@link PeerView} has them.
    */
-  public record Standing(String id, HostState state, boolean paused, long freeBytes, double diskWriteBytesPerSecond) {}
+  public record Standing(String id, HostState state, boolean paused, long freeBytes, long usedBytes, double diskWriteBytesPerSecond) {}
 
   public PeerView peer(String id) {
     PeerRecord r = peers.get(id);

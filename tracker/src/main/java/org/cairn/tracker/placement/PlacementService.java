@@ -16,7 +16,10 @@ import org.cairn.core.availability.Availability;
 import org.cairn.core.availability.Crls;
 import org.cairn.core.availability.HostState;
 import org.cairn.core.availability.StateSeries;
+import org.cairn.core.placement.CappedPlacement;
 import org.cairn.core.placement.Candidate;
+import org.cairn.core.placement.FalconPlacement;
+import org.cairn.core.placement.LoadCap;
 import org.cairn.core.placement.NotEnoughHostsException;
 import org.cairn.core.placement.Placement;
 import org.cairn.core.placement.PlacementPolicy;
@@ -56,6 +59,10 @@ public final class PlacementService {
   private final Map<String, Scores> scores = new ConcurrentHashMap<>();
   /** client -> when it last asked for a placement: the clients whose scores are kept current. */
   private final Map<String, Long> active = new ConcurrentHashMap<>();
+  /** What this tracker's placements put on each peer, for the per-donor cap. */
+  private final PlacedBytes placed = new PlacedBytes();
+  /** The policy repair targets are ranked with: FALCON with the per-donor cap, as stores are by default. */
+  private static final CappedPlacement REPAIR_POLICY = new CappedPlacement(new FalconPlacement(), LoadCap.defaults());
 
   private final TrackerStore store;
 
@@ -133,38 +140,60 @@ public final class PlacementService {
    * FALCON's choice for {@code client} over every known peer. The candidates come from one read of the peers'
    * standings (in id order, no sort; every policy breaks ties by id, so the order changes no answer) and the client's published scores
    * ({@link #refreshScores}); a peer without a score yet (it registered since) is ranked at gamma, which is what a peer
-   * with no history in the window scores.
+   * with no history in the window scores. Each candidate carries what it holds for the per-donor cap (core's
+   * {@code CappedPlacement}, what {@code falcon} places with): the used bytes of its last heartbeat and what this
+   * tracker placed there ({@link PlacedBytes}); the chosen hosts are counted.
    */
   public Placement place(String client, PlacementPolicy policy, PlacementRequest request) throws IOException, NotEnoughHostsException {
     Map<String, Double> crlsByPeer = scores(client, true);
     Map<String, double[]> abw = bandwidth.getOrDefault(client, Map.of());
     List<Membership.Standing> peers = membership.standings();
+    long now = clock.millis();
     List<Candidate> candidates = new ArrayList<>(peers.size());
     for (Membership.Standing p : peers) {
       double[] bw = abw.get(p.id());
       candidates.add(new Candidate(p.id(), p.paused() && p.state().acceptsWrites() ? HostState.BUSY : p.state(), p.freeBytes(),
-          crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0], p.diskWriteBytesPerSecond()));
+          crlsByPeer.getOrDefault(p.id(), crls.gamma()), bw == null ? 0 : bw[0], p.diskWriteBytesPerSecond())
+          .withHeld(p.usedBytes(), placed.at(p.id(), now)));
     }
-    return policy.place(candidates, request);
+    Placement chosen = policy.place(candidates, request);
+    count(chosen.hosts(), request.fragmentBytes(), now);
+    return chosen;
+  }
+
+  private void count(List<String> hosts, long fragmentBytes, long now) {
+    for (String h : hosts) {
+      placed.add(h, fragmentBytes, now);
+    }
+  }
+
+  /** What this tracker's placements put on {@code peer}, faded ({@link PlacedBytes}); for tests. */
+  long placedBytes(String peer) {
+    return placed.at(peer, clock.millis());
   }
 
   /**
    * Hosts for rebuilt fragments (repair): FALCON's ranking against the compute host that stored the
-   * chunk, over RUNNING, unpaused peers with room for a fragment that are not in {@code exclude}
-   * (repair is steered away from LOADED and BUSY donors). Returns up to {@code count} peer ids, fewer
-   * if fewer qualify.
+   * chunk, with the per-donor cap, over RUNNING, unpaused peers with room for a fragment that are not in
+   * {@code exclude} (repair is steered away from LOADED and BUSY donors). The cap's mean is over every known peer.
+   * Returns up to {@code count} peer ids, fewer if fewer qualify.
    */
   public List<String> repairTargets(String client, java.util.Set<String> exclude, int count, long fragmentBytes) throws IOException {
     Map<String, Double> crlsByPeer = scores(client == null ? "" : client, false);
     Map<String, double[]> abw = bandwidth.getOrDefault(client == null ? "" : client, Map.of());
+    long now = clock.millis();
     List<Candidate> candidates = new ArrayList<>();
-    for (PeerView p : membership.peers()) {
+    double held = 0;
+    List<PeerView> peers = membership.peers();
+    for (PeerView p : peers) {
+      long placedThere = placed.at(p.id(), now);
+      held += Math.max(p.usedBytes(), placedThere);
       if (exclude.contains(p.id()) || !repairCandidate(p, fragmentBytes)) {
         continue;
       }
       double[] bw = abw.get(p.id());
       candidates.add(new Candidate(p.id(), HostState.RUNNING, p.freeBytes(), crlsByPeer.getOrDefault(p.id(), crls.gamma()),
-          bw == null ? 0 : bw[0], p.diskWriteBytesPerSecond()));
+          bw == null ? 0 : bw[0], p.diskWriteBytesPerSecond()).withHeld(p.usedBytes(), placedThere));
     }
     int n = Math.min(count, candidates.size());
     if (n == 0) {
@@ -172,7 +201,9 @@ public final class PlacementService {
     }
     PlacementRequest request = new PlacementRequest(fragmentBytes * n, n, 0, 3600, 600, 0, 12.5e6, 0);
     try {
-      return PlacementPolicy.parse("falcon").place(candidates, request).hosts();
+      List<String> hosts = REPAIR_POLICY.place(candidates, request, new LoadCap.GridLoad(held, peers.size())).hosts();
+      count(hosts, fragmentBytes, now);
+      return hosts;
     } catch (NotEnoughHostsException e) {
       throw new IllegalStateException("placement refused " + n + " of " + candidates.size() + " eligible hosts", e);
     }

@@ -107,7 +107,7 @@ class MembershipTest {
     assertThat(membership.peer("p3").state()).isEqualTo("DOWN");
     assertThat(membership.standings()).containsExactlyInAnyOrderElementsOf(membership.peers().stream()
         .map(v -> new Membership.Standing(v.id(), org.cairn.core.availability.HostState.parse(v.state()), v.paused(), v.freeBytes(),
-            v.diskWriteBytesPerSecond()))
+            v.usedBytes(), v.diskWriteBytesPerSecond()))
         .toList());
     assertThat(membership.standings()).extracting(Membership.Standing::state).containsExactlyInAnyOrder(
         org.cairn.core.availability.HostState.BUSY, org.cairn.core.availability.HostState.LOADED,

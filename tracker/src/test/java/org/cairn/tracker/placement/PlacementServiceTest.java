@@ -101,6 +101,7 @@ class PlacementServiceTest {
     clock.advance(Duration.ofSeconds(20));
     importRandomHistory(random, membership.ids());
     List<PlacementPolicy> policies = List.of(PlacementPolicy.parse("falcon"), PlacementPolicy.parse("random:7"));
+    List<String> first = null;
     for (PlacementPolicy policy : policies) {
       PlacementRequest request = new PlacementRequest(1L << 30, 4, 2, 3600, 600, 120, 12.5e6, 6);
       Placement expected = policy.place(sortedCandidatesScoredOverTheWholeWindow(), request);
@@ -108,10 +109,15 @@ class PlacementServiceTest {
       assertThat(actual.hosts()).as(policy.name()).isEqualTo(expected.hosts());
       assertThat(actual.alternates()).as(policy.name()).isEqualTo(expected.alternates());
       assertThat(Double.valueOf(actual.objective())).as(policy.name()).isEqualTo(Double.valueOf(expected.objective()));
+      first = first == null ? actual.hosts() : first;
     }
-    assertThat(placement.place(CLIENT, PlacementPolicy.parse("falcon"), PlacementRequest.of(1L << 30, 4, 2)).hosts())
-        .as("the published scores give the same answer").isEqualTo(
-            PlacementPolicy.parse("falcon").place(sortedCandidatesScoredOverTheWholeWindow(), PlacementRequest.of(1L << 30, 4, 2)).hosts());
+    List<Candidate> before = sortedCandidatesScoredOverTheWholeWindow(); // before this placement is counted
+    List<String> again = placement.place(CLIENT, PlacementPolicy.parse("falcon"), PlacementRequest.of(1L << 30, 4, 2)).hosts();
+    assertThat(again).as("the published scores give the same answer")
+        .isEqualTo(PlacementPolicy.parse("falcon").place(before, PlacementRequest.of(1L << 30, 4, 2)).hosts());
+    // The cap changes this answer, deliberately: the first placement put 256 MiB on each of its six hosts, over 8x the
+    // mean of 300 peers (12 pieces of 256 MiB placed in all, 6 more coming: 8 x 15.4 MiB), so FALCON ranks the rest.
+    assertThat(again).as("the first placement's hosts are over the cap now").doesNotContainAnyElementsOf(first);
   }
 
   /** Every storage host and the client get a seeded random day of history; the client is known only in the last third. */
@@ -137,7 +143,10 @@ class PlacementServiceTest {
     }
   }
 
-  /** The candidates as placement built them before: every peer's view sorted by id, CRLS over the whole window. */
+  /**
+   * The candidates as placement built them before: every peer's view sorted by id, CRLS over the whole window, with what
+   * it reports holding and what the tracker placed there (the per-donor cap's inputs).
+   */
   private List<Candidate> sortedCandidatesScoredOverTheWholeWindow() throws IOException {
     long to = history.currentSlot() + 1;
     long from = to - history.slots(WINDOW);
@@ -147,7 +156,7 @@ class PlacementServiceTest {
       HostState state = HostState.parse(p.state());
       out.add(new Candidate(p.id(), p.paused() && state.acceptsWrites() ? HostState.BUSY : state, p.freeBytes(),
           crls.score(history.storageSeries(p.id(), from, to), compute, from, to), placement.bandwidth(CLIENT, p.id()),
-          p.diskWriteBytesPerSecond()));
+          p.diskWriteBytesPerSecond()).withHeld(p.usedBytes(), placement.placedBytes(p.id())));
     }
     return out;
   }
@@ -238,5 +247,59 @@ class PlacementServiceTest {
     clock.advance(REFRESH);
     placement.refreshScores();
     assertThat(placement.scoredClients()).isEmpty();
+  }
+
+  /** 120 RUNNING peers; the client UP; {@code best} RUNNING (CRLS 1.7), the others LOADED (1.2). */
+  private List<String> peersWithOneBest(String best) throws IOException {
+    List<String> ids = new ArrayList<>();
+    long slot = history.currentSlot();
+    history.record(false, CLIENT, slot, StateSeries.UP);
+    for (int i = 0; i < 120; i++) {
+      String id = i == 0 ? best : String.format("p%03d", i);
+      register(id, "RUNNING", 1L << 40, false);
+      history.record(true, id, slot, (byte) (id.equals(best) ? HostState.RUNNING : HostState.LOADED).code());
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  /**
+   * A peer whose heartbeats say it holds nothing, with the best CRLS of 120: trusting its report, FALCON would put a
+   * piece of every version on it; the tracker counts what it placed there, and the cap (8x the mean: 0.4 pieces a
+   * placement here) keeps it to its share.
+   */
+  @Test
+  void aPeerReportingThatItHoldsNothingGetsNoMoreThanTheCap_byWhatTheTrackerPlacedThere() throws Exception {
+    List<String> ids = peersWithOneBest("liar");
+    java.util.Map<String, Long> held = new java.util.HashMap<>();
+    PlacementRequest request = PlacementRequest.of(1L << 30, 4, 2);
+    int liar = 0;
+    for (int round = 0; round < 50; round++) {
+      clock.advance(Duration.ofSeconds(5));
+      for (String id : ids) { // the honest report what they hold
+        membership.heartbeat(id, new HeartbeatRequest("RUNNING", 1L << 40, id.equals("liar") ? 0 : held.getOrDefault(id, 0L), 0, false));
+      }
+      for (String h : placement.place(CLIENT, PlacementPolicy.parse("falcon"), request).hosts()) {
+        held.merge(h, request.fragmentBytes(), Long::sum);
+        liar += h.equals("liar") ? 1 : 0;
+      }
+    }
+    assertThat(placement.placedBytes("liar")).as("counted, faded by a few minutes at most")
+        .isBetween((long) (0.99 * liar * request.fragmentBytes()), (long) liar * request.fragmentBytes());
+    assertThat(liar).as("pieces of 50 versions on the liar: about 0.4 a version, as any peer").isBetween(15, 22);
+  }
+
+  @Test
+  void aPeerThatReportsHoldingFarMoreThanTheMeanIsPassedOver_forStoresAndRepairs() throws Exception {
+    List<String> ids = peersWithOneBest("full");
+    clock.advance(Duration.ofSeconds(5));
+    for (String id : ids) {
+      membership.heartbeat(id, new HeartbeatRequest("RUNNING", 1L << 40, id.equals("full") ? 100L << 30 : 1L << 30, 0, false));
+    }
+    assertThat(placement.place(CLIENT, new org.cairn.core.placement.FalconPlacement(), PlacementRequest.of(1L << 30, 4, 2)).hosts())
+        .as("uncapped FALCON takes the best scored").contains("full");
+    assertThat(placement.place(CLIENT, PlacementPolicy.parse("falcon"), PlacementRequest.of(1L << 30, 4, 2)).hosts())
+        .as("100 GiB against a mean under 2 GiB").doesNotContain("full").hasSize(6);
+    assertThat(placement.repairTargets(CLIENT, java.util.Set.of(), 3, 1L << 28)).doesNotContain("full").hasSize(3);
   }
 }
