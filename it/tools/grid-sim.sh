@@ -4,7 +4,8 @@
 # heartbeat interval, then runs sim/target/cairn-sim.jar with DONORS donors for MINUTES steady minutes, the trackers'
 # pids given so the leader's CPU is measured. Extra arguments go to cairn-sim (e.g. --json, --no-outages).
 #   ./mvnw -B -q -DskipTests package && it/tools/grid-sim.sh lone|group DONORS MINUTES [INTERVAL, default 5s] [cairn-sim flags...]
-#   (TRACKER_JAVA_OPTS: JVM flags for the trackers; SIM_JAVA_OPTS: for the simulator, default -Xmx2g)
+#   (TRACKER_JAVA_OPTS: JVM flags for the trackers; SIM_JAVA_OPTS: for the simulator, default -Xmx2g;
+#    TRACKER_JAR, SIM_JAR: other builds' jars, e.g. to compare with main's)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODE=${1:?lone or group}
@@ -28,7 +29,7 @@ for i in $(seq 1 "$N"); do
   GROUP_ARGS=()
   [ "$N" -gt 1 ] && GROUP_ARGS=(--peers "$MEMBERS" --id "t$i")
   # shellcheck disable=SC2086
-  java ${TRACKER_JAVA_OPTS:-} -jar tracker/target/cairn-tracker.jar --data "$DIR/t$i" --listen 127.0.0.1:1993$i --token-file "$DIR/token" \
+  java ${TRACKER_JAVA_OPTS:-} -jar "${TRACKER_JAR:-tracker/target/cairn-tracker.jar}" --data "$DIR/t$i" --listen 127.0.0.1:1993$i --token-file "$DIR/token" \
     --heartbeat-interval "$INTERVAL" "${GROUP_ARGS[@]}" "${TLS_ARGS[@]}" >> "$DIR/t$i.log" 2>&1 &
   PIDS+=($!)
   URLS+=("$SCHEME://127.0.0.1:1993$i")
@@ -37,5 +38,5 @@ until [ "$(curl -ks -m 1 -o /dev/null -w '%{http_code}' -H "Authorization: Beare
   && curl -ks -m 1 -H "Authorization: Bearer $BEARER" "${URLS[0]}/api/v1/cluster" | grep -q '"leader":"'; do sleep 0.3; done
 echo "trackers up (logs in $DIR)" >&2
 # shellcheck disable=SC2086
-java ${SIM_JAVA_OPTS:--Xmx2g} -jar sim/target/cairn-sim.jar --tracker "$(IFS=,; echo "${URLS[*]}")" --token-file "$DIR/token" \
+java ${SIM_JAVA_OPTS:--Xmx2g} -jar "${SIM_JAR:-sim/target/cairn-sim.jar}" --tracker "$(IFS=,; echo "${URLS[*]}")" --token-file "$DIR/token" \
   --tracker-pid "$(IFS=,; echo "${PIDS[*]}")" --donors "$DONORS" --minutes "$MINUTES" "$@"
