@@ -9,6 +9,7 @@ import org.cairn.sim.measure.Latencies;
  *
  * @param leader the URL of the tracker that led (the one the donors called)
  * @param heartbeatIntervalMs the interval the tracker named
+ * @param enrollSeconds from the first registration sent to the last answered (the donors' keys made before)
  * @param heartbeats latency from when a heartbeat was due to its answer, over the steady minutes (the simulator's own
  *     delays included: on a loaded machine, compare {@code heartbeatsOnWire})
  * @param heartbeatsOnWire latency from a heartbeat's write to its answer
@@ -19,7 +20,7 @@ import org.cairn.sim.measure.Latencies;
  * @param nothingLost every donor registered, every heartbeat was answered 200, and no heartbeating donor was shown DOWN
  */
 public record SimReport(int donors, String leader, boolean tls, long heartbeatIntervalMs, Counters.Snapshot counts,
-    Latencies.Summary registration, Latencies.Summary heartbeats, Latencies.Summary heartbeatsOnWire, Double leaderCpuPercent, double loadAverage, int placementCandidates,
+    Latencies.Summary registration, double enrollSeconds, Latencies.Summary heartbeats, Latencies.Summary heartbeatsOnWire, Double leaderCpuPercent, double loadAverage, int placementCandidates,
     Latencies.Summary placement, DownWatch.Outcome failure, Churn churn, boolean nothingLost) {
 
   /** The churn drawn for the run: owner sessions and lab outages started, simulated hours covered. */
@@ -29,8 +30,8 @@ public record SimReport(int donors, String leader, boolean tls, long heartbeatIn
     StringBuilder s = new StringBuilder();
     s.append(String.format("cairn-sim: %d donors against %s (%s), heartbeat every %d ms%n", donors, leader,
         tls ? "TLS" : "plain HTTP", heartbeatIntervalMs));
-    s.append(String.format("registered %d/%d (%d certified); registration p50 %.1f ms, p99 %.1f ms%n", counts.registered(), donors,
-        counts.certified(), registration.p50Ms(), registration.p99Ms()));
+    s.append(String.format("registered %d/%d (%d certified) in %.1f s, %.0f a second; registration p50 %.1f ms, p99 %.1f ms%n",
+        counts.registered(), donors, counts.certified(), enrollSeconds, donors / enrollSeconds, registration.p50Ms(), registration.p99Ms()));
     s.append(String.format("heartbeats: %d sent, %d answered 200, %d failed; due-to-answer p50 %.1f ms, p99 %.1f ms, max %.1f ms%n",
         counts.beatsSent(), counts.beatsOk(), counts.beatErrors(), heartbeats.p50Ms(), heartbeats.p99Ms(), heartbeats.maxMs()));
     s.append(String.format("heartbeats on the wire (write to answer): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", heartbeatsOnWire.p50Ms(),

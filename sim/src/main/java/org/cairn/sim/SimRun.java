@@ -64,7 +64,10 @@ final class SimRun {
     try (org.cairn.sim.net.TrackerLanes lanes = new org.cairn.sim.net.TrackerLanes(leader, context, s.connections(), s.threads());
         Fleet fleet = new Fleet(lanes, s.donors(), tls, churn, clock, s.seed())) {
       log.printf("enrolling %d donors at %s%n", s.donors(), leader);
+      long enrollStart = System.nanoTime();
       fleet.enroll(donorToken, ENROLL_IN_FLIGHT);
+      double enrollSeconds = (System.nanoTime() - enrollStart) / 1e9;
+      log.printf("enrolled %d donors in %.1f s (%.0f registrations/s)%n", s.donors(), enrollSeconds, s.donors() / enrollSeconds);
       Thread.sleep(fleet.intervalMillis()); // one interval of warm-up: every donor's first beat, the JIT's first pass
       fleet.beats().reset();
       fleet.wire().reset();
@@ -86,7 +89,7 @@ final class SimRun {
       var counts = fleet.counters().snapshot();
       boolean nothingLost = counts.registered() == s.donors() && counts.beatErrors() == 0
           && (failure == null || failure.wronglyDown() == 0 && failure.seconds() >= 0);
-      return new SimReport(s.donors(), leader.toString(), tls, fleet.intervalMillis(), counts, fleet.registrations().summary(), beats, wire,
+      return new SimReport(s.donors(), leader.toString(), tls, fleet.intervalMillis(), counts, fleet.registrations().summary(), enrollSeconds, beats, wire,
           cpuPercent, load, candidates, placement, failure,
           new SimReport.Churn(churn.ownerSessions(), churn.outages(), churn.labs(s.donors()), horizon / 3_600_000.0), nothingLost);
     }

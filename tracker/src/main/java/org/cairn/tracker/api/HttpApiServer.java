@@ -61,8 +61,13 @@ public final class HttpApiServer implements Closeable {
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(2);
-  /** Threads that run requests (RocksDB calls, a commit's synced write): any connection's next request takes any free one. */
-  static final int HANDLER_THREADS = 16;
+  /**
+   * Threads that run requests (RocksDB calls, a commit's synced write): any connection's next request takes any free one.
+   * Most of a busy tracker's requests wait rather than compute: in a tracker group a registration waits for three log
+   * round trips (its token's use, its record, its credential; ~100 ms each on a loaded 2-core machine), so the threads
+   * bound how many registrations are in flight (16 held a group of three to ~20 a second, docs/simulation.md).
+   */
+  static final int HANDLER_THREADS = 64;
   /**
    * Each connection's requests run in order, one at a time, on whichever handler thread is free: a request that waits
    * (a commit's synced write while the disk is slow) holds up its own connection only. A DefaultEventExecutorGroup pins

@@ -37,6 +37,8 @@ public final class TokenStore {
 
   private final Path dir;
   private final ConcurrentHashMap<String, Cached> cache = new ConcurrentHashMap<>();
+  /** Per enrollment token taken from, its rounds of uses (a few tokens per grid: kept while the tracker runs). */
+  private final ConcurrentHashMap<String, UseRounds> rounds = new ConcurrentHashMap<>();
 
   private record Cached(TokenRecord record, long modified) {}
 
@@ -72,9 +74,11 @@ public final class TokenStore {
 
   /**
    * A new credential; returns its full text (the only time the secret exists outside the caller). A donor token's
-   * {@code uses} defaults to {@link #DEFAULT_DONOR_USES}; {@link #UNLIMITED_USES} stores none (no limit).
+   * {@code uses} defaults to {@link #DEFAULT_DONOR_USES}; {@link #UNLIMITED_USES} stores none (no limit). Not behind
+   * the store's lock: a new record (a fresh random id) rewrites nothing, so registrations' credentials are written
+   * concurrently (in a tracker group, their log entries are committed together).
    */
-  public synchronized String issue(Role role, List<String> apps, boolean readOnly, Long expiresMillis, Integer uses, String peer,
+  public String issue(Role role, List<String> apps, boolean readOnly, Long expiresMillis, Integer uses, String peer,
       String note, long nowMillis) throws IOException {
     if (role == Role.DONOR && uses == null) {
       uses = DEFAULT_DONOR_USES;
@@ -111,21 +115,31 @@ public final class TokenStore {
   }
 
   /**
-   * Takes one use of an enrollment token (a registration). False when none is left.
+   * Takes one use of an enrollment token (a registration). False when none is left. Registrations that arrive
+   * together are written as one round ({@link UseRounds}): one write of the count for all of them.
    */
-  public synchronized boolean takeUse(String tokenId) throws IOException {
+  public boolean takeUse(String tokenId) throws IOException {
+    return rounds.computeIfAbsent(tokenId, id -> new UseRounds(wanted -> spendUses(id, wanted))).take();
+  }
+
+  /**
+   * One round of {@link #takeUse}: up to {@code wanted} uses of {@code tokenId} as its record says now, written at
+   * once; how many were taken. Behind the store's lock, as every rewrite of a record is (a revocation in between
+   * must not be overwritten).
+   */
+  synchronized int spendUses(String tokenId, int wanted) throws IOException {
     TokenRecord r = load(tokenId);
     if (r == null) {
-      return false;
+      return 0;
     }
     if (r.uses() == null) {
-      return true;
+      return wanted;
     }
-    if (r.uses() <= 0) {
-      return false;
+    int taken = Math.min(wanted, Math.max(0, r.uses()));
+    if (taken > 0) {
+      write(r.withUses(r.uses() - taken));
     }
-    write(r.withUses(r.uses() - 1));
-    return true;
+    return taken;
   }
 
   /** Revokes a token; false if there is none with that id. */

@@ -66,6 +66,17 @@ public final class Membership {
   /** Peer id -> the process instance it last registered with (in memory: a restarted tracker has no claimed jobs to lose). */
   private final Map<String, String> instances = new ConcurrentHashMap<>();
   private final PeerTraffic traffic = new PeerTraffic();
+  /**
+   * Address (as {@link #addressKey} compares them) -> the peers registered at it, so the free-address check of a
+   * registration looks up one address instead of reading every peer (it ran twice per registration: quadratic in the
+   * grid's size while 100,000 donors join). Updated with {@link #peers} by {@link #remember}.
+   */
+  private final Map<String, java.util.Set<String>> byAddress = new ConcurrentHashMap<>();
+  /**
+   * One peer's registrations write its record in order (a stripe per id); other peers' writes, in a tracker group a
+   * log round trip each, go on together instead of one at a time behind this object's lock.
+   */
+  private final Object[] writeOrder = new Object[64];
 
   public Membership(TrackerStore store, Clock clock, Duration timeout) throws IOException {
     this(store, clock, timeout, new EventLog(clock, 100));
@@ -82,9 +93,12 @@ public final class Membership {
       if (!r.left() && r.lastHeartbeat() > 0) {
         r = r.withLastHeartbeat(Math.max(r.lastHeartbeat(), now));
       }
-      peers.put(r.id(), r);
+      remember(r);
       return true;
     });
+    for (int i = 0; i < writeOrder.length; i++) {
+      writeOrder[i] = new Object();
+    }
     store.scan(TrackerStore.Family.COMPUTE, new byte[0], (key, value) -> {
       ComputeRecord r = JSON.readValue(value, ComputeRecord.class);
       compute.put(r.id(), r.up() ? new ComputeRecord(r.id(), true, Math.max(r.lastHeartbeat(), now), r.owner()) : r);
@@ -109,21 +123,33 @@ public final class Membership {
     return rejoined.getOrDefault(id, 0L);
   }
 
-  /** Registers a new peer or rejoins a known one; refused at an address another peer not DOWN has. */
-  public synchronized PeerView register(RegisterRequest r) throws IOException {
+  /**
+   * Registers a new peer or rejoins a known one; refused at an address another peer not DOWN has. The check and the
+   * record in memory are one step (two peers cannot take one address together); the record's write follows, in order
+   * with this peer's other registrations only.
+   */
+  public PeerView register(RegisterRequest r) throws IOException {
     requireId(r.id());
     if (r.address() == null || r.address().isBlank()) {
       throw new IllegalArgumentException("address is required");
     }
     HostState state = r.state() == null ? HostState.RUNNING : HostState.parse(r.state());
-    long now = clock.millis();
-    requireFreeAddress(r.id(), r.address(), now);
-    PeerRecord old = peers.get(r.id());
-    long quota = clamp(r.quotaBytes(), MAX_BYTES);
-    PeerRecord record = new PeerRecord(r.id(), r.address(), state.name(), free(r.freeBytes(), quota), clamp(r.usedBytes(), MAX_BYTES),
-        quota, Math.max(0, r.fragments()), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version(),
-        r.publicKey() != null ? r.publicKey() : old == null ? null : old.publicKey());
-    save(record);
+    PeerRecord old;
+    PeerRecord record;
+    long now;
+    synchronized (writeOrder[Math.floorMod(r.id().hashCode(), writeOrder.length)]) {
+      synchronized (this) {
+        now = clock.millis();
+        requireFreeAddress(r.id(), r.address(), now);
+        old = peers.get(r.id());
+        long quota = clamp(r.quotaBytes(), MAX_BYTES);
+        record = new PeerRecord(r.id(), r.address(), state.name(), free(r.freeBytes(), quota), clamp(r.usedBytes(), MAX_BYTES),
+            quota, Math.max(0, r.fragments()), r.paused(), now, old == null ? now : old.registeredAt(), false, r.version(),
+            r.publicKey() != null ? r.publicKey() : old == null ? null : old.publicKey());
+        remember(record);
+      }
+      store.put(TrackerStore.Family.PEERS, r.id().getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
+    }
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
     String before = r.instance() == null ? instances.remove(r.id()) : instances.put(r.id(), r.instance());
@@ -157,16 +183,23 @@ public final class Membership {
    * peer's traffic (pieces, tickets) to whoever registered last. A peer DOWN (timed out or left) frees its address.
    */
   private void requireFreeAddress(String id, String address, long now) {
-    String wanted = addressKey(address);
-    for (PeerRecord p : peers.values()) {
-      if (!p.id().equals(id) && effectiveState(p, now) != HostState.DOWN && addressKey(p.address()).equals(wanted)) {
-        throw Refused.conflict("address " + address.trim() + " is registered to live peer " + p.id());
+    java.util.Set<String> there = byAddress.get(addressKey(address));
+    if (there == null) {
+      return;
+    }
+    for (String other : there) {
+      PeerRecord p = peers.get(other);
+      if (p != null && !other.equals(id) && effectiveState(p, now) != HostState.DOWN) {
+        throw Refused.conflict("address " + address.trim() + " is registered to live peer " + other);
       }
     }
   }
 
   /** An address as compared for sameness: host in lower case, port as a number (names are not resolved). */
   private static String addressKey(String address) {
+    if (address == null) {
+      return "";
+    }
     try {
       HostPort hp = HostPort.parse(address);
       return hp.host().toLowerCase(Locale.ROOT) + ":" + hp.port();
@@ -368,8 +401,25 @@ public final class Membership {
   }
 
   private void save(PeerRecord r) throws IOException {
-    peers.put(r.id(), r);
+    remember(r);
     store.put(TrackerStore.Family.PEERS, r.id().getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
+  }
+
+  /** Puts a record in {@link #peers} and its address in {@link #byAddress} (a changed address moves there). */
+  private void remember(PeerRecord r) {
+    PeerRecord prev = peers.put(r.id(), r);
+    String key = addressKey(r.address());
+    if (prev != null && !addressKey(prev.address()).equals(key)) {
+      byAddress.computeIfPresent(addressKey(prev.address()), (k, ids) -> {
+        ids.remove(r.id());
+        return ids.isEmpty() ? null : ids;
+      });
+    }
+    byAddress.compute(key, (k, ids) -> {
+      java.util.Set<String> out = ids == null ? ConcurrentHashMap.newKeySet() : ids;
+      out.add(r.id());
+      return out;
+    });
   }
 
   private static void requireId(String id) {

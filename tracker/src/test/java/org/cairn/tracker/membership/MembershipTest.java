@@ -67,6 +67,55 @@ class MembershipTest {
   }
 
   @Test
+  void aPeerThatMovesFreesItsOldAddress_andTheAddressesAreKnownAgainAfterARestart() throws IOException {
+    membership.register(at("p1", "10.0.0.1:7600"));
+    membership.register(at("p1", "10.0.0.9:7600"));
+    assertThat(membership.register(at("p2", "10.0.0.1:7600")).id()).as("p1 moved away").isEqualTo("p2");
+    assertThatThrownBy(() -> membership.register(at("p3", "10.0.0.9:7600"))).as("p1's new address")
+        .isInstanceOf(Refused.class).hasMessageContaining("live peer p1");
+    store.close();
+    store = TrackerStore.open(dir);
+    membership = new Membership(store, clock, Duration.ofSeconds(3));
+    assertThatThrownBy(() -> membership.register(at("p3", "10.0.0.9:7600"))).as("restored from the store")
+        .isInstanceOf(Refused.class).hasMessageContaining("live peer p1");
+    assertThatThrownBy(() -> membership.register(at("p3", "10.0.0.1:7600"))).isInstanceOf(Refused.class)
+        .hasMessageContaining("live peer p2");
+  }
+
+  @Test
+  void ofManyPeersClaimingOneAddressAtOnce_exactlyOneGetsIt_whileOthersRegisterAlongside() throws Exception {
+    int claimants = 16;
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+    try {
+      java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+      java.util.List<java.util.concurrent.Future<Boolean>> claims = new java.util.ArrayList<>();
+      for (int i = 0; i < claimants; i++) {
+        String id = "claimant-" + i;
+        String own = "10.1.0." + (i + 1) + ":7600";
+        claims.add(pool.submit(() -> {
+          start.await();
+          membership.register(at(id + "-elsewhere", own)); // an unrelated registration in between
+          try {
+            membership.register(at(id, "10.0.0.1:7600"));
+            return true;
+          } catch (Refused e) {
+            return false;
+          }
+        }));
+      }
+      start.countDown();
+      int won = 0;
+      for (java.util.concurrent.Future<Boolean> c : claims) {
+        won += c.get(30, java.util.concurrent.TimeUnit.SECONDS) ? 1 : 0;
+      }
+      assertThat(won).isEqualTo(1);
+      assertThat(membership.peers()).hasSize(claimants + 1);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
   void aComputeHostBelongsToTheFirstTokenThatHeartbeatsIt_untilARestartToo() throws IOException {
     membership.computeHeartbeat("job-1", true, "tok-a");
     assertThatThrownBy(() -> membership.computeHeartbeat("job-1", false, "tok-b")).isInstanceOf(Refused.class)
