@@ -66,10 +66,13 @@ final class TarLayout extends ImageLayout {
   private java.io.ByteArrayOutputStream paxBytes;
   /** The whole PAX extended header that applies to the next member (Go writes sizes past 8 GiB there), or null. */
   private byte[] pax;
-  /** Pagemaps read so far, by the path of the pages file they describe. */
-  private final java.util.Map<String, CriuPagemap.Pagemap> pagemaps = new java.util.HashMap<>();
-  /** Every pages file a pagemap named so far: one named twice has no layout. */
-  private final java.util.Set<String> named = new java.util.HashSet<>();
+  /**
+   * Pagemaps read so far, by the path of the pages file they name. Usually one each; a checkpoint directory that was
+   * dumped into before (Podman's, for a container restored and checkpointed again) can hold a stale pagemap of a
+   * process that is gone naming the same page set: the pages file is cut along the one pagemap whose present pages
+   * add up to its size, and plainly when none or several do.
+   */
+  private final java.util.Map<String, java.util.List<CriuPagemap.Pagemap>> pagemaps = new java.util.HashMap<>();
 
   TarLayout(int grain) {
     this.grain = grain;
@@ -265,12 +268,7 @@ final class TarLayout extends ImageLayout {
     try {
       CriuPagemap.Pagemap map = CriuPagemap.parse(pagemapBytes.toByteArray(), pagemapBytes.size());
       String pages = pairKey(pagemapName.substring(0, pagemapName.lastIndexOf('/') + 1) + map.pagesFile());
-      if (named.add(pages)) {
-        pagemaps.put(pages, map);
-      } else {
-        pagemaps.remove(pages);
-        LOG.warn("CRIU pagemap {} names {}, as another pagemap does: it is cut plainly", pagemapName, pages);
-      }
+      pagemaps.computeIfAbsent(pages, k -> new java.util.ArrayList<>(1)).add(map);
     } catch (CriuPagemap.Malformed e) {
       LOG.warn("CRIU pagemap {} refused ({}): its pages are cut plainly", pagemapName, e.getMessage());
     }
@@ -279,15 +277,26 @@ final class TarLayout extends ImageLayout {
 
   /** The layout of CRIU pages file {@code name} of {@code size} bytes: along its pagemap if one matches it, else none. */
   private ImageLayout pagesLayout(String name, long size) {
-    CriuPagemap.Pagemap map = pagemaps.remove(pairKey(name));
-    if (map == null) {
+    java.util.List<CriuPagemap.Pagemap> maps = pagemaps.remove(pairKey(name));
+    if (maps == null) {
       return null;
     }
-    if (map.presentBytes() != size) {
-      LOG.warn("CRIU pages file {} holds {} bytes where its pagemap has {}: it is cut plainly", name, size, map.presentBytes());
-      return null;
+    java.util.List<CriuPagemap.Pagemap> fit = maps.stream().filter(m -> m.presentBytes() == size).toList();
+    if (fit.size() == 1) {
+      if (maps.size() > 1) {
+        LOG.info("CRIU pages file {} is named by {} pagemaps: cut along the one that adds up to its {} bytes", name,
+            maps.size(), size);
+      }
+      return new CriuPages(fit.get(0).runs(), grain);
     }
-    return new CriuPages(map.runs(), grain);
+    if (fit.isEmpty()) {
+      LOG.warn("CRIU pages file {} holds {} bytes where its pagemap has {}: it is cut plainly", name, size,
+          maps.stream().map(m -> Long.toString(m.presentBytes())).collect(java.util.stream.Collectors.joining(" or ")));
+    } else {
+      LOG.warn("CRIU pages file {} is named by {} pagemaps that each add up to its {} bytes: it is cut plainly", name,
+          fit.size(), size);
+    }
+    return null;
   }
 
   /**

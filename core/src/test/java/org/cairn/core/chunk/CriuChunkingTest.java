@@ -93,8 +93,20 @@ class CriuChunkingTest {
     assertPlain(dump("truncated", java.util.Arrays.copyOf(whole, whole.length - 3), heap));
     assertPlain(dump("other-set", CriuImages.pagemap(2).present(HEAP, 40).bytes(), heap));
     Path twice = dump("named-twice", whole, heap);
-    Files.write(twice.resolve("pagemap-4243.img"), whole); // a second process's pagemap naming the same page set
+    Files.write(twice.resolve("pagemap-4243.img"), whole); // a second pagemap naming the same page set, as large
     assertPlain(twice);
+  }
+
+  /** A directory dumped into before keeps a gone process's pagemap: the one that adds up to the pages file wins. */
+  @Test
+  void aStalePagemapNamingTheSamePageSet_isPassedOverForTheOneThatFitsThePagesFile() throws IOException {
+    Random r = new Random(71);
+    byte[] heap = ChunkingTest.random(r, 40 * PAGE);
+    Path d = dump("stale", CriuImages.pagemap(1).present(HEAP, 40).bytes(), heap);
+    Files.write(d.resolve("pagemap-17.img"), CriuImages.pagemap(1).present(STACK, 7).bytes()); // sorts before 4242
+    Map<Long, Chunk> chunks = chunksByLocator(TarImages.stream(d).readAllBytes());
+    assertThat(chunks.keySet()).extracting(k -> k & ADDRESS_BITS).as("keyed along the live pagemap, not the stale one")
+        .contains(HEAP).noneMatch(a -> a >= STACK);
   }
 
   private void assertPlain(Path dump) throws IOException {
