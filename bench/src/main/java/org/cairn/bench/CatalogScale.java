@@ -50,6 +50,11 @@ public final class CatalogScale {
   public record Tracker(Long pid, Path data) {}
 
   public void run(int holders, long fill, long[] milestones, int chunks, double failFraction, Tracker t) throws Exception {
+    run(holders, fill, milestones, chunks, failFraction, t, null);
+  }
+
+  /** As {@link #run(int, long, long[], int, double, Tracker)}, with each commit's start and latency in {@code times} (null: none). */
+  public void run(int holders, long fill, long[] milestones, int chunks, double failFraction, Tracker t, Path times) throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < holders; i++) {
       ids.add(String.format("scale-%05d", i));
@@ -60,7 +65,14 @@ public final class CatalogScale {
     ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
     try {
       beats.scheduleAtFixedRate(() -> beat(ids, silent), interval / 2, interval / 2, TimeUnit.MILLISECONDS);
-      long[] atRisk = fill(ids, failing, fill, milestones, chunks, t);
+      long[] atRisk;
+      try (java.io.PrintWriter log = times == null ? null
+          : new java.io.PrintWriter(Files.newBufferedWriter(times, java.nio.charset.StandardCharsets.UTF_8))) {
+        if (log != null) {
+          log.println("startEpochMs,latencyMs");
+        }
+        atRisk = fill(ids, failing, fill, milestones, chunks, t, log);
+      }
       silent.or(failing);
       failure(ids, failing, atRisk, interval);
     } finally {
@@ -99,7 +111,8 @@ public final class CatalogScale {
   }
 
   /** Commits until {@code fill} chunks; returns, by how many of its six pieces are on failing holders, the chunks. */
-  private long[] fill(List<String> ids, BitSet failing, long fill, long[] milestones, int chunks, Tracker t) throws Exception {
+  private long[] fill(List<String> ids, BitSet failing, long fill, long[] milestones, int chunks, Tracker t, java.io.PrintWriter times)
+      throws Exception {
     long[] byFailed = new long[7];
     long committed = 0;
     int next = 0;
@@ -109,9 +122,13 @@ public final class CatalogScale {
     String node = "n" + Long.toHexString(random.nextLong() & 0xffffffL);
     for (long v = 0; committed < fill; v++) {
       CommitRequest c = version(ids, failing, node, v + 1, chunks, byFailed);
+      long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
       tracker.commit(c);
       window[inWindow++] = System.nanoTime() - t0;
+      if (times != null) {
+        times.printf(java.util.Locale.ROOT, "%d,%.2f%n", startMs, window[inWindow - 1] / 1e6);
+      }
       committed += chunks;
       if (next < milestones.length && committed >= milestones[next]) {
         long[] sorted = Arrays.copyOf(window, inWindow);
