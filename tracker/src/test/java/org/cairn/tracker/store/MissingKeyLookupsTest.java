@@ -54,4 +54,27 @@ class MissingKeyLookupsTest {
       assertThat(read).as("data blocks read for 1,000 misses").isLessThan(50);
     }
   }
+
+  @Test
+  void aBatchOfLookupsAnswersAsManyGetsWould_inOrder_withPutsThatWaitAndKeysNoneHolds() throws Exception {
+    try (TrackerStore store = TrackerStore.open(dir.resolve("db"), null)) {
+      byte[] a = "a".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] b = "b".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      byte[] c = "c".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+      store.write(new Batch().put(TrackerStore.Family.CHUNKS, a, b("1")).put(TrackerStore.Family.CHUNKS, c, b("3"))
+          .put(TrackerStore.Family.VERSIONS, b, b("other family")));
+      store.putSoon(TrackerStore.Family.CHUNKS, c, b("3, newer"));
+      java.util.List<byte[]> keys = java.util.List.of(c, b, a, b);
+      java.util.List<byte[]> values = store.getAll(TrackerStore.Family.CHUNKS, keys);
+      assertThat(values).containsExactly(b("3, newer"), null, b("1"), null);
+      for (int i = 0; i < keys.size(); i++) {
+        assertThat(values.get(i)).isEqualTo(store.get(TrackerStore.Family.CHUNKS, keys.get(i)));
+      }
+      assertThat(store.getAll(TrackerStore.Family.CHUNKS, java.util.List.of())).isEmpty();
+    }
+  }
+
+  private static byte[] b(String s) {
+    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
 }
