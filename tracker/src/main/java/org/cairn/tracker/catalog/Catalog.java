@@ -251,8 +251,8 @@ public final class Catalog {
     if (!t.replaced()) {
       journal(m.app(), m.node(), step, t.created(), batch);
     }
-    // where a commit's time goes, per commit (docs/simulation.md, "The catalog at scale"): the index's lookups and the synced write
-    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored) in {} ms ({} reading the chunk index, {} writing)",
+    // where its time went (docs/simulation.md, "The catalog at scale"): the chunk index (lookups, new entries), the synced write
+    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored) in {} ms ({} on the chunk index, {} writing)",
         m.app(), m.node(), step, m.size(), m.chunks().size(), added, storedBytes, millis(written - started), millis(charged - started),
         millis(written - encoded));
     events.addFor(m.app(), "committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
