@@ -25,7 +25,7 @@ import org.cairn.core.manifest.Manifest;
  * The tracker's catalog at scale, on a running tracker (started with --repair-grace 0s, so a failure queues repair
  * at once): `holders` simulated donors register and heartbeat (no data), then versions of `chunks` new chunks each,
  * code:4+2 on six holders drawn at random, are committed one after another until the catalog holds `fill` chunks.
- * At each milestone it reports the commits' p50/p99 since the last one, the tracker's resident memory and its data
+ * At each milestone it reports the commits' p50/p99 since the last one, the tracker's resident memory, its CPU time so far and its data
  * directory's size. Then a fraction of the holders stops heartbeating at once: it reports when the tracker showed
  * them all DOWN, when the repair queue first held a chunk, and when it held every chunk that lost a piece (the
  * bench counts them as it commits; it polls /metrics, which reads the tracker's last scan and starts none), the slowest
@@ -50,6 +50,11 @@ public final class CatalogScale {
   public record Tracker(Long pid, Path data) {}
 
   public void run(int holders, long fill, long[] milestones, int chunks, double failFraction, Tracker t) throws Exception {
+    run(holders, fill, milestones, chunks, failFraction, t, null);
+  }
+
+  /** As {@link #run(int, long, long[], int, double, Tracker)}, with each commit's start and latency in {@code times} (null: none). */
+  public void run(int holders, long fill, long[] milestones, int chunks, double failFraction, Tracker t, Path times) throws Exception {
     List<String> ids = new ArrayList<>();
     for (int i = 0; i < holders; i++) {
       ids.add(String.format("scale-%05d", i));
@@ -60,7 +65,14 @@ public final class CatalogScale {
     ScheduledExecutorService beats = Executors.newSingleThreadScheduledExecutor();
     try {
       beats.scheduleAtFixedRate(() -> beat(ids, silent), interval / 2, interval / 2, TimeUnit.MILLISECONDS);
-      long[] atRisk = fill(ids, failing, fill, milestones, chunks, t);
+      long[] atRisk;
+      try (java.io.PrintWriter log = times == null ? null
+          : new java.io.PrintWriter(Files.newBufferedWriter(times, java.nio.charset.StandardCharsets.UTF_8))) {
+        if (log != null) {
+          log.println("startEpochMs,latencyMs");
+        }
+        atRisk = fill(ids, failing, fill, milestones, chunks, t, log);
+      }
       silent.or(failing);
       failure(ids, failing, atRisk, interval);
     } finally {
@@ -99,7 +111,8 @@ public final class CatalogScale {
   }
 
   /** Commits until {@code fill} chunks; returns, by how many of its six pieces are on failing holders, the chunks. */
-  private long[] fill(List<String> ids, BitSet failing, long fill, long[] milestones, int chunks, Tracker t) throws Exception {
+  private long[] fill(List<String> ids, BitSet failing, long fill, long[] milestones, int chunks, Tracker t, java.io.PrintWriter times)
+      throws Exception {
     long[] byFailed = new long[7];
     long committed = 0;
     int next = 0;
@@ -109,9 +122,13 @@ public final class CatalogScale {
     String node = "n" + Long.toHexString(random.nextLong() & 0xffffffL);
     for (long v = 0; committed < fill; v++) {
       CommitRequest c = version(ids, failing, node, v + 1, chunks, byFailed);
+      long startMs = System.currentTimeMillis();
       long t0 = System.nanoTime();
       tracker.commit(c);
       window[inWindow++] = System.nanoTime() - t0;
+      if (times != null) {
+        times.printf(java.util.Locale.ROOT, "%d,%.2f%n", startMs, window[inWindow - 1] / 1e6);
+      }
       committed += chunks;
       if (next < milestones.length && committed >= milestones[next]) {
         long[] sorted = Arrays.copyOf(window, inWindow);
@@ -122,6 +139,7 @@ public final class CatalogScale {
             .with("commitP50Ms", HeartbeatLoad.millis(sorted, 0.50))
             .with("commitP99Ms", HeartbeatLoad.millis(sorted, 0.99))
             .with("trackerRssMb", rssMb(t.pid()))
+            .with("trackerCpuS", cpuSeconds(t.pid()))
             .with("trackerLiveHeapMb", liveHeapMb(t.pid()))
             .with("trackerDataMb", duMb(t.data()))
             .with("fillSeconds", Math.round((System.nanoTime() - started) / 1e8) / 10.0));
@@ -298,6 +316,23 @@ public final class CatalogScale {
       return -1;
     }
     return -1;
+  }
+
+  /**
+   * The CPU time (user and system) the tracker's process has used since it started, in seconds, or -1: on a shared machine
+   * its growth between milestones compares builds where their latencies, which wait on the run queue, do not.
+   */
+  static double cpuSeconds(Long pid) {
+    if (pid == null) {
+      return -1;
+    }
+    try {
+      String stat = Files.readString(Path.of("/proc", pid.toString(), "stat"));
+      String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // fields from the 3rd (state) on
+      return (Long.parseLong(f[11]) + Long.parseLong(f[12])) / 100.0; // utime and stime, in USER_HZ (100 on Linux)
+    } catch (IOException | RuntimeException e) {
+      return -1;
+    }
   }
 
   /** The tracker's heap in use right after a full GC it is asked for ({@code jcmd}): what its objects hold. */

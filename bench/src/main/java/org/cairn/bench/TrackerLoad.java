@@ -57,6 +57,11 @@ final class TrackerLoad {
   @Option(names = "--tracker-data", paramLabel = "DIR", description = "catalog: the tracker's data directory, for its size.")
   java.nio.file.Path trackerData;
 
+  @Option(names = "--commit-times", paramLabel = "FILE",
+      description = "catalog: also write each commit's start (ms since the epoch) and latency (ms) to FILE, one CSV line each, to "
+          + "match slow commits with the tracker's GC log or its own log.")
+  java.nio.file.Path commitTimes;
+
   int catalog(CommandLine cl, Root parent, boolean json) throws Exception {
     if (parent == null || parent.tracker() == null || parent.tokenFile() == null) {
       throw new CommandLine.ParameterException(cl,
@@ -70,7 +75,7 @@ final class TrackerLoad {
     new CatalogScale(new org.cairn.core.api.TrackerClient(List.of(url), org.cairn.core.security.GridToken.readFile(parent.tokenFile()),
         java.time.Duration.ofMinutes(10)),
         StageOutput.to(cl.getOut(), json)).run(holders, fill, milestones, chunks, failFraction,
-        new CatalogScale.Tracker(trackerPid, trackerData));
+        new CatalogScale.Tracker(trackerPid, trackerData), commitTimes);
     return 0;
   }
 

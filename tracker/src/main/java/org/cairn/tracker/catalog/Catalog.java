@@ -235,7 +235,9 @@ public final class Catalog {
       throw new IllegalArgumentException("version " + m.app() + "." + m.node() + "." + step + " already exists");
     }
     Batch batch = new Batch();
+    long started = System.nanoTime();
     ChunkRefs.Tally t = refs.charge(m, newChunks, batch);
+    long charged = System.nanoTime();
     long storedBytes = t.storedBytes();
     long added = t.added();
     JsonNode stored = JSON.valueToTree(stepped(m, step));
@@ -243,12 +245,16 @@ public final class Catalog {
     batch.put(TrackerStore.Family.VERSIONS, versionKey, JSON.writeValueAsBytes(committed));
     CatalogKeys.indexSessions(batch, m.app(), m.node(), step, committed);
     SoftVersions.hold(batch, versionKey, softHolds, ChunkRefs.sentIds(newChunks));
+    long encoded = System.nanoTime();
     store.write(batch);
+    long written = System.nanoTime();
     if (!t.replaced()) {
       journal(m.app(), m.node(), step, t.created(), batch);
     }
-    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored)", m.app(), m.node(), step, m.size(),
-        m.chunks().size(), added, storedBytes);
+    // where its time went (docs/simulation.md, "The catalog at scale"): the chunk index (lookups, new entries), the synced write
+    LOG.info("committed {}.{}.{}: {} bytes in {} chunks, {} new ({} bytes stored) in {} ms ({} on the chunk index, {} writing)",
+        m.app(), m.node(), step, m.size(), m.chunks().size(), added, storedBytes, millis(written - started), millis(charged - started),
+        millis(written - encoded));
     events.addFor(m.app(), "committed", m.app() + "." + m.node() + "." + step, m.size() + " bytes, " + added + " new chunks");
     replaceOlder(m.app(), m.node(), step);
     return step;
@@ -321,6 +327,11 @@ public final class Catalog {
     }
     VersionRecord r = JSON.readValue(value, VersionRecord.class);
     return new VersionEntries(r, reads.withBases(app, ChunkRefs.references(r.manifests()).keySet()));
+  }
+
+  /** Nanoseconds as milliseconds with one decimal, for the log. */
+  private static String millis(long nanos) {
+    return String.format(java.util.Locale.ROOT, "%.1f", nanos / 1e6);
   }
 
   private static Manifest stepped(Manifest m, long step) {

@@ -71,6 +71,7 @@ final class ChunkRefs {
     List<ChunkId> created = new ArrayList<>();
     boolean replaced = false;
     Working w = new Working(m.app());
+    w.readAll(unique);
     for (ChunkId id : unique) {
       ChunkRecord held = w.get(id);
       Catalog.NewChunk c = sent.get(id);
@@ -175,6 +176,23 @@ final class ChunkRefs {
       ChunkRecord r = v == null ? null : ChunkRecord.decode(v);
       records.put(id, r);
       return r;
+    }
+
+    /** Reads the entries of {@code ids} not read yet, in one batch of lookups ({@link TrackerStore#getAll}). */
+    void readAll(java.util.Collection<ChunkId> ids) throws IOException {
+      List<ChunkId> unread = new ArrayList<>(ids.size());
+      List<byte[]> keys = new ArrayList<>(ids.size());
+      for (ChunkId id : ids) {
+        if (!records.containsKey(id)) {
+          unread.add(id);
+          keys.add(CatalogKeys.chunkKey(app, id));
+        }
+      }
+      List<byte[]> values = store.getAll(TrackerStore.Family.CHUNKS, keys);
+      for (int i = 0; i < unread.size(); i++) {
+        byte[] v = values.get(i);
+        records.put(unread.get(i), v == null ? null : ChunkRecord.decode(v));
+      }
     }
 
     void put(ChunkId id, ChunkRecord r) {
