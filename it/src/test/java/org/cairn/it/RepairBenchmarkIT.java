@@ -118,8 +118,7 @@ class RepairBenchmarkIT {
     System.out.printf("repair benchmark: tracker ran %s%nrepair benchmark: peers ran %s%n", commandLine(grid.tracker()),
         commandLine(live.get(1)));
     Profiles profiles = Profiles.start(System.getProperty("cairn.bench.repair.jfr"), live);
-    double[] cpu0 = cpuSeconds(live);
-    Load load = new Load();
+    Meter meter = new Meter(live, held);
     dead.kill();
     MiniGrid.await("DOWN", Duration.ofSeconds(20), () -> "DOWN".equals(grid.stateOf(victim)));
     long t0 = System.nanoTime();
@@ -130,25 +129,16 @@ class RepairBenchmarkIT {
     long[] ninety = {0}; // when 90 % of the bytes were rebuilt: the bulk rate, apart from a tail of jobs planned again
     long goal = held;
     MiniGrid.await("healthy", Duration.ofMinutes(30), () -> {
-      load.sample();
       JsonNode d = durability();
+      meter.sample(d == null ? -1 : d.get("repairedBytes").asLong());
       if (d != null && ninety[0] == 0 && d.get("repairedBytes").asLong() * 10 >= goal * 9) {
         ninety[0] = System.nanoTime();
       }
       return d != null && d.get("healthy").asLong() == d.get("chunks").asLong() && d.get("repairing").asInt() == 0;
     });
     double s = (System.nanoTime() - t0) / 1e9;
-    double[] cpu = cpuSeconds(live);
-    load.sample();
+    meter.report();
     profiles.dump();
-    double trackerCpu = cpu[0] - cpu0[0];
-    double allCpu = 0;
-    for (int i = 0; i < cpu.length; i++) {
-      allCpu += cpu[i] - cpu0[i];
-    }
-    System.out.printf("repair benchmark: CPU from the kill to healthy: %.1f CPU-s (tracker %.1f, 6 peers %.1f), "
-        + "%.4f CPU-s per rebuilt MB; load average (1 min) %s%n", allCpu, trackerCpu, allCpu - trackerCpu,
-        allCpu / (held / 1e6), load);
     double s90 = ((ninety[0] == 0 ? System.nanoTime() : ninety[0]) - t0) / 1e9;
     System.out.printf("repair benchmark: 90 %% of the bytes rebuilt %.1f s after DOWN: %.1f MB/s%n", s90, 0.9 * held / 1e6 / s90);
     System.out.printf("repair benchmark: peers' repair traffic over the last day: %s%n", repairTraffic());
@@ -174,6 +164,69 @@ class RepairBenchmarkIT {
     return String.join(" ", out);
   }
 
+  /**
+   * The CPU the tracker and the live peers spend from the kill to healthy, in all and per rebuilt MB; the JIT compilers'
+   * share; the bulk (from 50 to 90 % of the bytes rebuilt, once most of the repair path is compiled); the load average.
+   */
+  private static final class Meter {
+    private final List<MiniGrid.Node> live;
+    private final long held;
+    private final double[] start;
+    private final Load load = new Load();
+    private final ThreadCpu threads;
+    /** CPU-s of all, JIT CPU-s and bytes rebuilt when 50 %, then 90 %, of the bytes were rebuilt. */
+    private double[] half;
+    private double[] ninety;
+
+    Meter(List<MiniGrid.Node> live, long held) throws java.io.IOException {
+      this.live = live;
+      this.held = held;
+      this.start = cpuSeconds(live);
+      this.threads = new ThreadCpu(live);
+    }
+
+    /** Samples the load and compiler threads; marks the bulk's ends as {@code repaired} bytes (-1: unknown) pass them. */
+    void sample(long repaired) throws java.io.IOException {
+      load.sample();
+      threads.sample();
+      if (half == null && repaired * 2 >= held) {
+        half = mark(repaired);
+      } else if (half != null && ninety == null && repaired * 10 >= held * 9) {
+        ninety = mark(repaired);
+      }
+    }
+
+    private double[] mark(long repaired) {
+      return new double[] {total(cpuSeconds(live)), threads.compilers(), repaired};
+    }
+
+    private double total(double[] now) {
+      double sum = 0;
+      for (int i = 0; i < now.length; i++) {
+        sum += now[i] - start[i];
+      }
+      return sum;
+    }
+
+    void report() throws java.io.IOException {
+      double[] now = cpuSeconds(live);
+      sample(-1);
+      double all = total(now);
+      double tracker = now[0] - start[0];
+      double mb = held / 1e6;
+      System.out.printf("repair benchmark: CPU from the kill to healthy: %.1f CPU-s (tracker %.1f, 6 peers %.1f), "
+          + "%.4f CPU-s per rebuilt MB; load average (1 min) %s%n", all, tracker, all - tracker, all / mb, load);
+      System.out.printf("repair benchmark: of which the JIT compilers' threads %.1f CPU-s (tracker %.1f); without them "
+          + "%.4f CPU-s per rebuilt MB%n", threads.compilers(), threads.trackerCompilers(), (all - threads.compilers()) / mb);
+      System.out.printf("repair benchmark: the peers' CPU-s by thread: %s%n", threads.peersByKind());
+      if (half != null && ninety != null && ninety[2] > half[2]) {
+        double bulkMb = (ninety[2] - half[2]) / 1e6;
+        System.out.printf("repair benchmark: bulk, 50 to 90 %% rebuilt (%.0f MB): %.4f CPU-s per rebuilt MB, %.4f without "
+            + "the JIT compilers%n", bulkMb, (ninety[0] - half[0]) / bulkMb, (ninety[0] - half[0] - ninety[1] + half[1]) / bulkMb);
+      }
+    }
+  }
+
   /** Each process's CPU time so far (user + system, all its threads), in seconds. */
   private static double[] cpuSeconds(List<MiniGrid.Node> nodes) {
     double[] out = new double[nodes.size()];
@@ -183,6 +236,88 @@ class RepairBenchmarkIT {
       out[i] = d.toNanos() / 1e9;
     }
     return out;
+  }
+
+  /**
+   * CPU time of the processes' threads since this was made, by kind (the thread's name with digits as N), from
+   * {@code /proc/PID/task/TID/stat} (utime + stime, clock ticks of 1/100 s): where the CPU went, measured, where a
+   * profile's samples on a loaded machine also count threads that wait for a core. The JIT compilers' threads
+   * ({@code C1 CompilerThre}, {@code C2 CompilerThre}) are a cost a peer pays once per start, not per rebuilt MB, and a
+   * benchmark's peers are young, so they are split out. Threads that end (idle compiler threads do) count up to their
+   * last sample; threads that start and end between two samples are missed.
+   */
+  private static final class ThreadCpu {
+    private final List<MiniGrid.Node> nodes;
+    /** Per "pid/tid": the thread's kind, ticks at the first sample and at the last. */
+    private final java.util.Map<String, Object[]> threads = new java.util.HashMap<>();
+
+    ThreadCpu(List<MiniGrid.Node> nodes) throws java.io.IOException {
+      this.nodes = nodes;
+      sample();
+      threads.values().forEach(t -> t[1] = t[2]);
+    }
+
+    void sample() throws java.io.IOException {
+      for (MiniGrid.Node n : nodes) {
+        Path tasks = Path.of("/proc", Long.toString(n.process().pid()), "task");
+        try (java.util.stream.Stream<Path> ids = Files.list(tasks)) {
+          for (Path task : (Iterable<Path>) ids::iterator) {
+            String stat;
+            try {
+              stat = Files.readString(task.resolve("stat"));
+            } catch (java.nio.file.NoSuchFileException e) {
+              continue; // the thread ended meanwhile
+            }
+            String kind = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')')).replaceAll("\\d+", "N");
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" "); // f[0] is field 3, the state
+            long now = Long.parseLong(f[11]) + Long.parseLong(f[12]); // utime, stime: fields 14 and 15
+            threads.computeIfAbsent(n.process().pid() + "/" + task.getFileName(), k -> new Object[] {kind, 0L, 0L})[2] = now;
+          }
+        } catch (java.nio.file.NoSuchFileException e) {
+          // the process ended: what was sampled stands
+        }
+      }
+    }
+
+    private static boolean compiler(String kind) {
+      return kind.startsWith("CN CompilerThre");
+    }
+
+    private double seconds(java.util.function.Predicate<String> pid, java.util.function.Predicate<String> kind) {
+      long ticks = 0;
+      for (var e : threads.entrySet()) {
+        if (pid.test(e.getKey().substring(0, e.getKey().indexOf('/'))) && kind.test((String) e.getValue()[0])) {
+          ticks += (Long) e.getValue()[2] - (Long) e.getValue()[1];
+        }
+      }
+      return ticks / 100.0;
+    }
+
+    /** The JIT compilers' CPU-s in all processes. */
+    double compilers() {
+      return seconds(pid -> true, ThreadCpu::compiler);
+    }
+
+    double trackerCompilers() {
+      String tracker = Long.toString(nodes.get(0).process().pid());
+      return seconds(tracker::equals, ThreadCpu::compiler);
+    }
+
+    /** The peers' CPU-s by thread kind, the most first. */
+    String peersByKind() {
+      String tracker = Long.toString(nodes.get(0).process().pid());
+      java.util.Map<String, Double> byKind = new java.util.TreeMap<>();
+      for (Object[] t : threads.values()) {
+        byKind.merge((String) t[0], 0.0, Double::sum);
+      }
+      StringBuilder out = new StringBuilder();
+      byKind.keySet().stream()
+          .map(k -> java.util.Map.entry(k, seconds(pid -> !pid.equals(tracker), k::equals)))
+          .filter(e -> e.getValue() >= 0.05)
+          .sorted(java.util.Map.Entry.<String, Double>comparingByValue().reversed())
+          .forEach(e -> out.append(String.format("%s %.1f, ", e.getKey(), e.getValue())));
+      return out.length() == 0 ? "-" : out.substring(0, out.length() - 2);
+    }
   }
 
   /** The 1-minute load average's lowest and highest value while it was sampled. */
