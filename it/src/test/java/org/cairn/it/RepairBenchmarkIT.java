@@ -78,23 +78,7 @@ class RepairBenchmarkIT {
           System.getProperty("cairn.bench.repair.rate", "0"), "--gc-interval", "2s"));
     }
     MiniGrid.await("7 peers", Duration.ofSeconds(60), () -> grid.peers().size() == 7);
-    // stored as images of at most PART_MIB each (nodes n0, n1, ...): one store of a GiB outlasts MiniGrid's five
-    // minutes per command on a loaded two-core machine; what is measured is the repair, not the store
-    Random rnd = new Random(1);
-    byte[] block = new byte[1 << 20];
-    for (int part = 0; part * PART_MIB < mib; part++) {
-      Path image = root.resolve("big" + part + ".img");
-      try (OutputStream out = Files.newOutputStream(image)) {
-        for (long i = part * PART_MIB; i < Math.min(mib, (part + 1) * PART_MIB); i++) {
-          rnd.nextBytes(block);
-          out.write(block);
-        }
-      }
-      MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "bench", "--node", "n" + part, "--redundancy",
-          "code:4+2", "--compression", "none");
-      assertThat(store.exit()).as(store.stderr()).isZero();
-      Files.delete(image);
-    }
+    store(mib);
     JsonNode holders = grid.get("/api/v1/manifest?app=bench&node=n0").json().get("chunks").elements().next().get("holders");
     String victim = holders.get(0).get("id").asText();
     MiniGrid.await("heartbeats carry the store", Duration.ofSeconds(20), () -> {
@@ -149,6 +133,28 @@ class RepairBenchmarkIT {
         + "%.1f MB/s rebuilt; %d pieces, %d failed jobs%n", held, s, held / 1e6 / s, d.get("repairedFragments").asLong(),
         d.get("failedRepairs").asLong());
     assertThat(d.get("repairedBytes").asLong()).isEqualTo(held);
+  }
+
+  /**
+   * Stores {@code mib} MiB of seeded random bytes as images of at most PART_MIB each (nodes n0, n1, ...): one store of a
+   * GiB outlasts MiniGrid's five minutes per command on a loaded two-core machine; what is measured is the repair.
+   */
+  private void store(long mib) throws Exception {
+    Random rnd = new Random(1);
+    byte[] block = new byte[1 << 20];
+    for (int part = 0; part * PART_MIB < mib; part++) {
+      Path image = root.resolve("big" + part + ".img");
+      try (OutputStream out = Files.newOutputStream(image)) {
+        for (long i = part * PART_MIB; i < Math.min(mib, (part + 1) * PART_MIB); i++) {
+          rnd.nextBytes(block);
+          out.write(block);
+        }
+      }
+      MiniGrid.Cli store = grid.cli("store", image.toString(), "--app", "bench", "--node", "n" + part, "--redundancy",
+          "code:4+2", "--compression", "none");
+      assertThat(store.exit()).as(store.stderr()).isZero();
+      Files.delete(image);
+    }
   }
 
   /** The JVM's command line up to the program's arguments (what it ran with), from the process itself. */
