@@ -46,9 +46,18 @@ public final class MiniGrid implements Closeable {
   private String trackerUrl;
   private int trackerPort;
 
+  /** Whose JVM flags the tracker and peers start with. */
+  private final TestJvm.Flags flags;
+
   public MiniGrid(Path root, Duration heartbeat) throws IOException {
+    this(root, heartbeat, TestJvm.Flags.SUITE);
+  }
+
+  /** A grid whose tracker and peers start with {@code flags} ({@link TestJvm.Flags#DEPLOYED} for benchmarks). */
+  MiniGrid(Path root, Duration heartbeat, TestJvm.Flags flags) throws IOException {
     this.root = root;
     this.heartbeat = heartbeat;
+    this.flags = flags;
     this.token = GridToken.generate();
     this.tokenFile = Files.writeString(root.resolve("token"), token + "\n");
   }
@@ -191,7 +200,8 @@ public final class MiniGrid implements Closeable {
   }
 
   private Node start(String name, Path jar, List<String> args, java.util.Map<String, String> env) throws IOException {
-    List<String> cmd = TestJvm.command(jar);
+    TestJvm.Launch launch = TestJvm.launch(jar, flags);
+    List<String> cmd = new ArrayList<>(launch.command());
     cmd.addAll(args);
     Path out = root.resolve(name + ".out");
     Path err = root.resolve(name + ".err");
@@ -200,6 +210,7 @@ public final class MiniGrid implements Closeable {
         .redirectError(ProcessBuilder.Redirect.appendTo(err.toFile()));
     pb.environment().put("CAIRN_KEY_DIR", root.resolve("keys").toString());
     pb.environment().put("CAIRN_BASE_CACHE", baseCache().toString());
+    pb.environment().putAll(launch.env());
     pb.environment().putAll(env);
     Process p = pb.start();
     Node n = new Node(name, p, out, err, Files.exists(out) ? Files.size(out) : 0);

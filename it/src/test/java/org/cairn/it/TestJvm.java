@@ -29,23 +29,76 @@ final class TestJvm {
 
   /** {@code java [flags] -jar JAR}, ready for the program's arguments. */
   static List<String> command(Path jar) {
+    return command(jar, extraFlags(System.getProperty(EXTRA_FLAGS, "")));
+  }
+
+  private static List<String> command(Path jar, List<String> extra) {
     List<String> cmd = new ArrayList<>();
     cmd.add(java());
     cmd.add("-Xmx256m");
     cmd.add("-XX:TieredStopAtLevel=1");
     archive(jar).ifPresent(archive ->
         cmd.addAll(List.of("-XX:SharedArchiveFile=" + archive, "-Xshare:auto", "-Xlog:cds=off", "-Xlog:cds+dynamic=off")));
-    cmd.addAll(extraFlags(System.getProperty(EXTRA_FLAGS, "")));
+    cmd.addAll(extra);
     cmd.add("-jar");
     cmd.add(jar.toString());
     return cmd;
   }
 
   /**
-   * The system property of flags added after the defaults, so they win: benchmarks of long-lived processes set
-   * {@code -Dcairn.it.jvmFlags=-XX:TieredStopAtLevel=4} to run them with the C2 compiler as donors run, not C1 only.
+   * The system property of flags added after the defaults, so they win (the JVM takes the last of a flag given twice):
+   * {@code -Dcairn.it.jvmFlags=-XX:TieredStopAtLevel=4}, say, runs the processes with the C2 compiler.
    */
   static final String EXTRA_FLAGS = "cairn.it.jvmFlags";
+
+  /** Whose JVM flags a grid's tracker and peers start with. */
+  enum Flags {
+    /** The suite's (the default): C1 only, a 256 MiB heap and class-data archives, for the suite's start-up. */
+    SUITE,
+    /**
+     * What users run, for benchmarks of what they see: a peer through its launcher ({@code peer/target/cairn-peer},
+     * the donor's flags: docs/operations.md, "JVM flags"), the tracker as docs/operations.md starts it
+     * ({@code java -jar}: the JVM's defaults). Other jars (the client's commands) start as in {@link #SUITE}.
+     */
+    DEPLOYED
+  }
+
+  /** A process's command line, ready for the program's arguments, and what it adds to the environment. */
+  record Launch(List<String> command, Map<String, String> env) {}
+
+  /** The command that starts {@code jar} with {@code flags}, and {@link #EXTRA_FLAGS} after them. */
+  static Launch launch(Path jar, Flags flags) {
+    return launch(jar, flags, extraFlags(System.getProperty(EXTRA_FLAGS, "")));
+  }
+
+  /** As {@link #launch(Path, Flags)}, with {@code extra} in place of the property's flags. */
+  static Launch launch(Path jar, Flags flags, List<String> extra) {
+    String name = jar.getFileName().toString();
+    if (flags == Flags.DEPLOYED && name.equals("cairn-peer.jar")) {
+      return deployedPeer(jar, extra);
+    }
+    if (flags == Flags.DEPLOYED && name.equals("cairn-tracker.jar")) {
+      List<String> cmd = new ArrayList<>(List.of(java()));
+      cmd.addAll(extra);
+      cmd.addAll(List.of("-jar", jar.toString()));
+      return new Launch(cmd, Map.of());
+    }
+    return new Launch(command(jar, extra), Map.of());
+  }
+
+  /**
+   * {@code sh cairn-peer} beside the jar, the donor's launcher, with this JVM as its {@code JAVA_HOME} and
+   * {@code extra} as its {@code CAIRN_PEER_JAVA_OPTS} (which it puts after its own flags); the launcher
+   * {@code exec}s the JVM, so the process started is the peer's JVM itself.
+   */
+  static Launch deployedPeer(Path jar, List<String> extra) {
+    Path launcher = jar.resolveSibling("cairn-peer");
+    if (!Files.isRegularFile(launcher)) {
+      throw new IllegalStateException(launcher + " (the donor's launcher) is missing; build with ./mvnw -B -DskipTests package first");
+    }
+    return new Launch(List.of("sh", launcher.toString()),
+        Map.of("JAVA_HOME", System.getProperty("java.home"), "CAIRN_PEER_JAVA_OPTS", String.join(" ", extra)));
+  }
 
   /** The JVM flags in {@code value} (separated by spaces); each must start with '-', so a stray word is no program argument. */
   static List<String> extraFlags(String value) {

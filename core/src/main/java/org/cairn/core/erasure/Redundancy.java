@@ -56,6 +56,21 @@ public interface Redundancy {
    */
   byte[] decode(byte[][] fragments, int payloadLength) throws CorruptDataException;
 
+  /**
+   * All n fragments of the payload the first m present {@code fragments} (missing ones {@code null}) make, as
+   * {@code encode(decode(fragments))} would give them: those m as given (not copied), every other index computed
+   * from them, so a present fragment beyond the first m comes back re-coded, for the caller to compare. What a repair
+   * that checks every piece needs; a code computes only the fragments not among the m, one pass over m fragments
+   * each, where decoding and encoding again computes the missing data, then all k parity fragments, and copies
+   * the payload twice.
+   *
+   * @throws CorruptDataException when fewer than m are present, a fragment has the wrong size, or the m do not
+   *     make a payload (the padding after it is not zero)
+   */
+  default byte[][] complete(byte[][] fragments, int payloadLength) throws CorruptDataException {
+    return encode(decode(fragments, payloadLength), 0, payloadLength);
+  }
+
   /** The default of the design: FALCON's (m, k) = (3, 2). */
   String DEFAULT_SPEC = "code:3+2";
 

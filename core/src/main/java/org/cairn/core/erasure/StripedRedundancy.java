@@ -89,6 +89,46 @@ abstract class StripedRedundancy implements Redundancy {
   }
 
   @Override
+  public final byte[][] complete(byte[][] fragments, int payloadLength) throws CorruptDataException {
+    int size = fragmentSize(payloadLength);
+    Fragments.present(fragments, m + k, m, size, spec());
+    byte[][] shards = new byte[m + k][];
+    boolean[] used = new boolean[m + k];
+    int held = 0;
+    for (int i = 0; i < shards.length; i++) {
+      if (fragments[i] != null && held < m) {
+        shards[i] = fragments[i];
+        used[i] = true;
+        held++;
+      } else {
+        shards[i] = new byte[size];
+      }
+    }
+    reconstruct(shards, used, size);
+    // encode(decode(...)) zero-pads the payload: m fragments whose data shards are padded otherwise make no payload
+    for (int i = 0; i < m; i++) {
+      int from = Math.max(0, Math.min(size, payloadLength - i * size));
+      for (int b = from; b < size; b++) {
+        if (shards[i][b] != 0) {
+          throw new CorruptDataException(spec() + ": fragments " + presentIndices(used) + " make data fragment " + i
+              + " with non-zero padding at byte " + b + ": they are not one payload's");
+        }
+      }
+    }
+    return shards;
+  }
+
+  private static String presentIndices(boolean[] used) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < used.length; i++) {
+      if (used[i]) {
+        out.append(out.length() == 0 ? "" : ",").append(i);
+      }
+    }
+    return out.toString();
+  }
+
+  @Override
   public final String toString() {
     return spec();
   }

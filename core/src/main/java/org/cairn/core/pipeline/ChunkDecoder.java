@@ -137,7 +137,7 @@ public final class ChunkDecoder {
 
   /**
    * Repair: rebuilds the fragments at {@code indices} from at least m verified fragments of the
-   * chunk, without a key. The coded payload is decoded and re-coded as it is (never recompressed or
+   * chunk, without a key. The pieces are re-coded as they are, from the first m given (never recompressed or
    * resealed, so the rebuilt fragments match the lost ones bit for bit, tags included). A plaintext
    * chunk must decompress to bytes with its id. An encrypted one cannot be opened here: every given
    * fragment must instead equal its re-coded self, and the caller compares the rebuilt pieces' tags
@@ -148,9 +148,12 @@ public final class ChunkDecoder {
    */
   public static Fragment[] rebuild(ChunkId expected, Fragment[] fragments, int[] indices) throws CorruptDataException {
     Fragment first = firstOf(expected, fragments);
-    byte[] encoded = decodeEncoded(expected, first, fragments);
+    Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
+    // only the pieces not among the first m given are computed (Redundancy.complete), not a decode and an encode
+    byte[][] pieces = scheme.complete(slots(expected, first, fragments, scheme), first.encodedLength());
     boolean opaque = first.encryption().encrypted() || first.compression().delta();
     if (!opaque) {
+      byte[] encoded = scheme.decode(pieces, first.encodedLength()); // every piece in hand: a copy, no coding
       byte[] chunk = new byte[first.chunkLength()];
       first.compression().decompress(encoded, 0, encoded.length, chunk, first.chunkLength());
       ChunkId actual = ChunkId.of(chunk, 0, chunk.length);
@@ -158,8 +161,6 @@ public final class ChunkDecoder {
         throw new CorruptDataException("chunk " + expected.shortHex() + " decoded to bytes with id " + actual.shortHex());
       }
     }
-    Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
-    byte[][] pieces = scheme.encode(encoded, 0, encoded.length);
     if (opaque) {
       for (Fragment f : fragments) {
         if (f != null && !java.util.Arrays.equals(f.payload(), pieces[f.index()])) {
@@ -191,6 +192,11 @@ public final class ChunkDecoder {
   /** Checks the fragments agree with each other and decodes the coded (compressed, maybe sealed) payload. */
   private static byte[] decodeEncoded(ChunkId expected, Fragment first, Fragment[] fragments) throws CorruptDataException {
     Redundancy scheme = Redundancy.of(first.codec(), first.dataFragments(), first.parityFragments());
+    return scheme.decode(slots(expected, first, fragments, scheme), first.encodedLength());
+  }
+
+  /** The fragments' payloads by index, once they are checked to be pieces of {@code expected} coded alike. */
+  private static byte[][] slots(ChunkId expected, Fragment first, Fragment[] fragments, Redundancy scheme) throws CorruptDataException {
     byte[][] slots = new byte[scheme.totalFragments()][];
     for (Fragment f : fragments) {
       if (f == null) {
@@ -207,7 +213,7 @@ public final class ChunkDecoder {
       }
       slots[f.index()] = f.payload();
     }
-    return scheme.decode(slots, first.encodedLength());
+    return slots;
   }
 
   private static Fragment firstOf(ChunkId expected, Fragment[] fragments) throws CorruptDataException {
