@@ -80,7 +80,7 @@ final class SimRun {
       Latencies.Summary beats = fleet.beats().summary();
       Latencies.Summary wire = fleet.wire().summary();
       log.printf("steady: heartbeats due-to-answer %s, on the wire %s; %s%n", beats, wire, fleet.counters().snapshot());
-      Double cpuPercent = cpu == null ? null : cpu.percentSinceStart();
+      ProcessCpu.Window leaderCpu = cpu == null ? null : cpu.window();
       double load = loadAverage();
       log.println("timing placement");
       int candidates = up(client.peers());
@@ -90,7 +90,8 @@ final class SimRun {
       boolean nothingLost = counts.registered() == s.donors() && counts.beatErrors() == 0
           && (failure == null || failure.wronglyDown() == 0 && failure.seconds() >= 0);
       return new SimReport(s.donors(), leader.toString(), tls, fleet.intervalMillis(), counts, fleet.registrations().summary(), enrollSeconds, beats, wire,
-          cpuPercent, load, candidates, placement, failure,
+          leaderCpu == null ? null : leaderCpu.percent(), leaderCpu == null ? null : leaderCpu.millisPer(beats.count()), load, candidates,
+          placement, failure,
           new SimReport.Churn(churn.ownerSessions(), churn.outages(), churn.labs(s.donors()), horizon / 3_600_000.0), nothingLost);
     }
   }
