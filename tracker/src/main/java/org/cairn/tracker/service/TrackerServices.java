@@ -114,6 +114,7 @@ public final class TrackerServices implements Closeable {
     sched.scheduleWithFixedDelay(guard("heartbeat records", () -> {
       try {
         store.flushSoon();
+        events.pruneStored(); // after the flush: the events it deletes are written first
       } catch (IOException | RuntimeException e) {
         membership.rewriteAll(); // what the lost batch said is written again with each peer's next heartbeat
         throw e;
