@@ -125,17 +125,35 @@ final class SimRun {
         Duration.ofSeconds(s.downLimitSeconds()));
   }
 
-  /** The leader's URL, as the group says (a lone tracker leads itself). */
-  private URI leader(TrackerClient operator) throws IOException {
-    ClusterView c = operator.cluster();
-    if (c.members() != null) {
+  /**
+   * The leader's URL, as the group says (a lone tracker leads itself). A member that just took the lead names its URL a
+   * moment later (it writes it through the log as it starts serving): until then the group is asked again, for up to
+   * {@link #LEADER_WAIT}, so the donors do not enroll at a follower.
+   */
+  private URI leader(TrackerClient operator) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + LEADER_WAIT.toNanos();
+    while (true) {
+      ClusterView c = operator.cluster();
+      URI named = leaderUrl(c);
+      if (named != null || c.members() == null || c.members().size() <= 1 || System.nanoTime() > deadline) {
+        return named != null ? named : operator.base();
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  static final Duration LEADER_WAIT = Duration.ofSeconds(30);
+
+  /** The URL the view names for its leader, or null: no leader yet, or one whose URL it does not know yet. */
+  static URI leaderUrl(ClusterView c) {
+    if (c.members() != null && c.leader() != null) {
       for (ClusterView.Member m : c.members()) {
         if (m.id().equals(c.leader()) && m.url() != null) {
           return URI.create(m.url());
         }
       }
     }
-    return operator.base();
+    return null;
   }
 
   private ProcessCpu leaderCpu(URI leader) {
