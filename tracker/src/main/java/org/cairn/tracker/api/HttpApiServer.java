@@ -168,6 +168,17 @@ public final class HttpApiServer implements Closeable {
       }
       onPool++;
       req.retain();
+      try {
+        onPool(ctx, req, qs, keepAlive);
+      } catch (java.util.concurrent.RejectedExecutionException e) { // the server is closing
+        onPool--;
+        req.release();
+        throw e;
+      }
+    }
+
+    /** Hands {@code req} to this connection's executor on the handler threads; its answer is written on the event loop. */
+    private void onPool(ChannelHandlerContext ctx, FullHttpRequest req, QueryStringDecoder qs, boolean keepAlive) {
       pool.execute(() -> {
         Response r;
         try {
