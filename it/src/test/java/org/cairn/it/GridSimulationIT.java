@@ -77,5 +77,6 @@ class GridSimulationIT {
     assertThat(r.get("heartbeatsOnWire").get("p99Ms").asDouble()).as("heartbeat p99 on the wire, ms").isLessThan(1000);
     assertThat(r.get("placement").get("p99Ms").asDouble()).as("placement p99 over %d candidates, ms", DONORS).isLessThan(1000);
     assertThat(r.get("leaderCpuPercent").asDouble()).as("the leader's CPU, percent of a core").isPositive();
+    assertThat(r.get("leaderCpuMsPerHeartbeat").asDouble()).as("the leader's CPU per heartbeat answered, ms").isPositive();
   }
 }

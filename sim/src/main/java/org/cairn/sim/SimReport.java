@@ -14,13 +14,17 @@ import org.cairn.sim.measure.Latencies;
  *     delays included: on a loaded machine, compare {@code heartbeatsOnWire})
  * @param heartbeatsOnWire latency from a heartbeat's write to its answer
  * @param leaderCpuPercent the leader's CPU over the steady minutes, percent of one core (null: no --tracker-pid)
+ * @param leaderCpuMsPerHeartbeat the leader's CPU over the steady minutes divided by the heartbeats answered in them, in
+ *     milliseconds: what a heartbeat costs the leader, its periodic work (failure detection, history, Raft) included
+ *     (null: no --tracker-pid, or no heartbeat answered)
  * @param loadAverage the machine's one-minute load average at the end of the steady minutes (others' work included)
  * @param placementCandidates peers not DOWN when placement was timed
  * @param failure the failure of a fraction of the donors at once (null: --fail-fraction 0)
  * @param nothingLost every donor registered, every heartbeat was answered 200, and no heartbeating donor was shown DOWN
  */
 public record SimReport(int donors, String leader, boolean tls, long heartbeatIntervalMs, Counters.Snapshot counts,
-    Latencies.Summary registration, double enrollSeconds, Latencies.Summary heartbeats, Latencies.Summary heartbeatsOnWire, Double leaderCpuPercent, double loadAverage, int placementCandidates,
+    Latencies.Summary registration, double enrollSeconds, Latencies.Summary heartbeats, Latencies.Summary heartbeatsOnWire, Double leaderCpuPercent,
+    Double leaderCpuMsPerHeartbeat, double loadAverage, int placementCandidates,
     Latencies.Summary placement, DownWatch.Outcome failure, Churn churn, boolean nothingLost) {
 
   /** The churn drawn for the run: owner sessions and lab outages started, simulated hours covered. */
@@ -36,8 +40,8 @@ public record SimReport(int donors, String leader, boolean tls, long heartbeatIn
         counts.beatsSent(), counts.beatsOk(), counts.beatErrors(), heartbeats.p50Ms(), heartbeats.p99Ms(), heartbeats.maxMs()));
     s.append(String.format("heartbeats on the wire (write to answer): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", heartbeatsOnWire.p50Ms(),
         heartbeatsOnWire.p99Ms(), heartbeatsOnWire.maxMs()));
-    s.append(String.format("leader CPU: %s; machine load average %.2f%n",
-        leaderCpuPercent == null ? "not measured (no --tracker-pid)" : leaderCpuPercent + " % of one core", loadAverage));
+    s.append(String.format("leader CPU: %s; machine load average %.2f%n", leaderCpuPercent == null ? "not measured (no --tracker-pid)"
+        : leaderCpuPercent + " % of one core, " + leaderCpuMsPerHeartbeat + " ms a heartbeat answered", loadAverage));
     if (placement.count() > 0) {
       s.append(String.format("placement over %d candidates: p50 %.1f ms, p99 %.1f ms (%d queries, 4+2, 6 alternates)%n",
           placementCandidates, placement.p50Ms(), placement.p99Ms(), placement.count()));

@@ -80,7 +80,7 @@ final class SimRun {
       Latencies.Summary beats = fleet.beats().summary();
       Latencies.Summary wire = fleet.wire().summary();
       log.printf("steady: heartbeats due-to-answer %s, on the wire %s; %s%n", beats, wire, fleet.counters().snapshot());
-      Double cpuPercent = cpu == null ? null : cpu.percentSinceStart();
+      ProcessCpu.Window leaderCpu = cpu == null ? null : cpu.window();
       double load = loadAverage();
       log.println("timing placement");
       int candidates = up(client.peers());
@@ -90,7 +90,8 @@ final class SimRun {
       boolean nothingLost = counts.registered() == s.donors() && counts.beatErrors() == 0
           && (failure == null || failure.wronglyDown() == 0 && failure.seconds() >= 0);
       return new SimReport(s.donors(), leader.toString(), tls, fleet.intervalMillis(), counts, fleet.registrations().summary(), enrollSeconds, beats, wire,
-          cpuPercent, load, candidates, placement, failure,
+          leaderCpu == null ? null : leaderCpu.percent(), leaderCpu == null ? null : leaderCpu.millisPer(beats.count()), load, candidates,
+          placement, failure,
           new SimReport.Churn(churn.ownerSessions(), churn.outages(), churn.labs(s.donors()), horizon / 3_600_000.0), nothingLost);
     }
   }
@@ -124,17 +125,35 @@ final class SimRun {
         Duration.ofSeconds(s.downLimitSeconds()));
   }
 
-  /** The leader's URL, as the group says (a lone tracker leads itself). */
-  private URI leader(TrackerClient operator) throws IOException {
-    ClusterView c = operator.cluster();
-    if (c.members() != null) {
+  /**
+   * The leader's URL, as the group says (a lone tracker leads itself). A member that just took the lead names its URL a
+   * moment later (it writes it through the log as it starts serving): until then the group is asked again, for up to
+   * {@link #LEADER_WAIT}, so the donors do not enroll at a follower.
+   */
+  private URI leader(TrackerClient operator) throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + LEADER_WAIT.toNanos();
+    while (true) {
+      ClusterView c = operator.cluster();
+      URI named = leaderUrl(c);
+      if (named != null || c.members() == null || c.members().size() <= 1 || System.nanoTime() > deadline) {
+        return named != null ? named : operator.base();
+      }
+      Thread.sleep(200);
+    }
+  }
+
+  static final Duration LEADER_WAIT = Duration.ofSeconds(30);
+
+  /** The URL the view names for its leader, or null: no leader yet, or one whose URL it does not know yet. */
+  static URI leaderUrl(ClusterView c) {
+    if (c.members() != null && c.leader() != null) {
       for (ClusterView.Member m : c.members()) {
         if (m.id().equals(c.leader()) && m.url() != null) {
           return URI.create(m.url());
         }
       }
     }
-    return operator.base();
+    return null;
   }
 
   private ProcessCpu leaderCpu(URI leader) {

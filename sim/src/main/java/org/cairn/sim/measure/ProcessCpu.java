@@ -33,9 +33,34 @@ public final class ProcessCpu {
 
   /** Percent of one core the process used since {@link #start}. */
   public double percentSinceStart() throws IOException {
-    double seconds = (System.nanoTime() - startNanos) / 1e9;
-    double cpu = (ticks() - startTicks) / TICKS_PER_SECOND;
-    return seconds <= 0 ? 0 : Math.round(cpu / seconds * 1000) / 10.0;
+    return of(secondsSinceStart(), (System.nanoTime() - startNanos) / 1e9).percent();
+  }
+
+  /** CPU-seconds (user + system) the process used since {@link #start}. */
+  public double secondsSinceStart() throws IOException {
+    return (ticks() - startTicks) / TICKS_PER_SECOND;
+  }
+
+  /** The CPU the process used since {@link #start} and the wall-clock seconds it used it in: read once, both from one sample. */
+  public Window window() throws IOException {
+    return of(secondsSinceStart(), (System.nanoTime() - startNanos) / 1e9);
+  }
+
+  private static Window of(double cpuSeconds, double wallSeconds) {
+    return new Window(cpuSeconds, wallSeconds);
+  }
+
+  /** CPU-seconds over wall-clock seconds. */
+  public record Window(double cpuSeconds, double wallSeconds) {
+    /** Percent of one core, to a tenth. */
+    public double percent() {
+      return wallSeconds <= 0 ? 0 : Math.round(cpuSeconds / wallSeconds * 1000) / 10.0;
+    }
+
+    /** Milliseconds of CPU per event of {@code events} in the window (a heartbeat's cost), to a thousandth; null without events. */
+    public Double millisPer(long events) {
+      return events <= 0 ? null : Math.round(cpuSeconds * 1e6 / events) / 1000.0;
+    }
   }
 
   long ticks() throws IOException {

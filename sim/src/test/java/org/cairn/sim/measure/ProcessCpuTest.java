@@ -27,6 +27,15 @@ class ProcessCpuTest {
   }
 
   @Test
+  void aWindowsCostPerEventIsItsCpuOverTheEvents_andThereIsNoneWithoutEvents() {
+    ProcessCpu.Window w = new ProcessCpu.Window(6.3, 60);
+    assertThat(w.percent()).isEqualTo(10.5);
+    assertThat(w.millisPer(30_000)).as("6.3 CPU-s over 30,000 heartbeats").isEqualTo(0.21);
+    assertThat(w.millisPer(0)).isNull();
+    assertThat(new ProcessCpu.Window(1, 0).percent()).isZero();
+  }
+
+  @Test
   void aProcessThatIsNotThereIsAnErrorNamingIt() {
     ProcessCpu cpu = new ProcessCpu(Integer.MAX_VALUE);
     assertThatThrownBy(cpu::start).isInstanceOf(IOException.class).hasMessageContaining(Integer.toString(Integer.MAX_VALUE));

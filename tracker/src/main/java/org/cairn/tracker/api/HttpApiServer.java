@@ -6,7 +6,6 @@ import io.netty.buffer.ByteBufUtil;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
@@ -46,9 +45,11 @@ import org.slf4j.LoggerFactory;
 /**
  * HTTP/1.1 on Netty: codec -> body limit (each endpoint's, judged from the request's head before its
  * body is read: {@link BodyLimit}) -> aggregator -> one handler that hands requests to
- * {@link TrackerApi} on a small worker group (RocksDB calls stay off the event loop). Malformed or
- * oversized requests get a JSON error and the connection is closed; nothing a client sends can
- * crash the tracker.
+ * {@link TrackerApi} on a small worker group (RocksDB calls stay off the event loop), except the requests the API says
+ * never wait ({@link RequestHandler#inline}: heartbeats), which are answered on the event loop that read them: handing
+ * a request to another thread and its answer back cost more than the heartbeat itself (docs/simulation.md
+ * "Heartbeats"). Malformed or oversized requests get a JSON error and the connection is closed; nothing a client sends
+ * can crash the tracker.
  */
 public final class HttpApiServer implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
@@ -86,7 +87,6 @@ public final class HttpApiServer implements Closeable {
 
   /** With {@code tls} non-null the API is served over HTTPS only: a plain connection is closed at its first bytes. */
   public HttpApiServer(HostPort listen, RequestHandler api, io.netty.handler.ssl.SslContext tls) throws InterruptedException {
-    ApiHandler handler = new ApiHandler(api);
     ServerBootstrap b = new ServerBootstrap()
         .group(boss, workers)
         .channel(NioServerSocketChannel.class)
@@ -105,7 +105,7 @@ public final class HttpApiServer implements Closeable {
                 .addLast(new HttpServerKeepAliveHandler())
                 .addLast(new BodyLimit(api))
                 .addLast(new HttpObjectAggregator(MAX_BODY))
-                .addLast(handlers, handler);
+                .addLast(new ApiHandler(api, handlers.next()));
           }
         });
     try {
@@ -137,33 +137,77 @@ public final class HttpApiServer implements Closeable {
     b.awaitUninterruptibly(5, TimeUnit.SECONDS);
   }
 
-  @ChannelHandler.Sharable
+  /**
+   * One connection's requests: an inline one is answered here on the event loop, any other on {@code pool} (this
+   * connection's ordered executor on the handler threads). A request is answered inline only while none of the
+   * connection's is on the pool, so a client that pipelines gets its answers in order.
+   */
   static final class ApiHandler extends SimpleChannelInboundHandler<FullHttpRequest> {
     private final RequestHandler api;
+    private final io.netty.util.concurrent.EventExecutor pool;
+    /** This connection's requests handed to the pool and not answered yet (read and written on the event loop only). */
+    private int onPool;
 
-    ApiHandler(RequestHandler api) {
+    ApiHandler(RequestHandler api, io.netty.util.concurrent.EventExecutor pool) {
       this.api = api;
+      this.pool = pool;
     }
 
     @Override
     protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
       if (!req.decoderResult().isSuccess()) {
         LOG.warn("closing {}: malformed HTTP request: {}", ctx.channel().remoteAddress(), req.decoderResult().cause().toString());
-        send(ctx, req, Response.error(400, "malformed HTTP request"), false);
+        send(ctx, Response.error(400, "malformed HTTP request"), false);
         return;
       }
       QueryStringDecoder qs = new QueryStringDecoder(req.uri());
+      boolean keepAlive = HttpUtil.isKeepAlive(req);
+      if (onPool == 0 && api.inline(req.method().name(), qs.path())) {
+        send(ctx, handle(req, qs), keepAlive);
+        return;
+      }
+      onPool++;
+      req.retain();
+      try {
+        onPool(ctx, req, qs, keepAlive);
+      } catch (java.util.concurrent.RejectedExecutionException e) { // the server is closing
+        onPool--;
+        req.release();
+        throw e;
+      }
+    }
+
+    /** Hands {@code req} to this connection's executor on the handler threads; its answer is written on the event loop. */
+    private void onPool(ChannelHandlerContext ctx, FullHttpRequest req, QueryStringDecoder qs, boolean keepAlive) {
+      pool.execute(() -> {
+        Response r;
+        try {
+          r = handle(req, qs);
+        } catch (RuntimeException e) {
+          LOG.error("{} {} failed", req.method(), qs.path(), e);
+          r = Response.error(500, "internal error: " + e);
+        } finally {
+          req.release();
+        }
+        Response answer = r;
+        ctx.channel().eventLoop().execute(() -> {
+          onPool--;
+          send(ctx, answer, keepAlive);
+        });
+      });
+    }
+
+    private Response handle(FullHttpRequest req, QueryStringDecoder qs) {
       Map<String, String> query = new HashMap<>();
       for (Map.Entry<String, List<String>> e : qs.parameters().entrySet()) {
         query.put(e.getKey(), e.getValue().get(0));
       }
       ByteBuf content = req.content();
       byte[] body = ByteBufUtil.getBytes(content);
-      Response r = api.handle(req.method().name(), qs.path(), query, body, req.headers().get(HttpHeaderNames.AUTHORIZATION));
-      send(ctx, req, r, HttpUtil.isKeepAlive(req));
+      return api.handle(req.method().name(), qs.path(), query, body, req.headers().get(HttpHeaderNames.AUTHORIZATION));
     }
 
-    private static void send(ChannelHandlerContext ctx, FullHttpRequest req, Response r, boolean keepAlive) {
+    private static void send(ChannelHandlerContext ctx, Response r, boolean keepAlive) {
       FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, HttpResponseStatus.valueOf(r.status()),
           Unpooled.wrappedBuffer(r.body()));
       res.headers().set(HttpHeaderNames.CONTENT_TYPE, r.contentType());

@@ -11,6 +11,15 @@ public interface RequestHandler {
   Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization);
 
   /**
+   * Whether the request with this method and path is answered on the network thread that read it, not handed to a
+   * handler thread: only for calls that never wait (no disk, no log round trip, no lock held across one) and cost less
+   * than the hand-off. None by default.
+   */
+  default boolean inline(String method, String path) {
+    return false;
+  }
+
+  /**
    * How large a body the request with this head may send, judged before any of it is read, and the
    * status and message that answer a larger one (413 for an endpoint's limit, 401 for a caller the
    * tracker does not know).

@@ -211,6 +211,16 @@ public final class TrackerApi implements RequestHandler {
     return who;
   }
 
+  /**
+   * Heartbeats are answered on the network thread: the membership's update is in memory (its store write waits for the
+   * next flush, {@code TrackerStore#putSoon}) and a peer's soft-write report goes to a thread of its own
+   * ({@code PeerRoutes}); the hand-off to a handler thread and back cost more than the heartbeat.
+   */
+  @Override
+  public boolean inline(String method, String path) {
+    return Endpoints.HEARTBEAT.method().equals(method) && Endpoints.HEARTBEAT.match(path) != null;
+  }
+
   @Override
   public Limit limit(String method, String path, String authorization) {
     Endpoint<?, ?> e = match(method, path).endpoint();

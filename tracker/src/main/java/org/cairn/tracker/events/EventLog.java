@@ -17,7 +17,10 @@ import org.slf4j.LoggerFactory;
  * What happened on the grid, newest last, for the status page: joins, departures, deaths, repairs,
  * scrub findings, policy deletions. The newest {@code capacity} events, each with a sequence number so
  * a page can ask only for what is new; with a store, they are kept in it too (a tracker restart, or a
- * new leader of a tracker group, shows them again, numbered on from the last).
+ * new leader of a tracker group, shows them again, numbered on from the last). Adding an event never waits for the
+ * store: the event waits to be written with the heartbeat records ({@link TrackerStore#putSoon}), and the events that
+ * fell off the end are deleted by {@link #pruneStored} on the tracker's scheduler, not by whoever added the event (in a
+ * group a delete is a log round trip, and a heartbeat reporting a new state adds an event).
  */
 public final class EventLog {
   private static final Logger LOG = LoggerFactory.getLogger(EventLog.class);
@@ -39,6 +42,8 @@ public final class EventLog {
   private final TrackerStore store;
   private final Deque<Event> events = new ArrayDeque<>();
   private long seq;
+  /** The stored events up to this number are deleted (or were never there). */
+  private long prunedTo;
 
   /** Events in memory only. */
   public EventLog(Clock clock, int capacity) {
@@ -55,13 +60,16 @@ public final class EventLog {
     this.store = store;
     if (store != null) {
       try {
+        long[] first = {Long.MAX_VALUE};
         store.scan(TrackerStore.Family.EVENTS, new byte[0], (key, value) -> {
           events.addLast(JSON.readValue(value, Event.class));
+          first[0] = Math.min(first[0], events.getLast().seq());
           if (events.size() > capacity) {
             events.removeFirst();
           }
           return true;
         });
+        prunedTo = first[0] == Long.MAX_VALUE ? 0 : first[0] - 1;
       } catch (IOException e) {
         LOG.warn("could not read the stored events (the status page starts with none): {}", e.toString());
       }
@@ -86,20 +94,41 @@ public final class EventLog {
     }
   }
 
-  /** Stores {@code e} (with heartbeat records in a group: no log entry of its own) and drops what fell off the end. */
+  /** Stores {@code e} with the heartbeat records (in a group: no log entry of its own). */
   private void keep(Event e) {
     try {
       store.putSoon(TrackerStore.Family.EVENTS, key(e.seq()), JSON.writeValueAsBytes(e));
-      if (e.seq() % 100 == 0 && e.seq() > capacity) {
-        Batch old = new Batch();
-        for (long s = Math.max(1, e.seq() - capacity - 99); s <= e.seq() - capacity; s++) {
-          old.delete(TrackerStore.Family.EVENTS, key(s));
-        }
-        store.write(old);
-      }
     } catch (IOException x) {
       LOG.warn("could not store event {} ({} {}): {}", e.seq(), e.kind(), e.subject(), x.toString());
     }
+  }
+
+  /** The most stored events one {@link #pruneStored} deletes (one batch, in a group one log entry). */
+  static final int PRUNE_BATCH = 10_000;
+
+  /**
+   * Deletes the stored events older than the newest {@code capacity}, at least 100 at a time: one batch, written by the
+   * caller (the tracker's scheduler, after the heartbeat records), not by whoever adds events. Returns how many.
+   */
+  public int pruneStored() throws IOException {
+    long from;
+    long to;
+    synchronized (this) {
+      from = prunedTo + 1;
+      to = Math.min(seq - capacity, prunedTo + PRUNE_BATCH);
+    }
+    if (store == null || to - from + 1 < 100) {
+      return 0;
+    }
+    Batch old = new Batch();
+    for (long s = from; s <= to; s++) {
+      old.delete(TrackerStore.Family.EVENTS, key(s));
+    }
+    store.write(old); // supersedes those still waiting to be written
+    synchronized (this) {
+      prunedTo = Math.max(prunedTo, to);
+    }
+    return (int) (to - from + 1);
   }
 
   private static byte[] key(long seq) {

@@ -36,6 +36,13 @@ final class GroupFront implements RequestHandler {
     return current != null ? current.limit(method, path, authorization) : RequestHandler.super.limit(method, path, authorization);
   }
 
+  /** The leader's inline calls (heartbeats); a follower's answers go to the handler threads as they did. */
+  @Override
+  public boolean inline(String method, String path) {
+    TrackerApi current = api;
+    return current != null && current.inline(method, path);
+  }
+
   @Override
   public Response handle(String method, String path, Map<String, String> query, byte[] body, String authorization) {
     if (path.equals("/api/v1/cluster") && method.equals("GET")) {

@@ -126,6 +126,11 @@ public final class TrackerMember implements Closeable {
         RaftSettings.ELECTION_MAX.toLong(TimeUnit.MILLISECONDS));
   }
 
+  /** This member's store (tests in this package read what was applied here). */
+  TrackerStore store() {
+    return store;
+  }
+
   /** The URL this member's API is served at. */
   public String url() {
     return url;

@@ -22,7 +22,9 @@ import org.cairn.tracker.store.TrackerStore;
  * 'c' compute) + host id + 0x00 + block number (8 bytes, big-endian), value = BLOCK state codes
  * (StateSeries.UNKNOWN where not sampled, e.g. while the tracker was down). With one-minute slots a
  * block is a day: 10,000 hosts x 14 days = 140,000 blocks, ~200 MB before RocksDB's compression.
- * The blocks being written are cached; a block is written through on every sample.
+ * Each host's newest block is cached; a block is written through on every sample, a sample's blocks in a few
+ * writes of up to WRITE_BYTES each (in a group, one log entry each: one per host was 10,000 log round trips a minute at
+ * 10,000 hosts, docs/simulation.md "Heartbeats"; on a lone tracker each is a synced write, ~7 a minute at 10,000).
  */
 public final class History {
   public static final int BLOCK = 1440;
@@ -33,7 +35,12 @@ public final class History {
   private final Clock clock;
   private final long slotMillis;
   private final Duration retention;
-  private final Map<String, byte[]> open = new ConcurrentHashMap<>();
+  /** Host (kind + id) -> its newest block, as stored. */
+  private final Map<String, OpenBlock> open = new ConcurrentHashMap<>();
+  /** The most bytes of blocks one write of a sample carries (~1,400 blocks; 100,000 hosts are ~70 writes). */
+  static final int WRITE_BYTES = 2 << 20;
+
+  private record OpenBlock(long block, byte[] values) {}
   /** Counts writes (samples, records, imports, prunes), each counted once it is stored. */
   private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
 
@@ -71,47 +78,75 @@ public final class History {
     return Math.max(1, d.toMillis() / slotMillis);
   }
 
-  /** Records the current slot for every host given. */
+  /** Records the current slot for every host given, in writes of up to {@link #WRITE_BYTES}. */
   public synchronized void sample(Map<String, HostState> storageHosts, Map<String, Boolean> computeHosts) throws IOException {
     long slot = currentSlot();
     try {
+      Writes writes = new Writes();
       for (Map.Entry<String, HostState> e : storageHosts.entrySet()) {
-        record(STORAGE, e.getKey(), slot, (byte) e.getValue().code());
+        writes.add(STORAGE, e.getKey(), slot, (byte) e.getValue().code());
       }
       for (Map.Entry<String, Boolean> e : computeHosts.entrySet()) {
-        record(COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
+        writes.add(COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
       }
+      writes.flush();
     } finally {
       changes.incrementAndGet(); // after the writes: a reader that saw the old count reads again
+    }
+  }
+
+  /** A sample's blocks, written a batch of up to {@link #WRITE_BYTES} at a time. */
+  private final class Writes {
+    private Batch batch = new Batch();
+    private long bytes;
+
+    void add(byte kind, String host, long slot, byte code) throws IOException {
+      byte[] key = key(kind, host, slot / BLOCK);
+      byte[] values = block(kind, host, slot / BLOCK, key);
+      values[(int) (slot % BLOCK)] = code;
+      batch.put(TrackerStore.Family.HISTORY, key, values.clone());
+      bytes += key.length + values.length;
+      if (bytes >= WRITE_BYTES) {
+        flush();
+      }
+    }
+
+    void flush() throws IOException {
+      if (batch.size() > 0) {
+        store.write(batch);
+      }
+      batch = new Batch();
+      bytes = 0;
     }
   }
 
   /** Records one host's state at a slot (also used to import history). */
   public synchronized void record(boolean storage, String host, long slot, byte code) throws IOException {
     try {
-      record(storage ? STORAGE : COMPUTE, host, slot, code);
+      byte kind = storage ? STORAGE : COMPUTE;
+      byte[] key = key(kind, host, slot / BLOCK);
+      byte[] values = block(kind, host, slot / BLOCK, key);
+      values[(int) (slot % BLOCK)] = code;
+      store.put(TrackerStore.Family.HISTORY, key, values);
     } finally {
       changes.incrementAndGet();
     }
   }
 
-  private void record(byte kind, String host, long slot, byte code) throws IOException {
-    long block = slot / BLOCK;
-    byte[] key = key(kind, host, block);
-    String cacheKey = kind + host + "/" + block;
-    byte[] values = open.get(cacheKey);
-    if (values == null) {
-      values = store.get(TrackerStore.Family.HISTORY, key);
-      if (values == null || values.length != BLOCK) {
-        values = new byte[BLOCK];
-        Arrays.fill(values, StateSeries.UNKNOWN);
-      }
-      // keep only the newest block of each host open
-      open.keySet().removeIf(k -> k.startsWith(kind + host + "/"));
-      open.put(cacheKey, values);
+  /** The host's block {@code block} (stored at {@code key}), from the cache if it is the one open, else read and opened. */
+  private byte[] block(byte kind, String host, long block, byte[] key) throws IOException {
+    String which = (char) kind + host;
+    OpenBlock o = open.get(which);
+    if (o != null && o.block() == block) {
+      return o.values();
     }
-    values[(int) (slot % BLOCK)] = code;
-    store.put(TrackerStore.Family.HISTORY, key, values);
+    byte[] values = store.get(TrackerStore.Family.HISTORY, key);
+    if (values == null || values.length != BLOCK) {
+      values = new byte[BLOCK];
+      Arrays.fill(values, StateSeries.UNKNOWN);
+    }
+    open.put(which, new OpenBlock(block, values)); // only one block of each host is open
+    return values;
   }
 
   /** Writes a whole block of BLOCK slots (importing history from elsewhere, and benchmarks). */
@@ -119,7 +154,7 @@ public final class History {
     if (values.length != BLOCK) {
       throw new IllegalArgumentException("a history block has " + BLOCK + " slots, got " + values.length);
     }
-    open.keySet().removeIf(k -> k.startsWith((storage ? STORAGE : COMPUTE) + host + "/"));
+    open.remove((char) (storage ? STORAGE : COMPUTE) + host);
     store.put(TrackerStore.Family.HISTORY, key(storage ? STORAGE : COMPUTE, host, block), values);
     changes.incrementAndGet();
   }

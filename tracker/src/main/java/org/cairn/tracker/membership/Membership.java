@@ -26,9 +26,12 @@ import org.slf4j.LoggerFactory;
  * heartbeat is older than the timeout (default 3 x the interval) is DOWN; one that left gracefully is
  * DOWN at once. A DOWN peer that heartbeats or registers again rejoins with its stored record.
  *
- * Every change is written to the PEERS column family, so a tracker restart keeps every peer. On
- * restart each peer that was not DOWN gets a fresh timeout (its last heartbeat is set to the restart
- * time): the tracker being away is no evidence against a peer.
+ * Every change is written to the PEERS column family, so a tracker restart (or a group's new leader) keeps every
+ * peer. On restart each peer that was not DOWN gets a fresh timeout (its last heartbeat is set to the restart
+ * time): the tracker being away is no evidence against a peer. So the stored time of a peer's last heartbeat is not
+ * read back, and a heartbeat that changes nothing else is not written (in a group: not replicated, the leader's main
+ * cost per heartbeat, docs/simulation.md "Heartbeats"): a peer's record is written when what it says changes (its
+ * state, pause, pieces, bytes held, or its free space by more than FREE_SLACK), and otherwise at most every REFRESH.
  *
  * Compute hosts (clients running a job) heartbeat UP or DOWN the same way, in the COMPUTE family.
  * Time comes from the injected clock.
@@ -46,6 +49,14 @@ public final class Membership {
   public static final long MAX_BYTES = 1L << 50;
   /** The fastest disk write rate a peer is believed to have (bytes/s; 10 GB/s, above today's fastest NVMe drives). */
   public static final double MAX_DISK_RATE = 10e9;
+  /**
+   * How far a peer's free space may move before its record is written again: a donor's disk fills and empties with its
+   * owner's files between heartbeats, and a new leader believing a few MiB more or less until the peer's next heartbeat
+   * places no differently in practice (a full peer refuses a piece; the client goes on to an alternate).
+   */
+  static final long FREE_SLACK = 64L << 20;
+  /** The longest a peer's stored record goes without being written again while it heartbeats. */
+  static final Duration REFRESH = Duration.ofMinutes(5);
 
   private final TrackerStore store;
   private final Clock clock;
@@ -66,6 +77,8 @@ public final class Membership {
   /** Peer id -> the process instance it last registered with (in memory: a restarted tracker has no claimed jobs to lose). */
   private final Map<String, String> instances = new ConcurrentHashMap<>();
   private final PeerTraffic traffic = new PeerTraffic();
+  /** Peer id -> its record as last handed to the store (what a restart or a new leader would read), to judge a heartbeat's change. */
+  private final Map<String, PeerRecord> written = new ConcurrentHashMap<>();
   /**
    * Address (as {@link #addressKey} compares them) -> the peers registered at it, so the free-address check of a
    * registration looks up one address instead of reading every peer (it ran twice per registration: quadratic in the
@@ -90,6 +103,7 @@ public final class Membership {
     long now = clock.millis();
     store.scan(TrackerStore.Family.PEERS, new byte[0], (key, value) -> {
       PeerRecord r = JSON.readValue(value, PeerRecord.class);
+      written.put(r.id(), r);
       if (!r.left() && r.lastHeartbeat() > 0) {
         r = r.withLastHeartbeat(Math.max(r.lastHeartbeat(), now));
       }
@@ -149,6 +163,7 @@ public final class Membership {
         remember(record);
       }
       store.put(TrackerStore.Family.PEERS, r.id().getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
+      written.put(r.id(), record);
     }
     LOG.info("peer {} {} at {} ({}, quota {} bytes)", r.id(), old == null ? "joined" : "rejoined", r.address(), state,
         r.quotaBytes());
@@ -233,8 +248,11 @@ public final class Membership {
     PeerRecord record = old.withHeartbeat(state.name(), free(h.freeBytes(), old.quotaBytes()), clamp(h.usedBytes(), MAX_BYTES),
         Math.max(0, h.fragments()), h.paused(), now);
     peers.put(id, record);
-    // a tracker group replicates heartbeat records together, not one log entry per heartbeat
-    store.putSoon(TrackerStore.Family.PEERS, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
+    if (worthWriting(written.get(id), record)) {
+      // a tracker group replicates heartbeat records together, not one log entry per heartbeat
+      store.putSoon(TrackerStore.Family.PEERS, id.getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(record));
+      written.put(id, record);
+    }
     traffic.report(id, now, h.bytesIn(), h.bytesOut(), h.repairBytes());
     if (h.diskWriteBytesPerSecond() > 0) { // NaN is not > 0
       diskRates.put(id, Math.min(h.diskWriteBytesPerSecond(), MAX_DISK_RATE));
@@ -247,6 +265,29 @@ public final class Membership {
     }
     lastSeenState.put(id, state);
     return true;
+  }
+
+  /**
+   * Whether a heartbeat's {@code record} says something the stored one ({@code stored}, null: none) does not: anything
+   * but the time of the heartbeat, free space beyond {@link #FREE_SLACK} (or to or from none), or the stored one is
+   * {@link #REFRESH} old.
+   */
+  static boolean worthWriting(PeerRecord stored, PeerRecord record) {
+    if (stored == null || record.lastHeartbeat() - stored.lastHeartbeat() >= REFRESH.toMillis()) {
+      return true;
+    }
+    long free = record.freeBytes();
+    long was = stored.freeBytes();
+    boolean freeMoved = Math.abs(free - was) > FREE_SLACK || (free == 0) != (was == 0);
+    return freeMoved || !record.withLastHeartbeat(stored.lastHeartbeat()).withFreeBytes(was).equals(stored);
+  }
+
+  /**
+   * Forgets what was written: every peer's next heartbeat is written again. For when waiting writes were lost (a group's
+   * batch of heartbeat records that did not commit), so what they said reaches the store with the next heartbeats.
+   */
+  public void rewriteAll() {
+    written.clear();
   }
 
   /** A peer leaving gracefully: DOWN at once. False if unknown. */
@@ -403,6 +444,7 @@ public final class Membership {
   private void save(PeerRecord r) throws IOException {
     remember(r);
     store.put(TrackerStore.Family.PEERS, r.id().getBytes(StandardCharsets.UTF_8), JSON.writeValueAsBytes(r));
+    written.put(r.id(), r);
   }
 
   /** Puts a record in {@link #peers} and its address in {@link #byAddress} (a changed address moves there). */

@@ -32,6 +32,11 @@ record PeerRecord(
         true, version, publicKey);
   }
 
+  PeerRecord withFreeBytes(long free) {
+    return new PeerRecord(id, address, reportedState, free, usedBytes, quotaBytes, fragments, paused, lastHeartbeat, registeredAt,
+        left, version, publicKey);
+  }
+
   PeerRecord withLastHeartbeat(long now) {
     return new PeerRecord(id, address, reportedState, freeBytes, usedBytes, quotaBytes, fragments, paused, now, registeredAt,
         left, version, publicKey);

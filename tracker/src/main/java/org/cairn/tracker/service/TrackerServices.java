@@ -111,7 +111,15 @@ public final class TrackerServices implements Closeable {
     sched.scheduleWithFixedDelay(guard("incomplete checkpoint sets", () -> catalog.sets().expire(config.setTimeout())), setCheck, setCheck,
         TimeUnit.MILLISECONDS);
     repairScans.start();
-    sched.scheduleWithFixedDelay(guard("heartbeat records", store::flushSoon), 1, 1, TimeUnit.SECONDS);
+    sched.scheduleWithFixedDelay(guard("heartbeat records", () -> {
+      try {
+        store.flushSoon();
+        events.pruneStored(); // after the flush: the events it deletes are written first
+      } catch (IOException | RuntimeException e) {
+        membership.rewriteAll(); // what the lost batch said is written again with each peer's next heartbeat
+        throw e;
+      }
+    }), 1, 1, TimeUnit.SECONDS);
     sched.scheduleWithFixedDelay(guard("history pruning", () -> {
       int n = history.prune() + capacity.prune();
       if (n > 0) {

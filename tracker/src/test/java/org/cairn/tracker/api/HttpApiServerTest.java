@@ -83,6 +83,56 @@ class HttpApiServerTest {
     assertThat(readBody(s)).isEqualTo("{\"path\":\"/after\"}");
   }
 
+  /** This test's handler, with the paths under /inline answered on the network thread; each answer names its thread. */
+  private RequestHandler inlining() {
+    return new RequestHandler() {
+      @Override
+      public Response handle(String method, String path, java.util.Map<String, String> query, byte[] body, String auth) {
+        if (path.equals("/block")) {
+          return HttpApiServerTest.this.handle(method, path, query, body, auth);
+        }
+        return Response.json(200, (path + " on " + Thread.currentThread().getName()).getBytes(StandardCharsets.UTF_8));
+      }
+
+      @Override
+      public boolean inline(String method, String path) {
+        return path.startsWith("/inline");
+      }
+    };
+  }
+
+  @Test
+  void aCallTheApiSaysNeverWaitsIsAnsweredOnTheNetworkThread_othersOnTheHandlerThreads() throws Exception {
+    server = new HttpApiServer(HostPort.parse("127.0.0.1:0"), inlining());
+    Socket s = connect();
+    send(s, "/inline/heartbeat");
+    assertThat(readBody(s)).startsWith("/inline/heartbeat on nioEventLoopGroup");
+    send(s, "/other");
+    assertThat(readBody(s)).startsWith("/other on tracker-api");
+    send(s, "/inline/heartbeat");
+    assertThat(readBody(s)).startsWith("/inline/heartbeat on nioEventLoopGroup");
+  }
+
+  @Test
+  void anInlineCallPipelinedAfterAWaitingOneIsAnsweredAfterIt() throws Exception {
+    server = new HttpApiServer(HostPort.parse("127.0.0.1:0"), inlining());
+    Socket s = connect();
+    s.getOutputStream().write((request("/block") + request("/inline/1") + request("/other") + request("/inline/2"))
+        .getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    assertThat(blocking.await(10, TimeUnit.SECONDS)).isTrue();
+    Socket other = connect();
+    send(other, "/inline/meanwhile");
+    assertThat(readBody(other)).as("another connection is not held up").startsWith("/inline/meanwhile on nioEventLoopGroup");
+    release.countDown();
+    assertThat(readBody(s)).isEqualTo("{\"path\":\"/block\"}");
+    assertThat(readBody(s)).startsWith("/inline/1 on tracker-api");
+    assertThat(readBody(s)).startsWith("/other on tracker-api");
+    assertThat(readBody(s)).as("in order, whichever thread answered").startsWith("/inline/2 on ");
+    send(s, "/inline/3");
+    assertThat(readBody(s)).as("nothing of this connection waits any more").startsWith("/inline/3 on nioEventLoopGroup");
+  }
+
   private Socket connect() throws IOException {
     Socket s = new Socket();
     sockets.add(s);

@@ -58,6 +58,8 @@ public final class PeerRoutes {
   /** Per peer, the signing time of the last proof of its key taken (a proof is taken once). */
   private final Map<String, Long> proofsTaken = new java.util.HashMap<>();
   private volatile PeerCertifier certifier;
+  /** Peers' soft-write reports, taken by the catalog off the heartbeat's thread (the network's). */
+  private final SoftReports softReports;
 
   public PeerRoutes(Credentials credentials, Membership membership, Catalog catalog, RepairService repair, Metrics metrics, Clock clock,
       Duration heartbeatInterval, Grants grants) {
@@ -69,6 +71,7 @@ public final class PeerRoutes {
     this.clock = clock;
     this.heartbeatInterval = heartbeatInterval;
     this.grants = grants;
+    this.softReports = new SoftReports((peer, boot, durable) -> catalog.soft().onHeartbeat(peer, boot, durable));
   }
 
   public void setCertifier(PeerCertifier certifier) {
@@ -119,7 +122,7 @@ public final class PeerRoutes {
     }
     metrics.heartbeat();
     if (h.softBoot() != null && h.softDurable() != null) {
-      catalog.soft().onHeartbeat(id, h.softBoot(), h.softDurable());
+      softReports.report(id, h.softBoot(), h.softDurable());
     }
     return new HeartbeatResponse(id, heartbeatInterval.toMillis(), clock.millis(), repair.queued());
   }
