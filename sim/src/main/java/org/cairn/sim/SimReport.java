@@ -13,6 +13,9 @@ import org.cairn.sim.measure.Latencies;
  * @param heartbeats latency from when a heartbeat was due to its answer, over the steady minutes (the simulator's own
  *     delays included: on a loaded machine, compare {@code heartbeatsOnWire})
  * @param heartbeatsOnWire latency from a heartbeat's write to its answer
+ * @param schedulerLag how late the simulator's scheduler started a heartbeat after its schedule (not in either latency)
+ * @param laneWait due-to-answer less on-the-wire: the wait for a shared connection and the simulator's event loops, a
+ *     delay a real donor (its own connection, its own process) does not have
  * @param leaderCpuPercent the leader's CPU over the steady minutes, percent of one core (null: no --tracker-pid)
  * @param leaderCpuMsPerHeartbeat the leader's CPU over the steady minutes divided by the heartbeats answered in them, in
  *     milliseconds: what a heartbeat costs the leader, its periodic work (failure detection, history, Raft) included
@@ -23,7 +26,8 @@ import org.cairn.sim.measure.Latencies;
  * @param nothingLost every donor registered, every heartbeat was answered 200, and no heartbeating donor was shown DOWN
  */
 public record SimReport(int donors, String leader, boolean tls, long heartbeatIntervalMs, Counters.Snapshot counts,
-    Latencies.Summary registration, double enrollSeconds, Latencies.Summary heartbeats, Latencies.Summary heartbeatsOnWire, Double leaderCpuPercent,
+    Latencies.Summary registration, double enrollSeconds, Latencies.Summary heartbeats, Latencies.Summary heartbeatsOnWire,
+    Latencies.Summary schedulerLag, Latencies.Summary laneWait, Double leaderCpuPercent,
     Double leaderCpuMsPerHeartbeat, double loadAverage, int placementCandidates,
     Latencies.Summary placement, DownWatch.Outcome failure, Churn churn, boolean nothingLost) {
 
@@ -40,6 +44,9 @@ public record SimReport(int donors, String leader, boolean tls, long heartbeatIn
         counts.beatsSent(), counts.beatsOk(), counts.beatErrors(), heartbeats.p50Ms(), heartbeats.p99Ms(), heartbeats.maxMs()));
     s.append(String.format("heartbeats on the wire (write to answer): p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", heartbeatsOnWire.p50Ms(),
         heartbeatsOnWire.p99Ms(), heartbeatsOnWire.maxMs()));
+    s.append(String.format("the simulator's own delays: scheduler late p50 %.1f ms, p99 %.1f ms, max %.1f ms; waiting for a shared connection"
+        + " and its event loop p50 %.1f ms, p99 %.1f ms, max %.1f ms%n", schedulerLag.p50Ms(), schedulerLag.p99Ms(), schedulerLag.maxMs(),
+        laneWait.p50Ms(), laneWait.p99Ms(), laneWait.maxMs()));
     s.append(String.format("leader CPU: %s; machine load average %.2f%n", leaderCpuPercent == null ? "not measured (no --tracker-pid)"
         : leaderCpuPercent + " % of one core, " + leaderCpuMsPerHeartbeat + " ms a heartbeat answered", loadAverage));
     if (placement.count() > 0) {

@@ -69,8 +69,7 @@ final class SimRun {
       double enrollSeconds = (System.nanoTime() - enrollStart) / 1e9;
       log.printf("enrolled %d donors in %.1f s (%.0f registrations/s)%n", s.donors(), enrollSeconds, s.donors() / enrollSeconds);
       Thread.sleep(fleet.intervalMillis()); // one interval of warm-up: every donor's first beat, the JIT's first pass
-      fleet.beats().reset();
-      fleet.wire().reset();
+      fleet.resetBeatLatencies();
       ProcessCpu cpu = leaderCpu(leader);
       if (cpu != null) {
         cpu.start();
@@ -79,6 +78,8 @@ final class SimRun {
       Thread.sleep((long) (s.minutes() * 60_000)); // the steady window is the measurement itself
       Latencies.Summary beats = fleet.beats().summary();
       Latencies.Summary wire = fleet.wire().summary();
+      Latencies.Summary lag = fleet.schedulerLag().summary();
+      Latencies.Summary laneWait = fleet.laneWait().summary();
       log.printf("steady: heartbeats due-to-answer %s, on the wire %s; %s%n", beats, wire, fleet.counters().snapshot());
       ProcessCpu.Window leaderCpu = cpu == null ? null : cpu.window();
       double load = loadAverage();
@@ -89,7 +90,7 @@ final class SimRun {
       var counts = fleet.counters().snapshot();
       boolean nothingLost = counts.registered() == s.donors() && counts.beatErrors() == 0
           && (failure == null || failure.wronglyDown() == 0 && failure.seconds() >= 0);
-      return new SimReport(s.donors(), leader.toString(), tls, fleet.intervalMillis(), counts, fleet.registrations().summary(), enrollSeconds, beats, wire,
+      return new SimReport(s.donors(), leader.toString(), tls, fleet.intervalMillis(), counts, fleet.registrations().summary(), enrollSeconds, beats, wire, lag, laneWait,
           leaderCpu == null ? null : leaderCpu.percent(), leaderCpu == null ? null : leaderCpu.millisPer(beats.count()), load, candidates,
           placement, failure,
           new SimReport.Churn(churn.ownerSessions(), churn.outages(), churn.labs(s.donors()), horizon / 3_600_000.0), nothingLost);

@@ -37,6 +37,8 @@ public final class Fleet implements AutoCloseable {
   private final Latencies registrations = new Latencies();
   private final Latencies beats = new Latencies();
   private final Latencies wire = new Latencies();
+  private final Latencies schedulerLag = new Latencies();
+  private final Latencies laneWait = new Latencies();
   private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "sim-beats");
     t.setDaemon(true);
@@ -69,6 +71,30 @@ public final class Fleet implements AutoCloseable {
   /** Heartbeats' latency from the request's write to its answer (the tracker's part, and the network's). */
   public Latencies wire() {
     return wire;
+  }
+
+  /**
+   * How late the simulator's scheduler started each heartbeat after its schedule said (the simulator's own delay, before
+   * a heartbeat's due-to-answer clock starts).
+   */
+  public Latencies schedulerLag() {
+    return schedulerLag;
+  }
+
+  /**
+   * Heartbeats' time from due to their write, and from their answer's arrival to its handling: the wait for the shared
+   * connection (one call in flight on each) and the simulator's own event loops. Due-to-answer less on-the-wire.
+   */
+  public Latencies laneWait() {
+    return laneWait;
+  }
+
+  /** Forgets the heartbeats' latencies recorded so far (the end of the warm-up). */
+  public void resetBeatLatencies() {
+    beats.reset();
+    wire.reset();
+    schedulerLag.reset();
+    laneWait.reset();
   }
 
   public int size() {
@@ -157,7 +183,8 @@ public final class Fleet implements AutoCloseable {
   private void startBeating(SimDonor d) {
     long interval = intervalMillis;
     long phase = java.util.concurrent.ThreadLocalRandom.current().nextLong(interval);
-    scheduler.scheduleAtFixedRate(() -> beat(d), phase, interval, TimeUnit.MILLISECONDS);
+    scheduler.execute(() -> d.nextDueNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(phase));
+    scheduler.scheduleAtFixedRate(() -> beat(d, TimeUnit.MILLISECONDS.toNanos(interval)), phase, interval, TimeUnit.MILLISECONDS);
   }
 
   /** Silences {@code indexes} for good: their heartbeats stop, as if their hosts had failed. */
@@ -181,7 +208,9 @@ public final class Fleet implements AutoCloseable {
     return b != null && b.answeredNanos() < nanos && b.dueNanos() > nanos - windowNanos;
   }
 
-  private void beat(SimDonor d) {
+  private void beat(SimDonor d, long intervalNanos) {
+    long scheduled = d.nextDueNanos;
+    d.nextDueNanos = scheduled + intervalNanos;
     if (d.silenced) {
       return;
     }
@@ -195,6 +224,7 @@ public final class Fleet implements AutoCloseable {
       counters.busyBeats.incrementAndGet();
     }
     long due = System.nanoTime();
+    schedulerLag.record(Math.max(0, due - scheduled));
     byte[] body;
     try {
       body = TrackerHttp.JSON.writeValueAsBytes(new HeartbeatRequest(state, Enrollment.QUOTA, 0, 0, false, 0, null, null, 0L, 0L));
@@ -213,6 +243,7 @@ public final class Fleet implements AutoCloseable {
       long now = System.nanoTime();
       beats.record(now - due);
       wire.record(a.wireNanos());
+      laneWait.record(Math.max(0, now - due - a.wireNanos()));
       d.lastOk = new SimDonor.Beat(due, now);
       counters.beatsOk.incrementAndGet();
       if (read(a).repairQueued() > 0) {

@@ -13,6 +13,8 @@ final class SimDonor {
   volatile boolean silenced;
   /** Its last heartbeat answered 200, null before. */
   volatile Beat lastOk;
+  /** When its next heartbeat is due by its schedule (System.nanoTime()); only the scheduler's thread touches it. */
+  long nextDueNanos;
 
   /** A heartbeat: when it was due (it reached the tracker after) and when its answer came (the tracker took it before). */
   record Beat(long dueNanos, long answeredNanos) {}
