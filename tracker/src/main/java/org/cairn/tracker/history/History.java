@@ -22,9 +22,14 @@ import org.cairn.tracker.store.TrackerStore;
  * 'c' compute) + host id + 0x00 + block number (8 bytes, big-endian), value = BLOCK state codes
  * (StateSeries.UNKNOWN where not sampled, e.g. while the tracker was down). With one-minute slots a
  * block is a day: 10,000 hosts x 14 days = 140,000 blocks, ~200 MB before RocksDB's compression.
- * Each host's newest block is cached; a block is written through on every sample, a sample's blocks in a few
- * writes of up to WRITE_BYTES each (in a group, one log entry each: one per host was 10,000 log round trips a minute at
- * 10,000 hosts, docs/simulation.md "Heartbeats"; on a lone tracker each is a synced write, ~7 a minute at 10,000).
+ * Each host's newest block is cached, and the cache is what reads see of it (it is never older than the store). A
+ * sample's blocks go in a few writes of up to WRITE_BYTES each (in a group, one log entry each: one per host was 10,000
+ * log round trips a minute at 10,000 hosts, docs/simulation.md "Heartbeats"; on a lone tracker each is a synced write,
+ * ~7 a minute at 10,000). A block is rewritten whole, so writing every sample costs hosts x 1,440 bytes a slot: 144 MB
+ * a minute at 100,000 hosts, through the log and into every member's store. So the blocks are written every slot only
+ * while they add up to at most SLOT_BUDGET bytes (~11,000 hosts); a larger grid's every ceil(bytes / SLOT_BUDGET) slots
+ * (9 at 100,000 hosts), and a tracker that stops or stops leading before the next write loses the slots since the last
+ * (they read as unknown, as while a tracker is down).
  */
 public final class History {
   public static final int BLOCK = 1440;
@@ -40,11 +45,28 @@ public final class History {
   /** The most bytes of blocks one write of a sample carries (~1,400 blocks; 100,000 hosts are ~70 writes). */
   static final int WRITE_BYTES = 2 << 20;
 
+  /** The most bytes of blocks written a slot, on average: above it, a sample's blocks are written every few slots. */
+  static final long SLOT_BUDGET = 16 << 20;
+
   private record OpenBlock(long block, byte[] values) {}
+  /** Hosts (kind + id) whose open block holds slots not yet written. */
+  private final java.util.Set<String> unwritten = new java.util.LinkedHashSet<>();
+  /** The slot of the last write of the samples (Long.MIN_VALUE: none yet). */
+  private long lastWriteSlot = Long.MIN_VALUE;
+  private final long slotBudget;
   /** Counts writes (samples, records, imports, prunes), each counted once it is stored. */
   private final java.util.concurrent.atomic.AtomicLong changes = new java.util.concurrent.atomic.AtomicLong();
 
   public History(TrackerStore store, Clock clock, Duration slot, Duration retention) {
+    this(store, clock, slot, retention, SLOT_BUDGET);
+  }
+
+  /** @param slotBudget the most bytes of blocks written a slot on average ({@link #SLOT_BUDGET}; tests use less) */
+  History(TrackerStore store, Clock clock, Duration slot, Duration retention, long slotBudget) {
+    if (slotBudget < 1) {
+      throw new IllegalArgumentException("history's write budget must be positive");
+    }
+    this.slotBudget = slotBudget;
     if (slot.toMillis() < 100) {
       throw new IllegalArgumentException("history slot must be at least 100ms, was " + slot.toMillis() + "ms");
     }
@@ -78,16 +100,26 @@ public final class History {
     return Math.max(1, d.toMillis() / slotMillis);
   }
 
-  /** Records the current slot for every host given, in writes of up to {@link #WRITE_BYTES}. */
+  /**
+   * Records the current slot for every host given, in the cached blocks; writes the blocks sampled since the last write
+   * (in writes of up to {@link #WRITE_BYTES}) when they are due: every slot while a sample's blocks are at most
+   * {@link #SLOT_BUDGET} bytes, else every ceil(bytes / budget) slots.
+   */
   public synchronized void sample(Map<String, HostState> storageHosts, Map<String, Boolean> computeHosts) throws IOException {
     long slot = currentSlot();
     try {
       Writes writes = new Writes();
+      long bytes = 0;
       for (Map.Entry<String, HostState> e : storageHosts.entrySet()) {
-        writes.add(STORAGE, e.getKey(), slot, (byte) e.getValue().code());
+        bytes += set(writes, STORAGE, e.getKey(), slot, (byte) e.getValue().code());
       }
       for (Map.Entry<String, Boolean> e : computeHosts.entrySet()) {
-        writes.add(COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
+        bytes += set(writes, COMPUTE, e.getKey(), slot, e.getValue() ? StateSeries.UP : StateSeries.COMPUTE_DOWN);
+      }
+      long every = Math.max(1, (bytes + slotBudget - 1) / slotBudget);
+      if (lastWriteSlot == Long.MIN_VALUE || slot - lastWriteSlot >= every) {
+        flush(writes);
+        lastWriteSlot = slot;
       }
       writes.flush();
     } finally {
@@ -95,15 +127,44 @@ public final class History {
     }
   }
 
-  /** A sample's blocks, written a batch of up to {@link #WRITE_BYTES} at a time. */
+  /**
+   * Writes every block holding slots not yet written (a tracker that stops calls it; a group's member that no longer
+   * leads cannot, and those slots are lost).
+   */
+  public synchronized void flush() throws IOException {
+    Writes writes = new Writes();
+    flush(writes);
+    writes.flush();
+  }
+
+  /** Slots of hosts sampled but not yet written, counted in hosts. */
+  public synchronized int unwritten() {
+    return unwritten.size();
+  }
+
+  private void flush(Writes writes) throws IOException {
+    for (String which : unwritten) {
+      OpenBlock o = open.get(which);
+      writes.add(key((byte) which.charAt(0), which.substring(1), o.block()), o.values());
+    }
+    unwritten.clear();
+  }
+
+  /** Sets a host's slot in its cached block; returns the bytes its block takes when written. */
+  private long set(Writes writes, byte kind, String host, long slot, byte code) throws IOException {
+    byte[] key = key(kind, host, slot / BLOCK);
+    byte[] values = block(kind, host, slot / BLOCK, key, writes);
+    values[(int) (slot % BLOCK)] = code;
+    unwritten.add((char) kind + host);
+    return key.length + values.length;
+  }
+
+  /** Blocks written a batch of up to {@link #WRITE_BYTES} at a time. */
   private final class Writes {
     private Batch batch = new Batch();
     private long bytes;
 
-    void add(byte kind, String host, long slot, byte code) throws IOException {
-      byte[] key = key(kind, host, slot / BLOCK);
-      byte[] values = block(kind, host, slot / BLOCK, key);
-      values[(int) (slot % BLOCK)] = code;
+    void add(byte[] key, byte[] values) throws IOException {
       batch.put(TrackerStore.Family.HISTORY, key, values.clone());
       bytes += key.length + values.length;
       if (bytes >= WRITE_BYTES) {
@@ -125,20 +186,29 @@ public final class History {
     try {
       byte kind = storage ? STORAGE : COMPUTE;
       byte[] key = key(kind, host, slot / BLOCK);
-      byte[] values = block(kind, host, slot / BLOCK, key);
+      Writes writes = new Writes();
+      byte[] values = block(kind, host, slot / BLOCK, key, writes);
       values[(int) (slot % BLOCK)] = code;
-      store.put(TrackerStore.Family.HISTORY, key, values);
+      writes.add(key, values);
+      writes.flush();
+      unwritten.remove((char) kind + host);
     } finally {
       changes.incrementAndGet();
     }
   }
 
-  /** The host's block {@code block} (stored at {@code key}), from the cache if it is the one open, else read and opened. */
-  private byte[] block(byte kind, String host, long block, byte[] key) throws IOException {
+  /**
+   * The host's block {@code block} (stored at {@code key}), from the cache if it is the one open, else read and opened;
+   * the block it replaces in the cache goes to {@code writes} first if it holds slots not yet written.
+   */
+  private byte[] block(byte kind, String host, long block, byte[] key, Writes writes) throws IOException {
     String which = (char) kind + host;
     OpenBlock o = open.get(which);
     if (o != null && o.block() == block) {
       return o.values();
+    }
+    if (o != null && unwritten.remove(which)) {
+      writes.add(key(kind, host, o.block()), o.values());
     }
     byte[] values = store.get(TrackerStore.Family.HISTORY, key);
     if (values == null || values.length != BLOCK) {
@@ -154,7 +224,13 @@ public final class History {
     if (values.length != BLOCK) {
       throw new IllegalArgumentException("a history block has " + BLOCK + " slots, got " + values.length);
     }
-    open.remove((char) (storage ? STORAGE : COMPUTE) + host);
+    String which = (char) (storage ? STORAGE : COMPUTE) + host;
+    OpenBlock o = open.get(which);
+    if (o != null && o.block() != block && unwritten.contains(which)) {
+      flush(); // the open block's slots not yet written are kept, not dropped with the cache entry
+    }
+    open.remove(which);
+    unwritten.remove(which);
     store.put(TrackerStore.Family.HISTORY, key(storage ? STORAGE : COMPUTE, host, block), values);
     changes.incrementAndGet();
   }
@@ -174,7 +250,8 @@ public final class History {
     byte[] out = new byte[(int) (toSlot - fromSlot)];
     Arrays.fill(out, StateSeries.UNKNOWN);
     for (long block = fromSlot / BLOCK; block * BLOCK < toSlot; block++) {
-      byte[] values = store.get(TrackerStore.Family.HISTORY, key(kind, host, block));
+      OpenBlock o = open.get((char) kind + host);
+      byte[] values = o != null && o.block() == block ? o.values() : store.get(TrackerStore.Family.HISTORY, key(kind, host, block));
       if (values == null) {
         continue;
       }

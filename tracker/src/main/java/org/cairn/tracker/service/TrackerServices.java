@@ -170,6 +170,11 @@ public final class TrackerServices implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
+    try {
+      history.flush(); // a large grid's slots sampled since the last write (History)
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("the history of {} hosts since its last write is lost: {}", history.unwritten(), e.getMessage());
+    }
   }
 
   private interface Task {

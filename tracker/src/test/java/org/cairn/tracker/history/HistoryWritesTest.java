@@ -77,4 +77,50 @@ class HistoryWritesTest {
     assertThat(History.render(history.storageSeries("p2", first - 1, first + 5), true)).isEqualTo(".LLLL.");
     assertThat(log).as("one entry a sample").hasSize(4);
   }
+
+  @Test
+  void aGridWhoseBlocksExceedTheBudgetIsWrittenEveryFewSlots_whileReadsSeeEverySlot() throws IOException {
+    History big = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14), 3L * (History.BLOCK + 12)); // three blocks a slot
+    Map<String, HostState> hosts = new HashMap<>();
+    long first = big.currentSlot();
+    List<Integer> entries = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      for (int h = 0; h < 10; h++) { // ten blocks a sample: written every fourth slot
+        hosts.put("p" + h, i % 2 == 0 ? HostState.RUNNING : HostState.BUSY);
+      }
+      big.sample(hosts, Map.of());
+      entries.add(log.size());
+      clock.advance(Duration.ofMinutes(1));
+    }
+    assertThat(entries).as("log entries after each sample: the first written, then every fourth slot").containsExactly(1, 1, 1, 1, 2, 2);
+    assertThat(History.render(big.storageSeries("p7", first - 1, first + 7), true)).as("what this tracker reads")
+        .isEqualTo(".RBRBRB.");
+    History next = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14)); // a new leader, or a restart
+    assertThat(History.render(next.storageSeries("p7", first - 1, first + 7), true)).as("what another tracker reads from the store")
+        .isEqualTo(".RBRBR..");
+    assertThat(big.unwritten()).isEqualTo(10);
+    big.flush();
+    assertThat(big.unwritten()).isZero();
+    assertThat(History.render(next.storageSeries("p7", first - 1, first + 7), true)).as("after a flush (a tracker stopping)")
+        .isEqualTo(".RBRBRB.");
+  }
+
+  @Test
+  void aBlockWithSlotsNotYetWrittenIsWrittenWhenTheNextDayOpens() throws IOException {
+    History big = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14), 3L * (History.BLOCK + 12));
+    clock.advance(Duration.ofMinutes(History.BLOCK - 3 - big.currentSlot() % History.BLOCK)); // three slots before a new block
+    long first = big.currentSlot();
+    Map<String, HostState> hosts = new HashMap<>();
+    for (int h = 0; h < 10; h++) {
+      hosts.put("p" + h, HostState.LOADED);
+    }
+    for (int i = 0; i < 4; i++) { // written at the first; the next day opens at the fourth, before the next scheduled write
+      big.sample(hosts, Map.of());
+      clock.advance(Duration.ofMinutes(1));
+    }
+    History next = new History(store, clock, Duration.ofMinutes(1), Duration.ofDays(14));
+    assertThat(History.render(next.storageSeries("p3", first - 1, first + 5), true)).as("the day before is whole in the store")
+        .isEqualTo(".LLL..");
+    assertThat(History.render(big.storageSeries("p3", first - 1, first + 5), true)).isEqualTo(".LLLL.");
+  }
 }
