@@ -6,7 +6,8 @@
 #   ./mvnw -B -q -DskipTests package && it/tools/grid-sim.sh lone|group DONORS MINUTES [INTERVAL, default 5s] [cairn-sim flags...]
 #   (TRACKER_JAVA_OPTS: JVM flags for the trackers; SIM_JAVA_OPTS: for the simulator, default -Xmx2g;
 #    TRACKER_JAR, SIM_JAR: other builds' jars, e.g. to compare with main's; GRID_SIM_PORT: the first tracker's port,
-#    default 19931, the others' follow and their Raft ports are 10 below, so two runs on one machine need not collide)
+#    default 19931, the others' follow and their Raft ports are 10 below, so two runs on one machine need not collide;
+#    TRACKER_NICE: the trackers' nice value, e.g. 19 to starve them of CPU beside other work)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 MODE=${1:?lone or group}
@@ -31,7 +32,7 @@ for i in $(seq 1 "$N"); do
   GROUP_ARGS=()
   [ "$N" -gt 1 ] && GROUP_ARGS=(--peers "$MEMBERS" --id "t$i")
   # shellcheck disable=SC2086
-  java ${TRACKER_JAVA_OPTS:-} -jar "${TRACKER_JAR:-tracker/target/cairn-tracker.jar}" --data "$DIR/t$i" --listen "127.0.0.1:$((PORT + i - 1))" --token-file "$DIR/token" \
+  nice -n "${TRACKER_NICE:-0}" java ${TRACKER_JAVA_OPTS:-} -jar "${TRACKER_JAR:-tracker/target/cairn-tracker.jar}" --data "$DIR/t$i" --listen "127.0.0.1:$((PORT + i - 1))" --token-file "$DIR/token" \
     --heartbeat-interval "$INTERVAL" "${GROUP_ARGS[@]}" "${TLS_ARGS[@]}" >> "$DIR/t$i.log" 2>&1 &
   PIDS+=($!)
   URLS+=("$SCHEME://127.0.0.1:$((PORT + i - 1))")

@@ -34,6 +34,7 @@ public final class Tracker implements Closeable {
     try {
       svc = new TrackerServices(config, clock, store);
       server = new HttpApiServer(config.listen(), svc.api(), svc.ca() == null ? null : org.cairn.tracker.tls.HttpsContext.of(svc.ca(), config.dataDir()));
+      svc.membership().allowForOwnDelay(server::lagMillis); // heartbeats its loops take late do not make donors DOWN
     } catch (IOException | InterruptedException | RuntimeException e) {
       if (svc != null) {
         svc.close();

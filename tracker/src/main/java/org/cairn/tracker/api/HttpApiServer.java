@@ -62,6 +62,9 @@ public final class HttpApiServer implements Closeable {
 
   private final EventLoopGroup boss = new NioEventLoopGroup(1);
   private final EventLoopGroup workers = new NioEventLoopGroup(2);
+  /** How late the workers take what they read (heartbeats are answered on them): failure detection allows for it. */
+  private final LoopLag lag = new LoopLag(workers, LAG_WINDOW_MILLIS, System::nanoTime);
+  static final long LAG_WINDOW_MILLIS = 10_000;
   /**
    * Threads that run requests (RocksDB calls, a commit's synced write): any connection's next request takes any free one.
    * Most of a busy tracker's requests wait rather than compute: in a tracker group a registration waits for three log
@@ -118,6 +121,14 @@ public final class HttpApiServer implements Closeable {
 
   public int port() {
     return ((InetSocketAddress) channel.localAddress()).getPort();
+  }
+
+  /**
+   * How far behind the event loops are, in milliseconds: the most a probe on them ran late in the last 10 s, or is
+   * overdue now ({@link LoopLag}).
+   */
+  public long lagMillis() {
+    return lag.millis();
   }
 
   /** Stops accepting, closes every connection, then shuts the executor groups down together (see DataServer). */

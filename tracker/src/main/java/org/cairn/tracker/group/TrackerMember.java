@@ -270,6 +270,7 @@ public final class TrackerMember implements Closeable {
           url.getBytes(StandardCharsets.UTF_8)));
       SharedSecrets.shareOnce(store, replicator, config.dataDir(), config.token(), clock);
       s = new TrackerServices(config, clock, store);
+      s.membership().allowForOwnDelay(http::lagMillis); // heartbeats its loops take late do not make donors DOWN
       s.credentials().tokens().shareThrough((relative, content) -> replicator.submit(LogEntries.file(relative, content)));
       s.api().setCluster(this::view);
       s.api().setStatusPagePublic(pagePublic, pageApps);

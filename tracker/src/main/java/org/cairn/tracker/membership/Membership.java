@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.LongSupplier;
 import org.cairn.core.api.member.HeartbeatRequest;
 import org.cairn.core.api.member.PeerView;
 import org.cairn.core.api.member.RegisterRequest;
@@ -61,6 +62,12 @@ public final class Membership {
   private final TrackerStore store;
   private final Clock clock;
   private final Duration timeout;
+  /** The tracker's own delay in taking heartbeats ({@link #allowForOwnDelay}); none unless a server says. */
+  private volatile LongSupplier ownDelay = () -> 0;
+  /** That delay as failure detection last read it: what {@link #effectiveState} adds to the timeout. */
+  private volatile long ownDelayMillis;
+  /** A delay from which the log says the tracker is behind. */
+  private static final Duration BEHIND_NOTED = Duration.ofSeconds(1);
   private final EventLog events;
   /**
    * Peer id -> record, kept in id order: {@link #standings()} and {@link #peers()} list peers in that order without a
@@ -331,6 +338,11 @@ public final class Membership {
 
   /** Logs peers that went DOWN since the last check (heartbeats missed); returns how many. */
   public int detectFailures() {
+    long behind = Math.max(0, ownDelay.getAsLong());
+    if (behind >= BEHIND_NOTED.toMillis() && ownDelayMillis < BEHIND_NOTED.toMillis()) {
+      LOG.warn("the tracker takes heartbeats {} ms late: peers get that much longer before they are DOWN", behind);
+    }
+    ownDelayMillis = behind;
     long now = clock.millis();
     int n = 0;
     for (PeerRecord r : peers.values()) {
@@ -427,8 +439,17 @@ public final class Membership {
     return r.left() ? r.lastHeartbeat() : r.lastHeartbeat() + timeout.toMillis() + grace.toMillis();
   }
 
+  /**
+   * Allows for the tracker's own delay in taking heartbeats ({@code millis}: its server's event loops' lag): a peer is
+   * DOWN only after the timeout plus that delay, as failure detection last read it, so a tracker short of CPU or paused
+   * does not mark the donors DOWN whose heartbeats wait for it.
+   */
+  public void allowForOwnDelay(LongSupplier millis) {
+    this.ownDelay = millis;
+  }
+
   private HostState effectiveState(PeerRecord r, long now) {
-    if (r.left() || now - r.lastHeartbeat() > timeout.toMillis()) {
+    if (r.left() || now - r.lastHeartbeat() > timeout.toMillis() + ownDelayMillis) {
       return HostState.DOWN;
     }
     return HostState.parse(r.reportedState());

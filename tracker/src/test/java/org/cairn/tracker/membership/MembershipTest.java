@@ -163,4 +163,17 @@ class MembershipTest {
         org.cairn.core.availability.HostState.DOWN);
     assertThat(membership.ids()).containsExactlyInAnyOrder("p1", "p2", "p3");
   }
+
+  @Test
+  void aPeerIsNotDownWhileTheTrackerItselfTakesHeartbeatsLate_andIsOnceItCaughtUp() throws IOException {
+    long[] behindMillis = {5_000};
+    membership.allowForOwnDelay(() -> behindMillis[0]);
+    membership.register(at("p1", "10.0.0.1:7600"));
+    clock.advance(Duration.ofSeconds(4)); // past the 3 s timeout, within the timeout plus the tracker's 5 s delay
+    assertThat(membership.detectFailures()).as("peers found DOWN while the tracker is 5 s behind").isZero();
+    assertThat(membership.peer("p1").state()).isEqualTo("RUNNING");
+    behindMillis[0] = 0;
+    assertThat(membership.detectFailures()).as("caught up: the timeout alone").isEqualTo(1);
+    assertThat(membership.peer("p1").state()).isEqualTo("DOWN");
+  }
 }
